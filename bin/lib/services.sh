@@ -252,6 +252,10 @@ cluster:
     error-delay: 1000
 parallelism:
   default: 2
+metrics:
+  fetcher:
+    # Progress lines read metrics through REST; the default refreshes them only every 10 s.
+    update-interval: 1000
 EOF
   cat >"$dir/conf/log4j.properties" <<'EOF'
 rootLogger.level = INFO

@@ -1,0 +1,147 @@
+package io.volumizer.jobs.submit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Submits and operates jobs on a Flink session cluster through its REST API: the same calls the Web UI makes
+ * (upload a jar, run it, stop with a savepoint, resume from one), so whatever the CLI does, a user can do by hand.
+ */
+public final class FlinkSessionClient {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> TERMINAL = Set.of("FINISHED", "FAILED", "CANCELED");
+
+    private final String baseUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** @param baseUrl e.g. {@code http://127.0.0.1:8081} */
+    public FlinkSessionClient(String baseUrl) {
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    }
+
+    /** Uploads a job jar (POST /jars/upload) and returns its id on the cluster. */
+    public String uploadJar(Path jar) throws IOException {
+        String boundary = "volumizer-" + UUID.randomUUID();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""
+                + jar.getFileName() + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
+        body.write(Files.readAllBytes(jar));
+        body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        JsonNode answer = send(request("/jars/upload")
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())), "upload " + jar);
+        String filename = answer.path("filename").asText();
+        return filename.substring(filename.lastIndexOf('/') + 1);
+    }
+
+    /** Runs an uploaded jar's entry class (POST /jars/{id}/run), optionally from a savepoint; returns the job id. */
+    public String run(String jarId, String entryClass, List<String> programArgs, String savepointPath)
+            throws IOException {
+        ObjectNode body = JSON.createObjectNode().put("entryClass", entryClass);
+        programArgs.forEach(body.putArray("programArgsList")::add);
+        if (savepointPath != null) {
+            body.put("savepointPath", savepointPath).put("allowNonRestoredState", false);
+        }
+        JsonNode answer = send(request("/jars/" + jarId + "/run")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())), "run " + entryClass);
+        return answer.path("jobid").asText();
+    }
+
+    /** The job's state: CREATED, RUNNING, FINISHED, FAILED, CANCELED... */
+    public String state(String jobId) throws IOException {
+        return job(jobId).path("state").asText();
+    }
+
+    /** The job's details (GET /jobs/{id}): state, vertices with their metrics. */
+    public JsonNode job(String jobId) throws IOException {
+        return send(request("/jobs/" + jobId).GET(), "read job " + jobId);
+    }
+
+    /** Waits until the job reaches {@code wanted}; fails fast if it ends in another terminal state. */
+    public void awaitState(String jobId, String wanted, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String state = state(jobId);
+        while (!state.equals(wanted)) {
+            if (TERMINAL.contains(state)) {
+                throw new IllegalStateException("job " + jobId + " ended " + state + " while waiting for " + wanted
+                        + ": " + exceptions(jobId));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("job " + jobId + " still " + state + " after " + timeout);
+            }
+            Thread.sleep(200);
+            state = state(jobId);
+        }
+    }
+
+    /** Stops the job with a savepoint (POST /jobs/{id}/stop) and returns the savepoint's path once written. */
+    public String stopWithSavepoint(String jobId, Duration timeout) throws IOException, InterruptedException {
+        ObjectNode body = JSON.createObjectNode().put("drain", false);
+        String trigger = send(request("/jobs/" + jobId + "/stop").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())), "stop " + jobId).path("request-id").asText();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode status = send(request("/jobs/" + jobId + "/savepoints/" + trigger).GET(), "poll savepoint");
+            if ("COMPLETED".equals(status.path("status").path("id").asText())) {
+                JsonNode operation = status.path("operation");
+                if (operation.has("failure-cause")) {
+                    throw new IllegalStateException("savepoint of " + jobId + " failed: "
+                            + operation.path("failure-cause").path("stack-trace").asText());
+                }
+                return operation.path("location").asText();
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("savepoint of " + jobId + " not done after " + timeout);
+    }
+
+    /** Cancels the job (PATCH /jobs/{id}?mode=cancel). */
+    public void cancel(String jobId) throws IOException {
+        send(request("/jobs/" + jobId + "?mode=cancel").method("PATCH", HttpRequest.BodyPublishers.noBody()),
+                "cancel " + jobId);
+    }
+
+    /** The root exception the cluster recorded for the job, or an empty string. */
+    public String exceptions(String jobId) throws IOException {
+        return send(request("/jobs/" + jobId + "/exceptions").GET(), "read exceptions of " + jobId)
+                .path("root-exception").asText("");
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60));
+    }
+
+    private JsonNode send(HttpRequest.Builder request, String what) throws IOException {
+        HttpResponse<String> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while trying to " + what, e);
+        } catch (IOException e) {
+            throw new IOException("Flink REST API at " + baseUrl + " unreachable: could not " + what, e);
+        }
+        if (response.statusCode() / 100 != 2) {
+            throw new IOException("Flink could not " + what + ": HTTP " + response.statusCode() + " " + response.body());
+        }
+        return response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
+    }
+}

@@ -1,0 +1,74 @@
+package io.volumizer.jobs.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+/** Against the local Kafka broker (KRaft) started by {@code bin/volumizer up}. */
+class KafkaIT {
+
+    private static final String BOOTSTRAP = System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092");
+
+    @Test
+    void producesAndConsumesKeyedRecordsWithOnePartitionPerKey() throws Exception {
+        String topic = "it-kafka-" + UUID.randomUUID();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP))) {
+            admin.createTopics(Set.of(new NewTopic(topic, 3, (short) 1))).all().get();
+        }
+        Properties producerConfig = new Properties();
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP);
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        try (var producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < 1000; i++) {
+                producer.send(new ProducerRecord<>(topic, "parent-" + i % 10, "child-" + i));
+            }
+            producer.flush();
+        }
+
+        List<ConsumerRecord<String, String>> consumed = consumeAll(topic, 1000);
+
+        assertThat(consumed).hasSize(1000);
+        Map<String, Integer> partitionOfKey = new HashMap<>();
+        for (ConsumerRecord<String, String> record : consumed) {
+            Integer earlier = partitionOfKey.putIfAbsent(record.key(), record.partition());
+            assertThat(earlier == null || earlier == record.partition()).as("key %s on one partition", record.key()).isTrue();
+        }
+        assertThat(partitionOfKey).hasSize(10);
+    }
+
+    private static List<ConsumerRecord<String, String>> consumeAll(String topic, int expected) {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<String, String>> records = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (records.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+}

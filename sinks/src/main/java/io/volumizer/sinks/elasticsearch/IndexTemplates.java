@@ -1,0 +1,42 @@
+package io.volumizer.sinks.elasticsearch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+import org.apache.http.entity.ContentType;
+import org.apache.http.nio.entity.NStringEntity;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.RestClient;
+
+/**
+ * The index template every repository index is created from: a fulltext analyzer (standard tokenizer, lowercase,
+ * asciifolding, so "Crème BRÛLÉE" is found by "creme brulee"), keywords for ids, types and states, dates, numbers,
+ * and no fielddata on text.
+ */
+public final class IndexTemplates {
+
+    private static final String REPOSITORY_TEMPLATE = "repository-template.json";
+
+    private IndexTemplates() {
+    }
+
+    /** Installs (or replaces) the repository template as {@code name}, applying to indices matching {@code pattern}. */
+    public static void installRepositoryTemplate(RestClient client, String name, String pattern) throws IOException {
+        Request request = new Request("PUT", "/_index_template/" + name);
+        request.setEntity(new NStringEntity(repositoryTemplate(pattern), ContentType.APPLICATION_JSON));
+        client.performRequest(request);
+    }
+
+    static String repositoryTemplate(String pattern) {
+        try (InputStream in = IndexTemplates.class.getResourceAsStream(REPOSITORY_TEMPLATE)) {
+            if (in == null) {
+                throw new IllegalStateException(REPOSITORY_TEMPLATE + " is missing from the classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("${pattern}", pattern);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
