@@ -51,3 +51,25 @@ run_demo() {
     --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$(jobs_jar)" \
     --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" "$@"
 }
+
+# Builds a module, and the modules it needs, when any source or POM is newer than its jar.
+ensure_built() {
+  local module=$1 jar
+  jar=$(ls "$ROOT/$module"/target/volumizer-"$module"-*.jar 2>/dev/null | grep -v -e original -e sources | head -1)
+  if [[ -z "$jar" ]] || [[ -n "$(find "$ROOT" -path "$ROOT/.volumizer" -prune -o -path '*/target' -prune -o \
+      \( -name pom.xml -o -path '*/src/*' \) -type f -newer "$jar" -print -quit)" ]]; then
+    info "building $module" >&2
+    mvn_quiet -f "$ROOT/pom.xml" -pl "$module" -am install -DskipTests >"$STATE/logs/build-$module.log" 2>&1 \
+      || { tail -n 30 "$STATE/logs/build-$module.log" >&2; die "build of $module failed (see $STATE/logs/build-$module.log)"; }
+    jar=$(ls "$ROOT/$module"/target/volumizer-"$module"-*.jar | grep -v -e original -e sources | head -1)
+  fi
+  echo "$jar"
+}
+
+run_generate() {
+  ensure_tools
+  mkdir -p "$STATE/logs"
+  local jar
+  jar=$(ensure_built generators)
+  java -cp "$jar:$(cat "$ROOT/generators/target/classpath.txt")" io.volumizer.generators.cli.GenerateCommand "$@"
+}

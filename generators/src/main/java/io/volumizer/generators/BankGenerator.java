@@ -1,0 +1,239 @@
+package io.volumizer.generators;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.volumizer.generators.internal.Dictionaries;
+import io.volumizer.generators.internal.Dictionaries.State;
+import io.volumizer.generators.model.Account;
+import io.volumizer.generators.model.BankModel;
+import io.volumizer.generators.model.Customer;
+import io.volumizer.generators.render.Renditions;
+import io.volumizer.schemas.event.BlobRef;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.Operation;
+import io.volumizer.schemas.event.Origin;
+
+/**
+ * A bank's content as document events, by index: {@link #documentAt(long)} computes document <i>i</i> of a run
+ * directly from the settings, so a run splits into independent index ranges (parallel sources), resumes at any
+ * index and replays identically.
+ *
+ * <p>The index space: 0 is the repository root, 1..50 the state folders, then each customer owns a fixed-size slot:
+ * its folder, its ID card, and for each of 3 possible accounts the account, its opening letter and its statements.
+ * Slots of accounts a customer does not have are empty ({@link #documentAt(long)} returns {@code null}).
+ *
+ * <p>Not thread-safe (it caches the last customer, which consecutive indices share): one instance per thread.
+ */
+public final class BankGenerator {
+
+    public static final String ROOT_ID = "root";
+    private static final Instant REPOSITORY_CREATED = Instant.parse("1995-01-01T00:00:00Z");
+
+    private final GeneratorSettings settings;
+    private final BankModel model;
+    private final List<State> states = Dictionaries.get().states;
+    private final int headerLength;
+    private final int accountSlot;
+    private final int customerSlot;
+    private Customer cachedCustomer;
+    private final Account[] cachedAccounts = new Account[3];
+
+    public BankGenerator(GeneratorSettings settings) {
+        this.settings = settings;
+        this.model = new BankModel(settings);
+        this.headerLength = 1 + states.size();
+        this.accountSlot = 2 + settings.statementsPerAccount();
+        this.customerSlot = 2 + 3 * accountSlot;
+    }
+
+    public GeneratorSettings settings() {
+        return settings;
+    }
+
+    public BankModel model() {
+        return model;
+    }
+
+    /** One past the last index of the run. */
+    public long indexSpace() {
+        return headerLength + settings.customers() * customerSlot;
+    }
+
+    /** Index of the first document of a customer (its folder): ranges split on these keep a customer together. */
+    public long firstIndexOf(long customer) {
+        return headerLength + customer * customerSlot;
+    }
+
+    /** The document at {@code index}, or {@code null} where the slot is empty. */
+    public DocumentEvent documentAt(long index) {
+        if (index < 0 || index >= indexSpace()) {
+            throw new IndexOutOfBoundsException("index " + index + " outside 0.." + (indexSpace() - 1));
+        }
+        if (index == 0) {
+            return folder(index, ROOT_ID, null, "Root", settings.repository(), "Repository " + settings.repository(),
+                    REPOSITORY_CREATED, new LinkedHashMap<>());
+        }
+        if (index < headerLength) {
+            State state = states.get((int) index - 1);
+            Map<String, Object> properties = new LinkedHashMap<>();
+            properties.put("code", state.code());
+            properties.put("stateName", state.name());
+            return folder(index, stateId(state.code()), ROOT_ID, "State", state.name(), state.name(),
+                    REPOSITORY_CREATED, properties);
+        }
+        long customerIndex = (index - headerLength) / customerSlot;
+        int offset = (int) ((index - headerLength) % customerSlot);
+        Customer customer = customer(customerIndex);
+        if (offset == 0) {
+            return customerFolder(index, customer);
+        }
+        if (offset == 1) {
+            return idCard(index, customer);
+        }
+        int accountIndex = (offset - 2) / accountSlot;
+        if (accountIndex >= customer.accounts()) {
+            return null;
+        }
+        Account account = account(customer, accountIndex);
+        int inAccount = (offset - 2) % accountSlot;
+        if (inAccount == 0) {
+            return accountFolder(index, account);
+        }
+        if (inAccount == 1) {
+            return openingLetter(index, account);
+        }
+        return statement(index, account, inAccount - 2);
+    }
+
+    /** Renders a blob of this run from its key. */
+    public byte[] blob(String key) {
+        return Renditions.render(BlobKey.parse(key, settings.repository()));
+    }
+
+    public static String stateId(String code) {
+        return "st-" + code;
+    }
+
+    public static String customerId(Customer customer) {
+        return "cu-" + customer.number();
+    }
+
+    public static String accountId(Account account) {
+        return "ac-" + account.number();
+    }
+
+    private Customer customer(long index) {
+        if (cachedCustomer == null || cachedCustomer.index() != index) {
+            cachedCustomer = model.customer(index);
+            cachedAccounts[0] = cachedAccounts[1] = cachedAccounts[2] = null;
+        }
+        return cachedCustomer;
+    }
+
+    private Account account(Customer customer, int index) {
+        if (cachedAccounts[index] == null) {
+            cachedAccounts[index] = model.account(customer, index);
+        }
+        return cachedAccounts[index];
+    }
+
+    private DocumentEvent customerFolder(long index, Customer customer) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("customerNumber", customer.number());
+        properties.put("firstName", customer.firstName());
+        properties.put("lastName", customer.lastName());
+        properties.put("birthDate", customer.birthDate().toString());
+        properties.put("street", customer.street());
+        properties.put("city", customer.city());
+        properties.put("state", customer.stateCode());
+        properties.put("zip", customer.zip());
+        properties.put("email", customer.email());
+        properties.put("phone", customer.phone());
+        properties.put("customerSince", customer.since().toString());
+        properties.put("accounts", (long) customer.accounts());
+        return folder(index, customerId(customer), stateId(customer.stateCode()), "CustomerFolder",
+                customer.lastName() + ", " + customer.firstName() + " (" + customer.number() + ")",
+                customer.fullName(), instant(customer.since()), properties);
+    }
+
+    private DocumentEvent idCard(long index, Customer customer) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("customerNumber", customer.number());
+        properties.put("cardNumber", "ID" + customer.number());
+        properties.put("expiryDate", customer.since().plusYears(30).toString());
+        BlobKey key = new BlobKey(settings, BlobKey.Kind.IDCARD, customer.index(), 0, 0);
+        return document(index, customerId(customer) + "-idcard", customerId(customer), "IdCard", "id-card.jpg",
+                "ID card — " + customer.fullName(), instant(customer.since()), properties, key);
+    }
+
+    private DocumentEvent accountFolder(long index, Account account) {
+        Customer customer = account.customer();
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("accountNumber", account.number());
+        properties.put("customerNumber", customer.number());
+        properties.put("accountType", account.type());
+        properties.put("openingDate", account.opened().toString());
+        properties.put("currency", account.currency());
+        return folder(index, accountId(account), customerId(customer), "Account",
+                account.type() + " " + account.number(), account.type() + " account " + account.number() + " — "
+                        + customer.fullName(), instant(account.opened()), properties);
+    }
+
+    private DocumentEvent openingLetter(long index, Account account) {
+        Customer customer = account.customer();
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("accountNumber", account.number());
+        properties.put("customerNumber", customer.number());
+        properties.put("letterDate", account.opened().toString());
+        BlobKey key = new BlobKey(settings, BlobKey.Kind.LETTER, customer.index(), account.index(), 0);
+        return document(index, accountId(account) + "-letter", accountId(account), "OpeningLetter",
+                "opening-letter.docx", "Account opening letter " + account.number() + " — " + customer.fullName(),
+                instant(account.opened()), properties, key);
+    }
+
+    private DocumentEvent statement(long index, Account account, int statementIndex) {
+        Customer customer = account.customer();
+        var period = model.period(statementIndex);
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("accountNumber", account.number());
+        properties.put("customerNumber", customer.number());
+        properties.put("period", period.toString());
+        properties.put("periodStart", period.atDay(1).toString());
+        properties.put("periodEnd", period.atEndOfMonth().toString());
+        properties.put("openingBalance", model.balanceCents(account, statementIndex) / 100.0);
+        properties.put("closingBalance", model.balanceCents(account, statementIndex + 1) / 100.0);
+        properties.put("operations", (long) model.operationCount(account, statementIndex));
+        properties.put("currency", account.currency());
+        BlobKey key = new BlobKey(settings, BlobKey.Kind.STATEMENT, customer.index(), account.index(), statementIndex);
+        return document(index, accountId(account) + "-st-" + period, accountId(account), "Statement",
+                "statement-" + period + ".pdf", "Statement " + period + " — " + account.type() + " "
+                        + account.number() + " — " + customer.fullName(),
+                instant(period.plusMonths(1).atDay(1)), properties, key);
+    }
+
+    private DocumentEvent folder(long index, String id, String parentId, String type, String name, String title,
+            Instant created, Map<String, Object> properties) {
+        return document(index, id, parentId, type, name, title, created, properties, null);
+    }
+
+    private DocumentEvent document(long index, String id, String parentId, String type, String name, String title,
+            Instant created, Map<String, Object> properties, BlobKey blob) {
+        BlobRef blobRef = blob == null ? null : BlobRef.newBuilder().setKey(blob.format())
+                .setMimeType(blob.kind().mimeType).setFilename(name).build();
+        return DocumentEvent.newBuilder()
+                .setOperation(Operation.CREATE).setRepository(settings.repository()).setId(id).setParentId(parentId)
+                .setType(type).setName(name).setTitle(title).setCreated(created).setModified(created)
+                .setProperties(properties).setBlob(blobRef).setEventTime(created).setVersion(1L)
+                .setOrigin(Origin.newBuilder().setSource("generator").setSeed(settings.seed()).setIndex(index).build())
+                .build();
+    }
+
+    private static Instant instant(LocalDate date) {
+        return date.atStartOfDay().toInstant(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,57 @@
+package io.volumizer.generators;
+
+import java.io.Serializable;
+import java.time.YearMonth;
+
+/**
+ * What determines a run's content. Two runs with equal settings produce identical documents and blobs, byte for
+ * byte, on any machine and however the index range is split.
+ *
+ * @param seed                       the seed of all content
+ * @param customers                  customers in the run (the index space grows with it)
+ * @param statementsPerAccount       monthly statements per account
+ * @param meanAccountsPerCustomer    between 1 and 3: each customer has 1 to 3 accounts with this mean
+ * @param lastPeriod                 the month of every account's last statement
+ * @param repository                 the repository the documents belong to
+ */
+public record GeneratorSettings(long seed, long customers, int statementsPerAccount, double meanAccountsPerCustomer,
+        YearMonth lastPeriod, String repository) implements Serializable {
+
+    public static final int DEFAULT_STATEMENTS_PER_ACCOUNT = 60;
+    public static final double DEFAULT_MEAN_ACCOUNTS = 2.0;
+    public static final YearMonth DEFAULT_LAST_PERIOD = YearMonth.of(2025, 12);
+    public static final String DEFAULT_REPOSITORY = "bank";
+
+    public GeneratorSettings {
+        if (customers < 0) {
+            throw new IllegalArgumentException("customers must not be negative, was " + customers);
+        }
+        if (statementsPerAccount < 0 || statementsPerAccount > 1200) {
+            throw new IllegalArgumentException("statements per account must be within 0..1200, was " + statementsPerAccount);
+        }
+        if (!(meanAccountsPerCustomer >= 1.0 && meanAccountsPerCustomer <= 3.0)) {
+            throw new IllegalArgumentException("mean accounts per customer must be within 1..3, was " + meanAccountsPerCustomer);
+        }
+        if (lastPeriod == null || repository == null || !repository.matches("[a-z0-9][a-z0-9_-]{0,63}")) {
+            throw new IllegalArgumentException("repository must be 1-64 lower-case letters, digits, - or _, was " + repository);
+        }
+    }
+
+    /** Settings with the defaults of everything but the seed and the number of customers. */
+    public static GeneratorSettings of(long seed, long customers) {
+        return new GeneratorSettings(seed, customers, DEFAULT_STATEMENTS_PER_ACCOUNT, DEFAULT_MEAN_ACCOUNTS,
+                DEFAULT_LAST_PERIOD, DEFAULT_REPOSITORY);
+    }
+
+    public GeneratorSettings withStatementsPerAccount(int statements) {
+        return new GeneratorSettings(seed, customers, statements, meanAccountsPerCustomer, lastPeriod, repository);
+    }
+
+    public GeneratorSettings withCustomers(long count) {
+        return new GeneratorSettings(seed, count, statementsPerAccount, meanAccountsPerCustomer, lastPeriod, repository);
+    }
+
+    public YearMonth firstPeriod() {
+        return lastPeriod.minusMonths(Math.max(0, statementsPerAccount - 1));
+    }
+}

@@ -1,0 +1,50 @@
+package io.volumizer.generators.cli;
+
+import java.io.IOException;
+import java.io.Writer;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.schemas.event.BlobRef;
+import io.volumizer.schemas.event.DocumentEvent;
+
+/**
+ * The flat CSV export (RFC 4180, UTF-8, header row), one document per row; typed properties as one JSON object
+ * column. It is the input format of the CSV import job.
+ */
+public final class CsvExport {
+
+    public static final String[] HEADER = {"index", "operation", "repository", "id", "parentId", "type", "name", "title",
+        "created", "modified", "version", "blobKey", "blobMimeType", "blobFilename", "properties"};
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Writer writer;
+
+    public CsvExport(Writer writer) {
+        this.writer = writer;
+    }
+
+    long write(BankGenerator generator, Progress progress) throws IOException {
+        long written = 0;
+        CSVPrinter csv = CSVFormat.RFC4180.builder().setHeader(HEADER).build().print(writer);
+        for (long index = 0; index < generator.indexSpace(); index++) {
+            DocumentEvent document = generator.documentAt(index);
+            if (document != null) {
+                BlobRef blob = document.getBlob();
+                csv.printRecord(index, document.getOperation(), document.getRepository(), document.getId(),
+                        document.getParentId(), document.getType(), document.getName(), document.getTitle(),
+                        document.getCreated(), document.getModified(), document.getVersion(),
+                        blob == null ? null : blob.getKey(), blob == null ? null : blob.getMimeType(),
+                        blob == null ? null : blob.getFilename(), JSON.writeValueAsString(document.getProperties()));
+                written++;
+            }
+            progress.at(index, written);
+        }
+        csv.flush();
+        return written;
+    }
+}

@@ -1,0 +1,125 @@
+package io.volumizer.generators.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+
+import javax.imageio.ImageIO;
+
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.text.PDFTextStripper;
+import org.apache.poi.xwpf.extractor.XWPFWordExtractor;
+import org.apache.poi.xwpf.usermodel.XWPFDocument;
+import org.junit.jupiter.api.Test;
+
+import io.volumizer.generators.BlobKey;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.generators.model.Account;
+import io.volumizer.generators.model.BankModel;
+import io.volumizer.generators.model.Customer;
+import io.volumizer.generators.model.Statement;
+
+class RenditionsTest {
+
+    private static final GeneratorSettings SETTINGS = GeneratorSettings.of(42, 1000);
+    private final BankModel model = new BankModel(SETTINGS);
+
+    /** A customer whose name has an accent, to check the encodings. */
+    private Customer accentedCustomer() {
+        for (long c = 0; ; c++) {
+            Customer customer = model.customer(c);
+            if (!customer.fullName().matches("[A-Za-z' .-]*")) {
+                return customer;
+            }
+        }
+    }
+
+    @Test
+    void statementPdfIsValidAndItsTextHoldsNameAddressAndBalances() throws Exception {
+        Customer customer = accentedCustomer();
+        Statement statement = model.statement(model.account(customer, 0), 17);
+
+        byte[] pdf = StatementPdf.render(statement);
+
+        try (PDDocument document = Loader.loadPDF(pdf)) {
+            assertThat(document.getNumberOfPages()).isEqualTo(1);
+            String text = new PDFTextStripper().getText(document);
+            assertThat(text).contains(customer.fullName(), customer.street(), customer.zip(),
+                    statement.account().number(), statement.period().toString(),
+                    Money.format(statement.openingCents()), Money.format(statement.closingCents()),
+                    statement.operations().get(3).counterparty());
+        }
+    }
+
+    @Test
+    void letterOpensInPoiWithNameAndAccount() throws Exception {
+        Customer customer = accentedCustomer();
+        Account account = model.account(customer, 0);
+
+        byte[] docx = OpeningLetterDocx.render(account);
+
+        try (XWPFDocument document = new XWPFDocument(new ByteArrayInputStream(docx));
+             XWPFWordExtractor extractor = new XWPFWordExtractor(document)) {
+            assertThat(extractor.getText()).contains(customer.fullName(), account.number(), customer.lastName());
+            assertThat(document.getParagraphs()).hasSize(OpeningLetterDocx.paragraphs(account).size());
+        }
+    }
+
+    @Test
+    void idCardDecodesAsAnImageOfAFewKilobytes() throws Exception {
+        byte[] jpeg = IdCardJpeg.render(model.customer(3), SETTINGS.seed());
+
+        BufferedImage image = ImageIO.read(new ByteArrayInputStream(jpeg));
+
+        assertThat(image).isNotNull();
+        assertThat(image.getWidth()).isEqualTo(428);
+        assertThat(jpeg.length).isBetween(3_000, 80_000);
+    }
+
+    @Test
+    void everyKindRendersIdenticallyFromItsKey() throws Exception {
+        for (BlobKey.Kind kind : BlobKey.Kind.values()) {
+            BlobKey key = new BlobKey(SETTINGS, kind, 5, 0, 59);
+            BlobKey parsed = BlobKey.parse(key.format(), "bank");
+
+            byte[] first = Renditions.render(key);
+            byte[] second = Renditions.render(parsed);
+
+            assertThat(parsed.format()).isEqualTo(key.format());
+            assertThat(sha256(second)).as(kind.name()).isEqualTo(sha256(first));
+        }
+    }
+
+    @Test
+    void blobsChangeWithTheSeed() throws Exception {
+        BlobKey a = new BlobKey(SETTINGS, BlobKey.Kind.STATEMENT, 5, 0, 3);
+        BlobKey b = new BlobKey(GeneratorSettings.of(43, 1000), BlobKey.Kind.STATEMENT, 5, 0, 3);
+        assertThat(sha256(Renditions.render(a))).isNotEqualTo(sha256(Renditions.render(b)));
+    }
+
+    @Test
+    void malformedKeysAreRejectedWithTheReason() {
+        assertThatThrownBy(() -> BlobKey.parse("s3://bucket/x", "bank")).hasMessageContaining("not a generated blob key");
+        assertThatThrownBy(() -> BlobKey.parse("gen/v1/1/60/2025-12/2.0/statement/5", "bank"))
+                .hasMessageContaining("malformed blob key");
+        assertThatThrownBy(() -> Renditions.render(new BlobKey(SETTINGS, BlobKey.Kind.STATEMENT, 5, 0, 60)))
+                .hasMessageContaining("no statement 60");
+    }
+
+    @Test
+    void moneyIsFormattedWithGroupsAndCents() {
+        assertThat(Money.format(0)).isEqualTo("0.00");
+        assertThat(Money.format(5)).isEqualTo("0.05");
+        assertThat(Money.format(-123456789)).isEqualTo("-1,234,567.89");
+        assertThat(Money.format(100000)).isEqualTo("1,000.00");
+    }
+
+    private static String sha256(byte[] bytes) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+}
