@@ -73,3 +73,24 @@ run_generate() {
   jar=$(ensure_built generators)
   java -cp "$jar:$(cat "$ROOT/generators/target/classpath.txt")" io.volumizer.generators.cli.GenerateCommand "$@"
 }
+
+# JMH benchmarks: one thread, then one per core; JSON and a markdown table land in benchmarks/results/.
+run_bench() {
+  local suite=${1:-generators}
+  ensure_tools
+  mkdir -p "$STATE/logs"
+  local jar=$ROOT/benchmarks/target/benchmarks.jar results=$ROOT/benchmarks/results
+  ensure_built benchmarks >/dev/null
+  case "$suite" in
+    generators)
+      local cores
+      cores=$(nproc)
+      local -a jmh=(-f 1 -wi 2 -w 3s -i 4 -r 4s -rf json io.volumizer.benchmarks.generators)
+      java -jar "$jar" "${jmh[@]}" -t 1 -rff "$results/generators-1-thread.json"
+      java -jar "$jar" "${jmh[@]}" -t "$cores" -rff "$results/generators-$cores-threads.json"
+      python3 "$ROOT/benchmarks/scripts/jmh_report.py" "Generator benchmarks" "$results/generators.md" \
+        "$results/generators-targets.json" "$results/generators-1-thread.json" "$results/generators-$cores-threads.json"
+      ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators)" ;;
+  esac
+}

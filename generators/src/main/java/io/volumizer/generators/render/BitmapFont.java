@@ -1,6 +1,7 @@
 package io.volumizer.generators.render;
 
 import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferInt;
 import java.text.Normalizer;
 import java.util.Locale;
 
@@ -59,12 +60,12 @@ final class BitmapFont {
     }
 
     static void fill(BufferedImage image, int x, int y, int width, int height, int rgb) {
-        int x1 = Math.min(image.getWidth(), x + width);
+        int[] pixels = ((DataBufferInt) image.getRaster().getDataBuffer()).getData();
+        int stride = image.getWidth();
+        int x1 = Math.min(stride, x + width);
         int y1 = Math.min(image.getHeight(), y + height);
         for (int py = Math.max(0, y); py < y1; py++) {
-            for (int px = Math.max(0, x); px < x1; px++) {
-                image.setRGB(px, py, rgb);
-            }
+            java.util.Arrays.fill(pixels, py * stride + Math.max(0, x), py * stride + Math.max(x1, Math.max(0, x)), rgb);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.volumizer.generators.render;
 
 import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferInt;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,11 +56,16 @@ public final class IdCardJpeg {
     private static void background(BufferedImage image, int tint, Rng rng) {
         int frequency = 7 + rng.nextInt(9);
         int phase = rng.nextInt(64);
+        int[] palette = new int[32];
+        for (int wave = 0; wave < palette.length; wave++) {
+            palette[wave] = hsv(tint, 0.10 + wave / 200.0, 0.93 - wave / 400.0);
+        }
+        int[] pixels = ((DataBufferInt) image.getRaster().getDataBuffer()).getData();
         for (int y = 0; y < HEIGHT; y++) {
             for (int x = 0; x < WIDTH; x++) {
                 // Interfering integer waves: a guilloche-like pattern with no floating-point drawing involved.
                 int wave = ((x * frequency + y * 5 + phase) % 97 + (y * frequency - x * 3 + 1000 * 97) % 89) & 31;
-                image.setRGB(x, y, hsv(tint, 0.10 + wave / 200.0, 0.93 - wave / 400.0));
+                pixels[y * WIDTH + x] = palette[wave];
             }
         }
     }
@@ -92,13 +98,14 @@ public final class IdCardJpeg {
     }
 
     private static void ellipse(BufferedImage image, int cx, int cy, int rx, int ry, int rgb) {
+        int[] pixels = ((DataBufferInt) image.getRaster().getDataBuffer()).getData();
         for (int y = -ry; y <= ry; y++) {
             for (int x = -rx; x <= rx; x++) {
                 if ((long) x * x * ry * ry + (long) y * y * rx * rx <= (long) rx * rx * ry * ry) {
                     int px = cx + x;
                     int py = cy + y;
-                    if (px >= 0 && py >= 0 && px < image.getWidth() && py < image.getHeight()) {
-                        image.setRGB(px, py, rgb);
+                    if (px >= 0 && py >= 0 && px < WIDTH && py < HEIGHT) {
+                        pixels[py * WIDTH + px] = rgb;
                     }
                 }
             }
@@ -129,8 +136,12 @@ public final class IdCardJpeg {
         return (int) Math.round((r + m) * 255) << 16 | (int) Math.round((g + m) * 255) << 8 | (int) Math.round((b + m) * 255);
     }
 
+    /** Looking an encoder up per image costs more than encoding: one per thread, reused. */
+    private static final ThreadLocal<ImageWriter> ENCODER =
+            ThreadLocal.withInitial(() -> ImageIO.getImageWritersByFormatName("jpeg").next());
+
     private static byte[] jpeg(BufferedImage image) {
-        ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
+        ImageWriter writer = ENCODER.get();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(32 * 1024);
         try (MemoryCacheImageOutputStream out = new MemoryCacheImageOutputStream(bytes)) {
             writer.setOutput(out);
@@ -141,7 +152,7 @@ public final class IdCardJpeg {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot encode an ID card in memory", e);
         } finally {
-            writer.dispose();
+            writer.reset();
         }
         return bytes.toByteArray();
     }

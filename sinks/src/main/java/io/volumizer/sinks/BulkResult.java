@@ -1,0 +1,44 @@
+package io.volumizer.sinks;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * What a bulk write did with each item: written, skipped because the store already holds a newer (or the same)
+ * version, or failed for a reason that retrying cannot fix (those go to the dead-letter topic).
+ */
+public final class BulkResult<T> {
+
+    /** An item that cannot be written, and why. */
+    public record Failure<T>(T item, String reason) {
+    }
+
+    private final List<T> written = new ArrayList<>();
+    private final List<T> stale = new ArrayList<>();
+    private final List<Failure<T>> failed = new ArrayList<>();
+
+    public void written(T item) {
+        written.add(item);
+    }
+
+    public void stale(T item) {
+        stale.add(item);
+    }
+
+    public void failed(T item, String reason) {
+        failed.add(new Failure<>(item, reason));
+    }
+
+    public List<T> written() {
+        return Collections.unmodifiableList(written);
+    }
+
+    public List<T> stale() {
+        return Collections.unmodifiableList(stale);
+    }
+
+    public List<Failure<T>> failed() {
+        return Collections.unmodifiableList(failed);
+    }
+}

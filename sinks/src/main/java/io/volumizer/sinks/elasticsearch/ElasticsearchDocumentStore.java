@@ -1,0 +1,169 @@
+package io.volumizer.sinks.elasticsearch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.http.entity.ContentType;
+import org.apache.http.nio.entity.NByteArrayEntity;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.Response;
+import org.elasticsearch.client.ResponseException;
+import org.elasticsearch.client.RestClient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.event.Operation;
+import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.BulkResult;
+import io.volumizer.sinks.StoreUnavailableException;
+
+/**
+ * The repository's search index: one index per repository ({@code <prefix><repository>}), written with the
+ * {@code _bulk} API. Versions are external ({@code external_gte}), so replays are idempotent and an older event
+ * never replaces a newer one (Elasticsearch answers 409, reported stale). Items rejected for overload (429,
+ * rejected execution) are retried with backoff; other item failures are returned for the dead-letter topic.
+ */
+public final class ElasticsearchDocumentStore {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ContentType NDJSON = ContentType.create("application/x-ndjson", StandardCharsets.UTF_8);
+
+    private final RestClient client;
+    private final String indexPrefix;
+    private final Backoff backoff;
+
+    public ElasticsearchDocumentStore(RestClient client, String indexPrefix, Backoff backoff) {
+        this.client = client;
+        this.indexPrefix = indexPrefix;
+        this.backoff = backoff;
+    }
+
+    public String index(String repository) {
+        return indexPrefix + repository;
+    }
+
+    /** Installs the repository template for every index of this store. */
+    public void ensureTemplate() throws IOException {
+        IndexTemplates.installRepositoryTemplate(client, indexPrefix + "repositories", indexPrefix + "*");
+    }
+
+    public BulkResult<ImportedEvent> write(List<ImportedEvent> batch) {
+        BulkResult<ImportedEvent> result = new BulkResult<>();
+        List<ImportedEvent> pending = batch;
+        for (int attempt = 0; !pending.isEmpty(); attempt++) {
+            if (attempt > 0) {
+                if (attempt > backoff.maxRetries()) {
+                    throw new StoreUnavailableException("Elasticsearch still rejecting " + pending.size()
+                            + " documents after " + backoff.maxRetries() + " retries", null);
+                }
+                backoff.sleep(attempt);
+            }
+            JsonNode answer;
+            try {
+                answer = bulk(pending);
+            } catch (IOException e) {
+                if (isOverload(e) || !(e instanceof ResponseException)) {
+                    continue; // the whole request is retried
+                }
+                throw new StoreUnavailableException("Elasticsearch refused a bulk request: " + e.getMessage(), e);
+            }
+            List<ImportedEvent> retry = new ArrayList<>();
+            ArrayNode items = (ArrayNode) answer.path("items");
+            for (int i = 0; i < pending.size(); i++) {
+                JsonNode item = items.get(i).elements().next();
+                int status = item.path("status").asInt();
+                ImportedEvent event = pending.get(i);
+                if (status / 100 == 2 || (status == 404 && event.getDocument().getOperation() == Operation.DELETE)) {
+                    result.written(event);
+                } else if (status == 409) {
+                    result.stale(event);
+                } else if (status == 429 || item.path("error").path("type").asText().contains("rejected_execution")) {
+                    retry.add(event);
+                } else {
+                    JsonNode error = item.path("error");
+                    result.failed(event, "Elasticsearch " + status + " " + error.path("type").asText() + ": "
+                            + error.path("reason").asText());
+                }
+            }
+            pending = retry;
+        }
+        return result;
+    }
+
+    private JsonNode bulk(List<ImportedEvent> events) throws IOException {
+        StringBuilder body = new StringBuilder(events.size() * 1024);
+        for (ImportedEvent event : events) {
+            DocumentEvent document = event.getDocument();
+            ObjectNode action = JSON.createObjectNode();
+            ObjectNode meta = action.putObject(document.getOperation() == Operation.DELETE ? "delete" : "index");
+            meta.put("_index", index(document.getRepository())).put("_id", document.getId())
+                    .put("version", document.getVersion()).put("version_type", "external_gte");
+            body.append(action).append('\n');
+            if (document.getOperation() != Operation.DELETE) {
+                body.append(toJson(event)).append('\n');
+            }
+        }
+        Request request = new Request("POST", "/_bulk");
+        request.setEntity(new NByteArrayEntity(body.toString().getBytes(StandardCharsets.UTF_8), NDJSON));
+        Response response = client.performRequest(request);
+        try (InputStream in = response.getEntity().getContent()) {
+            return JSON.readTree(in);
+        }
+    }
+
+    private static boolean isOverload(IOException e) {
+        if (e instanceof ResponseException responseException) {
+            int status = responseException.getResponse().getStatusLine().getStatusCode();
+            return status == 429 || status == 502 || status == 503 || status == 504;
+        }
+        return false;
+    }
+
+    /** The indexed form: metadata, ancestry, typed properties and a fulltext field of every text value. */
+    public static ObjectNode toJson(ImportedEvent event) {
+        DocumentEvent document = event.getDocument();
+        ObjectNode json = JSON.createObjectNode()
+                .put("id", document.getId())
+                .put("repository", document.getRepository())
+                .put("parentId", document.getParentId())
+                .put("path", event.getPath())
+                .put("type", document.getType())
+                .put("name", document.getName())
+                .put("title", document.getTitle())
+                .put("created", document.getCreated().toString())
+                .put("modified", document.getModified().toString())
+                .put("version", document.getVersion());
+        ArrayNode ancestors = json.putArray("ancestorIds");
+        event.getAncestorIds().forEach(ancestors::add);
+        StringBuilder fulltext = new StringBuilder(document.getTitle());
+        ObjectNode properties = json.putObject("props");
+        for (Map.Entry<String, Object> property : document.getProperties().entrySet()) {
+            Object value = property.getValue();
+            if (value instanceof String text) {
+                properties.put(property.getKey(), text);
+                fulltext.append(' ').append(text);
+            } else if (value instanceof Long number) {
+                properties.put(property.getKey(), number);
+            } else if (value instanceof Double number) {
+                properties.put(property.getKey(), number);
+            } else if (value instanceof Boolean flag) {
+                properties.put(property.getKey(), flag);
+            }
+        }
+        json.put("fulltext", fulltext.toString());
+        if (document.getBlob() != null) {
+            json.putObject("blob").put("mimeType", document.getBlob().getMimeType())
+                    .put("filename", document.getBlob().getFilename()).put("key", document.getBlob().getKey());
+        }
+        return json;
+    }
+}
