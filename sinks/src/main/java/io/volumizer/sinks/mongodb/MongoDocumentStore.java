@@ -49,6 +49,7 @@ public final class MongoDocumentStore {
     private final MongoClient client;
     private final String database;
     private final Backoff backoff;
+    private final java.util.Set<String> indexedRepositories = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public MongoDocumentStore(MongoClient client, String database, Backoff backoff) {
         this.client = client;
@@ -77,6 +78,9 @@ public final class MongoDocumentStore {
     }
 
     private void write(String repository, List<ImportedEvent> events, BulkResult<ImportedEvent> result) {
+        if (indexedRepositories.add(repository)) {
+            ensureIndexes(repository);
+        }
         List<WriteModel<Document>> models = new ArrayList<>(events.size());
         for (ImportedEvent event : events) {
             DocumentEvent document = event.getDocument();

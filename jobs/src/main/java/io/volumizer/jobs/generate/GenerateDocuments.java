@@ -1,0 +1,39 @@
+package io.volumizer.jobs.generate;
+
+import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.util.Collector;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.schemas.event.DocumentEvent;
+
+/** Turns generator indices into documents; indices of accounts a customer does not have yield nothing. */
+final class GenerateDocuments extends RichFlatMapFunction<Long, DocumentEvent> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final GeneratorSettings settings;
+    private transient BankGenerator generator;
+    private transient Counter generated;
+
+    GenerateDocuments(GeneratorSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void open(Configuration parameters) {
+        generator = new BankGenerator(settings);
+        generated = getRuntimeContext().getMetricGroup().counter("generated");
+    }
+
+    @Override
+    public void flatMap(Long index, Collector<DocumentEvent> out) {
+        DocumentEvent document = generator.documentAt(index);
+        if (document != null) {
+            generated.inc();
+            out.collect(document);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.volumizer.jobs.imports;
+
+import static io.volumizer.jobs.options.JobOptions.require;
+
+import java.io.Serializable;
+import java.time.Duration;
+
+import picocli.CommandLine.Option;
+
+/** How the import stage batches and waits for parents (a mixin of the import and import-and-index jobs). */
+public final class ImportSettings implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    @Option(names = "--import-batch-size", defaultValue = "1000", description = "Documents per MongoDB bulk write (default: ${DEFAULT-VALUE}).")
+    public int batchSize;
+
+    @Option(names = "--import-flush-interval", defaultValue = "PT0.5S", description = "Longest a document waits in a batch (default: ${DEFAULT-VALUE}).")
+    public Duration flushInterval;
+
+    @Option(names = "--parent-retry-interval", defaultValue = "PT0.5S", description = "How often a parked child looks for its parent again (default: ${DEFAULT-VALUE}).")
+    public Duration parentRetryInterval;
+
+    @Option(names = "--parent-max-wait", defaultValue = "PT2M", description = "How long a child waits for its parent before it is dead-lettered (default: ${DEFAULT-VALUE}).")
+    public Duration parentMaxWait;
+
+    @Option(names = "--parent-cache-ttl", defaultValue = "PT1H", description = "How long a parent stays in the cache unused (default: ${DEFAULT-VALUE}).")
+    public Duration parentCacheTtl;
+
+    @Option(names = "--group-id", defaultValue = "volumizer-import", description = "Kafka consumer group (default: ${DEFAULT-VALUE}).")
+    public String groupId;
+
+    public void validate() {
+        require(batchSize >= 1, "--import-batch-size must be at least 1, was " + batchSize);
+        require(flushInterval.toMillis() >= 1, "--import-flush-interval must be positive, was " + flushInterval);
+        require(parentRetryInterval.toMillis() >= 1, "--parent-retry-interval must be positive, was " + parentRetryInterval);
+        require(parentMaxWait.compareTo(parentRetryInterval) >= 0, "--parent-max-wait must be at least --parent-retry-interval");
+        require(parentCacheTtl.toMillis() >= 1000, "--parent-cache-ttl must be at least a second, was " + parentCacheTtl);
+    }
+}

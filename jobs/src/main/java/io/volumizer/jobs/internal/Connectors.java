@@ -1,0 +1,97 @@
+package io.volumizer.jobs.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.avro.specific.SpecificRecord;
+
+import io.volumizer.jobs.internal.kafka.AvroRecordSerializer;
+import io.volumizer.jobs.internal.kafka.RawRecord;
+import io.volumizer.jobs.internal.kafka.RawRecordDeserializer;
+import io.volumizer.jobs.options.PipelineOptions;
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.registry.SchemaRegistryClient;
+
+/** The real connectors the jobs' main methods wire in (tests pass their own sources and sinks instead). */
+public final class Connectors {
+
+    private Connectors() {
+    }
+
+    public static <T extends SpecificRecord> AvroCodec<T> codec(PipelineOptions options, String topic, Class<T> type) {
+        return AvroCodec.forSpecific(new SchemaRegistryClient(options.registryUrl), AvroCodec.valueSubject(topic), type);
+    }
+
+    /**
+     * Reads a topic undecoded, from the offsets the group committed at its last checkpoint, else from the start.
+     * Only committed transactions are read, so exactly-once upstream stays exactly-once here.
+     */
+    public static KafkaSource<RawRecord> rawSource(PipelineOptions options, String topic, String groupId) {
+        return KafkaSource.<RawRecord>builder()
+                .setBootstrapServers(options.bootstrapServers)
+                .setTopics(topic)
+                .setGroupId(groupId)
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setDeserializer(new RawRecordDeserializer())
+                .setProperty("isolation.level", "read_committed")
+                .setProperty("partition.discovery.interval.ms", "10000")
+                .setProperty("commit.offsets.on.checkpoint", "true")
+                .build();
+    }
+
+    /** Writes Avro records in the Confluent wire format, exactly once (Kafka transactions committed on checkpoints). */
+    public static <T> KafkaSink<T> exactlyOnceSink(PipelineOptions options, String topic, AvroCodec<T> codec,
+            AvroRecordSerializer.KeyOf<T> keyOf, String transactionalIdPrefix) {
+        return KafkaSink.<T>builder()
+                .setBootstrapServers(options.bootstrapServers)
+                .setRecordSerializer(new AvroRecordSerializer<>(topic, codec, keyOf))
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(transactionalIdPrefix)
+                .setProperty("transaction.timeout.ms", "900000")
+                .build();
+    }
+
+    /** The dead-letter topic, keyed by the document id where one is known. */
+    public static KafkaSink<DeadLetter> deadLetterSink(PipelineOptions options, String transactionalIdPrefix) {
+        return exactlyOnceSink(options, options.deadletterTopic, codec(options, options.deadletterTopic, DeadLetter.class),
+                DeadLetter::getDocumentId, transactionalIdPrefix + options.deadletterTopic);
+    }
+
+    /** Creates the topics that do not exist yet. */
+    public static void ensureTopics(PipelineOptions options, String... topics) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers))) {
+            Set<String> existing = admin.listTopics().names().get();
+            List<NewTopic> missing = new ArrayList<>();
+            for (String topic : topics) {
+                if (!existing.contains(topic)) {
+                    missing.add(new NewTopic(topic, options.partitions, (short) 1));
+                }
+            }
+            try {
+                admin.createTopics(missing).all().get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
+                }
+            }
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot create topics at " + options.bootstrapServers + ": " + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.volumizer.jobs.internal.bulk;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
+
+import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.sinks.BulkResult;
+
+/**
+ * Buffers records and writes them in bulk when the batch is full (by count or estimated bytes), when it is
+ * older than the flush interval, before every checkpoint barrier, and at the end of input. Flushing before the
+ * barrier is what makes a checkpoint mean "everything before it is in the store"; after a failure, the records
+ * since the checkpoint are written again, which the stores' idempotent, versioned writes absorb.
+ *
+ * <p>Written records go downstream (e.g. to the imported topic), stale ones (the store holds a newer version) are
+ * counted and dropped, failed ones become dead letters.
+ */
+public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
+        implements OneInputStreamOperator<T, T>, ProcessingTimeCallback {
+
+    private static final long serialVersionUID = 1L;
+
+    /** An estimate of a record's size in a bulk request. */
+    public interface SizeOf<T> extends java.io.Serializable {
+        long bytes(T record);
+    }
+
+    private final String stage;
+    private final BulkWriter<T> writer;
+    private final int maxRecords;
+    private final long maxBytes;
+    private final long flushIntervalMillis;
+    private final SizeOf<T> sizeOf;
+
+    private transient List<T> buffer;
+    private transient long bufferedBytes;
+    private transient Counter written;
+    private transient Counter stale;
+    private transient Counter deadLettered;
+    private transient Histogram batchSizes;
+
+    public BulkWriteOperator(String stage, BulkWriter<T> writer, int maxRecords, long maxBytes, Duration flushInterval,
+            SizeOf<T> sizeOf) {
+        this.stage = stage;
+        this.writer = writer;
+        this.maxRecords = maxRecords;
+        this.maxBytes = maxBytes;
+        this.flushIntervalMillis = flushInterval.toMillis();
+        this.sizeOf = sizeOf;
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        buffer = new ArrayList<>(maxRecords);
+        written = getMetricGroup().counter("written");
+        stale = getMetricGroup().counter("stale");
+        deadLettered = getMetricGroup().counter("deadLettered");
+        batchSizes = getMetricGroup().histogram("batchSize", new DescriptiveStatisticsHistogram(1000));
+        writer.open();
+        scheduleFlush();
+    }
+
+    @Override
+    public void processElement(StreamRecord<T> element) {
+        T record = element.getValue();
+        buffer.add(record);
+        bufferedBytes += sizeOf.bytes(record);
+        if (buffer.size() >= maxRecords || bufferedBytes >= maxBytes) {
+            flush();
+        }
+    }
+
+    @Override
+    public void onProcessingTime(long time) {
+        flush();
+        scheduleFlush();
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        flush();
+    }
+
+    @Override
+    public void finish() throws Exception {
+        flush();
+        super.finish();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            writer.close();
+        } finally {
+            super.close();
+        }
+    }
+
+    private void scheduleFlush() {
+        var timeService = getProcessingTimeService();
+        timeService.registerTimer(timeService.getCurrentProcessingTime() + flushIntervalMillis, this);
+    }
+
+    private void flush() {
+        if (buffer.isEmpty()) {
+            return;
+        }
+        batchSizes.update(buffer.size());
+        BulkResult<T> result = writer.write(buffer);
+        for (T record : result.written()) {
+            output.collect(new StreamRecord<>(record));
+        }
+        written.inc(result.written().size());
+        stale.inc(result.stale().size());
+        for (BulkResult.Failure<T> failure : result.failed()) {
+            deadLettered.inc();
+            output.collect(DeadLetters.TAG, new StreamRecord<>(DeadLetters.of(stage, failure.reason(),
+                    writer.idOf(failure.item()), writer.payloadOf(failure.item()))));
+        }
+        buffer.clear();
+        bufferedBytes = 0;
+    }
+}

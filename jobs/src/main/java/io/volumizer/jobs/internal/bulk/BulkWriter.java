@@ -1,0 +1,27 @@
+package io.volumizer.jobs.internal.bulk;
+
+import java.io.Serializable;
+import java.util.List;
+
+import io.volumizer.sinks.BulkResult;
+
+/**
+ * Writes batches to a store (MongoDB, Elasticsearch...) from a Flink operator. Created on the job client,
+ * serialized into the cluster, then {@link #open()}ed once per subtask.
+ */
+public interface BulkWriter<T> extends Serializable, AutoCloseable {
+
+    void open() throws Exception;
+
+    /** Writes a batch; retries of overload are the writer's, so a thrown exception means the store is unusable. */
+    BulkResult<T> write(List<T> batch);
+
+    /** Bytes that re-create an item that failed, for its dead letter. */
+    byte[] payloadOf(T item);
+
+    /** The document id an item is about, for its dead letter. */
+    String idOf(T item);
+
+    @Override
+    void close() throws Exception;
+}

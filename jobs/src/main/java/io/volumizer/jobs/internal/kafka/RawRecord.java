@@ -1,0 +1,28 @@
+package io.volumizer.jobs.internal.kafka;
+
+/**
+ * A Kafka record as received, before decoding: decoding happens in an operator of its own, so that bytes that
+ * cannot be decoded become dead letters with their topic, partition and offset instead of failing the source.
+ * A Flink POJO (public fields, no-argument constructor).
+ */
+public class RawRecord {
+
+    public byte[] key;
+    public byte[] value;
+    public String topic;
+    public int partition;
+    public long offset;
+    public long timestamp;
+
+    public RawRecord() {
+    }
+
+    public RawRecord(byte[] key, byte[] value, String topic, int partition, long offset, long timestamp) {
+        this.key = key;
+        this.value = value;
+        this.topic = topic;
+        this.partition = partition;
+        this.offset = offset;
+        this.timestamp = timestamp;
+    }
+}

@@ -1,0 +1,68 @@
+package io.volumizer.jobs.internal.stores;
+
+import java.util.List;
+
+import org.apache.http.HttpHost;
+import org.elasticsearch.client.RestClient;
+
+import io.volumizer.jobs.internal.bulk.BulkWriter;
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.BulkResult;
+import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
+
+/** Indexes imported documents in Elasticsearch; a failed one is dead-lettered as its imported event. */
+public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String url;
+    private final String indexPrefix;
+    private final Backoff backoff;
+    private final AvroCodec<ImportedEvent> importedCodec;
+    private transient RestClient client;
+    private transient ElasticsearchDocumentStore store;
+
+    public ElasticsearchBulkWriter(String url, String indexPrefix, Backoff backoff, AvroCodec<ImportedEvent> importedCodec) {
+        this.url = url;
+        this.indexPrefix = indexPrefix;
+        this.backoff = backoff;
+        this.importedCodec = importedCodec;
+    }
+
+    /** Installs the index template before any index is created (from the job client, once). */
+    public void ensureTemplate() throws java.io.IOException {
+        try (RestClient oneOff = RestClient.builder(HttpHost.create(url)).build()) {
+            new ElasticsearchDocumentStore(oneOff, indexPrefix, backoff).ensureTemplate();
+        }
+    }
+
+    @Override
+    public void open() {
+        client = RestClient.builder(HttpHost.create(url)).build();
+        store = new ElasticsearchDocumentStore(client, indexPrefix, backoff);
+    }
+
+    @Override
+    public BulkResult<ImportedEvent> write(List<ImportedEvent> batch) {
+        return store.write(batch);
+    }
+
+    @Override
+    public byte[] payloadOf(ImportedEvent item) {
+        return importedCodec.encode(item);
+    }
+
+    @Override
+    public String idOf(ImportedEvent item) {
+        return item.getDocument().getId();
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+    }
+}

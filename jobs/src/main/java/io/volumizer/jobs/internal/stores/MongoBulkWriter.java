@@ -1,0 +1,62 @@
+package io.volumizer.jobs.internal.stores;
+
+import java.util.List;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+
+import io.volumizer.jobs.internal.bulk.BulkWriter;
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.BulkResult;
+import io.volumizer.sinks.mongodb.MongoDocumentStore;
+
+/** Writes imported documents to MongoDB; a failed one is dead-lettered as the document event it came from. */
+public final class MongoBulkWriter implements BulkWriter<ImportedEvent> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String uri;
+    private final String database;
+    private final Backoff backoff;
+    private final AvroCodec<DocumentEvent> documentCodec;
+    private transient MongoClient client;
+    private transient MongoDocumentStore store;
+
+    public MongoBulkWriter(String uri, String database, Backoff backoff, AvroCodec<DocumentEvent> documentCodec) {
+        this.uri = uri;
+        this.database = database;
+        this.backoff = backoff;
+        this.documentCodec = documentCodec;
+    }
+
+    @Override
+    public void open() {
+        client = MongoClients.create(uri);
+        store = new MongoDocumentStore(client, database, backoff);
+    }
+
+    @Override
+    public BulkResult<ImportedEvent> write(List<ImportedEvent> batch) {
+        return store.write(batch);
+    }
+
+    @Override
+    public byte[] payloadOf(ImportedEvent item) {
+        return documentCodec.encode(item.getDocument());
+    }
+
+    @Override
+    public String idOf(ImportedEvent item) {
+        return item.getDocument().getId();
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
+    }
+}
