@@ -15,13 +15,6 @@ build_all() {
   mvn -B --no-transfer-progress -f "$ROOT/pom.xml" install -DskipTests
 }
 
-jobs_jar() {
-  local jar
-  jar=$(ls "$ROOT"/jobs/target/volumizer-jobs-*.jar 2>/dev/null | grep -v -e original -e sources | head -1)
-  [[ -n "$jar" ]] || die "jobs jar not built (run bin/volumizer build)"
-  echo "$jar"
-}
-
 # Starts the services it needs, runs unit tests then integration tests, and stops again what it started.
 run_tests() {
   ensure_tools
@@ -43,13 +36,13 @@ run_tests() {
 run_demo() {
   ensure_tools
   services_up
-  info "building the jobs jar"
-  mvn_quiet -f "$ROOT/pom.xml" install -DskipTests
-  local -a properties
-  mapfile -t properties < <(endpoint_properties)
-  java -cp "$(jobs_jar)" io.volumizer.jobs.submit.Demo \
-    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$(jobs_jar)" \
-    --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" "$@"
+  local jar
+  jar=$(ensure_built jobs)
+  java -cp "$jar:$(cat "$ROOT/jobs/target/classpath.txt")" io.volumizer.jobs.submit.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" \
+    --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" \
+    --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --elasticsearch-url "http://$BIND_HOST:$ES_PORT" \
+    --documents-topic volumizer.demo.documents --imported-topic volumizer.demo.imported \
+    --deadletter-topic volumizer.demo.deadletter --checkpoint-interval PT2S --parallelism 2 "$@"
 }
 
 # Builds a module, and the modules it needs, when any source or POM is newer than its jar.

@@ -37,7 +37,7 @@ public final class Stages {
     public static Output<ImportedEvent> importDocuments(DataStream<RawRecord> documents, AvroCodec<DocumentEvent> codec,
             ParentLookup lookup, BulkWriter<ImportedEvent> repository, ImportSettings options) {
         SingleOutputStreamOperator<DocumentEvent> decoded = documents
-                .process(new DecodeFunction<>(ResolveAncestors.STAGE, codec)).uid("import.decode").name("Decode documents");
+                .process(new DecodeFunction<>(ResolveAncestors.STAGE, codec, DocumentEvent.class)).uid("import.decode").name("Decode documents");
         SingleOutputStreamOperator<ImportedEvent> resolved = decoded
                 .keyBy(ResolveAncestors::parentKey)
                 .process(new ResolveAncestors(lookup, options.parentRetryInterval, options.parentMaxWait,
@@ -63,7 +63,7 @@ public final class Stages {
     /** Decodes the imported topic. */
     public static Output<ImportedEvent> decodeImported(DataStream<RawRecord> imported, AvroCodec<ImportedEvent> codec) {
         SingleOutputStreamOperator<ImportedEvent> decoded = imported
-                .process(new DecodeFunction<>("index", codec)).uid("index.decode").name("Decode imported");
+                .process(new DecodeFunction<>("index", codec, ImportedEvent.class)).uid("index.decode").name("Decode imported");
         return new Output<>(decoded, decoded.getSideOutput(DeadLetters.TAG));
     }
 

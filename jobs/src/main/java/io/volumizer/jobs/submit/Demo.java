@@ -2,25 +2,33 @@ package io.volumizer.jobs.submit;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
+import io.volumizer.jobs.options.PipelineOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bin/volumizer demo}: uploads the jobs jar to the local session cluster, runs the smoke job with a live
- * progress line, and ends with a summary of records and records/s.
+ * {@code bin/volumizer demo}: resets the demo repository, submits the import, index and generate jobs to the
+ * session cluster (visible in its Web UI), prints a progress line per stage, stops the streaming jobs with
+ * savepoints once everything is through, and ends with a summary: documents and docs/s per stage, dead letters,
+ * and the reconciliation generated = imported + dead-lettered, imported = indexed, checked against the stores.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true, description = "Runs the demo job on the Flink session cluster.")
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs generate -> import -> index end to end on the Flink session cluster.")
 public final class Demo implements Callable<Integer> {
 
-    /** By name: this client runs without Flink on its classpath. */
-    private static final String SMOKE_JOB = "io.volumizer.jobs.smoke.SmokeJob";
+    static final String GENERATE_JOB = "io.volumizer.jobs.generate.GenerateJob";
+    static final String IMPORT_JOB = "io.volumizer.jobs.imports.ImportJob";
+    static final String INDEX_JOB = "io.volumizer.jobs.index.IndexJob";
+
+    @Mixin
+    PipelineOptions pipeline = new PipelineOptions();
 
     @Option(names = "--flink-rest", defaultValue = "http://127.0.0.1:8081", description = "Flink REST endpoint.")
     String flinkRest;
@@ -28,49 +36,142 @@ public final class Demo implements Callable<Integer> {
     @Option(names = "--jar", required = true, description = "The jobs jar to upload.")
     Path jar;
 
-    @Option(names = "--bootstrap-servers", defaultValue = "127.0.0.1:9092", description = "Kafka brokers.")
-    String bootstrapServers;
+    @Option(names = "--customers", defaultValue = "800", description = "Customers to generate (default: ${DEFAULT-VALUE}, about 100,000 documents).")
+    long customers;
 
-    @Option(names = "--records", defaultValue = "2000000", description = "Records the job generates (default: ${DEFAULT-VALUE}).")
-    long records;
+    @Option(names = "--seed", defaultValue = "1", description = "Seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--repository", defaultValue = "demo", description = "Repository (default: ${DEFAULT-VALUE}).")
+    String repository;
+
+    @Option(names = "--timeout", defaultValue = "PT20M", description = "Give up after (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    /** One stage's progress: its count and when it first and last moved. */
+    private static final class Stage {
+        final String name;
+        long count;
+        long firstNanos;
+        long lastNanos;
+
+        Stage(String name) {
+            this.name = name;
+        }
+
+        void update(long value, long now) {
+            if (value > count) {
+                if (count == 0) {
+                    firstNanos = now;
+                }
+                lastNanos = now;
+                count = value;
+            }
+        }
+
+        double rate() {
+            double seconds = (lastNanos - firstNanos) / 1e9;
+            return seconds > 0 ? count / seconds : 0;
+        }
+    }
 
     @Override
     public Integer call() throws Exception {
         FlinkSessionClient flink = new FlinkSessionClient(flinkRest);
-        String jarId = flink.uploadJar(jar);
-        String jobId = flink.run(jarId, SMOKE_JOB, List.of("--bootstrap-servers", bootstrapServers,
-                "--records", Long.toString(records), "--topic", "volumizer-demo-smoke"), null);
-        System.out.printf("submitted job %s — watch it at %s/#/job/running/%s/overview%n", jobId, flinkRest, jobId);
-        long started = System.nanoTime();
-        String state;
-        long counted;
-        do {
-            Thread.sleep(1000);
-            JsonNode job = flink.job(jobId);
-            state = job.path("state").asText();
-            counted = sinkRecordsIn(job);
-            double seconds = (System.nanoTime() - started) / 1e9;
-            System.out.printf(Locale.ROOT, "\r%-9s %,d / %,d records counted  %,.0f records/s   ", state, counted,
-                    records, counted / seconds);
-        } while (!state.equals("FINISHED") && !state.equals("FAILED") && !state.equals("CANCELED"));
-        System.out.println();
-        if (!state.equals("FINISHED")) {
-            System.err.println("job " + state + ": " + flink.exceptions(jobId));
-            return 1;
+        List<String> common = commonArgs();
+        try (Stores stores = new Stores(pipeline)) {
+            System.out.println("resetting repository '" + repository + "' (topics, collection, index)");
+            stores.reset(repository, pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
+            String jarId = flink.uploadJar(jar);
+            String importJob = flink.run(jarId, IMPORT_JOB, with(common, "--group-id", "volumizer-" + repository + "-import"), null);
+            String indexJob = flink.run(jarId, INDEX_JOB, with(common, "--index-group-id", "volumizer-" + repository + "-index"), null);
+            flink.awaitState(importJob, "RUNNING", Duration.ofMinutes(2));
+            flink.awaitState(indexJob, "RUNNING", Duration.ofMinutes(2));
+            String generateJob = flink.run(jarId, GENERATE_JOB, with(common, "--seed", Long.toString(seed),
+                    "--customers", Long.toString(customers), "--repository", repository), null);
+            System.out.printf("jobs submitted; watch them at %s%n", flinkRest);
+
+            Stage generated = new Stage("generate");
+            Stage imported = new Stage("import");
+            Stage indexed = new Stage("index");
+            long deadLettered = 0;
+            long started = System.nanoTime();
+            boolean done = false;
+            while (!done) {
+                Thread.sleep(1000);
+                long now = System.nanoTime();
+                String generateState = flink.state(generateJob);
+                for (String job : List.of(importJob, indexJob)) {
+                    String state = flink.state(job);
+                    if (!state.equals("RUNNING")) {
+                        throw new IllegalStateException("job " + job + " is " + state + ": " + flink.exceptions(job));
+                    }
+                }
+                if (generateState.equals("FAILED") || generateState.equals("CANCELED")) {
+                    throw new IllegalStateException("generate job " + generateState + ": " + flink.exceptions(generateJob));
+                }
+                // A finished job's metrics are gone from REST: its final count is what its topic holds.
+                generated.update(generateState.equals("FINISHED") ? stores.committedRecords(pipeline.documentsTopic)
+                        : flink.metricSum(generateJob, "Generate", "generated"), now);
+                imported.update(flink.metricSum(importJob, "MongoDB", "written"), now);
+                indexed.update(flink.metricSum(indexJob, "Elasticsearch", "written"), now);
+                deadLettered = flink.metricSum(importJob, "", "deadLettered") + flink.metricSum(indexJob, "", "deadLettered");
+                System.out.printf(Locale.ROOT, "\rgenerate %,10d (%,7.0f/s) | import %,10d (%,7.0f/s) | index %,10d (%,7.0f/s)"
+                        + " | dead letters %,d   ", generated.count, generated.rate(), imported.count, imported.rate(),
+                        indexed.count, indexed.rate(), deadLettered);
+                done = generateState.equals("FINISHED") && imported.count + deadLettered >= generated.count
+                        && indexed.count >= imported.count && generated.count > 0;
+                if (System.nanoTime() - started > timeout.toNanos()) {
+                    System.out.println();
+                    System.err.println("gave up after " + timeout);
+                    return 1;
+                }
+            }
+            System.out.println();
+            String importSavepoint = flink.stopWithSavepoint(importJob, Duration.ofMinutes(2));
+            String indexSavepoint = flink.stopWithSavepoint(indexJob, Duration.ofMinutes(2));
+            System.out.println("import stopped with savepoint " + importSavepoint);
+            System.out.println("index stopped with savepoint " + indexSavepoint);
+            return summary(stores, generated, imported, indexed, (System.nanoTime() - started) / 1e9);
         }
-        JsonNode job = flink.job(jobId);
-        double seconds = Duration.ofMillis(job.path("duration").asLong()).toMillis() / 1e3;
-        long total = sinkRecordsIn(job);
-        System.out.printf(Locale.ROOT, "summary: %,d records generated, counted in keyed state and written to Kafka "
-                + "in %.1f s = %,.0f records/s (%s)%n", total, seconds, total / seconds,
-                total == records ? "reconciled" : "MISMATCH: expected " + records);
-        return total == records ? 0 : 1;
     }
 
-    /** Records received by the job's last vertex (the sink). */
-    private static long sinkRecordsIn(JsonNode job) {
-        JsonNode vertices = job.path("vertices");
-        return vertices.isEmpty() ? 0 : vertices.get(vertices.size() - 1).path("metrics").path("read-records").asLong();
+    private int summary(Stores stores, Stage generated, Stage imported, Stage indexed, double seconds) throws Exception {
+        long inMongo = stores.mongoCount(repository);
+        long inElasticsearch = stores.elasticsearchCount(repository);
+        long deadLetters = stores.committedRecords(pipeline.deadletterTopic);
+        boolean importReconciled = generated.count == inMongo + deadLetters;
+        boolean indexReconciled = inMongo == inElasticsearch;
+        System.out.println();
+        System.out.println("summary (" + repository + ", seed " + seed + ", " + customers + " customers)");
+        System.out.printf(Locale.ROOT, "  %-9s %12s %12s%n", "stage", "documents", "docs/s");
+        for (Stage stage : List.of(generated, imported, indexed)) {
+            System.out.printf(Locale.ROOT, "  %-9s %,12d %,12.0f%n", stage.name, stage.count, stage.rate());
+        }
+        System.out.printf(Locale.ROOT, "  end to end: %,d documents in %.1f s = %,.0f docs/s%n", indexed.count, seconds,
+                indexed.count / seconds);
+        System.out.printf(Locale.ROOT, "  dead-lettered: %,d%n", deadLetters);
+        System.out.printf(Locale.ROOT, "  generated %,d = imported %,d + dead-lettered %,d : %s%n", generated.count,
+                inMongo, deadLetters, importReconciled ? "OK" : "MISMATCH");
+        System.out.printf(Locale.ROOT, "  imported %,d = indexed %,d : %s%n", inMongo, inElasticsearch,
+                indexReconciled ? "OK" : "MISMATCH");
+        return importReconciled && indexReconciled ? 0 : 1;
+    }
+
+    private List<String> commonArgs() {
+        return List.of("--bootstrap-servers", pipeline.bootstrapServers, "--registry-url", pipeline.registryUrl,
+                "--documents-topic", pipeline.documentsTopic, "--imported-topic", pipeline.importedTopic,
+                "--deadletter-topic", pipeline.deadletterTopic, "--partitions", Integer.toString(pipeline.partitions),
+                "--mongodb-uri", pipeline.mongodbUri, "--mongodb-database", pipeline.mongodbDatabase,
+                "--elasticsearch-url", pipeline.elasticsearchUrl, "--index-prefix", pipeline.indexPrefix,
+                "--checkpoint-interval", pipeline.checkpointInterval.toString(),
+                "--parallelism", Integer.toString(pipeline.parallelism));
+    }
+
+    private static List<String> with(List<String> common, String... more) {
+        List<String> args = new ArrayList<>(common);
+        args.addAll(List.of(more));
+        return args;
     }
 
     public static void main(String[] args) {

@@ -113,6 +113,31 @@ public final class FlinkSessionClient {
         throw new IllegalStateException("savepoint of " + jobId + " not done after " + timeout);
     }
 
+    /**
+     * The sum over all subtasks of every operator metric of the job whose id ends with {@code .<metric>} and
+     * contains {@code operatorPart} (e.g. "MongoDB", "written"), or 0 before the job reports any.
+     */
+    public long metricSum(String jobId, String operatorPart, String metric) throws IOException {
+        long sum = 0;
+        for (JsonNode vertex : job(jobId).path("vertices")) {
+            String base = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/subtasks/metrics";
+            List<String> ids = new java.util.ArrayList<>();
+            for (JsonNode available : send(request(base).GET(), "list metrics")) {
+                String id = available.path("id").asText();
+                if (id.endsWith("." + metric) && id.contains(operatorPart)) {
+                    ids.add(id);
+                }
+            }
+            if (!ids.isEmpty()) {
+                String query = java.net.URLEncoder.encode(String.join(",", ids), java.nio.charset.StandardCharsets.UTF_8);
+                for (JsonNode value : send(request(base + "?agg=sum&get=" + query).GET(), "read metrics")) {
+                    sum += Math.round(value.path("sum").asDouble());
+                }
+            }
+        }
+        return sum;
+    }
+
     /** Cancels the job (PATCH /jobs/{id}?mode=cancel). */
     public void cancel(String jobId) throws IOException {
         send(request("/jobs/" + jobId + "?mode=cancel").method("PATCH", HttpRequest.BodyPublishers.noBody()),
@@ -123,6 +148,27 @@ public final class FlinkSessionClient {
     public String exceptions(String jobId) throws IOException {
         return send(request("/jobs/" + jobId + "/exceptions").GET(), "read exceptions of " + jobId)
                 .path("root-exception").asText("");
+    }
+
+    /** The innermost "Caused by" of a REST error's stack trace: what a person needs to read first. */
+    static String rootCause(String body) {
+        String cause = body;
+        try {
+            JsonNode errors = JSON.readTree(body).path("errors");
+            if (errors.isArray() && !errors.isEmpty()) {
+                cause = errors.get(0).asText();
+            }
+        } catch (IOException e) {
+            return body;
+        }
+        String[] lines = cause.split("\n");
+        String innermost = lines[0];
+        for (String line : lines) {
+            if (line.startsWith("Caused by: ")) {
+                innermost = line.substring("Caused by: ".length());
+            }
+        }
+        return innermost;
     }
 
     private HttpRequest.Builder request(String path) {
@@ -140,7 +186,8 @@ public final class FlinkSessionClient {
             throw new IOException("Flink REST API at " + baseUrl + " unreachable: could not " + what, e);
         }
         if (response.statusCode() / 100 != 2) {
-            throw new IOException("Flink could not " + what + ": HTTP " + response.statusCode() + " " + response.body());
+            throw new IOException("Flink could not " + what + ": HTTP " + response.statusCode() + " "
+                    + rootCause(response.body()));
         }
         return response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
     }

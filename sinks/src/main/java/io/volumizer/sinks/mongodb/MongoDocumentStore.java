@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.bson.Document;
-import org.bson.conversions.Bson;
 
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoException;
@@ -21,8 +20,7 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
-import com.mongodb.client.model.ReplaceOneModel;
-import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.client.model.InsertOneModel;
 import com.mongodb.client.model.WriteModel;
 
 import io.volumizer.schemas.event.BlobRef;
@@ -36,14 +34,13 @@ import io.volumizer.sinks.StoreUnavailableException;
 /**
  * The repository's documents in MongoDB, one collection per repository, through the official driver only.
  *
- * <p>Writes are idempotent by document id and monotonic by version: an upsert matches {@code _id} and a version
- * not newer than its own, so a replayed older event finds no match, collides with the existing {@code _id} and is
- * reported stale instead of overwriting. Deletes leave a tombstone carrying the version, for the same reason.
+ * <p>Writes are idempotent by document id and monotonic by version: a replayed event of the stored version is a
+ * no-op, an older one is reported stale instead of overwriting, and a replacement is conditional on the version it
+ * replaces. Deletes leave a tombstone carrying the version, for the same reason.
  */
 public final class MongoDocumentStore {
 
     private static final int DUPLICATE_KEY = 11000;
-    private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
     private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
 
     private final MongoClient client;
@@ -81,37 +78,9 @@ public final class MongoDocumentStore {
         if (indexedRepositories.add(repository)) {
             ensureIndexes(repository);
         }
-        List<WriteModel<Document>> models = new ArrayList<>(events.size());
-        for (ImportedEvent event : events) {
-            DocumentEvent document = event.getDocument();
-            Bson sameOrOlder = Filters.and(Filters.eq("_id", document.getId()),
-                    Filters.lte("version", document.getVersion()));
-            models.add(new ReplaceOneModel<>(sameOrOlder, toBson(event), UPSERT));
-        }
         for (int attempt = 0; ; attempt++) {
             try {
-                collection(repository).bulkWrite(models, UNORDERED);
-                events.forEach(result::written);
-                return;
-            } catch (MongoBulkWriteException e) {
-                boolean[] failed = new boolean[events.size()];
-                for (BulkWriteError error : e.getWriteErrors()) {
-                    failed[error.getIndex()] = true;
-                    ImportedEvent event = events.get(error.getIndex());
-                    if (error.getCode() == DUPLICATE_KEY && error.getMessage().contains("children")) {
-                        result.failed(event, "another document named '" + event.getDocument().getName()
-                                + "' already exists under parent " + event.getDocument().getParentId());
-                    } else if (error.getCode() == DUPLICATE_KEY) {
-                        result.stale(event);
-                    } else {
-                        result.failed(event, "MongoDB error " + error.getCode() + ": " + error.getMessage());
-                    }
-                }
-                for (int i = 0; i < failed.length; i++) {
-                    if (!failed[i]) {
-                        result.written(events.get(i));
-                    }
-                }
+                writeOnce(collection(repository), events, result);
                 return;
             } catch (MongoException e) {
                 if (attempt >= backoff.maxRetries()) {
@@ -119,6 +88,65 @@ public final class MongoDocumentStore {
                             + e.getMessage(), e);
                 }
                 backoff.sleep(attempt + 1);
+            }
+        }
+    }
+
+    /**
+     * Inserts the batch (unordered); only the documents that already exist are then read one by one (by id, an
+     * indexed lookup) and replaced when older, conditionally on the version read: a concurrent change makes the
+     * item stale, never overwritten. The same version already stored is a replay: nothing to write. A first import
+     * is thus pure inserts, with no read before the write.
+     */
+    private void writeOnce(MongoCollection<Document> documents, List<ImportedEvent> events,
+            BulkResult<ImportedEvent> result) {
+        List<WriteModel<Document>> inserts = new ArrayList<>(events.size());
+        events.forEach(event -> inserts.add(new InsertOneModel<>(toBson(event))));
+        List<ImportedEvent> existing = new ArrayList<>();
+        boolean[] rejected = new boolean[events.size()];
+        try {
+            documents.bulkWrite(inserts, UNORDERED);
+        } catch (MongoBulkWriteException e) {
+            for (BulkWriteError error : e.getWriteErrors()) {
+                rejected[error.getIndex()] = true;
+                ImportedEvent event = events.get(error.getIndex());
+                if (error.getCode() == DUPLICATE_KEY && error.getMessage().contains("children")) {
+                    result.failed(event, "another document named '" + event.getDocument().getName()
+                            + "' already exists under parent " + event.getDocument().getParentId());
+                } else if (error.getCode() == DUPLICATE_KEY) {
+                    existing.add(event);
+                } else {
+                    result.failed(event, "MongoDB error " + error.getCode() + ": " + error.getMessage());
+                }
+            }
+        }
+        for (int i = 0; i < rejected.length; i++) {
+            if (!rejected[i]) {
+                result.written(events.get(i));
+            }
+        }
+        for (ImportedEvent event : existing) {
+            replaceIfOlder(documents, event, result);
+        }
+    }
+
+    private void replaceIfOlder(MongoCollection<Document> documents, ImportedEvent event,
+            BulkResult<ImportedEvent> result) {
+        DocumentEvent document = event.getDocument();
+        Document stored = documents.find(Filters.eq("_id", document.getId()))
+                .projection(Projections.include("version")).first();
+        long version = stored == null ? -1 : stored.getLong("version");
+        if (version == document.getVersion()) {
+            result.written(event);
+        } else if (version > document.getVersion()) {
+            result.stale(event);
+        } else {
+            long matched = documents.replaceOne(Filters.and(Filters.eq("_id", document.getId()),
+                    Filters.eq("version", version)), toBson(event)).getMatchedCount();
+            if (matched == 1) {
+                result.written(event);
+            } else {
+                result.stale(event);
             }
         }
     }

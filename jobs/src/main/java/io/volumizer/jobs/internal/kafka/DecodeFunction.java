@@ -1,5 +1,7 @@
 package io.volumizer.jobs.internal.kafka;
 
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -14,18 +16,25 @@ import io.volumizer.schemas.codec.WireFormatException;
  * letters naming the reason; the stream goes on. An unreachable registry is not the record's fault: it fails the
  * task, which restarts from its checkpoint instead of dead-lettering good records.
  */
-public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> {
+public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> implements ResultTypeQueryable<T> {
 
     private static final long serialVersionUID = 1L;
 
     private final String stage;
     private final AvroCodec<T> codec;
+    private final Class<T> type;
     private transient Counter decoded;
     private transient Counter deadLettered;
 
-    public DecodeFunction(String stage, AvroCodec<T> codec) {
+    public DecodeFunction(String stage, AvroCodec<T> codec, Class<T> type) {
         this.stage = stage;
         this.codec = codec;
+        this.type = type;
+    }
+
+    @Override
+    public TypeInformation<T> getProducedType() {
+        return TypeInformation.of(type);
     }
 
     @Override

@@ -1,0 +1,84 @@
+package io.volumizer.sinks.mongodb;
+
+import static io.volumizer.sinks.testing.Events.imported;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.bson.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.model.Filters;
+
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.BulkResult;
+
+/** The repository store against the local MongoDB-protocol server. */
+class MongoDocumentStoreIT {
+
+    private final String database = "it_" + UUID.randomUUID().toString().replace("-", "");
+    private MongoClient client;
+    private MongoDocumentStore store;
+
+    @BeforeEach
+    void connect() {
+        client = MongoClients.create(System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"));
+        store = new MongoDocumentStore(client, database, Backoff.DEFAULT);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        client.getDatabase(database).drop();
+        client.close();
+    }
+
+    @Test
+    void writesAreIdempotentAndMonotonicByVersion() {
+        List<ImportedEvent> v2 = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            v2.add(imported("bank", "d-" + i, "p-" + i % 30, "n-" + i, 2, "Title " + i));
+        }
+        BulkResult<ImportedEvent> first = store.write(v2);
+        BulkResult<ImportedEvent> replay = store.write(v2);
+        BulkResult<ImportedEvent> older = store.write(List.of(imported("bank", "d-1", "p-1", "n-1", 1, "Old")));
+        BulkResult<ImportedEvent> newer = store.write(List.of(imported("bank", "d-2", "p-2", "n-2", 3, "New")));
+
+        assertThat(first.written()).hasSize(3000);
+        assertThat(replay.written()).hasSize(3000);
+        assertThat(store.collection("bank").countDocuments()).isEqualTo(3000);
+        assertThat(older.stale()).hasSize(1);
+        assertThat(store.collection("bank").find(Filters.eq("_id", "d-1")).first().getString("title")).isEqualTo("Title 1");
+        assertThat(newer.written()).hasSize(1);
+        Document replaced = store.collection("bank").find(Filters.eq("_id", "d-2")).first();
+        assertThat(replaced.getString("title")).isEqualTo("New");
+        assertThat(replaced.getLong("version")).isEqualTo(3);
+    }
+
+    @Test
+    void aSecondDocumentWithTheSameNameUnderOneParentFailsWithTheReason() {
+        BulkResult<ImportedEvent> result = store.write(List.of(imported("bank", "a", "p", "same.pdf", 1, "A"),
+                imported("bank", "b", "p", "same.pdf", 1, "B")));
+
+        assertThat(result.written()).hasSize(1);
+        assertThat(result.failed()).singleElement().satisfies(f -> assertThat(f.reason())
+                .contains("another document named 'same.pdf' already exists under parent p"));
+    }
+
+    @Test
+    void ancestryOfAStoredDocumentIncludesItself() {
+        store.write(List.of(imported("bank", "child", "parent", "c.pdf", 1, "C")));
+
+        Ancestry ancestry = store.ancestry("bank", "child").orElseThrow();
+
+        assertThat(ancestry.ids()).containsExactly("root", "parent", "child");
+        assertThat(ancestry.path()).isEqualTo("/bank/parent/c.pdf");
+        assertThat(store.ancestry("bank", "missing")).isEmpty();
+    }
+}
