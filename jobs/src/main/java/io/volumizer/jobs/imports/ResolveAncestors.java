@@ -20,7 +20,6 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
-import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.mongodb.Ancestry;
@@ -40,7 +39,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
     private final long retryMillis;
     private final long maxWaitMillis;
     private final Duration cacheTtl;
-    private final AvroCodec<DocumentEvent> documentCodec;
+    private final PayloadEncoder payloadEncoder;
 
     private transient ValueState<List<String>> parentIds;
     private transient ValueState<String> parentPath;
@@ -52,12 +51,17 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
     private transient Counter deadLettered;
 
     public ResolveAncestors(ParentLookup lookup, Duration retryInterval, Duration maxWait, Duration cacheTtl,
-            AvroCodec<DocumentEvent> documentCodec) {
+            PayloadEncoder payloadEncoder) {
         this.lookup = lookup;
         this.retryMillis = retryInterval.toMillis();
         this.maxWaitMillis = maxWait.toMillis();
         this.cacheTtl = cacheTtl;
-        this.documentCodec = documentCodec;
+        this.payloadEncoder = payloadEncoder;
+    }
+
+    /** The bytes a dead letter keeps of a document: in production, the documents topic's wire format. */
+    public interface PayloadEncoder extends java.io.Serializable {
+        byte[] encode(DocumentEvent document);
     }
 
     /** The key: a document's parent id, or its own id for a root. The documents topic is keyed the same way. */
@@ -138,7 +142,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
                 deadLettered.inc();
                 context.output(DeadLetters.TAG, DeadLetters.of(STAGE, "parent " + context.getCurrentKey()
                         + " not found within " + Duration.ofMillis(maxWaitMillis), document.getId(),
-                        documentCodec.encode(document)));
+                        payloadEncoder.encode(document)));
             }
         } else {
             context.timerService().registerProcessingTimeTimer(timestamp + retryMillis);

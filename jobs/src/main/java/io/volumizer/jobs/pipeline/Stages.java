@@ -41,7 +41,7 @@ public final class Stages {
         SingleOutputStreamOperator<ImportedEvent> resolved = decoded
                 .keyBy(ResolveAncestors::parentKey)
                 .process(new ResolveAncestors(lookup, options.parentRetryInterval, options.parentMaxWait,
-                        options.parentCacheTtl, codec)).uid("import.parent-cache").name("Resolve ancestors");
+                        options.parentCacheTtl, codec::encode)).uid("import.parent-cache").name("Resolve ancestors");
         SingleOutputStreamOperator<ImportedEvent> written = resolved
                 .transform("Write to MongoDB", IMPORTED, new BulkWriteOperator<>(ResolveAncestors.STAGE, repository,
                         options.batchSize, Long.MAX_VALUE, options.flushInterval, Stages::estimatedBytes))

@@ -95,6 +95,7 @@ public final class Demo implements Callable<Integer> {
             Stage imported = new Stage("import");
             Stage indexed = new Stage("index");
             long deadLettered = 0;
+            long generatedTotal = -1;
             long started = System.nanoTime();
             boolean done = false;
             while (!done) {
@@ -111,7 +112,10 @@ public final class Demo implements Callable<Integer> {
                     throw new IllegalStateException("generate job " + generateState + ": " + flink.exceptions(generateJob));
                 }
                 // A finished job's metrics are gone from REST: its final count is what its topic holds.
-                generated.update(generateState.equals("FINISHED") ? stores.committedRecords(pipeline.documentsTopic)
+                if (generateState.equals("FINISHED") && generatedTotal < 0) {
+                    generatedTotal = stores.committedRecords(pipeline.documentsTopic);
+                }
+                generated.update(generatedTotal >= 0 ? generatedTotal
                         : flink.metricSum(generateJob, "Generate", "generated"), now);
                 imported.update(flink.metricSum(importJob, "MongoDB", "written"), now);
                 indexed.update(flink.metricSum(indexJob, "Elasticsearch", "written"), now);
