@@ -226,6 +226,8 @@ taskmanager:
   memory:
     process:
       size: $FLINK_TM_MEMORY
+    jvm-metaspace:
+      size: $FLINK_TM_METASPACE
 rest:
   address: $BIND_HOST
   bind-address: $BIND_HOST

@@ -30,7 +30,12 @@ public final class ImportSettings implements Serializable {
     @Option(names = "--group-id", defaultValue = "volumizer-import", description = "Kafka consumer group (default: ${DEFAULT-VALUE}).")
     public String groupId;
 
+    @Option(names = "--inject-failure-at", defaultValue = "0", description = "Chaos testing: fail the import once, "
+            + "on its first attempt, at this record of a subtask; 0 is off (default: ${DEFAULT-VALUE}).")
+    public long injectFailureAt;
+
     public void validate() {
+        require(injectFailureAt >= 0, "--inject-failure-at must be 0 (off) or positive, was " + injectFailureAt);
         require(batchSize >= 1, "--import-batch-size must be at least 1, was " + batchSize);
         require(flushInterval.toMillis() >= 1, "--import-flush-interval must be positive, was " + flushInterval);
         require(parentRetryInterval.toMillis() >= 1, "--parent-retry-interval must be positive, was " + parentRetryInterval);

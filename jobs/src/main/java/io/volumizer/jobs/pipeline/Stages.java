@@ -5,6 +5,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 import io.volumizer.jobs.imports.ImportSettings;
+import io.volumizer.jobs.imports.InjectedFailure;
 import io.volumizer.jobs.imports.ParentLookup;
 import io.volumizer.jobs.imports.ResolveAncestors;
 import io.volumizer.jobs.index.IndexSettings;
@@ -42,7 +43,10 @@ public final class Stages {
                 .keyBy(ResolveAncestors::parentKey)
                 .process(new ResolveAncestors(lookup, options.parentRetryInterval, options.parentMaxWait,
                         options.parentCacheTtl, codec::encode)).uid("import.parent-cache").name("Resolve ancestors");
-        SingleOutputStreamOperator<ImportedEvent> written = resolved
+        DataStream<ImportedEvent> toWrite = options.injectFailureAt > 0
+                ? resolved.map(InjectedFailure.at(options.injectFailureAt)).uid("import.injected-failure")
+                        .name("Injected failure") : resolved;
+        SingleOutputStreamOperator<ImportedEvent> written = toWrite
                 .transform("Write to MongoDB", IMPORTED, new BulkWriteOperator<>(ResolveAncestors.STAGE, repository,
                         options.batchSize, Long.MAX_VALUE, options.flushInterval, Stages::estimatedBytes))
                 .uid("import.mongodb-writer");

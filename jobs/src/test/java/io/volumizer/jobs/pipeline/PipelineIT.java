@@ -1,0 +1,372 @@
+package io.volumizer.jobs.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.apache.http.HttpHost;
+import org.apache.http.entity.ContentType;
+import org.apache.http.nio.entity.NStringEntity;
+import org.apache.http.util.EntityUtils;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.bson.Document;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.RestClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Sorts;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.jobs.options.PipelineOptions;
+import io.volumizer.jobs.submit.FlinkSessionClient;
+import io.volumizer.jobs.submit.Stores;
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.codec.ConfluentWireFormat;
+import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.registry.SchemaRegistryClient;
+import picocli.CommandLine;
+
+/**
+ * The pipeline on the local session cluster, Kafka, registry, MongoDB-protocol server and Elasticsearch: the jobs
+ * jar is uploaded and run through Flink's REST API, exactly as a user would, and the stores are checked directly.
+ */
+class PipelineIT {
+
+    private static final String GENERATE = "io.volumizer.jobs.generate.GenerateJob";
+    private static final String IMPORT = "io.volumizer.jobs.imports.ImportJob";
+    private static final String INDEX = "io.volumizer.jobs.index.IndexJob";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final FlinkSessionClient FLINK = new FlinkSessionClient(
+            System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081"));
+    private static String jarId;
+
+    private final String run = UUID.randomUUID().toString().substring(0, 8);
+    private final String repository = "it" + run;
+    private final PipelineOptions pipeline = new PipelineOptions();
+    private final List<String> jobs = new ArrayList<>();
+    private Stores stores;
+    private MongoClient mongo;
+
+    @BeforeAll
+    static void upload() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("target"))) {
+            Path jar = files.filter(p -> p.getFileName().toString().matches("volumizer-jobs-.*\\.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("jobs jar not built in target/"));
+            jarId = FLINK.uploadJar(jar);
+        }
+    }
+
+    @BeforeEach
+    void configure() {
+        new CommandLine(pipeline).parseArgs(
+                "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092"),
+                "--registry-url", System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7"),
+                "--mongodb-uri", System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"),
+                "--elasticsearch-url", System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200"),
+                "--documents-topic", "it." + run + ".documents", "--imported-topic", "it." + run + ".imported",
+                "--deadletter-topic", "it." + run + ".deadletter", "--mongodb-database", "it_" + run,
+                "--index-prefix", "it-" + run + "-", "--partitions", "2", "--parallelism", "2",
+                "--checkpoint-interval", "PT1S");
+        stores = new Stores(pipeline);
+        mongo = MongoClients.create(pipeline.mongodbUri);
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (String job : jobs) {
+            if ("RUNNING".equals(FLINK.state(job))) {
+                FLINK.cancel(job);
+            }
+        }
+        stores.reset(repository, pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
+        mongo.getDatabase(pipeline.mongodbDatabase).drop();
+        mongo.close();
+        stores.close();
+    }
+
+    private List<String> args(String... more) {
+        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", pipeline.bootstrapServers,
+                "--registry-url", pipeline.registryUrl, "--documents-topic", pipeline.documentsTopic,
+                "--imported-topic", pipeline.importedTopic, "--deadletter-topic", pipeline.deadletterTopic,
+                "--mongodb-uri", pipeline.mongodbUri, "--mongodb-database", pipeline.mongodbDatabase,
+                "--elasticsearch-url", pipeline.elasticsearchUrl, "--index-prefix", pipeline.indexPrefix,
+                "--partitions", "2", "--parallelism", "2", "--checkpoint-interval", "PT1S"));
+        for (int i = 0; i + 1 < more.length; i += 2) {
+            int at = args.indexOf(more[i]);
+            if (at >= 0) {
+                args.set(at + 1, more[i + 1]);
+            } else {
+                args.add(more[i]);
+                args.add(more[i + 1]);
+            }
+        }
+        return args;
+    }
+
+    private String submit(String job, List<String> args, String savepoint) throws Exception {
+        String id = FLINK.run(jarId, job, args, savepoint);
+        jobs.add(id);
+        FLINK.awaitState(id, "RUNNING", Duration.ofMinutes(2));
+        return id;
+    }
+
+    private void generate(long customers, int statements) throws Exception {
+        String id = FLINK.run(jarId, GENERATE, args("--seed", "7", "--customers", Long.toString(customers),
+                "--statements-per-account", Integer.toString(statements), "--repository", repository), null);
+        jobs.add(id);
+        FLINK.awaitState(id, "FINISHED", Duration.ofMinutes(3));
+    }
+
+    private static List<DocumentEvent> expected(long customers, int statements, String repository) {
+        BankGenerator generator = new BankGenerator(new GeneratorSettings(7, customers, statements, 2.0,
+                GeneratorSettings.DEFAULT_LAST_PERIOD, repository));
+        List<DocumentEvent> documents = new ArrayList<>();
+        for (long i = 0; i < generator.indexSpace(); i++) {
+            DocumentEvent document = generator.documentAt(i);
+            if (document != null) {
+                documents.add(document);
+            }
+        }
+        return documents;
+    }
+
+    private static void await(String what, LongSupplier actual, long expected, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long value = actual.getAsLong();
+        while (value < expected && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            value = actual.getAsLong();
+        }
+        assertThat(value).as(what).isEqualTo(expected);
+    }
+
+    private long mongoCount(String database) {
+        return mongo.getDatabase(database).getCollection(repository).countDocuments();
+    }
+
+    private long esCount() {
+        try {
+            return stores.elasticsearchCount(repository);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void generateImportIndexEndToEnd() throws Exception {
+        List<DocumentEvent> expected = expected(160, 60, repository);
+        assertThat(expected).hasSizeGreaterThanOrEqualTo(20_000);
+        submit(IMPORT, args("--group-id", "it-import-" + run), null);
+        submit(INDEX, args("--index-group-id", "it-index-" + run), null);
+
+        generate(160, 60);
+
+        await("documents in MongoDB", () -> mongoCount(pipeline.mongodbDatabase), expected.size(), Duration.ofMinutes(5));
+        await("documents in Elasticsearch", this::esCount, expected.size(), Duration.ofMinutes(3));
+        assertThat(stores.committedRecords(pipeline.deadletterTopic)).isZero();
+
+        var collection = mongo.getDatabase(pipeline.mongodbDatabase).getCollection(repository);
+        for (int i = 0; i < 25; i++) {
+            DocumentEvent generated = expected.get((i * 7919) % expected.size());
+            Document stored = collection.find(Filters.eq("_id", generated.getId())).first();
+            assertThat(stored).as(generated.getId()).isNotNull();
+            assertThat(stored.getString("parentId")).isEqualTo(generated.getParentId());
+            assertThat(stored.getString("type")).isEqualTo(generated.getType());
+            assertThat(stored.getString("name")).isEqualTo(generated.getName());
+            assertThat(stored.getString("title")).isEqualTo(generated.getTitle());
+            assertThat(stored.getLong("version")).isEqualTo(generated.getVersion());
+            assertThat(new HashMap<>(stored.get("properties", Document.class))).isEqualTo(generated.getProperties());
+        }
+
+        String account = expected.stream().filter(d -> d.getType().equals("Account")).findFirst().orElseThrow().getId();
+        List<String> childrenInOrder = collection.find(Filters.eq("parentId", account)).sort(Sorts.ascending("name"))
+                .map(d -> d.getString("name")).into(new ArrayList<>());
+        List<String> expectedChildren = expected.stream().filter(d -> account.equals(d.getParentId()))
+                .map(DocumentEvent::getName).sorted().collect(Collectors.toList());
+        assertThat(childrenInOrder).hasSize(61).isEqualTo(expectedChildren);
+
+        DocumentEvent accented = expected.stream().filter(d -> d.getType().equals("CustomerFolder"))
+                .filter(d -> !d.getTitle().matches("[A-Za-z' .-]*")).findFirst().orElseThrow();
+        String folded = java.text.Normalizer.normalize(accented.getTitle(), java.text.Normalizer.Form.NFD)
+                .replaceAll("\\p{M}", "").toLowerCase();
+        JsonNode hits = search("{\"size\":100,\"query\":{\"bool\":{\"must\":{\"match\":{\"fulltext\":{\"query\":\""
+                + folded + "\",\"operator\":\"and\"}}},\"filter\":[{\"term\":{\"type\":\"Statement\"}},"
+                + "{\"term\":{\"ancestorIds\":\"" + accented.getId() + "\"}}]}}}");
+        long statementsOfCustomer = expected.stream().filter(d -> d.getType().equals("Statement"))
+                .filter(d -> d.getTitle().endsWith(accented.getTitle())).count();
+        assertThat(hits.path("total").path("value").asLong()).as("statements of %s found by '%s'",
+                accented.getTitle(), folded).isEqualTo(statementsOfCustomer).isPositive();
+    }
+
+    private JsonNode search(String body) throws IOException {
+        try (RestClient client = RestClient.builder(HttpHost.create(pipeline.elasticsearchUrl)).build()) {
+            Request request = new Request("POST", "/" + pipeline.indexPrefix + repository + "/_search");
+            request.setEntity(new NStringEntity(body, ContentType.APPLICATION_JSON));
+            return JSON.readTree(EntityUtils.toString(client.performRequest(request).getEntity())).path("hits");
+        }
+    }
+
+    /** id -> SHA-256 of the stored document without its import time: what must not depend on how it was imported. */
+    private Map<String, String> contentHashes(String database) throws Exception {
+        Map<String, String> hashes = new HashMap<>();
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        for (Document document : mongo.getDatabase(database).getCollection(repository).find()) {
+            document.remove("importedAt");
+            hashes.put(document.getString("_id"), HexFormat.of().formatHex(
+                    sha.digest(document.toJson().getBytes(StandardCharsets.UTF_8))));
+        }
+        return hashes;
+    }
+
+    @Test
+    void stopWithSavepointAndResumeGivesTheSameContentAsAnUninterruptedRunAndResetReplaysIt() throws Exception {
+        long total = expected(40, 60, repository).size();
+        generate(40, 60);
+
+        String uninterrupted = submit(IMPORT, args("--group-id", "it-a-" + run, "--mongodb-database", "it_" + run + "_a"), null);
+        await("uninterrupted import", () -> mongoCount("it_" + run + "_a"), total, Duration.ofMinutes(3));
+        FLINK.cancel(uninterrupted);
+
+        List<String> interruptedArgs = args("--group-id", "it-b-" + run, "--mongodb-database", "it_" + run + "_b");
+        String first = submit(IMPORT, interruptedArgs, null);
+        await("first part", () -> Math.min(mongoCount("it_" + run + "_b"), 1000), 1000, Duration.ofMinutes(2));
+        String savepoint = FLINK.stopWithSavepoint(first, Duration.ofMinutes(1));
+        long atStop = mongoCount("it_" + run + "_b");
+        String resumed = submit(IMPORT, interruptedArgs, savepoint);
+        await("resumed import", () -> mongoCount("it_" + run + "_b"), total, Duration.ofMinutes(3));
+        FLINK.cancel(resumed);
+
+        assertThat(atStop).as("stopped mid-run").isLessThan(total);
+        assertThat(contentHashes("it_" + run + "_b")).isEqualTo(contentHashes("it_" + run + "_a"));
+
+        // Reset: fresh collection, new consumer group from the earliest offset: the same content again.
+        mongo.getDatabase("it_" + run + "_b").drop();
+        String replay = submit(IMPORT, args("--group-id", "it-c-" + run, "--mongodb-database", "it_" + run + "_b"), null);
+        await("replayed import", () -> mongoCount("it_" + run + "_b"), total, Duration.ofMinutes(3));
+        FLINK.cancel(replay);
+        assertThat(contentHashes("it_" + run + "_b")).isEqualTo(contentHashes("it_" + run + "_a"));
+        mongo.getDatabase("it_" + run + "_a").drop();
+        mongo.getDatabase("it_" + run + "_b").drop();
+    }
+
+    @Test
+    void anInjectedFailureRestartsFromTheCheckpointWithNothingLostOrDuplicated() throws Exception {
+        long total = expected(40, 60, repository).size();
+        generate(40, 60);
+
+        String job = submit(IMPORT, args("--group-id", "it-crash-" + run, "--inject-failure-at", "1777"), null);
+        await("documents in MongoDB", () -> mongoCount(pipeline.mongodbDatabase), total, Duration.ofMinutes(4));
+        await("imported events", () -> stores.committedRecords(pipeline.importedTopic), total, Duration.ofMinutes(1));
+
+        assertThat(FLINK.job(job).path("status-counts").toString()).isNotNull();
+        assertThat(FLINK.exceptions(job)).as("the injected failure happened").contains("injected failure");
+        List<String> importedIds = importedIds();
+        assertThat(importedIds).hasSize((int) total);
+        assertThat(Set.copyOf(importedIds)).as("no duplicates in the imported topic").hasSize((int) total);
+    }
+
+    private List<String> importedIds() {
+        AvroCodec<io.volumizer.schemas.event.ImportedEvent> codec = AvroCodec.forSpecific(
+                new SchemaRegistryClient(pipeline.registryUrl), "unused", io.volumizer.schemas.event.ImportedEvent.class);
+        List<String> ids = new ArrayList<>();
+        try (var consumer = consumer()) {
+            consumer.subscribe(List.of(pipeline.importedTopic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            int empty = 0;
+            while (System.nanoTime() < deadline && empty < 6) {
+                var records = consumer.poll(Duration.ofMillis(500));
+                empty = records.isEmpty() ? empty + 1 : 0;
+                records.forEach(r -> ids.add(codec.decode(r.value()).getDocument().getId()));
+            }
+        }
+        return ids;
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.bootstrapServers);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, "it-read-" + UUID.randomUUID());
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @Test
+    void badInputIsDeadLetteredWithItsReasonAndTheJobKeepsGoing() throws Exception {
+        long total = expected(5, 6, repository).size();
+        String job = submit(IMPORT, args("--group-id", "it-bad-" + run, "--parent-max-wait", "PT3S"), null);
+        AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registryUrl),
+                AvroCodec.valueSubject(pipeline.documentsTopic), DocumentEvent.class);
+        DocumentEvent orphan = expected(5, 6, repository).get(60);
+        orphan.setId("orphan-" + run);
+        orphan.setParentId("never-arrives");
+        orphan.setName("orphan.pdf");
+        byte[] unknownSchema = codec.encode(orphan).clone();
+        ConfluentWireFormat.writeHeader(Integer.MAX_VALUE - 3, unknownSchema);
+        byte[] valid = codec.encode(expected(5, 6, repository).get(60));
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.bootstrapServers);
+        try (var producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(pipeline.documentsTopic, "k".getBytes(), "{\"not\":\"avro\"}".getBytes()));
+            producer.send(new ProducerRecord<>(pipeline.documentsTopic, "k".getBytes(), unknownSchema));
+            producer.send(new ProducerRecord<>(pipeline.documentsTopic, "k".getBytes(), java.util.Arrays.copyOf(valid, 12)));
+            producer.send(new ProducerRecord<>(pipeline.documentsTopic, "never-arrives".getBytes(), codec.encode(orphan)));
+        }
+        generate(5, 6);
+
+        await("good documents imported", () -> mongoCount(pipeline.mongodbDatabase), total, Duration.ofMinutes(2));
+        await("dead letters", () -> stores.committedRecords(pipeline.deadletterTopic), 4, Duration.ofMinutes(1));
+
+        AvroCodec<DeadLetter> deadLetters = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registryUrl),
+                "unused", DeadLetter.class);
+        List<String> reasons = new ArrayList<>();
+        try (var consumer = consumer()) {
+            consumer.subscribe(List.of(pipeline.deadletterTopic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (reasons.size() < 4 && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(500)).forEach(r -> {
+                    DeadLetter letter = deadLetters.decode(r.value());
+                    assertThat(letter.getPayload()).isNotEqualTo(ByteBuffer.allocate(0));
+                    reasons.add(letter.getStage() + ": " + letter.getReason());
+                });
+            }
+        }
+        assertThat(reasons).hasSize(4).anyMatch(r -> r.contains("WRONG_MAGIC_BYTE"))
+                .anyMatch(r -> r.contains("UNKNOWN_SCHEMA_ID")).anyMatch(r -> r.contains("TRUNCATED"))
+                .anyMatch(r -> r.contains("parent never-arrives not found within"));
+        assertThat(FLINK.state(job)).isEqualTo("RUNNING");
+    }
+}
