@@ -45,6 +45,16 @@ run_demo() {
     --deadletter-topic volumizer.demo.deadletter --checkpoint-interval PT2S --parallelism 2 "$@"
 }
 
+# Operates jobs on the session cluster: submit/stop/resume/reset/list.
+run_job() {
+  ensure_tools
+  mkdir -p "$STATE/logs"
+  local jar
+  jar=$(ensure_built jobs)
+  java -cp "$jar:$(cat "$ROOT/jobs/target/classpath.txt")" io.volumizer.jobs.submit.JobsCommand \
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@"
+}
+
 # Builds a module, and the modules it needs, when any source or POM is newer than its jar.
 ensure_built() {
   local module=$1 jar
@@ -84,6 +94,18 @@ run_bench() {
       python3 "$ROOT/benchmarks/scripts/jmh_report.py" "Generator benchmarks" "$results/generators.md" \
         "$results/generators-targets.json" "$results/generators-1-thread.json" "$results/generators-$cores-threads.json"
       ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators)" ;;
+    pipeline)
+      services_up
+      local jobs_jar
+      jobs_jar=$(ensure_built jobs)
+      shift
+      java -cp "$jar" io.volumizer.benchmarks.pipeline.PipelineBenchmark --jar "$jobs_jar" \
+        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" \
+        --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" \
+        --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --documents-topic volumizer.bench.documents \
+        --imported-topic volumizer.bench.imported --deadletter-topic volumizer.bench.deadletter \
+        --results "$results" "$@"
+      ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline)" ;;
   esac
 }

@@ -387,7 +387,7 @@ after_healthy() {
 }
 
 wait_healthy() {
-  local service=$1 started=$SECONDS
+  local service=$1 started=${2:-$SECONDS}
   until service_healthy "$service"; do
     if ! service_running "$service"; then
       fail_start "$service" "exited during start-up"
@@ -398,7 +398,7 @@ wait_healthy() {
     sleep 1
   done
   after_healthy "$service"
-  info "$service healthy (port $(service_port "$service"), pid $(service_pid "$service"))"
+  info "$service healthy after $((SECONDS - started))s (port $(service_port "$service"), pid $(service_pid "$service"))"
 }
 
 fail_start() {
@@ -436,13 +436,15 @@ services_up() {
   mkdir -p "$STATE/logs" "$STATE/run"
   install_infra
   # Launch everything at once (start-up is mostly waiting), except that the registry stores its schemas in Kafka.
+  local -A launched_at
   for service in "${selected[@]}"; do
-    [[ "$service" == registry ]] && wait_healthy kafka
+    [[ "$service" == registry ]] && wait_healthy kafka "${launched_at[kafka]:-$SECONDS}"
+    launched_at[$service]=$SECONDS
     start_service "$service"
   done
   for service in "${selected[@]}"; do
     [[ "$service" == kafka && " ${selected[*]} " == *" registry "* ]] && continue # waited for above
-    wait_healthy "$service"
+    wait_healthy "$service" "${launched_at[$service]}"
   done
   info "up in $((SECONDS - started))s; Flink Web UI: http://$BIND_HOST:$FLINK_REST_PORT"
 }

@@ -30,6 +30,13 @@ public final class ImportSettings implements Serializable {
     @Option(names = "--group-id", defaultValue = "volumizer-import", description = "Kafka consumer group (default: ${DEFAULT-VALUE}).")
     public String groupId;
 
+    /** How documents are spread over the parent-cache subtasks. */
+    public enum PartitionBy { parent, document }
+
+    @Option(names = "--partition-by", defaultValue = "parent", description = "parent: children of a parent meet in "
+            + "one subtask and share its cache entry; document: spread by id (a benchmark baseline) (default: ${DEFAULT-VALUE}).")
+    public PartitionBy partitionBy;
+
     @Option(names = "--inject-failure-at", defaultValue = "0", description = "Chaos testing: fail the import once, "
             + "on its first attempt, at this record of a subtask; 0 is off (default: ${DEFAULT-VALUE}).")
     public long injectFailureAt;

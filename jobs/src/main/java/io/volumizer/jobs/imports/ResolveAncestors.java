@@ -130,8 +130,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
         if (waiting.isEmpty()) {
             return;
         }
-        Optional<Ancestry> parent = cachedParent()
-                .or(() -> lookup.find(waiting.get(0).getRepository(), context.getCurrentKey()));
+        String parentId = waiting.get(0).getParentId();
+        Optional<Ancestry> parent = cachedParent().or(() -> lookup.find(waiting.get(0).getRepository(), parentId));
         if (parent.isPresent()) {
             cache(parent.get());
             for (DocumentEvent document : waiting) {
@@ -140,7 +140,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
         } else if (timestamp - parkedSince.value() >= maxWaitMillis) {
             for (DocumentEvent document : waiting) {
                 deadLettered.inc();
-                context.output(DeadLetters.TAG, DeadLetters.of(STAGE, "parent " + context.getCurrentKey()
+                context.output(DeadLetters.TAG, DeadLetters.of(STAGE, "parent " + parentId
                         + " not found within " + Duration.ofMillis(maxWaitMillis), document.getId(),
                         payloadEncoder.encode(document)));
             }

@@ -1,6 +1,7 @@
 package io.volumizer.jobs.pipeline;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -40,7 +41,8 @@ public final class Stages {
         SingleOutputStreamOperator<DocumentEvent> decoded = documents
                 .process(new DecodeFunction<>(ResolveAncestors.STAGE, codec, DocumentEvent.class)).uid("import.decode").name("Decode documents");
         SingleOutputStreamOperator<ImportedEvent> resolved = decoded
-                .keyBy(ResolveAncestors::parentKey)
+                .keyBy(options.partitionBy == ImportSettings.PartitionBy.parent
+                        ? (KeySelector<DocumentEvent, String>) ResolveAncestors::parentKey : DocumentEvent::getId)
                 .process(new ResolveAncestors(lookup, options.parentRetryInterval, options.parentMaxWait,
                         options.parentCacheTtl, codec::encode)).uid("import.parent-cache").name("Resolve ancestors");
         DataStream<ImportedEvent> toWrite = options.injectFailureAt > 0

@@ -65,6 +65,14 @@ public final class FlinkSessionClient {
         return answer.path("jobid").asText();
     }
 
+    /** Every job the cluster knows, newest first (GET /jobs/overview). */
+    public List<JsonNode> jobs() throws IOException {
+        List<JsonNode> jobs = new java.util.ArrayList<>();
+        send(request("/jobs/overview").GET(), "list jobs").path("jobs").forEach(jobs::add);
+        jobs.sort((a, b) -> Long.compare(b.path("start-time").asLong(), a.path("start-time").asLong()));
+        return jobs;
+    }
+
     /** The job's state: CREATED, RUNNING, FINISHED, FAILED, CANCELED... */
     public String state(String jobId) throws IOException {
         return job(jobId).path("state").asText();

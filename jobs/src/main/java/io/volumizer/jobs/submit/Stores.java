@@ -53,7 +53,11 @@ public final class Stores implements AutoCloseable {
     }
 
     public long elasticsearchCount(String repository) throws IOException {
-        String index = options.indexPrefix + repository;
+        return elasticsearchCount(options.indexPrefix, repository);
+    }
+
+    public long elasticsearchCount(String indexPrefix, String repository) throws IOException {
+        String index = indexPrefix + repository;
         try {
             elasticsearch.performRequest(new Request("POST", "/" + index + "/_refresh"));
             var response = elasticsearch.performRequest(new Request("GET", "/" + index + "/_count"));

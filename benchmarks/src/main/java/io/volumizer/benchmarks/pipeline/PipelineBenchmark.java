@@ -1,0 +1,305 @@
+package io.volumizer.benchmarks.pipeline;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
+
+import org.apache.http.HttpHost;
+import org.apache.http.entity.ContentType;
+import org.apache.http.nio.entity.NByteArrayEntity;
+import org.bson.Document;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.RestClient;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.model.InsertManyOptions;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.jobs.options.PipelineOptions;
+import io.volumizer.jobs.submit.FlinkSessionClient;
+import io.volumizer.jobs.submit.Stores;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
+import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The pipeline's throughput, each figure against a baseline measured minutes apart in the same run on the same
+ * services: the import job against a raw bulk-insert loop with the official MongoDB driver, keyed by parent against
+ * spread by document, the index job against a raw {@code _bulk} loop, and generate → import → index end to end.
+ * Writes {@code pipeline.json} and {@code pipeline.md}.
+ */
+@Command(name = "pipeline-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+public final class PipelineBenchmark implements Callable<Integer> {
+
+    private static final String GENERATE = "io.volumizer.jobs.generate.GenerateJob";
+    private static final String IMPORT = "io.volumizer.jobs.imports.ImportJob";
+    private static final String INDEX = "io.volumizer.jobs.index.IndexJob";
+
+    @Mixin
+    PipelineOptions pipeline = new PipelineOptions();
+
+    @Option(names = "--flink-rest", defaultValue = "http://127.0.0.1:8081")
+    String flinkRest;
+
+    @Option(names = "--jar", required = true, description = "The jobs jar.")
+    Path jar;
+
+    @Option(names = "--customers", defaultValue = "400", description = "Customers per run (default: ${DEFAULT-VALUE}, ~50,000 documents).")
+    long customers;
+
+    @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of pipeline.json and pipeline.md.")
+    Path results;
+
+    private final Map<String, Object> figures = new LinkedHashMap<>();
+    private FlinkSessionClient flink;
+    private String jarId;
+    private final List<String> jobs = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        flink = new FlinkSessionClient(flinkRest);
+        jarId = flink.uploadJar(jar);
+        GeneratorSettings settings = new GeneratorSettings(11, customers, 60, 2.0, GeneratorSettings.DEFAULT_LAST_PERIOD, "bench");
+        List<DocumentEvent> documents = documents(settings);
+        long n = documents.size();
+        figures.put("documents", n);
+        try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodbUri);
+             RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearchUrl)).build()) {
+            stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
+            dropDatabases(mongo);
+
+            long started = System.nanoTime();
+            run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
+            awaitFinished(jobs.get(jobs.size() - 1));
+            record("generate job (into Kafka)", n, System.nanoTime() - started);
+
+            record("raw MongoDB insertMany loop (baseline)", n, rawMongo(mongo, documents));
+
+            String parentKeyed = run(IMPORT, args("--group-id", "bench-parent", "--mongodb-database", "bench_parent"));
+            record("import job, keyed by parent", n, timeUntil(() -> count(mongo, "bench_parent"), n));
+            long hits = flink.metricSum(parentKeyed, "", "parentCacheHits");
+            long misses = flink.metricSum(parentKeyed, "", "parentCacheMisses");
+            figures.put("parent cache hit ratio, keyed by parent", (double) hits / Math.max(1, hits + misses));
+            flink.cancel(parentKeyed);
+
+            String documentKeyed = run(IMPORT, args("--group-id", "bench-document", "--mongodb-database", "bench_document",
+                    "--partition-by", "document", "--imported-topic", pipeline.importedTopic + ".unused"));
+            record("import job, spread by document", n, timeUntil(() -> count(mongo, "bench_document"), n));
+            hits = flink.metricSum(documentKeyed, "", "parentCacheHits");
+            misses = flink.metricSum(documentKeyed, "", "parentCacheMisses");
+            figures.put("parent cache hit ratio, spread by document", (double) hits / Math.max(1, hits + misses));
+            flink.cancel(documentKeyed);
+
+            record("raw Elasticsearch _bulk loop (baseline)", n, rawBulk(elasticsearch, documents));
+
+            String index = run(INDEX, args("--index-group-id", "bench-index", "--index-prefix", "bench-job-"));
+            record("index job", n, timeUntil(() -> esCount(stores, "bench-job-"), n));
+            flink.cancel(index);
+
+            stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic);
+            dropDatabases(mongo);
+            String e2eImport = run(IMPORT, args("--group-id", "bench-e2e-import", "--mongodb-database", "bench_e2e"));
+            String e2eIndex = run(INDEX, args("--index-group-id", "bench-e2e-index", "--index-prefix", "bench-e2e-"));
+            long e2eStarted = System.nanoTime();
+            run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
+            timeUntil(() -> esCount(stores, "bench-e2e-"), n);
+            record("end to end generate -> import -> index", n, System.nanoTime() - e2eStarted);
+            flink.cancel(e2eImport);
+            flink.cancel(e2eIndex);
+            dropDatabases(mongo);
+        }
+        write();
+        return 0;
+    }
+
+    private static List<DocumentEvent> documents(GeneratorSettings settings) {
+        BankGenerator generator = new BankGenerator(settings);
+        List<DocumentEvent> documents = new ArrayList<>();
+        for (long i = 0; i < generator.indexSpace(); i++) {
+            DocumentEvent document = generator.documentAt(i);
+            if (document != null) {
+                documents.add(document);
+            }
+        }
+        return documents;
+    }
+
+    /** The stored form the import job writes, for the baselines (ancestry is not what they measure). */
+    private static ImportedEvent imported(DocumentEvent document) {
+        return ImportedEvent.newBuilder().setDocument(document)
+                .setAncestorIds(document.getParentId() == null ? List.of() : List.of(document.getParentId()))
+                .setPath("/" + document.getName()).setImportedAt(Instant.EPOCH).build();
+    }
+
+    private long rawMongo(MongoClient mongo, List<DocumentEvent> documents) {
+        var collection = mongo.getDatabase("bench_raw").getCollection("bench");
+        long started = System.nanoTime();
+        List<Document> batch = new ArrayList<>(1000);
+        for (DocumentEvent document : documents) {
+            batch.add(MongoDocumentStore.toBson(imported(document)));
+            if (batch.size() == 1000) {
+                collection.insertMany(batch, new InsertManyOptions().ordered(false));
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty()) {
+            collection.insertMany(batch, new InsertManyOptions().ordered(false));
+        }
+        return System.nanoTime() - started;
+    }
+
+    private long rawBulk(RestClient client, List<DocumentEvent> documents) throws Exception {
+        long started = System.nanoTime();
+        StringBuilder body = new StringBuilder();
+        int inBatch = 0;
+        for (DocumentEvent document : documents) {
+            body.append("{\"index\":{\"_index\":\"bench-raw-bench\",\"_id\":\"").append(document.getId()).append("\"}}\n")
+                    .append(ElasticsearchDocumentStore.toJson(imported(document))).append('\n');
+            if (++inBatch == 1000) {
+                bulk(client, body);
+                inBatch = 0;
+            }
+        }
+        if (inBatch > 0) {
+            bulk(client, body);
+        }
+        return System.nanoTime() - started;
+    }
+
+    private static void bulk(RestClient client, StringBuilder body) throws Exception {
+        Request request = new Request("POST", "/_bulk");
+        request.setEntity(new NByteArrayEntity(body.toString().getBytes(StandardCharsets.UTF_8),
+                ContentType.create("application/x-ndjson", StandardCharsets.UTF_8)));
+        client.performRequest(request);
+        body.setLength(0);
+    }
+
+    private String run(String job, List<String> args) throws Exception {
+        String id = flink.run(jarId, job, args, null);
+        jobs.add(id);
+        return id;
+    }
+
+    private void awaitFinished(String job) throws Exception {
+        flink.awaitState(job, "FINISHED", Duration.ofMinutes(10));
+    }
+
+    /** Nanoseconds from the first document seen to the last, polling every 200 ms. */
+    private static long timeUntil(LongSupplier count, long expected) throws InterruptedException {
+        long first = 0;
+        long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
+        long value = count.getAsLong();
+        while (value < expected) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("only " + value + " of " + expected + " after 15 minutes");
+            }
+            Thread.sleep(200);
+            value = count.getAsLong();
+            if (first == 0 && value > 0) {
+                first = System.nanoTime();
+            }
+        }
+        return System.nanoTime() - (first == 0 ? System.nanoTime() : first);
+    }
+
+    private long count(MongoClient mongo, String database) {
+        return mongo.getDatabase(database).getCollection("bench").estimatedDocumentCount();
+    }
+
+    private static long esCount(Stores stores, String prefix) {
+        try {
+            return stores.elasticsearchCount(prefix, "bench");
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void dropDatabases(MongoClient mongo) {
+        for (String database : List.of("bench_raw", "bench_parent", "bench_document", "bench_e2e")) {
+            mongo.getDatabase(database).drop();
+        }
+    }
+
+    private List<String> args(String... more) {
+        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", pipeline.bootstrapServers,
+                "--registry-url", pipeline.registryUrl, "--documents-topic", pipeline.documentsTopic,
+                "--imported-topic", pipeline.importedTopic, "--deadletter-topic", pipeline.deadletterTopic,
+                "--mongodb-uri", pipeline.mongodbUri, "--elasticsearch-url", pipeline.elasticsearchUrl,
+                "--partitions", "4", "--parallelism", "2", "--checkpoint-interval", "PT2S"));
+        for (int i = 0; i + 1 < more.length; i += 2) {
+            int at = args.indexOf(more[i]);
+            if (at >= 0) {
+                args.set(at + 1, more[i + 1]);
+            } else {
+                args.add(more[i]);
+                args.add(more[i + 1]);
+            }
+        }
+        return args;
+    }
+
+    private void record(String what, long documents, long nanos) {
+        double perSecond = documents / (nanos / 1e9);
+        figures.put(what, Math.round(perSecond));
+        System.out.printf(Locale.ROOT, "%-45s %,10.0f docs/s%n", what, perSecond);
+    }
+
+    private void write() throws Exception {
+        Files.createDirectories(results);
+        figures.put("date", LocalDate.now().toString());
+        figures.put("machine", Runtime.getRuntime().availableProcessors() + " cores, "
+                + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB max heap of the runner, every service on this machine");
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.resolve("pipeline.json").toFile(), figures);
+        double mongoBaseline = ((Number) figures.get("raw MongoDB insertMany loop (baseline)")).doubleValue();
+        double esBaseline = ((Number) figures.get("raw Elasticsearch _bulk loop (baseline)")).doubleValue();
+        double parent = ((Number) figures.get("import job, keyed by parent")).doubleValue();
+        double document = ((Number) figures.get("import job, spread by document")).doubleValue();
+        double index = ((Number) figures.get("index job")).doubleValue();
+        double e2e = ((Number) figures.get("end to end generate -> import -> index")).doubleValue();
+        double hitRatio = (Double) figures.get("parent cache hit ratio, keyed by parent");
+        String table = String.join("\n",
+                "# Pipeline benchmarks", "",
+                "Measured " + figures.get("date") + " on " + figures.get("machine") + "; " + figures.get("documents")
+                        + " documents per run (" + customers + " customers, 60 statements per account), job parallelism 2.",
+                "Ratios divide two figures of this same run.", "",
+                "| measure | figure | baseline | ratio | target | met |",
+                "|---|---|---|---|---|---|",
+                row("import job docs/s", parent, "raw insertMany loop " + Math.round(mongoBaseline), parent / mongoBaseline, "≥ 0.9×", parent / mongoBaseline >= 0.9),
+                row("import keyed by parent docs/s", parent, "spread by document " + Math.round(document), parent / document, "≥ 1.8×", parent / document >= 1.8),
+                String.format(Locale.ROOT, "| parent cache hit ratio | %.2f%% | | | ≥ 99%% | %s |", hitRatio * 100, hitRatio >= 0.99 ? "yes" : "NO"),
+                row("index job docs/s", index, "raw _bulk loop " + Math.round(esBaseline), index / esBaseline, "≥ 0.9×", index / esBaseline >= 0.9),
+                String.format(Locale.ROOT, "| end to end docs/s | %,.0f | | | ≥ 3,000 | %s |", e2e, e2e >= 3000 ? "yes" : "NO"),
+                String.format(Locale.ROOT, "| generate job docs/s (into Kafka) | %,.0f | | | | |",
+                        ((Number) figures.get("generate job (into Kafka)")).doubleValue()), "");
+        Files.writeString(results.resolve("pipeline.md"), table);
+        System.out.println(table);
+    }
+
+    private static String row(String what, double figure, String baseline, double ratio, String target, boolean met) {
+        return String.format(Locale.ROOT, "| %s | %,.0f | %s | %.2f× | %s | %s |", what, figure, baseline, ratio, target,
+                met ? "yes" : "NO");
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new PipelineBenchmark()).execute(args));
+    }
+}
