@@ -96,17 +96,13 @@ public final class PipelineBenchmark implements Callable<Integer> {
 
             String parentKeyed = run(IMPORT, args("--group-id", "bench-parent", "--mongodb-database", "bench_parent"));
             record("import job, keyed by parent", n, timeUntil(() -> count(mongo, "bench_parent"), n));
-            long hits = flink.metricSum(parentKeyed, "", "parentCacheHits");
-            long misses = flink.metricSum(parentKeyed, "", "parentCacheMisses");
-            figures.put("parent cache hit ratio, keyed by parent", (double) hits / Math.max(1, hits + misses));
+            figures.put("parent cache hit ratio, keyed by parent", hitRatio(parentKeyed));
             flink.cancel(parentKeyed);
 
             String documentKeyed = run(IMPORT, args("--group-id", "bench-document", "--mongodb-database", "bench_document",
                     "--partition-by", "document", "--imported-topic", pipeline.importedTopic + ".unused"));
             record("import job, spread by document", n, timeUntil(() -> count(mongo, "bench_document"), n));
-            hits = flink.metricSum(documentKeyed, "", "parentCacheHits");
-            misses = flink.metricSum(documentKeyed, "", "parentCacheMisses");
-            figures.put("parent cache hit ratio, spread by document", (double) hits / Math.max(1, hits + misses));
+            figures.put("parent cache hit ratio, spread by document", hitRatio(documentKeyed));
             flink.cancel(documentKeyed);
 
             record("raw Elasticsearch _bulk loop (baseline)", n, rawBulk(elasticsearch, documents));
@@ -129,6 +125,19 @@ public final class PipelineBenchmark implements Callable<Integer> {
         }
         write();
         return 0;
+    }
+
+    /** Hits / (hits + misses) of the parent cache; REST serves metrics a moment after they change, so it retries. */
+    private double hitRatio(String job) throws Exception {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            long hits = flink.metricSum(job, "", "parentCacheHits");
+            long misses = flink.metricSum(job, "", "parentCacheMisses");
+            if (hits + misses > 0) {
+                return (double) hits / (hits + misses);
+            }
+            Thread.sleep(500);
+        }
+        throw new IllegalStateException("job " + job + " reports no parent cache metrics");
     }
 
     private static List<DocumentEvent> documents(GeneratorSettings settings) {

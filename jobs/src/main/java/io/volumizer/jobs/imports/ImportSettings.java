@@ -30,6 +30,10 @@ public final class ImportSettings implements Serializable {
     @Option(names = "--group-id", defaultValue = "volumizer-import", description = "Kafka consumer group (default: ${DEFAULT-VALUE}).")
     public String groupId;
 
+    @Option(names = "--blob-store", description = "Folder to store rendered blobs in, by SHA-256 (shared by every "
+            + "TaskManager); without it blobs are references by key, regenerated on demand.")
+    public java.nio.file.Path blobStore;
+
     /** How documents are spread over the parent-cache subtasks. */
     public enum PartitionBy { parent, document }
 

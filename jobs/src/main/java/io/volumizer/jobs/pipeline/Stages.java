@@ -7,6 +7,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 import io.volumizer.jobs.imports.ImportSettings;
 import io.volumizer.jobs.imports.InjectedFailure;
+import io.volumizer.jobs.imports.StoreBlobs;
 import io.volumizer.jobs.imports.ParentLookup;
 import io.volumizer.jobs.imports.ResolveAncestors;
 import io.volumizer.jobs.index.IndexSettings;
@@ -40,7 +41,9 @@ public final class Stages {
             ParentLookup lookup, BulkWriter<ImportedEvent> repository, ImportSettings options) {
         SingleOutputStreamOperator<DocumentEvent> decoded = documents
                 .process(new DecodeFunction<>(ResolveAncestors.STAGE, codec, DocumentEvent.class)).uid("import.decode").name("Decode documents");
-        SingleOutputStreamOperator<ImportedEvent> resolved = decoded
+        DataStream<DocumentEvent> withBlobs = options.blobStore == null ? decoded
+                : decoded.map(new StoreBlobs(options.blobStore)).uid("import.blob-store").name("Store blobs");
+        SingleOutputStreamOperator<ImportedEvent> resolved = withBlobs
                 .keyBy(options.partitionBy == ImportSettings.PartitionBy.parent
                         ? (KeySelector<DocumentEvent, String>) ResolveAncestors::parentKey : DocumentEvent::getId)
                 .process(new ResolveAncestors(lookup, options.parentRetryInterval, options.parentMaxWait,

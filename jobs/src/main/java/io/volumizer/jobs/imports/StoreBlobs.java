@@ -1,0 +1,47 @@
+package io.volumizer.jobs.imports;
+
+import java.nio.file.Path;
+
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.Counter;
+
+import io.volumizer.generators.BlobKey;
+import io.volumizer.generators.render.Renditions;
+import io.volumizer.schemas.event.BlobRef;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.sinks.blob.FileBlobStore;
+
+/**
+ * With a blob store configured, renders each generated blob, stores it by digest and records its digest and
+ * length in the document; without one, blobs stay references by key and are regenerated on demand.
+ */
+public final class StoreBlobs extends RichMapFunction<DocumentEvent, DocumentEvent> {
+
+    private static final long serialVersionUID = 1L;
+    private final FileBlobStore store;
+    private transient Counter stored;
+
+    public StoreBlobs(Path root) {
+        this.store = new FileBlobStore(root);
+    }
+
+    @Override
+    public void open(Configuration parameters) {
+        stored = getRuntimeContext().getMetricGroup().counter("blobsStored");
+    }
+
+    @Override
+    public DocumentEvent map(DocumentEvent document) {
+        BlobRef blob = document.getBlob();
+        if (blob == null || blob.getDigest() != null || !blob.getKey().startsWith("gen/")) {
+            return document;
+        }
+        byte[] bytes = Renditions.render(BlobKey.parse(blob.getKey(), document.getRepository()));
+        String digest = store.put(bytes);
+        stored.inc();
+        DocumentEvent withDigest = DocumentEvent.newBuilder(document).build();
+        withDigest.setBlob(BlobRef.newBuilder(blob).setDigest(digest).setLength((long) bytes.length).build());
+        return withDigest;
+    }
+}

@@ -1,0 +1,49 @@
+package io.volumizer.jobs.imports;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+
+import org.apache.flink.streaming.api.operators.StreamMap;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.sinks.blob.FileBlobStore;
+import io.volumizer.schemas.event.DocumentEvent;
+
+class StoreBlobsTest {
+
+    @TempDir
+    Path root;
+
+    @Test
+    void rendersStoresByDigestAndRecordsDigestAndLength() throws Exception {
+        BankGenerator generator = new BankGenerator(GeneratorSettings.of(3, 10).withStatementsPerAccount(4));
+        DocumentEvent statement = null;
+        for (long i = 0; statement == null; i++) {
+            DocumentEvent document = generator.documentAt(i);
+            if (document != null && document.getType().equals("Statement")) {
+                statement = document;
+            }
+        }
+        DocumentEvent folder = generator.documentAt(0);
+
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new StoreBlobs(root)))) {
+            harness.open();
+            harness.processElement(new StreamRecord<>(statement));
+            harness.processElement(new StreamRecord<>(folder));
+
+            DocumentEvent stored = harness.extractOutputValues().get(0);
+            byte[] rendered = generator.blob(statement.getBlob().getKey());
+            assertThat(stored.getBlob().getDigest()).isEqualTo(FileBlobStore.sha256(rendered));
+            assertThat(stored.getBlob().getLength()).isEqualTo(rendered.length);
+            assertThat(new FileBlobStore(root).get(stored.getBlob().getDigest())).contains(rendered);
+            assertThat(statement.getBlob().getDigest()).as("the input event is not modified").isNull();
+            assertThat(harness.extractOutputValues().get(1)).isEqualTo(folder);
+        }
+    }
+}
