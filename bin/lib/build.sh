@@ -104,7 +104,7 @@ run_bench() {
         --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" \
         --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --documents-topic volumizer.bench.documents \
         --imported-topic volumizer.bench.imported --deadletter-topic volumizer.bench.deadletter \
-        --results "$results" "$@"
+        --parallelism 2 --checkpoint-interval PT2S --results "$results" "$@"
       ;;
     *) die "unknown benchmark suite '$suite' (suites: generators, pipeline)" ;;
   esac

@@ -47,6 +47,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
     private transient ValueState<Long> parkedSince;
     private transient Counter hits;
     private transient Counter misses;
+    private transient Counter resolved;
     private transient Counter parkedCount;
     private transient Counter deadLettered;
 
@@ -85,8 +86,11 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
                 TypeInformation.of(DocumentEvent.class)));
         parkedSince = getRuntimeContext().getState(new ValueStateDescriptor<>("parked-since", Types.LONG));
         var metrics = getRuntimeContext().getMetricGroup();
+        // Hit ratio = 1 - parentCacheMisses / resolvedWithParent: a miss is one MongoDB lookup (retries included),
+        // whatever number of waiting siblings it releases.
         hits = metrics.counter("parentCacheHits");
         misses = metrics.counter("parentCacheMisses");
+        resolved = metrics.counter("resolvedWithParent");
         parkedCount = metrics.counter("parkedChildren");
         deadLettered = metrics.counter("deadLettered");
         lookup.open();
@@ -117,6 +121,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
             parent.ifPresent(this::cache);
         }
         if (parent.isPresent()) {
+            resolved.inc();
             out.collect(imported(document, parent.get().child(document.getId(), document.getName())));
         } else {
             park(document, context);
@@ -131,9 +136,14 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
             return;
         }
         String parentId = waiting.get(0).getParentId();
-        Optional<Ancestry> parent = cachedParent().or(() -> lookup.find(waiting.get(0).getRepository(), parentId));
+        Optional<Ancestry> parent = cachedParent();
+        if (parent.isEmpty()) {
+            misses.inc();
+            parent = lookup.find(waiting.get(0).getRepository(), parentId);
+        }
         if (parent.isPresent()) {
             cache(parent.get());
+            resolved.inc(waiting.size());
             for (DocumentEvent document : waiting) {
                 out.collect(imported(document, parent.get().child(document.getId(), document.getName())));
             }

@@ -2,7 +2,6 @@ package io.volumizer.jobs.submit;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -78,16 +77,16 @@ public final class Demo implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         FlinkSessionClient flink = new FlinkSessionClient(flinkRest);
-        List<String> common = commonArgs();
+        List<String> common = JobArguments.of(pipeline);
         try (Stores stores = new Stores(pipeline)) {
             System.out.println("resetting repository '" + repository + "' (topics, collection, index)");
             stores.reset(repository, pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
             String jarId = flink.uploadJar(jar);
-            String importJob = flink.run(jarId, IMPORT_JOB, with(common, "--group-id", "volumizer-" + repository + "-import"), null);
-            String indexJob = flink.run(jarId, INDEX_JOB, with(common, "--index-group-id", "volumizer-" + repository + "-index"), null);
+            String importJob = flink.run(jarId, IMPORT_JOB, JobArguments.with(common, "--group-id", "volumizer-" + repository + "-import"), null);
+            String indexJob = flink.run(jarId, INDEX_JOB, JobArguments.with(common, "--index-group-id", "volumizer-" + repository + "-index"), null);
             flink.awaitState(importJob, "RUNNING", Duration.ofMinutes(2));
             flink.awaitState(indexJob, "RUNNING", Duration.ofMinutes(2));
-            String generateJob = flink.run(jarId, GENERATE_JOB, with(common, "--seed", Long.toString(seed),
+            String generateJob = flink.run(jarId, GENERATE_JOB, JobArguments.with(common, "--seed", Long.toString(seed),
                     "--customers", Long.toString(customers), "--repository", repository), null);
             System.out.printf("jobs submitted; watch them at %s%n", flinkRest);
 
@@ -160,22 +159,6 @@ public final class Demo implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "  imported %,d = indexed %,d : %s%n", inMongo, inElasticsearch,
                 indexReconciled ? "OK" : "MISMATCH");
         return importReconciled && indexReconciled ? 0 : 1;
-    }
-
-    private List<String> commonArgs() {
-        return List.of("--bootstrap-servers", pipeline.bootstrapServers, "--registry-url", pipeline.registryUrl,
-                "--documents-topic", pipeline.documentsTopic, "--imported-topic", pipeline.importedTopic,
-                "--deadletter-topic", pipeline.deadletterTopic, "--partitions", Integer.toString(pipeline.partitions),
-                "--mongodb-uri", pipeline.mongodbUri, "--mongodb-database", pipeline.mongodbDatabase,
-                "--elasticsearch-url", pipeline.elasticsearchUrl, "--index-prefix", pipeline.indexPrefix,
-                "--checkpoint-interval", pipeline.checkpointInterval.toString(),
-                "--parallelism", Integer.toString(pipeline.parallelism));
-    }
-
-    private static List<String> with(List<String> common, String... more) {
-        List<String> args = new ArrayList<>(common);
-        args.addAll(List.of(more));
-        return args;
     }
 
     public static void main(String[] args) {

@@ -51,6 +51,7 @@ import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.jobs.options.PipelineOptions;
 import io.volumizer.jobs.submit.FlinkSessionClient;
+import io.volumizer.jobs.submit.JobArguments;
 import io.volumizer.jobs.submit.Stores;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.codec.ConfluentWireFormat;
@@ -117,23 +118,8 @@ class PipelineIT {
         stores.close();
     }
 
-    private List<String> args(String... more) {
-        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", pipeline.bootstrapServers,
-                "--registry-url", pipeline.registryUrl, "--documents-topic", pipeline.documentsTopic,
-                "--imported-topic", pipeline.importedTopic, "--deadletter-topic", pipeline.deadletterTopic,
-                "--mongodb-uri", pipeline.mongodbUri, "--mongodb-database", pipeline.mongodbDatabase,
-                "--elasticsearch-url", pipeline.elasticsearchUrl, "--index-prefix", pipeline.indexPrefix,
-                "--partitions", "2", "--parallelism", "2", "--checkpoint-interval", "PT1S"));
-        for (int i = 0; i + 1 < more.length; i += 2) {
-            int at = args.indexOf(more[i]);
-            if (at >= 0) {
-                args.set(at + 1, more[i + 1]);
-            } else {
-                args.add(more[i]);
-                args.add(more[i + 1]);
-            }
-        }
-        return args;
+    private List<String> args(String... overrides) {
+        return JobArguments.with(JobArguments.of(pipeline), overrides);
     }
 
     private String submit(String job, List<String> args, String savepoint) throws Exception {
