@@ -47,10 +47,6 @@ public record GeneratorSettings(long seed, long customers, int statementsPerAcco
         return new GeneratorSettings(seed, customers, statements, meanAccountsPerCustomer, lastPeriod, repository);
     }
 
-    public GeneratorSettings withCustomers(long count) {
-        return new GeneratorSettings(seed, count, statementsPerAccount, meanAccountsPerCustomer, lastPeriod, repository);
-    }
-
     public YearMonth firstPeriod() {
         return lastPeriod.minusMonths(Math.max(0, statementsPerAccount - 1));
     }

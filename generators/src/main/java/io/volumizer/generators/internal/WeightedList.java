@@ -34,11 +34,6 @@ public final class WeightedList<T> {
         return (T) values[at >= 0 ? at : -at - 1];
     }
 
-    @SuppressWarnings("unchecked")
-    public T get(int index) {
-        return (T) values[index];
-    }
-
     public int size() {
         return values.length;
     }

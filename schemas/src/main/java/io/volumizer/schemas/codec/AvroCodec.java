@@ -71,10 +71,6 @@ public final class AvroCodec<T> implements Serializable {
         return topic + "-value";
     }
 
-    public String subject() {
-        return subject;
-    }
-
     public Schema schema() {
         if (readerSchema == null) {
             readerSchema = new Schema.Parser().parse(readerSchemaJson);

@@ -1,6 +1,5 @@
 package io.volumizer.sinks.mongodb;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -193,10 +192,5 @@ public final class MongoDocumentStore {
             bson.append("deleted", true);
         }
         return bson;
-    }
-
-    public static Instant instant(Document bson, String field) {
-        Date date = bson.getDate(field);
-        return date == null ? null : date.toInstant();
     }
 }
