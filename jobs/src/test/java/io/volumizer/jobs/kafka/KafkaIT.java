@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Future;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -20,6 +21,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -38,11 +41,19 @@ class KafkaIT {
         Properties producerConfig = new Properties();
         producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP);
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // Generous timeouts: on a busy 2-core machine an expired batch makes the idempotent producer reset its
+        // sequence numbers, which the broker rejects.
+        producerConfig.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 60_000);
+        producerConfig.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 180_000);
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
         try (var producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < 1000; i++) {
-                producer.send(new ProducerRecord<>(topic, "parent-" + i % 10, "child-" + i));
+                sent.add(producer.send(new ProducerRecord<>(topic, "parent-" + i % 10, "child-" + i)));
             }
             producer.flush();
+        }
+        for (Future<RecordMetadata> acknowledged : sent) {
+            acknowledged.get(); // a failed send fails here, with the broker's reason
         }
 
         List<ConsumerRecord<String, String>> consumed = consumeAll(topic, 1000);
@@ -59,11 +70,13 @@ class KafkaIT {
     private static List<ConsumerRecord<String, String>> consumeAll(String topic, int expected) {
         Properties config = new Properties();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP);
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
         try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
-            consumer.subscribe(List.of(topic));
+            // Assigned, not subscribed: no consumer-group coordination to wait for.
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (records.size() < expected && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(500)).forEach(records::add);
