@@ -35,7 +35,7 @@ public final class Demo implements Callable<Integer> {
     @Option(names = "--jar", required = true, description = "The jobs jar to upload.")
     Path jar;
 
-    @Option(names = "--customers", defaultValue = "800", description = "Customers to generate (default: ${DEFAULT-VALUE}, about 100,000 documents).")
+    @Option(names = "--customers", defaultValue = "500", description = "Customers to generate (default: ${DEFAULT-VALUE}, about 63,000 documents).")
     long customers;
 
     @Option(names = "--seed", defaultValue = "1", description = "Seed (default: ${DEFAULT-VALUE}).")
