@@ -62,11 +62,7 @@ public final class GenerateJob {
         var sink = Connectors.exactlyOnceSink(pipeline, pipeline.documentsTopic,
                 Connectors.codec(pipeline, pipeline.documentsTopic, DocumentEvent.class), ResolveAncestors::parentKey,
                 "volumizer-generate-" + pipeline.documentsTopic);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        if (pipeline.parallelism > 0) {
-            env.setParallelism(pipeline.parallelism);
-        }
         new GenerateJob(indices(options.settings(), options.maxIndicesPerSecond()), options.settings(), sink,
-                pipeline.checkpointInterval.toMillis()).run(env);
+                pipeline.checkpointInterval.toMillis()).run(Connectors.environment(pipeline));
     }
 }

@@ -65,16 +65,12 @@ public final class ImportJob {
         var pipeline = options.pipeline;
         Connectors.ensureTopics(pipeline, pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
         var codec = Connectors.codec(pipeline, pipeline.documentsTopic, DocumentEvent.class);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        if (pipeline.parallelism > 0) {
-            env.setParallelism(pipeline.parallelism);
-        }
         new ImportJob(Connectors.rawSource(pipeline, pipeline.documentsTopic, options.settings.groupId), codec,
                 new MongoParentLookup(pipeline.mongodbUri, pipeline.mongodbDatabase),
                 new MongoBulkWriter(pipeline.mongodbUri, pipeline.mongodbDatabase, Backoff.DEFAULT, codec),
                 Connectors.exactlyOnceSink(pipeline, pipeline.importedTopic,
                         Connectors.codec(pipeline, pipeline.importedTopic, ImportedEvent.class),
                         e -> e.getDocument().getId(), "volumizer-import-" + pipeline.importedTopic),
-                Connectors.deadLetterSink(pipeline, "volumizer-import-"), options).run(env);
+                Connectors.deadLetterSink(pipeline, "volumizer-import-"), options).run(Connectors.environment(pipeline));
     }
 }

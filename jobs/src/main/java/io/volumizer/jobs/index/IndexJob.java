@@ -61,11 +61,7 @@ public final class IndexJob {
         ElasticsearchBulkWriter writer = new ElasticsearchBulkWriter(pipeline.elasticsearchUrl, pipeline.indexPrefix,
                 Backoff.DEFAULT, codec);
         writer.ensureTemplate();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        if (pipeline.parallelism > 0) {
-            env.setParallelism(pipeline.parallelism);
-        }
         new IndexJob(Connectors.rawSource(pipeline, pipeline.importedTopic, options.settings.groupId), codec, writer,
-                Connectors.deadLetterSink(pipeline, "volumizer-index-"), options).run(env);
+                Connectors.deadLetterSink(pipeline, "volumizer-index-"), options).run(Connectors.environment(pipeline));
     }
 }

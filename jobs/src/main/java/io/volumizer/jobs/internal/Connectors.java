@@ -10,6 +10,7 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -68,6 +69,15 @@ public final class Connectors {
     public static KafkaSink<DeadLetter> deadLetterSink(PipelineOptions options, String transactionalIdPrefix) {
         return exactlyOnceSink(options, options.deadletterTopic, codec(options, options.deadletterTopic, DeadLetter.class),
                 DeadLetter::getDocumentId, transactionalIdPrefix + options.deadletterTopic);
+    }
+
+    /** The execution environment with the pipeline's parallelism (0 keeps the cluster's default). */
+    public static StreamExecutionEnvironment environment(PipelineOptions options) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        if (options.parallelism > 0) {
+            env.setParallelism(options.parallelism);
+        }
+        return env;
     }
 
     /** Creates the topics that do not exist yet. */

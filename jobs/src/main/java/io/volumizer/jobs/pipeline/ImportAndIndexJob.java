@@ -74,13 +74,9 @@ public final class ImportAndIndexJob {
         ElasticsearchBulkWriter index = new ElasticsearchBulkWriter(pipeline.elasticsearchUrl, pipeline.indexPrefix,
                 Backoff.DEFAULT, importedCodec);
         index.ensureTemplate();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        if (pipeline.parallelism > 0) {
-            env.setParallelism(pipeline.parallelism);
-        }
         new ImportAndIndexJob(Connectors.rawSource(pipeline, pipeline.documentsTopic, options.importSettings.groupId),
                 codec, new MongoParentLookup(pipeline.mongodbUri, pipeline.mongodbDatabase),
                 new MongoBulkWriter(pipeline.mongodbUri, pipeline.mongodbDatabase, Backoff.DEFAULT, codec), index,
-                Connectors.deadLetterSink(pipeline, "volumizer-import-and-index-"), options).run(env);
+                Connectors.deadLetterSink(pipeline, "volumizer-import-and-index-"), options).run(Connectors.environment(pipeline));
     }
 }

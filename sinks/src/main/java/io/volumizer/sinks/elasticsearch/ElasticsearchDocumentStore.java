@@ -59,11 +59,14 @@ public final class ElasticsearchDocumentStore {
     public BulkResult<ImportedEvent> write(List<ImportedEvent> batch) {
         BulkResult<ImportedEvent> result = new BulkResult<>();
         List<ImportedEvent> pending = batch;
+        IOException lastFailure = null;
         for (int attempt = 0; !pending.isEmpty(); attempt++) {
             if (attempt > 0) {
                 if (attempt > backoff.maxRetries()) {
                     throw new StoreUnavailableException("Elasticsearch still rejecting " + pending.size()
-                            + " documents after " + backoff.maxRetries() + " retries", null);
+                            + " documents after " + backoff.maxRetries() + " retries"
+                            + (lastFailure == null ? " (429 / rejected execution)" : ": " + lastFailure.getMessage()),
+                            lastFailure);
                 }
                 backoff.sleep(attempt);
             }
@@ -71,6 +74,7 @@ public final class ElasticsearchDocumentStore {
             try {
                 answer = bulk(pending);
             } catch (IOException e) {
+                lastFailure = e;
                 if (isOverload(e) || !(e instanceof ResponseException)) {
                     continue; // the whole request is retried
                 }
