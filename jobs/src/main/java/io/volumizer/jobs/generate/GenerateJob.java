@@ -9,7 +9,6 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.jobs.imports.ResolveAncestors;
 import io.volumizer.jobs.internal.Connectors;
@@ -45,11 +44,11 @@ public final class GenerateJob {
         return env.execute(NAME + " " + settings.repository() + " seed " + settings.seed());
     }
 
-    /** The whole index space of a run, as a parallel, checkpointed source, optionally rate-limited. */
-    public static DataGeneratorSource<Long> indices(GeneratorSettings settings, double maxIndicesPerSecond) {
+    /** Indices [from, to) of a run, as a parallel, checkpointed source, optionally rate-limited. */
+    public static DataGeneratorSource<Long> indices(long from, long to, double maxIndicesPerSecond) {
         RateLimiterStrategy rate = maxIndicesPerSecond > 0 ? RateLimiterStrategy.perSecond(maxIndicesPerSecond)
                 : RateLimiterStrategy.noOp();
-        return new DataGeneratorSource<>(index -> index, new BankGenerator(settings).indexSpace(), rate, Types.LONG);
+        return new DataGeneratorSource<>(index -> from + index, to - from, rate, Types.LONG);
     }
 
     public static void main(String[] args) throws Exception {
@@ -62,7 +61,7 @@ public final class GenerateJob {
         var sink = Connectors.exactlyOnceSink(pipeline, pipeline.documentsTopic,
                 Connectors.codec(pipeline, pipeline.documentsTopic, DocumentEvent.class), ResolveAncestors::parentKey,
                 "volumizer-generate-" + pipeline.documentsTopic);
-        new GenerateJob(indices(options.settings(), options.maxIndicesPerSecond()), options.settings(), sink,
+        new GenerateJob(indices(options.fromIndex(), options.toIndex(), options.maxIndicesPerSecond()), options.settings(), sink,
                 pipeline.checkpointInterval.toMillis()).run(Connectors.environment(pipeline));
     }
 }

@@ -5,6 +5,7 @@ import static io.volumizer.jobs.options.JobOptions.require;
 import java.io.Serializable;
 import java.time.YearMonth;
 
+import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.jobs.options.JobOptions;
 import io.volumizer.jobs.options.PipelineOptions;
@@ -28,6 +29,13 @@ public final class GenerateOptions implements JobOptions.Validated, Serializable
     @Option(names = "--customers", defaultValue = "1000", description = "Customers to generate (default: ${DEFAULT-VALUE}).")
     long customers;
 
+    @Option(names = "--from-customer", defaultValue = "0",
+            description = "First customer of the range to generate; the repository root and states come with customer 0 (default: ${DEFAULT-VALUE}).")
+    long fromCustomer;
+
+    @Option(names = "--to-customer", description = "End (exclusive) of the range to generate (default: --customers).")
+    Long toCustomer;
+
     @Option(names = "--statements-per-account", defaultValue = "60", description = "Monthly statements per account (default: ${DEFAULT-VALUE}).")
     int statementsPerAccount;
 
@@ -50,12 +58,26 @@ public final class GenerateOptions implements JobOptions.Validated, Serializable
     public void validate() {
         pipeline.validate();
         require(customers >= 1, "--customers must be at least 1, was " + customers);
+        long to = toCustomer == null ? customers : toCustomer;
+        require(fromCustomer >= 0 && fromCustomer < to && to <= customers,
+                "--from-customer and --to-customer must satisfy 0 <= from < to <= --customers, were " + fromCustomer + " and " + to);
         require(maxDocsPerSecond >= 0, "--max-docs-per-second must be 0 or positive, was " + maxDocsPerSecond);
         settings = new GeneratorSettings(seed, customers, statementsPerAccount, meanAccounts, lastPeriod, repository);
     }
 
     public GeneratorSettings settings() {
         return settings;
+    }
+
+    /** First generator index of the customer range (0 includes the root and the states). */
+    public long fromIndex() {
+        return fromCustomer == 0 ? 0 : new BankGenerator(settings).firstIndexOf(fromCustomer);
+    }
+
+    /** End (exclusive) generator index of the customer range. */
+    public long toIndex() {
+        BankGenerator generator = new BankGenerator(settings);
+        return toCustomer == null || toCustomer == customers ? generator.indexSpace() : generator.firstIndexOf(toCustomer);
     }
 
     /**

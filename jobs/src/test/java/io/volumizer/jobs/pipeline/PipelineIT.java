@@ -129,9 +129,11 @@ class PipelineIT {
         return id;
     }
 
-    private void generate(long customers, int statements) throws Exception {
-        String id = FLINK.run(jarId, GENERATE, args("--seed", "7", "--customers", Long.toString(customers),
-                "--statements-per-account", Integer.toString(statements), "--repository", repository), null);
+    private void generate(long customers, int statements, String... range) throws Exception {
+        List<String> overrides = new ArrayList<>(List.of("--seed", "7", "--customers", Long.toString(customers),
+                "--statements-per-account", Integer.toString(statements), "--repository", repository));
+        overrides.addAll(List.of(range));
+        String id = FLINK.run(jarId, GENERATE, args(overrides.toArray(String[]::new)), null);
         jobs.add(id);
         FLINK.awaitState(id, "FINISHED", Duration.ofMinutes(3));
     }
@@ -240,22 +242,23 @@ class PipelineIT {
     @Test
     void stopWithSavepointAndResumeGivesTheSameContentAsAnUninterruptedRunAndResetReplaysIt() throws Exception {
         long total = expected(40, 60, repository).size();
-        generate(40, 60);
-
-        String uninterrupted = submit(IMPORT, args("--group-id", "it-a-" + run, "--mongodb-database", "it_" + run + "_a"), null);
-        await("uninterrupted import", () -> mongoCount("it_" + run + "_a"), total, Duration.ofMinutes(3));
-        FLINK.cancel(uninterrupted);
+        // The second half of the customers is generated only after the stop, so the stop is always mid-run.
+        generate(40, 60, "--to-customer", "20");
 
         List<String> interruptedArgs = args("--group-id", "it-b-" + run, "--mongodb-database", "it_" + run + "_b");
         String first = submit(IMPORT, interruptedArgs, null);
         await("first part", () -> Math.min(mongoCount("it_" + run + "_b"), 1000), 1000, Duration.ofMinutes(2));
         String savepoint = FLINK.stopWithSavepoint(first, Duration.ofMinutes(1));
         long atStop = mongoCount("it_" + run + "_b");
+        generate(40, 60, "--from-customer", "20");
         String resumed = submit(IMPORT, interruptedArgs, savepoint);
         await("resumed import", () -> mongoCount("it_" + run + "_b"), total, Duration.ofMinutes(3));
         FLINK.cancel(resumed);
-
         assertThat(atStop).as("stopped mid-run").isLessThan(total);
+
+        String uninterrupted = submit(IMPORT, args("--group-id", "it-a-" + run, "--mongodb-database", "it_" + run + "_a"), null);
+        await("uninterrupted import", () -> mongoCount("it_" + run + "_a"), total, Duration.ofMinutes(3));
+        FLINK.cancel(uninterrupted);
         assertThat(contentHashes("it_" + run + "_b")).isEqualTo(contentHashes("it_" + run + "_a"));
 
         // Reset: fresh collection, new consumer group from the earliest offset: the same content again.
