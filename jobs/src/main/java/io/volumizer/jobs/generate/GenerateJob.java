@@ -9,8 +9,8 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.jobs.imports.ResolveAncestors;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.options.JobOptions;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -59,7 +59,7 @@ public final class GenerateJob {
         var pipeline = options.pipeline;
         Connectors.ensureTopics(pipeline, pipeline.documentsTopic);
         var sink = Connectors.exactlyOnceSink(pipeline, pipeline.documentsTopic,
-                Connectors.codec(pipeline, pipeline.documentsTopic, DocumentEvent.class), ResolveAncestors::parentKey,
+                Connectors.codec(pipeline, pipeline.documentsTopic, DocumentEvent.class), DocumentKeys::parentKey,
                 "volumizer-generate-" + pipeline.documentsTopic);
         new GenerateJob(indices(options.fromIndex(), options.toIndex(), options.maxIndicesPerSecond()), options.settings(), sink,
                 pipeline.checkpointInterval.toMillis()).run(Connectors.environment(pipeline));

@@ -65,11 +65,6 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
         byte[] encode(DocumentEvent document);
     }
 
-    /** The key: a document's parent id, or its own id for a root. The documents topic is keyed the same way. */
-    public static String parentKey(DocumentEvent document) {
-        return document.getParentId() != null ? document.getParentId() : document.getId();
-    }
-
     @Override
     public void open(Configuration parameters) throws Exception {
         // The cache expires, so state stays bounded on a repository of billions of folders; a later child re-reads.

@@ -5,6 +5,7 @@ import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
+import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.jobs.imports.ImportSettings;
 import io.volumizer.jobs.imports.InjectedFailure;
 import io.volumizer.jobs.imports.StoreBlobs;
@@ -45,7 +46,7 @@ public final class Stages {
                 : decoded.map(new StoreBlobs(options.blobStore)).uid("import.blob-store").name("Store blobs");
         SingleOutputStreamOperator<ImportedEvent> resolved = withBlobs
                 .keyBy(options.partitionBy == ImportSettings.PartitionBy.parent
-                        ? (KeySelector<DocumentEvent, String>) ResolveAncestors::parentKey : DocumentEvent::getId)
+                        ? (KeySelector<DocumentEvent, String>) DocumentKeys::parentKey : DocumentEvent::getId)
                 .process(new ResolveAncestors(lookup, options.parentRetryInterval, options.parentMaxWait,
                         options.parentCacheTtl, codec::encode)).uid("import.parent-cache").name("Resolve ancestors");
         DataStream<ImportedEvent> toWrite = options.injectFailureAt > 0

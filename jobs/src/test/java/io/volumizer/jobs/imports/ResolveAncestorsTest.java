@@ -17,6 +17,7 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.testing.Documents;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -56,7 +57,7 @@ class ResolveAncestorsTest {
         var function = new ResolveAncestors(new MapLookup(), Duration.ofMillis(100), Duration.ofMillis(1000),
                 Duration.ofHours(1), Documents::avro);
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
-                ResolveAncestors::parentKey, Types.STRING);
+                DocumentKeys::parentKey, Types.STRING);
         harness.setProcessingTime(0);
         return harness;
     }

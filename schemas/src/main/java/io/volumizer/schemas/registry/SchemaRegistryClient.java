@@ -81,6 +81,14 @@ public final class SchemaRegistryClient implements Serializable {
         return schema;
     }
 
+    /** The registered subjects; also how a client checks that the registry answers. */
+    public java.util.List<String> subjects() {
+        JsonNode answer = send(HttpRequest.newBuilder(uri("/subjects")).GET(), "list subjects");
+        java.util.List<String> subjects = new java.util.ArrayList<>();
+        answer.forEach(subject -> subjects.add(subject.asText()));
+        return subjects;
+    }
+
     /** Sets the compatibility rule of one subject (e.g. BACKWARD). */
     public void setCompatibility(String subject, String level) {
         ObjectNode body = JSON.createObjectNode().put("compatibility", level);

@@ -1,0 +1,159 @@
+package io.volumizer.api;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.MongoSocketException;
+import com.mongodb.MongoTimeoutException;
+
+import io.javalin.Javalin;
+import io.javalin.config.SizeUnit;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.javalin.http.HttpResponseException;
+import io.javalin.json.JavalinJackson;
+import io.volumizer.api.documents.Children;
+import io.volumizer.api.documents.DocumentReads;
+import io.volumizer.api.documents.DocumentWrites;
+import io.volumizer.api.documents.Documents;
+import io.volumizer.api.documents.ElasticsearchChildren;
+import io.volumizer.api.documents.MongoChildren;
+import io.volumizer.api.internal.ApiException;
+import io.volumizer.api.internal.BackendUnavailableException;
+import io.volumizer.api.internal.Backends;
+import io.volumizer.api.search.SearchHandler;
+import picocli.CommandLine;
+
+/**
+ * The repository's REST API: documents, children, ancestors and blobs read from MongoDB, search in
+ * Elasticsearch, writes appended to the documents topic. Errors are JSON: {@code {error, field, message}}.
+ */
+public final class ApiServer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<HandlerType> WRITES = Set.of(HandlerType.POST, HandlerType.PUT, HandlerType.DELETE,
+            HandlerType.PATCH);
+
+    private ApiServer() {
+    }
+
+    public static Javalin create(ApiOptions options, Backends backends) {
+        Documents documents = new Documents(backends.database);
+        Children children = options.childrenFrom == ApiOptions.ChildrenSource.mongodb ? new MongoChildren(documents)
+                : new ElasticsearchChildren(backends.elasticsearch);
+        DocumentReads reads = new DocumentReads(documents, children, backends.blobs, options.maxPageSize);
+        DocumentWrites writes = new DocumentWrites(documents, children, backends, options.waitTimeout, options.maxUploadBytes);
+        SearchHandler search = new SearchHandler(backends.elasticsearch, options.maxPageSize);
+        byte[] openApi = resource("openapi.json");
+        byte[] token = ("Bearer " + options.token).getBytes(StandardCharsets.UTF_8);
+
+        Javalin app = Javalin.create(config -> {
+            config.showJavalinBanner = false;
+            config.jsonMapper(new JavalinJackson(JSON, false));
+            config.http.maxRequestSize = options.maxUploadBytes + 1024 * 1024;
+            config.jetty.multipartConfig.maxFileSize(options.maxUploadBytes, SizeUnit.BYTES);
+            config.jetty.multipartConfig.maxTotalRequestSize(options.maxUploadBytes + 1024 * 1024, SizeUnit.BYTES);
+        });
+        app.beforeMatched(ctx -> {
+            if (WRITES.contains(ctx.method()) && !MessageDigest.isEqual(token,
+                    String.valueOf(ctx.header("Authorization")).getBytes(StandardCharsets.UTF_8))) {
+                ctx.header("WWW-Authenticate", "Bearer realm=\"volumizer\"");
+                throw new ApiException(401, "unauthorized", "Authorization",
+                        "writes need the header 'Authorization: Bearer <token>' with the API's token");
+            }
+        });
+        app.get("/health/live", ctx -> ctx.json(Map.of("status", "UP")));
+        app.get("/health/ready", ctx -> {
+            Map<String, String> status = backends.readiness();
+            boolean up = status.values().stream().allMatch("UP"::equals);
+            ctx.status(up ? 200 : 503).json(Map.of("status", up ? "UP" : "DOWN", "backends", status));
+        });
+        app.get("/api/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
+        app.get("/api/v1/search", search::search);
+        app.get("/api/v1/{repository}/search", search::search);
+        app.post("/api/v1/{repository}/documents", writes::create);
+        app.get("/api/v1/{repository}/documents/{id}", reads::get);
+        app.put("/api/v1/{repository}/documents/{id}", writes::update);
+        app.delete("/api/v1/{repository}/documents/{id}", writes::delete);
+        app.get("/api/v1/{repository}/documents/{id}/children", reads::children);
+        app.get("/api/v1/{repository}/documents/{id}/ancestors", reads::ancestors);
+        app.get("/api/v1/{repository}/documents/{id}/blob", reads::blob);
+
+        app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.error(), e.field(), e.getMessage()));
+        app.exception(BackendUnavailableException.class, (e, ctx) -> unavailable(ctx, e.backend(), e));
+        app.exception(MongoTimeoutException.class, (e, ctx) -> unavailable(ctx, "mongodb", e));
+        app.exception(MongoSocketException.class, (e, ctx) -> unavailable(ctx, "mongodb", e));
+        app.exception(HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(),
+                e.getStatus() == 404 ? "not_found" : "http_" + e.getStatus(), null, e.getMessage()));
+        app.exception(Exception.class, (e, ctx) -> {
+            LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+            error(ctx, 500, "internal", null, e.getClass().getSimpleName() + ": " + e.getMessage());
+        });
+        return app;
+    }
+
+    private static void unavailable(Context ctx, String backend, Exception e) {
+        LOG.warn("{} {}: {} unavailable: {}", ctx.method(), ctx.path(), backend, e.getMessage());
+        ctx.header("Retry-After", "5");
+        error(ctx, 503, "unavailable", null, backend + " is unavailable: " + e.getMessage());
+    }
+
+    private static void error(Context ctx, int status, String error, String field, String message) {
+        ObjectNode body = JSON.createObjectNode().put("error", error);
+        if (field != null) {
+            body.put("field", field);
+        }
+        body.put("message", message);
+        ctx.status(status).json(body);
+    }
+
+    private static byte[] resource(String name) {
+        try (InputStream in = ApiServer.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " missing from the API's resources");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        ApiOptions options = new ApiOptions();
+        CommandLine cli = new CommandLine(options);
+        try {
+            cli.parseArgs(args);
+            if (cli.isUsageHelpRequested()) {
+                cli.usage(System.out);
+                return;
+            }
+            options.validate();
+        } catch (CommandLine.ParameterException | IllegalArgumentException e) {
+            System.err.println("api: " + e.getMessage());
+            System.exit(2);
+        }
+        Backends backends = new Backends(options);
+        Javalin app = create(options, backends).start(options.bind, options.port);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.stop();
+            try {
+                backends.close();
+            } catch (Exception e) {
+                LOG.warn("closing the backends: {}", e.getMessage());
+            }
+        }));
+        LOG.info("API on http://{}:{}/api/v1 (OpenAPI: /api/v1/openapi.json; readiness: /health/ready), backends {}",
+                options.bind, app.port(), backends.readiness());
+    }
+}

@@ -1,0 +1,114 @@
+package io.volumizer.api.documents;
+
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.volumizer.api.internal.ApiException;
+
+/**
+ * A document as a client sends it (JSON), checked field by field: every refusal names the field. Absent fields
+ * are null; on update they keep the stored value.
+ */
+public record DocumentInput(String id, String parentId, String type, String name, String title,
+        Map<String, Object> properties) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> FIELDS = Set.of("id", "parentId", "type", "name", "title", "properties");
+    private static final int MAX_PROPERTIES = 200;
+
+    public static DocumentInput parse(byte[] body) {
+        JsonNode json;
+        try {
+            json = body.length == 0 ? null : JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("body", "body is not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw ApiException.badRequest("body", "body cannot be read: " + e.getMessage());
+        }
+        if (json == null || !json.isObject()) {
+            throw ApiException.badRequest("body", "body must be a JSON object");
+        }
+        for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+            String field = names.next();
+            if (!FIELDS.contains(field)) {
+                throw ApiException.badRequest(field, "unknown field '" + field + "'; fields: id, parentId, type, name, title, properties");
+            }
+        }
+        String id = text(json, "id", "[A-Za-z0-9][A-Za-z0-9._-]{0,127}", "1-128 letters, digits, '.', '_' or '-'");
+        String parentId = text(json, "parentId", ".{1,256}", "1-256 characters");
+        String type = text(json, "type", "[A-Z][A-Za-z0-9]{0,63}", "a type name such as Statement (a capital letter, then letters or digits)");
+        String name = text(json, "name", "[^/\\p{Cntrl}]{1,255}", "1-255 characters, no '/' or control characters");
+        String title = text(json, "title", "[^\\p{Cntrl}]{0,1024}", "at most 1024 characters, no control characters");
+        return new DocumentInput(id, parentId, type, name, title, properties(json.get("properties")));
+    }
+
+    /** For create: what must be there. */
+    public DocumentInput requireForCreate() {
+        require(parentId, "parentId");
+        require(type, "type");
+        require(name, "name");
+        return this;
+    }
+
+    private static void require(String value, String field) {
+        if (value == null) {
+            throw ApiException.badRequest(field, field + " is required");
+        }
+    }
+
+    private static String text(JsonNode json, String field, String pattern, String expected) {
+        JsonNode value = json.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw ApiException.badRequest(field, field + " must be a string, was " + value.getNodeType().toString().toLowerCase());
+        }
+        if (!value.asText().matches(pattern)) {
+            throw ApiException.badRequest(field, field + " must be " + expected);
+        }
+        return value.asText();
+    }
+
+    private static Map<String, Object> properties(JsonNode json) {
+        if (json == null || json.isNull()) {
+            return null;
+        }
+        if (!json.isObject()) {
+            throw ApiException.badRequest("properties", "properties must be an object of names to scalar values");
+        }
+        if (json.size() > MAX_PROPERTIES) {
+            throw ApiException.badRequest("properties", "at most " + MAX_PROPERTIES + " properties, was " + json.size());
+        }
+        Map<String, Object> properties = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> fields = json.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            String path = "properties." + field.getKey();
+            if (!field.getKey().matches("[A-Za-z][A-Za-z0-9_]{0,63}")) {
+                throw ApiException.badRequest(path, "property names are 1-64 letters, digits or '_', starting with a letter");
+            }
+            JsonNode value = field.getValue();
+            if (value.isNull()) {
+                properties.put(field.getKey(), null);
+            } else if (value.isBoolean()) {
+                properties.put(field.getKey(), value.booleanValue());
+            } else if (value.isIntegralNumber() && value.canConvertToLong()) {
+                properties.put(field.getKey(), value.longValue());
+            } else if (value.isNumber()) {
+                properties.put(field.getKey(), value.doubleValue());
+            } else if (value.isTextual() && value.asText().length() <= 32_768) {
+                properties.put(field.getKey(), value.asText());
+            } else {
+                throw ApiException.badRequest(path, path + " must be a string (up to 32 KiB), number, boolean or null");
+            }
+        }
+        return properties;
+    }
+}

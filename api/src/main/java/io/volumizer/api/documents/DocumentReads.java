@@ -1,0 +1,113 @@
+package io.volumizer.api.documents;
+
+import java.util.List;
+import java.util.Set;
+
+import org.bson.Document;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.javalin.http.Context;
+import io.volumizer.api.internal.ApiException;
+import io.volumizer.api.internal.Cursors;
+import io.volumizer.api.internal.DocumentJson;
+import io.volumizer.api.internal.QueryParameters;
+import io.volumizer.generators.BlobKey;
+import io.volumizer.generators.render.Renditions;
+
+/** GET of a document, its children, its ancestors and its blob. */
+public final class DocumentReads {
+
+    public static final String UPLOADED_BLOB_PREFIX = "sha256:";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Documents documents;
+    private final Children children;
+    private final io.volumizer.sinks.blob.FileBlobStore blobs;
+    private final int maxPageSize;
+
+    public DocumentReads(Documents documents, Children children, io.volumizer.sinks.blob.FileBlobStore blobs, int maxPageSize) {
+        this.documents = documents;
+        this.children = children;
+        this.blobs = blobs;
+        this.maxPageSize = maxPageSize;
+    }
+
+    public void get(Context ctx) {
+        new QueryParameters(ctx.queryParamMap(), Set.of());
+        String repository = ctx.pathParam("repository");
+        Document document = documents.require(repository, ctx.pathParam("id"));
+        String etag = DocumentJson.etag(document.getLong("version"));
+        ctx.header("ETag", etag);
+        if (etag.equals(ctx.header("If-None-Match"))) {
+            ctx.status(304);
+            return;
+        }
+        ctx.json(DocumentJson.of(document, prefix(repository)));
+    }
+
+    public void children(Context ctx) {
+        QueryParameters parameters = new QueryParameters(ctx.queryParamMap(), Set.of("limit", "cursor", "sort"));
+        int limit = parameters.integer("limit", 20, 1, maxPageSize);
+        Children.Sort sort = parameters.choice("sort", Children.Sort.class, Children.Sort.name);
+        ArrayNode after = Cursors.decode(parameters.get("cursor"), sort.name(), 2);
+        String repository = ctx.pathParam("repository");
+        String id = ctx.pathParam("id");
+        documents.require(repository, id);
+        Children.Page page = children.list(repository, id, sort, limit, after);
+        ObjectNode body = JSON.createObjectNode().put("parentId", id);
+        body.set("children", page.items());
+        body.put("next", page.next());
+        ctx.json(body);
+    }
+
+    /** The breadcrumb from the root down to the document's parent; each is an indexed lookup by id. */
+    public void ancestors(Context ctx) {
+        new QueryParameters(ctx.queryParamMap(), Set.of());
+        String repository = ctx.pathParam("repository");
+        Document document = documents.require(repository, ctx.pathParam("id"));
+        ArrayNode ancestors = JSON.createArrayNode();
+        for (String ancestorId : document.getList("ancestorIds", String.class, List.of())) {
+            Document ancestor = documents.find(repository, ancestorId).orElse(null);
+            ObjectNode entry = ancestors.addObject().put("id", ancestorId);
+            if (ancestor != null) {
+                entry.put("type", ancestor.getString("type")).put("name", ancestor.getString("name"))
+                        .put("title", ancestor.getString("title"));
+            }
+        }
+        ObjectNode body = JSON.createObjectNode().put("id", document.getString("_id"));
+        body.set("ancestors", ancestors);
+        ctx.json(body);
+    }
+
+    /** The binary: from the blob store when it is there, else rendered again from its generator key. */
+    public void blob(Context ctx) {
+        new QueryParameters(ctx.queryParamMap(), Set.of());
+        String repository = ctx.pathParam("repository");
+        Document document = documents.require(repository, ctx.pathParam("id"));
+        Document blob = document.get("blob", Document.class);
+        if (blob == null) {
+            throw ApiException.notFound("document '" + document.getString("_id") + "' has no blob");
+        }
+        String key = blob.getString("key");
+        byte[] bytes;
+        String digest = blob.getString("digest");
+        if (key.startsWith(UPLOADED_BLOB_PREFIX)) {
+            bytes = blobs.get(key.substring(UPLOADED_BLOB_PREFIX.length())).orElseThrow(() -> ApiException.notFound(
+                    "blob " + key + " of document '" + document.getString("_id") + "' is not in the blob store"));
+        } else {
+            // Stored by an import with a blob store, or else rendered again: the same bytes either way.
+            bytes = (digest == null ? java.util.Optional.<byte[]>empty() : blobs.get(digest))
+                    .orElseGet(() -> Renditions.render(BlobKey.parse(key, repository)));
+        }
+        ctx.contentType(blob.getString("mimeType"));
+        ctx.header("Content-Disposition", "inline; filename=\"" + blob.getString("filename").replace("\"", "") + "\"");
+        ctx.result(bytes);
+    }
+
+    static String prefix(String repository) {
+        return "/api/v1/" + repository;
+    }
+}

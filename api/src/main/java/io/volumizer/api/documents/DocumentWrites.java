@@ -1,0 +1,265 @@
+package io.volumizer.api.documents;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.bson.Document;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Projections;
+
+import io.javalin.http.Context;
+import io.javalin.http.UploadedFile;
+import io.volumizer.api.internal.ApiException;
+import io.volumizer.api.internal.Backends;
+import io.volumizer.api.internal.BackendUnavailableException;
+import io.volumizer.api.internal.DocumentJson;
+import io.volumizer.api.internal.QueryParameters;
+import io.volumizer.api.internal.VersionClock;
+import io.volumizer.schemas.event.BlobRef;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.Operation;
+import io.volumizer.schemas.event.Origin;
+import io.volumizer.schemas.keys.DocumentKeys;
+
+/**
+ * Event-sourced writes: a request is validated against what MongoDB holds, appended to the documents topic
+ * (keyed by parent id, like every other writer) and answered 202; the import and index jobs apply it. With
+ * {@code ?wait=true} the answer waits until MongoDB shows the new version, or 504 after the configured timeout.
+ * {@code If-Match} is checked against the stored version.
+ */
+public final class DocumentWrites {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> PARAMETERS = Set.of("wait");
+
+    private final Documents documents;
+    private final Children children;
+    private final Backends backends;
+    private final VersionClock clock = new VersionClock();
+    private final Duration waitTimeout;
+    private final long maxUploadBytes;
+
+    public DocumentWrites(Documents documents, Children children, Backends backends, Duration waitTimeout,
+            long maxUploadBytes) {
+        this.documents = documents;
+        this.children = children;
+        this.backends = backends;
+        this.waitTimeout = waitTimeout;
+        this.maxUploadBytes = maxUploadBytes;
+    }
+
+    public void create(Context ctx) {
+        boolean wait = new QueryParameters(ctx.queryParamMap(), PARAMETERS).bool("wait");
+        String repository = Documents.checkRepository(ctx.pathParam("repository"));
+        DocumentInput input = input(ctx).requireForCreate();
+        documents.find(repository, input.parentId()).orElseThrow(() -> ApiException.badRequest("parentId",
+                "no document '" + input.parentId() + "' in repository '" + repository + "'"));
+        checkNameFree(repository, input.parentId(), input.name(), null);
+        String id = input.id() != null ? input.id() : "doc-" + UUID.randomUUID();
+        Document previous = documents.findAny(repository, id).orElse(null);
+        if (previous != null && Documents.live(previous)) {
+            throw ApiException.conflict("id", "document '" + id + "' already exists");
+        }
+        Instant now = Instant.now();
+        DocumentEvent event = DocumentEvent.newBuilder().setOperation(Operation.CREATE).setRepository(repository)
+                .setId(id).setParentId(input.parentId()).setType(input.type()).setName(input.name())
+                .setTitle(input.title() != null ? input.title() : input.name()).setCreated(now).setModified(now)
+                .setProperties(input.properties() != null ? input.properties() : new HashMap<>())
+                .setBlob(upload(ctx)).setEventTime(now)
+                .setVersion(clock.next(previous == null ? 0 : previous.getLong("version")))
+                .setOrigin(Origin.newBuilder().setSource("api").build()).build();
+        append(event);
+        respond(ctx, event, wait, 201);
+    }
+
+    /** Replaces the given fields (title, properties, name of a leaf, blob); the others keep their stored value. */
+    public void update(Context ctx) {
+        boolean wait = new QueryParameters(ctx.queryParamMap(), PARAMETERS).bool("wait");
+        String repository = Documents.checkRepository(ctx.pathParam("repository"));
+        Document current = documents.require(repository, ctx.pathParam("id"));
+        checkIfMatch(ctx, current);
+        DocumentInput input = input(ctx);
+        String id = current.getString("_id");
+        unchanged("id", input.id(), id, "the id of a document cannot change");
+        unchanged("parentId", input.parentId(), current.getString("parentId"), "moving a document is not supported");
+        unchanged("type", input.type(), current.getString("type"), "the type of a document cannot change");
+        if (input.name() != null && !input.name().equals(current.getString("name"))) {
+            if (children.any(repository, id)) {
+                throw ApiException.conflict("name", "only documents without children can be renamed");
+            }
+            checkNameFree(repository, current.getString("parentId"), input.name(), id);
+        }
+        DocumentEvent stored = event(current, Operation.UPDATE);
+        BlobRef upload = upload(ctx);
+        DocumentEvent event = DocumentEvent.newBuilder(stored)
+                .setName(input.name() != null ? input.name() : stored.getName())
+                .setTitle(input.title() != null ? input.title() : stored.getTitle())
+                .setProperties(input.properties() != null ? input.properties() : stored.getProperties())
+                .setBlob(upload != null ? upload : stored.getBlob())
+                .build();
+        append(event);
+        respond(ctx, event, wait, 200);
+    }
+
+    /** Appends a tombstone; a document with children is refused (409): delete them first. */
+    public void delete(Context ctx) {
+        boolean wait = new QueryParameters(ctx.queryParamMap(), PARAMETERS).bool("wait");
+        String repository = Documents.checkRepository(ctx.pathParam("repository"));
+        Document current = documents.require(repository, ctx.pathParam("id"));
+        checkIfMatch(ctx, current);
+        if (children.any(repository, current.getString("_id"))) {
+            throw ApiException.conflict(null, "document '" + current.getString("_id") + "' has children; delete them first");
+        }
+        DocumentEvent event = event(current, Operation.DELETE);
+        append(event);
+        respond(ctx, event, wait, 204);
+    }
+
+    private DocumentInput input(Context ctx) {
+        if (ctx.isMultipartFormData()) {
+            String document = ctx.formParam("document");
+            if (document == null) {
+                throw ApiException.badRequest("document", "a multipart request needs a 'document' part holding the JSON");
+            }
+            return DocumentInput.parse(document.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return DocumentInput.parse(ctx.bodyAsBytes());
+    }
+
+    /** Stores the multipart 'file' part, if any, by digest. */
+    private BlobRef upload(Context ctx) {
+        if (!ctx.isMultipartFormData()) {
+            return null;
+        }
+        UploadedFile file = ctx.uploadedFile("file");
+        if (file == null) {
+            return null;
+        }
+        if (file.size() > maxUploadBytes) {
+            throw new ApiException(413, "too_large", "file", "file is " + file.size() + " bytes; at most "
+                    + maxUploadBytes + " are accepted");
+        }
+        byte[] bytes;
+        try (InputStream in = file.content()) {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw ApiException.badRequest("file", "cannot read the uploaded file: " + e.getMessage());
+        }
+        String digest = backends.blobs.put(bytes);
+        String filename = file.filename() == null || file.filename().isBlank() ? digest
+                : file.filename().replaceAll("[/\\\\\\p{Cntrl}]", "_");
+        return BlobRef.newBuilder().setKey(DocumentReads.UPLOADED_BLOB_PREFIX + digest)
+                .setMimeType(file.contentType() == null ? "application/octet-stream" : file.contentType())
+                .setFilename(filename).setDigest(digest).setLength((long) bytes.length).build();
+    }
+
+    private void checkNameFree(String repository, String parentId, String name, String exceptId) {
+        documents.collection(repository).find(Filters.and(
+                Filters.eq("parentId", parentId), Filters.eq("name", name)))
+                .projection(Projections.include("_id", "deleted"))
+                .forEach(holder -> {
+                    if (!holder.getString("_id").equals(exceptId)) {
+                        throw ApiException.conflict("name", "'" + name + "' is already the name of "
+                                + (Documents.live(holder) ? "" : "deleted ") + "document '" + holder.getString("_id")
+                                + "' under '" + parentId + "'");
+                    }
+                });
+    }
+
+    private static void unchanged(String field, String given, String stored, String message) {
+        if (given != null && !given.equals(stored)) {
+            throw ApiException.badRequest(field, message);
+        }
+    }
+
+    private static void checkIfMatch(Context ctx, Document current) {
+        String ifMatch = ctx.header("If-Match");
+        String etag = DocumentJson.etag(current.getLong("version"));
+        if (ifMatch != null && !ifMatch.equals("*") && !ifMatch.replaceFirst("^W/", "").equals(etag)) {
+            throw new ApiException(412, "precondition_failed", "If-Match", "document '" + current.getString("_id")
+                    + "' is at version " + etag + ", not " + ifMatch);
+        }
+    }
+
+    /** The stored document as the next event of the given operation, with a new version. */
+    private DocumentEvent event(Document current, Operation operation) {
+        Instant now = Instant.now();
+        Map<String, Object> properties = new HashMap<>(current.get("properties", Document.class));
+        Document blob = current.get("blob", Document.class);
+        return DocumentEvent.newBuilder().setOperation(operation).setRepository(current.getString("repository"))
+                .setId(current.getString("_id")).setParentId(current.getString("parentId"))
+                .setType(current.getString("type")).setName(current.getString("name"))
+                .setTitle(current.getString("title")).setCreated(current.getDate("created").toInstant())
+                .setModified(now).setProperties(properties)
+                .setBlob(blob == null ? null : BlobRef.newBuilder().setKey(blob.getString("key"))
+                        .setMimeType(blob.getString("mimeType")).setFilename(blob.getString("filename"))
+                        .setDigest(blob.getString("digest")).setLength(blob.getLong("length")).build())
+                .setEventTime(now).setVersion(clock.next(current.getLong("version")))
+                .setOrigin(Origin.newBuilder().setSource("api").build()).build();
+    }
+
+    /** Appends to the documents topic and waits for the broker's acknowledgement (acks=all). */
+    private void append(DocumentEvent event) {
+        try {
+            backends.producer.send(new ProducerRecord<>(backends.documentsTopic, DocumentKeys.parentKey(event), event))
+                    .get(waitTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (SerializationException e) {
+            throw new BackendUnavailableException("registry", e);
+        } catch (ExecutionException e) {
+            throw new BackendUnavailableException("kafka", e.getCause());
+        } catch (KafkaException | java.util.concurrent.TimeoutException e) {
+            throw new BackendUnavailableException("kafka", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackendUnavailableException("kafka", e);
+        }
+    }
+
+    private void respond(Context ctx, DocumentEvent event, boolean wait, int visibleStatus) {
+        String location = DocumentReads.prefix(event.getRepository()) + "/documents/" + event.getId();
+        ctx.header("Location", location);
+        if (event.getOperation() != Operation.DELETE) {
+            ctx.header("ETag", DocumentJson.etag(event.getVersion()));
+        }
+        if (!wait) {
+            ctx.status(202).json(JSON.createObjectNode().put("id", event.getId()).put("version", event.getVersion())
+                    .put("status", "accepted"));
+            return;
+        }
+        long deadline = System.nanoTime() + waitTimeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            Document stored = documents.findAny(event.getRepository(), event.getId()).orElse(null);
+            if (stored != null && stored.getLong("version") >= event.getVersion()) {
+                if (Documents.live(stored)) {
+                    ctx.status(visibleStatus).json(DocumentJson.of(stored, DocumentReads.prefix(event.getRepository())));
+                } else {
+                    ctx.status(204);
+                }
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        ctx.status(504).json(JSON.createObjectNode().put("error", "timeout").put("id", event.getId())
+                .put("version", event.getVersion()).put("status", "accepted")
+                .put("message", "appended to the documents topic, but not visible in MongoDB within " + waitTimeout
+                        + "; it will be once the import job applies it"));
+    }
+}

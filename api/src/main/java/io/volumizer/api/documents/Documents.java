@@ -1,0 +1,58 @@
+package io.volumizer.api.documents;
+
+import java.util.Optional;
+
+import org.bson.Document;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+
+import io.volumizer.api.internal.ApiException;
+
+/** Reads of stored documents from MongoDB, by id or by (parent, name): lookups a unique index answers. */
+public final class Documents {
+
+    private final MongoDatabase database;
+
+    public Documents(MongoDatabase database) {
+        this.database = database;
+    }
+
+    public MongoCollection<Document> collection(String repository) {
+        return database.getCollection(checkRepository(repository));
+    }
+
+    /** The document unless absent or deleted (a tombstone). */
+    public Optional<Document> find(String repository, String id) {
+        return Optional.ofNullable(collection(repository).find(Filters.eq("_id", id)).first()).filter(Documents::live);
+    }
+
+    /** Including tombstones: what a writer must compare versions with. */
+    public Optional<Document> findAny(String repository, String id) {
+        return Optional.ofNullable(collection(repository).find(Filters.eq("_id", id)).first());
+    }
+
+    public Document require(String repository, String id) {
+        return find(repository, id).orElseThrow(() -> ApiException.notFound("no document '" + id + "' in repository '"
+                + repository + "'"));
+    }
+
+    public Optional<Document> findChild(String repository, String parentId, String name) {
+        return Optional.ofNullable(collection(repository).find(Filters.and(Filters.eq("parentId", parentId),
+                Filters.eq("name", name))).first()).filter(Documents::live);
+    }
+
+    public static boolean live(Document document) {
+        return !Boolean.TRUE.equals(document.getBoolean("deleted"));
+    }
+
+    /** Repository names are collection and index names: lower-case letters, digits, '-' and '_'. */
+    public static String checkRepository(String repository) {
+        if (repository == null || !repository.matches("[a-z0-9][a-z0-9_-]{0,63}")) {
+            throw ApiException.badRequest("repository", "repository must be 1-64 lower-case letters, digits, '-' or '_', was '"
+                    + repository + "'");
+        }
+        return repository;
+    }
+}

@@ -1,0 +1,57 @@
+package io.volumizer.api.documents;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.volumizer.api.internal.Cursors;
+import io.volumizer.api.internal.Elasticsearch;
+
+/**
+ * Children from the repository's index: a term filter on parentId, sorted on doc values, continued with
+ * search_after. Sees a write once it is indexed (about a second after import).
+ */
+public final class ElasticsearchChildren implements Children {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String[] FIELDS = {"id", "type", "name", "title", "modified", "version"};
+
+    private final Elasticsearch elasticsearch;
+
+    public ElasticsearchChildren(Elasticsearch elasticsearch) {
+        this.elasticsearch = elasticsearch;
+    }
+
+    @Override
+    public Page list(String repository, String parentId, Sort sort, int limit, ArrayNode after) {
+        ObjectNode body = query(parentId, limit);
+        ArrayNode order = body.putArray("sort");
+        if (sort == Sort.name) {
+            order.addObject().put("name", "asc");
+        } else {
+            order.addObject().put("modified", "desc");
+        }
+        order.addObject().put("id", "asc");
+        if (after != null) {
+            body.set("search_after", after);
+        }
+        JsonNode hits = elasticsearch.search(repository, body).path("hits").path("hits");
+        ArrayNode items = JSON.createArrayNode();
+        hits.forEach(hit -> items.add(hit.path("_source")));
+        String next = hits.size() == limit ? Cursors.encode(sort.name(), (ArrayNode) hits.get(hits.size() - 1).path("sort")) : null;
+        return new Page(items, next);
+    }
+
+    @Override
+    public boolean any(String repository, String parentId) {
+        return elasticsearch.search(repository, query(parentId, 1)).path("hits").path("hits").size() > 0;
+    }
+
+    private static ObjectNode query(String parentId, int limit) {
+        ObjectNode body = JSON.createObjectNode().put("size", limit).put("track_total_hits", false);
+        body.putArray("_source").addAll(java.util.Arrays.stream(FIELDS).map(JSON.getNodeFactory()::textNode).toList());
+        body.putObject("query").putObject("bool").putArray("filter").addObject().putObject("term").put("parentId", parentId);
+        return body;
+    }
+}

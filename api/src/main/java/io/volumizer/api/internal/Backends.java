@@ -1,0 +1,111 @@
+package io.volumizer.api.internal;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.http.HttpHost;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.bson.Document;
+import org.elasticsearch.client.RestClient;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoDatabase;
+
+import io.volumizer.api.ApiOptions;
+import io.volumizer.schemas.codec.KafkaAvroSerde;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.registry.SchemaRegistryClient;
+import io.volumizer.sinks.blob.FileBlobStore;
+
+/** The API's clients of MongoDB, Elasticsearch, Kafka and the blob store, with short timeouts so outages are 503s. */
+public final class Backends implements AutoCloseable {
+
+    public final MongoClient mongo;
+    public final MongoDatabase database;
+    public final RestClient elasticsearchClient;
+    public final Elasticsearch elasticsearch;
+    public final KafkaProducer<String, DocumentEvent> producer;
+    public final String documentsTopic;
+    public final FileBlobStore blobs;
+    private final Admin kafkaAdmin;
+    private final SchemaRegistryClient registry;
+    private final int timeoutMillis;
+
+    public Backends(ApiOptions options) {
+        timeoutMillis = (int) options.backendTimeout.toMillis();
+        mongo = MongoClients.create(MongoClientSettings.builder()
+                .applyConnectionString(new ConnectionString(options.mongodbUri))
+                .applyToClusterSettings(c -> c.serverSelectionTimeout(timeoutMillis, TimeUnit.MILLISECONDS))
+                .applyToSocketSettings(s -> s.connectTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                        .readTimeout(30, TimeUnit.SECONDS))
+                .applyToConnectionPoolSettings(p -> p.maxSize(200).maxWaitTime(timeoutMillis, TimeUnit.MILLISECONDS))
+                .build());
+        database = mongo.getDatabase(options.mongodbDatabase);
+        elasticsearchClient = RestClient.builder(HttpHost.create(options.elasticsearchUrl))
+                .setRequestConfigCallback(r -> r.setConnectTimeout(timeoutMillis).setSocketTimeout(30_000))
+                .setHttpClientConfigCallback(h -> h.setMaxConnTotal(200).setMaxConnPerRoute(200))
+                .build();
+        elasticsearch = new Elasticsearch(elasticsearchClient, options.indexPrefix);
+        Properties producerConfig = new Properties();
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers);
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        producerConfig.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMillis);
+        producerConfig.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);
+        producerConfig.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeoutMillis + 1);
+        producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
+                KafkaAvroSerde.serializer(options.registryUrl, DocumentEvent.class));
+        documentsTopic = options.documentsTopic;
+        Properties adminConfig = new Properties();
+        adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers);
+        adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMillis);
+        adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);
+        kafkaAdmin = Admin.create(adminConfig);
+        registry = new SchemaRegistryClient(options.registryUrl);
+        blobs = new FileBlobStore(options.blobStore);
+    }
+
+    /** Each backend: "UP" or why not. */
+    public Map<String, String> readiness() {
+        Map<String, String> status = new LinkedHashMap<>();
+        status.put("mongodb", check(() -> database.runCommand(new Document("ping", 1))));
+        status.put("elasticsearch", check(elasticsearch::ping));
+        status.put("kafka", check(() -> kafkaAdmin.describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMillis))
+                .clusterId().get(timeoutMillis, TimeUnit.MILLISECONDS)));
+        status.put("registry", check(registry::subjects));
+        return status;
+    }
+
+    private interface Check {
+        void run() throws Exception;
+    }
+
+    private static String check(Check check) {
+        try {
+            check.run();
+            return "UP";
+        } catch (Exception e) {
+            Throwable cause = e.getCause() != null && e.getMessage() == null ? e.getCause() : e;
+            return "DOWN: " + cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        producer.close(java.time.Duration.ofSeconds(5));
+        kafkaAdmin.close(java.time.Duration.ofSeconds(5));
+        elasticsearchClient.close();
+        mongo.close();
+    }
+}

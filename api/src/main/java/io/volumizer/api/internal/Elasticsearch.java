@@ -1,0 +1,79 @@
+package io.volumizer.api.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+import org.apache.http.entity.ContentType;
+import org.apache.http.nio.entity.NStringEntity;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.Response;
+import org.elasticsearch.client.ResponseException;
+import org.elasticsearch.client.RestClient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** Searches of the API: bodies are built as JSON trees (user text is a JSON value, never spliced into a string). */
+public final class Elasticsearch {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final RestClient client;
+    private final String indexPrefix;
+
+    public Elasticsearch(RestClient client, String indexPrefix) {
+        this.client = client;
+        this.indexPrefix = indexPrefix;
+    }
+
+    /** The index of one repository, or of all of them when {@code repository} is null. */
+    public String index(String repository) {
+        return repository == null ? indexPrefix + "*" : indexPrefix + repository;
+    }
+
+    public JsonNode search(String repository, ObjectNode body) {
+        Request request = new Request("POST", "/" + index(repository) + "/_search");
+        request.addParameter("allow_partial_search_results", "false");
+        request.setEntity(new NStringEntity(body.toString(), ContentType.APPLICATION_JSON));
+        try {
+            Response response = client.performRequest(request);
+            try (InputStream in = response.getEntity().getContent()) {
+                return JSON.readTree(in);
+            }
+        } catch (ResponseException e) {
+            int status = e.getResponse().getStatusLine().getStatusCode();
+            if (status == 404) {
+                throw ApiException.notFound("no repository '" + repository + "' in Elasticsearch");
+            }
+            if (status == 400) {
+                throw new ApiException(400, "invalid", null, "Elasticsearch rejected the query: " + reason(e));
+            }
+            throw new BackendUnavailableException("elasticsearch", e);
+        } catch (IOException e) {
+            throw new BackendUnavailableException("elasticsearch", e);
+        }
+    }
+
+    /** Cluster health is at least yellow (one node: replicas are never assigned). */
+    public void ping() {
+        Request request = new Request("GET", "/_cluster/health");
+        request.addParameter("wait_for_status", "yellow");
+        request.addParameter("timeout", "1s");
+        try {
+            client.performRequest(request);
+        } catch (IOException e) {
+            throw new BackendUnavailableException("elasticsearch", e);
+        }
+    }
+
+    private static String reason(ResponseException e) {
+        try (InputStream in = e.getResponse().getEntity().getContent()) {
+            JsonNode error = JSON.readTree(in).path("error");
+            JsonNode root = error.path("root_cause").path(0);
+            return (root.isMissingNode() ? error : root).path("reason").asText();
+        } catch (IOException | RuntimeException unreadable) {
+            return e.getMessage();
+        }
+    }
+}

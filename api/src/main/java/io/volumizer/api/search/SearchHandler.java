@@ -1,0 +1,67 @@
+package io.volumizer.api.search;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.javalin.http.Context;
+import io.volumizer.api.internal.Cursors;
+import io.volumizer.api.internal.Elasticsearch;
+import io.volumizer.api.internal.QueryParameters;
+
+/** GET /api/v1/search and /api/v1/{repository}/search. */
+public final class SearchHandler {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String STATE_PREFIX = "st-";
+
+    private final Elasticsearch elasticsearch;
+    private final int maxPageSize;
+
+    public SearchHandler(Elasticsearch elasticsearch, int maxPageSize) {
+        this.elasticsearch = elasticsearch;
+        this.maxPageSize = maxPageSize;
+    }
+
+    public void search(Context ctx) {
+        String pathRepository = ctx.pathParamMap().get("repository");
+        QueryParameters parameters = new QueryParameters(ctx.queryParamMap(), pathRepository == null
+                ? SearchRequest.PARAMETERS
+                : SearchRequest.PARAMETERS.stream().filter(p -> !p.equals("repository")).collect(java.util.stream.Collectors.toSet()));
+        SearchRequest request = SearchRequest.parse(parameters, pathRepository, maxPageSize);
+        JsonNode answer = elasticsearch.search(request.repository(), request.toQuery());
+        ctx.json(response(request, answer));
+    }
+
+    static ObjectNode response(SearchRequest request, JsonNode answer) {
+        ObjectNode body = JSON.createObjectNode();
+        JsonNode total = answer.path("hits").path("total");
+        body.putObject("total").put("value", total.path("value").asLong()).put("relation", total.path("relation").asText("eq"));
+        ArrayNode hits = body.putArray("hits");
+        JsonNode found = answer.path("hits").path("hits");
+        for (JsonNode hit : found) {
+            ObjectNode item = ((ObjectNode) hit.path("_source").deepCopy());
+            if (hit.path("_score").isNumber()) {
+                item.put("score", hit.path("_score").asDouble());
+            }
+            hits.add(item);
+        }
+        body.put("next", found.size() == request.limit()
+                ? Cursors.encode(request.sort().toString(), (ArrayNode) found.get(found.size() - 1).path("sort")) : null);
+        if (!request.aggs().isEmpty()) {
+            ObjectNode aggs = body.putObject("aggs");
+            for (String name : request.aggs()) {
+                ArrayNode buckets = aggs.putArray(name);
+                for (JsonNode bucket : answer.path("aggregations").path(name).path("buckets")) {
+                    String key = bucket.has("key_as_string") ? bucket.path("key_as_string").asText() : bucket.path("key").asText();
+                    if (name.equals("state")) {
+                        key = key.substring(STATE_PREFIX.length());
+                    }
+                    buckets.addObject().put("key", key).put("count", bucket.path("doc_count").asLong());
+                }
+            }
+        }
+        return body;
+    }
+}

@@ -1,0 +1,550 @@
+package io.volumizer.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.javalin.Javalin;
+import io.volumizer.api.internal.Backends;
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.schemas.event.DocumentEvent;
+import picocli.CommandLine;
+
+/**
+ * The API against the real local services. The repository it reads is made by the real pipeline: the generate
+ * and import-and-index jobs are submitted to the session cluster with {@code bin/volumizer job submit}, and the
+ * import-and-index job keeps running so that the API's event-sourced writes are applied.
+ */
+class ApiIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TOKEN = "it-token";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+    private static final String REPOSITORY = "api" + RUN;
+    private static final GeneratorSettings SETTINGS = new GeneratorSettings(3, 6, 6, 2.0,
+            GeneratorSettings.DEFAULT_LAST_PERIOD, REPOSITORY);
+    private static final List<DocumentEvent> GENERATED = new ArrayList<>();
+
+    private static final String KAFKA = System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092");
+    private static final String REGISTRY = System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7");
+    private static final String MONGODB = System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017");
+    private static final String ELASTICSEARCH = System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200");
+    private static final List<String> PIPELINE = List.of("--bootstrap-servers", KAFKA, "--registry-url", REGISTRY,
+            "--mongodb-uri", MONGODB, "--elasticsearch-url", ELASTICSEARCH, "--documents-topic", "it." + RUN + ".documents",
+            "--imported-topic", "it." + RUN + ".imported", "--deadletter-topic", "it." + RUN + ".deadletter",
+            "--mongodb-database", "it_" + RUN, "--index-prefix", "it-" + RUN + "-", "--partitions", "2");
+
+    private static String importJob;
+    private static Javalin api;
+    private static Backends backends;
+    private static String base;
+
+    @BeforeAll
+    static void pipelineAndApi() throws Exception {
+        BankGenerator generator = new BankGenerator(SETTINGS);
+        for (long i = 0; i < generator.indexSpace(); i++) {
+            DocumentEvent document = generator.documentAt(i);
+            if (document != null) {
+                GENERATED.add(document);
+            }
+        }
+        List<String> generate = new ArrayList<>(List.of("submit", "generate", "--seed", "3", "--customers", "6",
+                "--statements-per-account", "6", "--repository", REPOSITORY));
+        generate.addAll(PIPELINE);
+        volumizerJob(generate);
+        List<String> importAndIndex = new ArrayList<>(List.of("submit", "import-and-index", "--group-id", "it-" + RUN,
+                "--index-group-id", "it-index-" + RUN, "--checkpoint-interval", "PT1S", "--import-flush-interval", "PT0.1S", "--index-flush-interval", "PT0.2S"));
+        importAndIndex.addAll(PIPELINE);
+        Matcher running = Pattern.compile("job ([0-9a-f]{32}) running").matcher(volumizerJob(importAndIndex));
+        assertThat(running.find()).as("import-and-index submitted").isTrue();
+        importJob = running.group(1);
+
+        ApiOptions options = options("--documents-topic", "it." + RUN + ".documents");
+        backends = new Backends(options);
+        api = ApiServer.create(options, backends).start("127.0.0.1", 0);
+        base = "http://127.0.0.1:" + api.port();
+        awaitValue("documents imported and indexed", unchecked(() -> search("repository=" + REPOSITORY + "&limit=1")
+                .path("total").path("value").asLong()), (long) GENERATED.size(), Duration.ofMinutes(3));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (api != null) {
+            api.stop();
+            backends.close();
+        }
+        if (importJob != null) {
+            volumizerJob(List.of("stop", importJob));
+        }
+        List<String> reset = new ArrayList<>(List.of("reset", REPOSITORY));
+        reset.addAll(PIPELINE);
+        volumizerJob(reset);
+    }
+
+    static ApiOptions options(String... overrides) {
+        List<String> args = new ArrayList<>(List.of("--token", TOKEN, "--bootstrap-servers", KAFKA, "--registry-url",
+                REGISTRY, "--mongodb-uri", MONGODB, "--mongodb-database", "it_" + RUN, "--elasticsearch-url",
+                ELASTICSEARCH, "--index-prefix", "it-" + RUN + "-", "--blob-store", "target/it-blobs", "--port", "0",
+                "--max-page-size", "50"));
+        args.addAll(List.of(overrides));
+        ApiOptions options = new ApiOptions();
+        new CommandLine(options).setOverwrittenOptionsAllowed(true).parseArgs(args.toArray(String[]::new));
+        options.validate();
+        return options;
+    }
+
+    /** Runs {@code bin/volumizer job ...} as a user would, and returns what it printed. */
+    private static String volumizerJob(List<String> args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(ROOT.resolve("bin/volumizer").toString(), "job"));
+        command.addAll(args);
+        Process process = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as("bin/volumizer job %s:%n%s", args, output).isZero();
+        return output;
+    }
+
+    // ---- HTTP helpers
+
+    private static HttpResponse<byte[]> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return HTTP.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private static HttpResponse<byte[]> get(String path, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).GET();
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request);
+    }
+
+    private static HttpResponse<byte[]> write(String method, String path, String body, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json");
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request);
+    }
+
+    private static String[] auth(String... more) {
+        List<String> headers = new ArrayList<>(List.of("Authorization", "Bearer " + TOKEN));
+        headers.addAll(List.of(more));
+        return headers.toArray(String[]::new);
+    }
+
+    private static JsonNode json(HttpResponse<byte[]> response) throws IOException {
+        return JSON.readTree(response.body());
+    }
+
+    private static JsonNode search(String query) throws Exception {
+        HttpResponse<byte[]> response = get("/api/v1/search?" + query);
+        assertThat(response.statusCode()).as("search %s: %s", query, new String(response.body(), StandardCharsets.UTF_8))
+                .isEqualTo(200);
+        return json(response);
+    }
+
+    private static void assertError(HttpResponse<byte[]> response, int status, String field) throws IOException {
+        String body = new String(response.body(), StandardCharsets.UTF_8);
+        assertThat(response.statusCode()).as(body).isEqualTo(status);
+        JsonNode error = JSON.readTree(body);
+        assertThat(error.path("message").asText()).as(body).isNotBlank();
+        if (field != null) {
+            assertThat(error.path("field").asText()).as(body).isEqualTo(field);
+        }
+    }
+
+    private static <T> void awaitValue(String what, Supplier<T> actual, T expected, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        T value = actual.get();
+        while (!expected.equals(value) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            value = actual.get();
+        }
+        assertThat(value).as(what).isEqualTo(expected);
+    }
+
+    private static Supplier<Long> unchecked(CheckedSupplier supplier) {
+        return () -> {
+            try {
+                return supplier.get();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
+
+    private interface CheckedSupplier {
+        long get() throws Exception;
+    }
+
+    private static DocumentEvent first(String type) {
+        return GENERATED.stream().filter(d -> d.getType().equals(type)).findFirst().orElseThrow();
+    }
+
+    /** The account writes go under, so that the read tests see the generated children only. */
+    private static String writableAccount() {
+        return GENERATED.stream().filter(d -> d.getType().equals("Account")).reduce((a, b) -> b).orElseThrow().getId();
+    }
+
+    private static String documents() {
+        return "/api/v1/" + REPOSITORY + "/documents";
+    }
+
+    // ---- reads
+
+    @Test
+    void healthReadinessAndOpenApi() throws Exception {
+        assertThat(get("/health/live").statusCode()).isEqualTo(200);
+        HttpResponse<byte[]> ready = get("/health/ready");
+        assertThat(ready.statusCode()).as(new String(ready.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+        assertThat(json(ready).path("backends").path("kafka").asText()).isEqualTo("UP");
+
+        JsonNode openApi = json(get("/api/v1/openapi.json"));
+        assertThat(openApi.path("openapi").asText()).startsWith("3.");
+        Set<String> paths = new HashSet<>();
+        openApi.path("paths").fieldNames().forEachRemaining(paths::add);
+        assertThat(paths).containsExactlyInAnyOrder("/health/live", "/health/ready", "/api/v1/openapi.json",
+                "/api/v1/search", "/api/v1/{repository}/search", "/api/v1/{repository}/documents",
+                "/api/v1/{repository}/documents/{id}", "/api/v1/{repository}/documents/{id}/children",
+                "/api/v1/{repository}/documents/{id}/ancestors", "/api/v1/{repository}/documents/{id}/blob");
+    }
+
+    @Test
+    void getReturnsTheGeneratedDocumentWithItsVersionAsETag() throws Exception {
+        DocumentEvent account = first("Account");
+        HttpResponse<byte[]> response = get(documents() + "/" + account.getId());
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode document = json(response);
+        assertThat(document.path("id").asText()).isEqualTo(account.getId());
+        assertThat(document.path("parentId").asText()).isEqualTo(account.getParentId());
+        assertThat(document.path("name").asText()).isEqualTo(account.getName());
+        assertThat(document.path("title").asText()).isEqualTo(account.getTitle());
+        assertThat(document.path("properties").path("accountNumber").asText())
+                .isEqualTo(account.getProperties().get("accountNumber"));
+        assertThat(response.headers().firstValue("ETag")).contains("\"1\"");
+        assertThat(get(documents() + "/" + account.getId(), "If-None-Match", "\"1\"").statusCode()).isEqualTo(304);
+
+        assertError(get(documents() + "/no-such-document"), 404, null);
+        assertError(get("/api/v1/" + REPOSITORY + "/nothing/here"), 404, null);
+        assertError(get(documents() + "/" + account.getId() + "?verbose=true"), 400, "verbose");
+    }
+
+    @Test
+    void childrenComeInKeysetPagesByNameAndByDate() throws Exception {
+        DocumentEvent account = first("Account");
+        List<String> expected = GENERATED.stream().filter(d -> account.getId().equals(d.getParentId()))
+                .map(DocumentEvent::getName).sorted().toList();
+        List<String> names = new ArrayList<>();
+        String next = null;
+        int pages = 0;
+        do {
+            JsonNode page = json(get(documents() + "/" + account.getId() + "/children?limit=2"
+                    + (next == null ? "" : "&cursor=" + next)));
+            page.path("children").forEach(child -> names.add(child.path("name").asText()));
+            next = page.path("next").isNull() ? null : page.path("next").asText();
+            pages++;
+        } while (next != null && pages < 20);
+        assertThat(names).isEqualTo(expected);
+
+        JsonNode byDate = json(get(documents() + "/" + account.getId() + "/children?sort=date&limit=50"));
+        List<String> modified = new ArrayList<>();
+        byDate.path("children").forEach(child -> modified.add(child.path("modified").asText()));
+        assertThat(modified).hasSize(expected.size()).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+
+        String firstPage = json(get(documents() + "/" + account.getId() + "/children?limit=1")).path("next").asText();
+        assertError(get(documents() + "/" + account.getId() + "/children?sort=date&cursor=" + firstPage), 400, "cursor");
+        assertError(get(documents() + "/" + account.getId() + "/children?cursor=garbage"), 400, "cursor");
+        assertError(get(documents() + "/" + account.getId() + "/children?limit=51"), 400, "limit");
+        assertError(get(documents() + "/" + account.getId() + "/children?limit=two"), 400, "limit");
+        assertError(get(documents() + "/" + account.getId() + "/children?sort=size"), 400, "sort");
+        assertError(get(documents() + "/no-such-document/children"), 404, null);
+    }
+
+    @Test
+    void ancestorsAreTheBreadcrumbFromTheRoot() throws Exception {
+        DocumentEvent statement = first("Statement");
+        JsonNode ancestors = json(get(documents() + "/" + statement.getId() + "/ancestors")).path("ancestors");
+        DocumentEvent account = GENERATED.stream().filter(d -> d.getId().equals(statement.getParentId())).findFirst().orElseThrow();
+        DocumentEvent customer = GENERATED.stream().filter(d -> d.getId().equals(account.getParentId())).findFirst().orElseThrow();
+        List<String> ids = new ArrayList<>();
+        ancestors.forEach(a -> ids.add(a.path("id").asText()));
+        assertThat(ids).containsExactly(BankGenerator.ROOT_ID, customer.getParentId(), customer.getId(), account.getId());
+        assertThat(ancestors.path(3).path("name").asText()).isEqualTo(account.getName());
+    }
+
+    @Test
+    void blobIsRegeneratedFromItsKeyByteForByte() throws Exception {
+        DocumentEvent statement = first("Statement");
+        HttpResponse<byte[]> blob = get(documents() + "/" + statement.getId() + "/blob");
+        assertThat(blob.statusCode()).isEqualTo(200);
+        assertThat(blob.headers().firstValue("Content-Type")).contains("application/pdf");
+        assertThat(blob.body()).isEqualTo(new BankGenerator(SETTINGS).blob(statement.getBlob().getKey()));
+        assertError(get(documents() + "/" + first("Account").getId() + "/blob"), 404, null);
+    }
+
+    @Test
+    void searchFindsFiltersSortsPagesAndAggregates() throws Exception {
+        DocumentEvent customer = first("CustomerFolder");
+        String lastName = (String) customer.getProperties().get("lastName");
+        String state = customer.getParentId().substring("st-".length());
+
+        JsonNode found = search("repository=" + REPOSITORY + "&q=" + URLEncoder.encode(lastName, StandardCharsets.UTF_8)
+                + "&aggs=type,state,month&limit=50");
+        assertThat(found.path("hits").findValuesAsText("id")).contains(customer.getId());
+        assertThat(found.path("aggs").path("state").findValuesAsText("key")).contains(state);
+        assertThat(found.path("aggs").path("type").findValuesAsText("key")).contains("Statement", "CustomerFolder");
+        assertThat(found.path("aggs").path("month").size()).isPositive();
+
+        JsonNode statements = search("repository=" + REPOSITORY + "&type=Statement&state=" + state.toLowerCase() + "&limit=50");
+        statements.path("hits").forEach(hit -> assertThat(hit.path("type").asText()).isEqualTo("Statement"));
+        assertThat(statements.path("total").path("value").asLong()).isPositive();
+
+        // search_after pages: every statement once, in date order.
+        long statementCount = GENERATED.stream().filter(d -> d.getType().equals("Statement")).count();
+        List<String> ids = new ArrayList<>();
+        List<String> created = new ArrayList<>();
+        String next = null;
+        for (int page = 0; page < 100; page++) {
+            JsonNode hits = search("repository=" + REPOSITORY + "&type=Statement&sort=-date&limit=7"
+                    + (next == null ? "" : "&cursor=" + next));
+            hits.path("hits").forEach(hit -> {
+                ids.add(hit.path("id").asText());
+                created.add(hit.path("created").asText());
+            });
+            next = hits.path("next").isNull() ? null : hits.path("next").asText();
+            if (next == null) {
+                break;
+            }
+        }
+        assertThat(ids).hasSize((int) statementCount).doesNotHaveDuplicates();
+        assertThat(created).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+
+        JsonNode oneRepository = json(get("/api/v1/" + REPOSITORY + "/search?type=Root"));
+        assertThat(oneRepository.path("hits").findValuesAsText("id")).containsExactly(BankGenerator.ROOT_ID);
+        JsonNode none = search("repository=" + REPOSITORY + "&from=2000-01-01&to=2000-12-31");
+        assertThat(none.path("total").path("value").asLong()).isZero();
+
+        // User text is a JSON value, never part of the query's syntax.
+        JsonNode injected = search("repository=" + REPOSITORY + "&q=" + URLEncoder.encode("x\"}},{\"match_all\":{}}]", StandardCharsets.UTF_8).replace("%22", "%5C%22"));
+        assertThat(injected.path("total").path("value").asLong()).isZero();
+
+        assertError(get("/api/v1/search?limit=51"), 400, "limit");
+        assertError(get("/api/v1/search?q=%22unterminated"), 400, "q");
+        assertError(get("/api/v1/search?q=(a"), 400, "q");
+        assertError(get("/api/v1/search?aggs=colour"), 400, "aggs");
+        assertError(get("/api/v1/search?from=yesterday"), 400, "from");
+        assertError(get("/api/v1/search?from=2025-02-01&to=2025-01-01"), 400, "from");
+        assertError(get("/api/v1/search?state=California"), 400, "state");
+        assertError(get("/api/v1/search?sort=size"), 400, "sort");
+        assertError(get("/api/v1/search?cursor=abc"), 400, "cursor");
+        assertError(get("/api/v1/search?qq=a"), 400, "qq");
+        assertError(get("/api/v1/search?repository=Bad!"), 400, "repository");
+        assertError(get("/api/v1/nosuchrepository" + RUN + "/search"), 404, null);
+    }
+
+    // ---- writes
+
+    @Test
+    void writesNeedTheBearerToken() throws Exception {
+        String body = "{\"parentId\":\"" + writableAccount() + "\",\"type\":\"Note\",\"name\":\"unauthorized\"}";
+        HttpResponse<byte[]> none = write("POST", documents(), body);
+        assertError(none, 401, "Authorization");
+        assertThat(none.headers().firstValue("WWW-Authenticate")).isPresent();
+        assertError(write("POST", documents(), body, "Authorization", "Bearer wrong"), 401, "Authorization");
+        assertError(write("DELETE", documents() + "/" + first("Statement").getId(), null), 401, "Authorization");
+    }
+
+    @Test
+    void invalidPayloadsAreRefusedNamingTheField() throws Exception {
+        String account = writableAccount();
+        assertError(write("POST", documents(), "{not json", auth()), 400, "body");
+        assertError(write("POST", documents(), "[1,2]", auth()), 400, "body");
+        assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\",\"name\":\"a\",\"colour\":\"red\"}", auth()), 400, "colour");
+        assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\",\"name\":42}", auth()), 400, "name");
+        assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\"}", auth()), 400, "name");
+        assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\",\"name\":\"a/b\"}", auth()), 400, "name");
+        assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"note\",\"name\":\"a\"}", auth()), 400, "type");
+        assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\",\"name\":\"a\",\"properties\":{\"x\":{\"y\":1}}}", auth()), 400, "properties.x");
+        assertError(write("POST", documents(), "{\"parentId\":\"nobody\",\"type\":\"Note\",\"name\":\"a\"}", auth()), 400, "parentId");
+        assertError(write("POST", documents() + "?wait=maybe", "{}", auth()), 400, "wait");
+        String taken = GENERATED.stream().filter(d -> account.equals(d.getParentId())).findFirst().orElseThrow().getName();
+        assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\",\"name\":\"" + taken + "\"}", auth()), 409, "name");
+        assertError(write("DELETE", documents() + "/" + account, null, auth()), 409, null);
+        assertError(write("PUT", documents() + "/" + first("Statement").getId(), "{\"parentId\":\"elsewhere\"}", auth()), 400, "parentId");
+        assertError(write("PUT", documents() + "/no-such-document", "{\"title\":\"x\"}", auth()), 404, null);
+    }
+
+    @Test
+    void eventSourcedWritesAreAppliedByThePipeline() throws Exception {
+        String account = writableAccount();
+        String word = "zebra" + RUN;
+        HttpResponse<byte[]> created = write("POST", documents() + "?wait=true", "{\"parentId\":\"" + account
+                + "\",\"type\":\"Note\",\"name\":\"note-" + RUN + "\",\"title\":\"A note about " + word
+                + "\",\"properties\":{\"pages\":3,\"urgent\":true,\"score\":0.5,\"remark\":null}}", auth());
+        assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        String id = json(created).path("id").asText();
+        String etag = created.headers().firstValue("ETag").orElseThrow();
+        assertThat(created.headers().firstValue("Location")).contains(documents() + "/" + id);
+
+        JsonNode stored = json(get(documents() + "/" + id));
+        assertThat(stored.path("title").asText()).isEqualTo("A note about " + word);
+        assertThat(stored.path("properties").path("pages").asLong()).isEqualTo(3);
+        assertThat(stored.path("properties").path("urgent").asBoolean()).isTrue();
+        assertThat(stored.path("ancestorIds").size()).isEqualTo(4);
+        awaitValue("note searchable", unchecked(() -> search("repository=" + REPOSITORY + "&q=" + word)
+                .path("total").path("value").asLong()), 1L, Duration.ofSeconds(60));
+
+        assertError(write("PUT", documents() + "/" + id, "{\"title\":\"stale\"}", auth("If-Match", "\"1\"")), 412, "If-Match");
+        HttpResponse<byte[]> updated = write("PUT", documents() + "/" + id + "?wait=true", "{\"title\":\"Updated " + word + "\"}",
+                auth("If-Match", etag));
+        assertThat(updated.statusCode()).as(new String(updated.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+        assertThat(json(updated).path("title").asText()).isEqualTo("Updated " + word);
+        assertThat(json(updated).path("properties").path("pages").asLong()).as("kept").isEqualTo(3);
+        assertThat(updated.headers().firstValue("ETag")).isNotEqualTo(Optional.of(etag));
+
+        HttpResponse<byte[]> deleted = write("DELETE", documents() + "/" + id + "?wait=true", null,
+                auth("If-Match", updated.headers().firstValue("ETag").orElseThrow()));
+        assertThat(deleted.statusCode()).isEqualTo(204);
+        assertError(get(documents() + "/" + id), 404, null);
+        awaitValue("note gone from the index", unchecked(() -> search("repository=" + REPOSITORY + "&q=" + word)
+                .path("total").path("value").asLong()), 0L, Duration.ofSeconds(60));
+    }
+
+    @Test
+    void asyncWriteIsAcceptedThenVisible() throws Exception {
+        HttpResponse<byte[]> accepted = write("POST", documents(), "{\"parentId\":\"" + writableAccount()
+                + "\",\"type\":\"Note\",\"name\":\"async-" + RUN + "\"}", auth());
+        assertThat(accepted.statusCode()).isEqualTo(202);
+        assertThat(json(accepted).path("status").asText()).isEqualTo("accepted");
+        String id = json(accepted).path("id").asText();
+        awaitValue("async note imported", unchecked(() -> (long) get(documents() + "/" + id).statusCode()), 200L,
+                Duration.ofSeconds(60));
+    }
+
+    @Test
+    void uploadedFileIsStoredByDigestAndServedBack() throws Exception {
+        byte[] file = ("scanned letter " + RUN + "\n").repeat(100).getBytes(StandardCharsets.UTF_8);
+        String boundary = "b" + RUN;
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"document\"\r\n\r\n{\"parentId\":\""
+                + writableAccount() + "\",\"type\":\"Scan\",\"name\":\"scan-" + RUN + ".txt\"}\r\n--" + boundary
+                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"scan.txt\"\r\nContent-Type: text/plain\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
+        body.write(file);
+        body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        HttpResponse<byte[]> created = send(HttpRequest.newBuilder(URI.create(base + documents() + "?wait=true"))
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
+        assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        JsonNode document = json(created);
+        assertThat(document.path("blob").path("length").asLong()).isEqualTo(file.length);
+        HttpResponse<byte[]> blob = get(document.path("blob").path("href").asText());
+        assertThat(blob.statusCode()).isEqualTo(200);
+        assertThat(blob.body()).isEqualTo(file);
+        assertThat(blob.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/plain");
+    }
+
+    // ---- failures of the backends
+
+    @Test
+    void unreachableBackendsGive503NotAStackTrace() throws Exception {
+        ApiOptions deadStores = options("--mongodb-uri", "mongodb://127.0.0.1:1", "--elasticsearch-url", "http://127.0.0.1:1",
+                "--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S");
+        try (Backends dead = new Backends(deadStores)) {
+            Javalin down = ApiServer.create(deadStores, dead).start("127.0.0.1", 0);
+            String saved = base;
+            try {
+                base = "http://127.0.0.1:" + down.port();
+                assertError(get(documents() + "/" + writableAccount()), 503, null);
+                assertThat(json(get(documents() + "/x")).path("message").asText()).contains("mongodb");
+                assertError(get("/api/v1/search?q=x"), 503, null);
+                assertThat(json(get("/api/v1/search?q=x")).path("message").asText()).contains("elasticsearch");
+                HttpResponse<byte[]> ready = get("/health/ready");
+                assertThat(ready.statusCode()).isEqualTo(503);
+                assertThat(json(ready).path("backends").path("mongodb").asText()).startsWith("DOWN");
+                assertThat(json(ready).path("backends").path("kafka").asText()).startsWith("DOWN");
+            } finally {
+                base = saved;
+                down.stop();
+            }
+        }
+
+        ApiOptions deadKafka = options("--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S",
+                "--documents-topic", "it." + RUN + ".documents");
+        try (Backends dead = new Backends(deadKafka)) {
+            Javalin down = ApiServer.create(deadKafka, dead).start("127.0.0.1", 0);
+            String saved = base;
+            try {
+                base = "http://127.0.0.1:" + down.port();
+                HttpResponse<byte[]> refused = write("POST", documents(), "{\"parentId\":\"" + writableAccount()
+                        + "\",\"type\":\"Note\",\"name\":\"never-" + RUN + "\"}", auth());
+                assertError(refused, 503, null);
+                assertThat(json(refused).path("message").asText()).contains("kafka");
+            } finally {
+                base = saved;
+                down.stop();
+            }
+        }
+    }
+
+    @Test
+    void waitGivesUpWith504WhenNothingAppliesTheWrite() throws Exception {
+        String orphan = "it." + RUN + ".unconsumed";
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA))) {
+            admin.createTopics(List.of(new NewTopic(orphan, 1, (short) 1))).all().get();
+        }
+        ApiOptions unconsumed = options("--documents-topic", orphan, "--wait-timeout", "PT1S");
+        try (Backends orphaned = new Backends(unconsumed)) {
+            Javalin lonely = ApiServer.create(unconsumed, orphaned).start("127.0.0.1", 0);
+            String saved = base;
+            try {
+                base = "http://127.0.0.1:" + lonely.port();
+                HttpResponse<byte[]> timedOut = write("POST", documents() + "?wait=true", "{\"parentId\":\""
+                        + writableAccount() + "\",\"type\":\"Note\",\"name\":\"lost-" + RUN + "\"}", auth());
+                assertThat(timedOut.statusCode()).isEqualTo(504);
+                ObjectNode body = (ObjectNode) json(timedOut);
+                assertThat(body.path("status").asText()).isEqualTo("accepted");
+                assertThat(body.path("id").asText()).isNotBlank();
+            } finally {
+                base = saved;
+                lonely.stop();
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.volumizer.api.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.volumizer.api.internal.ApiException;
+import io.volumizer.api.internal.QueryParameters;
+
+class SearchRequestTest {
+
+    private static SearchRequest parse(Map<String, String> parameters) {
+        Map<String, List<String>> values = new java.util.HashMap<>();
+        parameters.forEach((name, value) -> values.put(name, List.of(value)));
+        return SearchRequest.parse(new QueryParameters(values, SearchRequest.PARAMETERS), null, 100);
+    }
+
+    private static String field(Map<String, String> parameters) {
+        try {
+            parse(parameters);
+        } catch (ApiException e) {
+            assertThat(e.status()).isEqualTo(400);
+            return e.field();
+        }
+        throw new AssertionError("accepted: " + parameters);
+    }
+
+    @Test
+    void userTextIsAJsonValueOfTheQueryNeverItsSyntax() throws Exception {
+        String hostile = "a\\\"}},{\"match_all\":{}} \\\"";
+        JsonNode query = new ObjectMapper().readTree(parse(Map.of("q", hostile, "type", "Statement,Account")).toQuery().toString());
+        assertThat(query.path("query").path("bool").path("must").path("simple_query_string").path("query").asText())
+                .isEqualTo(hostile);
+        assertThat(query.path("query").path("bool").path("filter").get(0).path("terms").path("type").toString())
+                .isEqualTo("[\"Statement\",\"Account\"]");
+    }
+
+    @Test
+    void filtersSortsAndAggregationsBecomeTheirElasticsearchForms() {
+        var body = parse(Map.of("state", "ca,NY", "from", "2025-01-01", "to", "2025-01-31", "sort", "-date",
+                "aggs", "month,state", "limit", "7")).toQuery();
+        assertThat(body.path("size").asInt()).isEqualTo(7);
+        assertThat(body.path("query").path("bool").path("filter").get(0).path("terms").path("ancestorIds").toString())
+                .isEqualTo("[\"st-CA\",\"st-NY\"]");
+        assertThat(body.path("query").path("bool").path("filter").get(1).path("range").path("created").path("lte").asText())
+                .isEqualTo("2025-01-31T23:59:59.999Z");
+        assertThat(body.path("sort").toString()).isEqualTo("[{\"created\":\"desc\"},{\"id\":\"asc\"}]");
+        assertThat(body.path("aggs").path("month").path("date_histogram").path("calendar_interval").asText()).isEqualTo("month");
+        assertThat(body.path("aggs").has("type")).isFalse();
+    }
+
+    @Test
+    void relevanceIsTheDefaultSortWithATextQueryAndNameWithout() {
+        assertThat(parse(Map.of("q", "smith")).sort()).isEqualTo(SearchRequest.Sort.relevance);
+        assertThat(parse(Map.of()).sort()).isEqualTo(SearchRequest.Sort.name);
+    }
+
+    @Test
+    void badInputNamesItsParameter() {
+        assertThat(field(Map.of("q", "\"open"))).isEqualTo("q");
+        assertThat(field(Map.of("q", "(a | b"))).isEqualTo("q");
+        assertThat(field(Map.of("q", "a)"))).isEqualTo("q");
+        assertThat(field(Map.of("q", "x".repeat(513)))).isEqualTo("q");
+        assertThat(field(Map.of("limit", "101"))).isEqualTo("limit");
+        assertThat(field(Map.of("limit", "0"))).isEqualTo("limit");
+        assertThat(field(Map.of("type", "Statement;drop"))).isEqualTo("type");
+        assertThat(field(Map.of("aggs", "type,colour"))).isEqualTo("aggs");
+        assertThat(field(Map.of("to", "31/01/2025"))).isEqualTo("to");
+        assertThat(field(Map.of("sort", "random"))).isEqualTo("sort");
+        assertThatThrownBy(() -> new QueryParameters(Map.of("q", List.of("a", "b")), Set.of("q")))
+                .isInstanceOf(ApiException.class).hasMessageContaining("2 times");
+    }
+
+    @Test
+    void escapedQuotesAndQuotedBracketsAreBalanced() {
+        SearchRequest.checkSyntax("\"a (b\" c");
+        SearchRequest.checkSyntax("a \\\" b");
+        SearchRequest.checkSyntax("(a | b) -c*");
+    }
+}
