@@ -33,16 +33,110 @@ run_tests() {
   mvn -B --no-transfer-progress -f "$ROOT/pom.xml" verify "${properties[@]}" "$@"
 }
 
+# The demo's topics and stores: the API and the load tests work on what the demo imported.
+demo_pipeline_options() {
+  echo --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" \
+    --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --elasticsearch-url "http://$BIND_HOST:$ES_PORT" \
+    --documents-topic volumizer.demo.documents --imported-topic volumizer.demo.imported \
+    --deadletter-topic volumizer.demo.deadletter --checkpoint-interval PT2S --parallelism 2
+}
+
 run_demo() {
   ensure_tools
   services_up
   local jar
   jar=$(ensure_built jobs)
-  java -cp "$jar:$(cat "$ROOT/jobs/target/classpath.txt")" io.volumizer.jobs.submit.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" \
-    --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" \
-    --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --elasticsearch-url "http://$BIND_HOST:$ES_PORT" \
-    --documents-topic volumizer.demo.documents --imported-topic volumizer.demo.imported \
-    --deadletter-topic volumizer.demo.deadletter --checkpoint-interval PT2S --parallelism 2 "$@"
+  local -a pipeline
+  read -r -a pipeline <<<"$(demo_pipeline_options)"
+  rm -f "$STATE/demo.env"
+  java -cp "$jar:$(cat "$ROOT/jobs/target/classpath.txt")" io.volumizer.jobs.submit.Demo --jar "$jar" \
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --record "$STATE/demo.env" "${pipeline[@]}" "$@"
+}
+
+# The API on the demo's stores and documents topic: in the foreground, or 'start'/'stop' in the background.
+run_api() {
+  ensure_tools
+  local jar
+  jar=$(ensure_built api)
+  local -a server=(java "-Xmx$API_HEAP" -cp "$jar:$(cat "$ROOT/api/target/classpath.txt")" io.volumizer.api.ApiServer
+    --bind "$BIND_HOST" --port "$API_PORT" --token "$API_TOKEN" --bootstrap-servers "$BIND_HOST:$KAFKA_PORT"
+    --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT"
+    --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --documents-topic volumizer.demo.documents --blob-store "$STATE/blobs")
+  case "${1:-}" in
+    start)
+      shift
+      service_running api && { info "api already running (pid $(service_pid api))"; return 0; }
+      check_port_free api "$API_PORT"
+      launch api "${server[@]}" "$@"
+      wait_healthy api
+      info "API: http://$BIND_HOST:$API_PORT/api/v1 (OpenAPI: /api/v1/openapi.json); writes need 'Authorization: Bearer \$API_TOKEN'"
+      ;;
+    stop) stop_service api ;;
+    *) exec "${server[@]}" "$@" ;;
+  esac
+}
+
+# Runs a Gatling simulation against the API, fed with the settings the demo recorded. crud, smoke and mixed need
+# the import running (writes are applied by it): it is started from the demo's consumer group, so it continues
+# where the demo stopped, and stopped with a savepoint afterwards. mixed runs twice, without and with a throttled
+# generate job adding customers to the demo repository, and compares the two.
+run_loadtest() {
+  ensure_tools
+  [[ $# -ge 1 ]] || die "usage: bin/volumizer loadtest <crud|navigation|search|mixed|smoke> [--rate R --duration S --ramp S --p95 MS]"
+  local simulation=$1
+  shift
+  [[ -f "$STATE/demo.env" ]] || die "no demo import recorded in $STATE/demo.env; run bin/volumizer demo first (the feeders use its settings)"
+  # shellcheck disable=SC1091
+  source "$STATE/demo.env"
+  http_get "http://$BIND_HOST:$API_PORT/health/ready" >/dev/null \
+    || die "the API is not ready at http://$BIND_HOST:$API_PORT/health/ready; start it with: bin/volumizer api start"
+  local jar
+  jar=$(ensure_built loadtest)
+  local results="$ROOT/loadtest/results"
+  mkdir -p "$results"
+  local -a runner=(java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED
+    -cp "$jar:$(cat "$ROOT/loadtest/target/classpath.txt")" io.volumizer.loadtest.LoadTestRunner)
+  local -a fed=(--api "http://$BIND_HOST:$API_PORT" --token "$API_TOKEN" --repository "$DEMO_REPOSITORY" --seed "$DEMO_SEED"
+    --customers "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --results "$results")
+  local -a pipeline
+  read -r -a pipeline <<<"$(demo_pipeline_options)"
+  local -a started_jobs=()
+  if [[ "$simulation" =~ ^(crud|smoke|mixed)$ ]]; then
+    started_jobs+=("$(submit_job import-and-index --group-id "$DEMO_IMPORT_GROUP" "${pipeline[@]}")")
+    # shellcheck disable=SC2064 # the job ids are known now
+    trap "stop_jobs ${started_jobs[*]}" EXIT
+  fi
+  local status=0
+  if [[ "$simulation" == mixed ]]; then
+    "${runner[@]}" mixed "${fed[@]}" --label baseline "$@" || status=$?
+    started_jobs+=("$(submit_job generate --seed "$DEMO_SEED" --customers $((DEMO_CUSTOMERS + MIXED_IMPORT_CUSTOMERS))
+      --from-customer "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --repository "$DEMO_REPOSITORY"
+      --max-docs-per-second "$MIXED_IMPORT_RATE" "${pipeline[@]}")")
+    # shellcheck disable=SC2064
+    trap "stop_jobs ${started_jobs[*]}" EXIT
+    info "importing at $MIXED_IMPORT_RATE docs/s beside the users"
+    "${runner[@]}" mixed "${fed[@]}" --label importing "$@" || status=$?
+    "${runner[@]}" compare "$results/mixed-baseline.json" "$results/mixed-importing.json" \
+      --requests "get document,children,next children page,ancestors,get parent,blob" --out "$results/mixed.md"
+  else
+    "${runner[@]}" "$simulation" "${fed[@]}" "$@" || status=$?
+  fi
+  return $status
+}
+
+# Submits a step to the session cluster and prints its job id.
+submit_job() {
+  local output
+  output=$(run_job submit "$@") || die "could not submit $1: $output"
+  echo "$output" >&2
+  sed -n 's/.* job \([0-9a-f]\{32\}\) running.*/\1/p' <<<"$output" | head -1
+}
+
+stop_jobs() {
+  local job
+  for job in "$@"; do
+    run_job stop "$job" >&2 || echo "volumizer: could not stop job $job" >&2
+  done
 }
 
 # Operates jobs on the session cluster: submit/stop/resume/reset/list.
@@ -58,13 +152,13 @@ run_job() {
 # Builds a module, and the modules it needs, when any source or POM is newer than its jar.
 ensure_built() {
   local module=$1 jar
-  jar=$(ls "$ROOT/$module"/target/volumizer-"$module"-*.jar 2>/dev/null | grep -v -e original -e sources | head -1)
+  jar=$(ls "$ROOT/$module"/target/volumizer-"$module"-*.jar 2>/dev/null | grep -v -e original -e sources -e tests | head -1)
   if [[ -z "$jar" ]] || [[ -n "$(find "$ROOT" -path "$ROOT/.volumizer" -prune -o -path '*/target' -prune -o \
       \( -name pom.xml -o -path '*/src/*' \) -type f -newer "$jar" -print -quit)" ]]; then
     info "building $module" >&2
     mvn_quiet -f "$ROOT/pom.xml" -pl "$module" -am install -DskipTests >"$STATE/logs/build-$module.log" 2>&1 \
       || { tail -n 30 "$STATE/logs/build-$module.log" >&2; die "build of $module failed (see $STATE/logs/build-$module.log)"; }
-    jar=$(ls "$ROOT/$module"/target/volumizer-"$module"-*.jar | grep -v -e original -e sources | head -1)
+    jar=$(ls "$ROOT/$module"/target/volumizer-"$module"-*.jar | grep -v -e original -e sources -e tests | head -1)
   fi
   echo "$jar"
 }

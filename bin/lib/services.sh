@@ -34,6 +34,7 @@ service_port() {
     mongodb) echo "$MONGO_PORT" ;;
     flink-jobmanager) echo "$FLINK_REST_PORT" ;;
     flink-taskmanager) echo "-" ;;
+    api) echo "$API_PORT" ;;
   esac
 }
 
@@ -70,6 +71,7 @@ service_healthy() {
     mongodb) port_open "$BIND_HOST" "$MONGO_PORT" ;;
     flink-jobmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" >/dev/null ;;
     flink-taskmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" | grep -Eq '"taskmanagers":[1-9]' ;;
+    api) http_get "http://$BIND_HOST:$API_PORT/health/live" >/dev/null ;;
   esac
 }
 
@@ -472,6 +474,8 @@ stop_service() {
 services_down() {
   local -a selected
   read -r -a selected <<<"$(select_services "$@")"
+  # The API (bin/volumizer api start) talks to all of them: it goes first.
+  [[ $# -eq 0 ]] && stop_service api
   local i
   for ((i = ${#selected[@]} - 1; i >= 0; i--)); do
     stop_service "${selected[i]}"

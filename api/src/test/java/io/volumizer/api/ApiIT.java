@@ -10,8 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,10 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -37,10 +32,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.javalin.Javalin;
 import io.volumizer.api.internal.Backends;
+import io.volumizer.api.testing.LocalPipeline;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.schemas.event.DocumentEvent;
-import picocli.CommandLine;
 
 /**
  * The API against the real local services. The repository it reads is made by the real pipeline: the generate
@@ -52,54 +47,29 @@ class ApiIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOKEN = "it-token";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
-    private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
-    private static final String REPOSITORY = "api" + RUN;
-    private static final GeneratorSettings SETTINGS = new GeneratorSettings(3, 6, 6, 2.0,
-            GeneratorSettings.DEFAULT_LAST_PERIOD, REPOSITORY);
-    private static final List<DocumentEvent> GENERATED = new ArrayList<>();
-
-    private static final String KAFKA = System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092");
-    private static final String REGISTRY = System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7");
-    private static final String MONGODB = System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017");
-    private static final String ELASTICSEARCH = System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200");
-    private static final List<String> PIPELINE = List.of("--bootstrap-servers", KAFKA, "--registry-url", REGISTRY,
-            "--mongodb-uri", MONGODB, "--elasticsearch-url", ELASTICSEARCH, "--documents-topic", "it." + RUN + ".documents",
-            "--imported-topic", "it." + RUN + ".imported", "--deadletter-topic", "it." + RUN + ".deadletter",
-            "--mongodb-database", "it_" + RUN, "--index-prefix", "it-" + RUN + "-", "--partitions", "2");
-
-    private static String importJob;
+    private static LocalPipeline pipeline;
+    private static String run;
+    private static String repository;
+    private static GeneratorSettings settings;
+    private static List<DocumentEvent> generated;
     private static Javalin api;
     private static Backends backends;
     private static String base;
 
     @BeforeAll
     static void pipelineAndApi() throws Exception {
-        BankGenerator generator = new BankGenerator(SETTINGS);
-        for (long i = 0; i < generator.indexSpace(); i++) {
-            DocumentEvent document = generator.documentAt(i);
-            if (document != null) {
-                GENERATED.add(document);
-            }
-        }
-        List<String> generate = new ArrayList<>(List.of("submit", "generate", "--seed", "3", "--customers", "6",
-                "--statements-per-account", "6", "--repository", REPOSITORY));
-        generate.addAll(PIPELINE);
-        volumizerJob(generate);
-        List<String> importAndIndex = new ArrayList<>(List.of("submit", "import-and-index", "--group-id", "it-" + RUN,
-                "--index-group-id", "it-index-" + RUN, "--checkpoint-interval", "PT1S", "--import-flush-interval", "PT0.1S", "--index-flush-interval", "PT0.2S"));
-        importAndIndex.addAll(PIPELINE);
-        Matcher running = Pattern.compile("job ([0-9a-f]{32}) running").matcher(volumizerJob(importAndIndex));
-        assertThat(running.find()).as("import-and-index submitted").isTrue();
-        importJob = running.group(1);
-
-        ApiOptions options = options("--documents-topic", "it." + RUN + ".documents");
+        pipeline = new LocalPipeline("api", 3, 6, 6);
+        run = pipeline.run;
+        repository = pipeline.repository;
+        settings = pipeline.settings;
+        generated = pipeline.generated;
+        ApiOptions options = options();
         backends = new Backends(options);
         api = ApiServer.create(options, backends).start("127.0.0.1", 0);
         base = "http://127.0.0.1:" + api.port();
-        awaitValue("documents imported and indexed", unchecked(() -> search("repository=" + REPOSITORY + "&limit=1")
-                .path("total").path("value").asLong()), (long) GENERATED.size(), Duration.ofMinutes(3));
+        awaitValue("documents imported and indexed", unchecked(() -> search("repository=" + repository + "&limit=1")
+                .path("total").path("value").asLong()), (long) generated.size(), Duration.ofMinutes(3));
     }
 
     @AfterAll
@@ -108,34 +78,13 @@ class ApiIT {
             api.stop();
             backends.close();
         }
-        if (importJob != null) {
-            volumizerJob(List.of("stop", importJob));
+        if (pipeline != null) {
+            pipeline.close();
         }
-        List<String> reset = new ArrayList<>(List.of("reset", REPOSITORY));
-        reset.addAll(PIPELINE);
-        volumizerJob(reset);
     }
 
     static ApiOptions options(String... overrides) {
-        List<String> args = new ArrayList<>(List.of("--token", TOKEN, "--bootstrap-servers", KAFKA, "--registry-url",
-                REGISTRY, "--mongodb-uri", MONGODB, "--mongodb-database", "it_" + RUN, "--elasticsearch-url",
-                ELASTICSEARCH, "--index-prefix", "it-" + RUN + "-", "--blob-store", "target/it-blobs", "--port", "0",
-                "--max-page-size", "50"));
-        args.addAll(List.of(overrides));
-        ApiOptions options = new ApiOptions();
-        new CommandLine(options).setOverwrittenOptionsAllowed(true).parseArgs(args.toArray(String[]::new));
-        options.validate();
-        return options;
-    }
-
-    /** Runs {@code bin/volumizer job ...} as a user would, and returns what it printed. */
-    private static String volumizerJob(List<String> args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(ROOT.resolve("bin/volumizer").toString(), "job"));
-        command.addAll(args);
-        Process process = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor()).as("bin/volumizer job %s:%n%s", args, output).isZero();
-        return output;
+        return pipeline.apiOptions(TOKEN, overrides);
     }
 
     // ---- HTTP helpers
@@ -214,16 +163,16 @@ class ApiIT {
     }
 
     private static DocumentEvent first(String type) {
-        return GENERATED.stream().filter(d -> d.getType().equals(type)).findFirst().orElseThrow();
+        return generated.stream().filter(d -> d.getType().equals(type)).findFirst().orElseThrow();
     }
 
     /** The account writes go under, so that the read tests see the generated children only. */
     private static String writableAccount() {
-        return GENERATED.stream().filter(d -> d.getType().equals("Account")).reduce((a, b) -> b).orElseThrow().getId();
+        return generated.stream().filter(d -> d.getType().equals("Account")).reduce((a, b) -> b).orElseThrow().getId();
     }
 
     private static String documents() {
-        return "/api/v1/" + REPOSITORY + "/documents";
+        return "/api/v1/" + repository + "/documents";
     }
 
     // ---- reads
@@ -261,14 +210,14 @@ class ApiIT {
         assertThat(get(documents() + "/" + account.getId(), "If-None-Match", "\"1\"").statusCode()).isEqualTo(304);
 
         assertError(get(documents() + "/no-such-document"), 404, null);
-        assertError(get("/api/v1/" + REPOSITORY + "/nothing/here"), 404, null);
+        assertError(get("/api/v1/" + repository + "/nothing/here"), 404, null);
         assertError(get(documents() + "/" + account.getId() + "?verbose=true"), 400, "verbose");
     }
 
     @Test
     void childrenComeInKeysetPagesByNameAndByDate() throws Exception {
         DocumentEvent account = first("Account");
-        List<String> expected = GENERATED.stream().filter(d -> account.getId().equals(d.getParentId()))
+        List<String> expected = generated.stream().filter(d -> account.getId().equals(d.getParentId()))
                 .map(DocumentEvent::getName).sorted().toList();
         List<String> names = new ArrayList<>();
         String next = null;
@@ -300,8 +249,8 @@ class ApiIT {
     void ancestorsAreTheBreadcrumbFromTheRoot() throws Exception {
         DocumentEvent statement = first("Statement");
         JsonNode ancestors = json(get(documents() + "/" + statement.getId() + "/ancestors")).path("ancestors");
-        DocumentEvent account = GENERATED.stream().filter(d -> d.getId().equals(statement.getParentId())).findFirst().orElseThrow();
-        DocumentEvent customer = GENERATED.stream().filter(d -> d.getId().equals(account.getParentId())).findFirst().orElseThrow();
+        DocumentEvent account = generated.stream().filter(d -> d.getId().equals(statement.getParentId())).findFirst().orElseThrow();
+        DocumentEvent customer = generated.stream().filter(d -> d.getId().equals(account.getParentId())).findFirst().orElseThrow();
         List<String> ids = new ArrayList<>();
         ancestors.forEach(a -> ids.add(a.path("id").asText()));
         assertThat(ids).containsExactly(BankGenerator.ROOT_ID, customer.getParentId(), customer.getId(), account.getId());
@@ -314,7 +263,7 @@ class ApiIT {
         HttpResponse<byte[]> blob = get(documents() + "/" + statement.getId() + "/blob");
         assertThat(blob.statusCode()).isEqualTo(200);
         assertThat(blob.headers().firstValue("Content-Type")).contains("application/pdf");
-        assertThat(blob.body()).isEqualTo(new BankGenerator(SETTINGS).blob(statement.getBlob().getKey()));
+        assertThat(blob.body()).isEqualTo(new BankGenerator(settings).blob(statement.getBlob().getKey()));
         assertError(get(documents() + "/" + first("Account").getId() + "/blob"), 404, null);
     }
 
@@ -324,24 +273,24 @@ class ApiIT {
         String lastName = (String) customer.getProperties().get("lastName");
         String state = customer.getParentId().substring("st-".length());
 
-        JsonNode found = search("repository=" + REPOSITORY + "&q=" + URLEncoder.encode(lastName, StandardCharsets.UTF_8)
+        JsonNode found = search("repository=" + repository + "&q=" + URLEncoder.encode(lastName, StandardCharsets.UTF_8)
                 + "&aggs=type,state,month&limit=50");
         assertThat(found.path("hits").findValuesAsText("id")).contains(customer.getId());
         assertThat(found.path("aggs").path("state").findValuesAsText("key")).contains(state);
         assertThat(found.path("aggs").path("type").findValuesAsText("key")).contains("Statement", "CustomerFolder");
         assertThat(found.path("aggs").path("month").size()).isPositive();
 
-        JsonNode statements = search("repository=" + REPOSITORY + "&type=Statement&state=" + state.toLowerCase() + "&limit=50");
+        JsonNode statements = search("repository=" + repository + "&type=Statement&state=" + state.toLowerCase() + "&limit=50");
         statements.path("hits").forEach(hit -> assertThat(hit.path("type").asText()).isEqualTo("Statement"));
         assertThat(statements.path("total").path("value").asLong()).isPositive();
 
         // search_after pages: every statement once, in date order.
-        long statementCount = GENERATED.stream().filter(d -> d.getType().equals("Statement")).count();
+        long statementCount = generated.stream().filter(d -> d.getType().equals("Statement")).count();
         List<String> ids = new ArrayList<>();
         List<String> created = new ArrayList<>();
         String next = null;
         for (int page = 0; page < 100; page++) {
-            JsonNode hits = search("repository=" + REPOSITORY + "&type=Statement&sort=-date&limit=7"
+            JsonNode hits = search("repository=" + repository + "&type=Statement&sort=-date&limit=7"
                     + (next == null ? "" : "&cursor=" + next));
             hits.path("hits").forEach(hit -> {
                 ids.add(hit.path("id").asText());
@@ -355,13 +304,13 @@ class ApiIT {
         assertThat(ids).hasSize((int) statementCount).doesNotHaveDuplicates();
         assertThat(created).isSortedAccordingTo(java.util.Comparator.reverseOrder());
 
-        JsonNode oneRepository = json(get("/api/v1/" + REPOSITORY + "/search?type=Root"));
+        JsonNode oneRepository = json(get("/api/v1/" + repository + "/search?type=Root"));
         assertThat(oneRepository.path("hits").findValuesAsText("id")).containsExactly(BankGenerator.ROOT_ID);
-        JsonNode none = search("repository=" + REPOSITORY + "&from=2000-01-01&to=2000-12-31");
+        JsonNode none = search("repository=" + repository + "&from=2000-01-01&to=2000-12-31");
         assertThat(none.path("total").path("value").asLong()).isZero();
 
         // User text is a JSON value, never part of the query's syntax.
-        JsonNode injected = search("repository=" + REPOSITORY + "&q=" + URLEncoder.encode("x\"}},{\"match_all\":{}}]", StandardCharsets.UTF_8).replace("%22", "%5C%22"));
+        JsonNode injected = search("repository=" + repository + "&q=" + URLEncoder.encode("x\"}},{\"match_all\":{}}]", StandardCharsets.UTF_8).replace("%22", "%5C%22"));
         assertThat(injected.path("total").path("value").asLong()).isZero();
 
         assertError(get("/api/v1/search?limit=51"), 400, "limit");
@@ -375,7 +324,7 @@ class ApiIT {
         assertError(get("/api/v1/search?cursor=abc"), 400, "cursor");
         assertError(get("/api/v1/search?qq=a"), 400, "qq");
         assertError(get("/api/v1/search?repository=Bad!"), 400, "repository");
-        assertError(get("/api/v1/nosuchrepository" + RUN + "/search"), 404, null);
+        assertError(get("/api/v1/nosuchrepository" + run + "/search"), 404, null);
     }
 
     // ---- writes
@@ -403,7 +352,7 @@ class ApiIT {
         assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\",\"name\":\"a\",\"properties\":{\"x\":{\"y\":1}}}", auth()), 400, "properties.x");
         assertError(write("POST", documents(), "{\"parentId\":\"nobody\",\"type\":\"Note\",\"name\":\"a\"}", auth()), 400, "parentId");
         assertError(write("POST", documents() + "?wait=maybe", "{}", auth()), 400, "wait");
-        String taken = GENERATED.stream().filter(d -> account.equals(d.getParentId())).findFirst().orElseThrow().getName();
+        String taken = generated.stream().filter(d -> account.equals(d.getParentId())).findFirst().orElseThrow().getName();
         assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\",\"name\":\"" + taken + "\"}", auth()), 409, "name");
         assertError(write("DELETE", documents() + "/" + account, null, auth()), 409, null);
         assertError(write("PUT", documents() + "/" + first("Statement").getId(), "{\"parentId\":\"elsewhere\"}", auth()), 400, "parentId");
@@ -413,9 +362,9 @@ class ApiIT {
     @Test
     void eventSourcedWritesAreAppliedByThePipeline() throws Exception {
         String account = writableAccount();
-        String word = "zebra" + RUN;
+        String word = "zebra" + run;
         HttpResponse<byte[]> created = write("POST", documents() + "?wait=true", "{\"parentId\":\"" + account
-                + "\",\"type\":\"Note\",\"name\":\"note-" + RUN + "\",\"title\":\"A note about " + word
+                + "\",\"type\":\"Note\",\"name\":\"note-" + run + "\",\"title\":\"A note about " + word
                 + "\",\"properties\":{\"pages\":3,\"urgent\":true,\"score\":0.5,\"remark\":null}}", auth());
         assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
         String id = json(created).path("id").asText();
@@ -427,7 +376,7 @@ class ApiIT {
         assertThat(stored.path("properties").path("pages").asLong()).isEqualTo(3);
         assertThat(stored.path("properties").path("urgent").asBoolean()).isTrue();
         assertThat(stored.path("ancestorIds").size()).isEqualTo(4);
-        awaitValue("note searchable", unchecked(() -> search("repository=" + REPOSITORY + "&q=" + word)
+        awaitValue("note searchable", unchecked(() -> search("repository=" + repository + "&q=" + word)
                 .path("total").path("value").asLong()), 1L, Duration.ofSeconds(60));
 
         assertError(write("PUT", documents() + "/" + id, "{\"title\":\"stale\"}", auth("If-Match", "\"1\"")), 412, "If-Match");
@@ -442,14 +391,14 @@ class ApiIT {
                 auth("If-Match", updated.headers().firstValue("ETag").orElseThrow()));
         assertThat(deleted.statusCode()).isEqualTo(204);
         assertError(get(documents() + "/" + id), 404, null);
-        awaitValue("note gone from the index", unchecked(() -> search("repository=" + REPOSITORY + "&q=" + word)
+        awaitValue("note gone from the index", unchecked(() -> search("repository=" + repository + "&q=" + word)
                 .path("total").path("value").asLong()), 0L, Duration.ofSeconds(60));
     }
 
     @Test
     void asyncWriteIsAcceptedThenVisible() throws Exception {
         HttpResponse<byte[]> accepted = write("POST", documents(), "{\"parentId\":\"" + writableAccount()
-                + "\",\"type\":\"Note\",\"name\":\"async-" + RUN + "\"}", auth());
+                + "\",\"type\":\"Note\",\"name\":\"async-" + run + "\"}", auth());
         assertThat(accepted.statusCode()).isEqualTo(202);
         assertThat(json(accepted).path("status").asText()).isEqualTo("accepted");
         String id = json(accepted).path("id").asText();
@@ -459,11 +408,11 @@ class ApiIT {
 
     @Test
     void uploadedFileIsStoredByDigestAndServedBack() throws Exception {
-        byte[] file = ("scanned letter " + RUN + "\n").repeat(100).getBytes(StandardCharsets.UTF_8);
-        String boundary = "b" + RUN;
+        byte[] file = ("scanned letter " + run + "\n").repeat(100).getBytes(StandardCharsets.UTF_8);
+        String boundary = "b" + run;
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"document\"\r\n\r\n{\"parentId\":\""
-                + writableAccount() + "\",\"type\":\"Scan\",\"name\":\"scan-" + RUN + ".txt\"}\r\n--" + boundary
+                + writableAccount() + "\",\"type\":\"Scan\",\"name\":\"scan-" + run + ".txt\"}\r\n--" + boundary
                 + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"scan.txt\"\r\nContent-Type: text/plain\r\n\r\n")
                 .getBytes(StandardCharsets.UTF_8));
         body.write(file);
@@ -505,15 +454,14 @@ class ApiIT {
             }
         }
 
-        ApiOptions deadKafka = options("--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S",
-                "--documents-topic", "it." + RUN + ".documents");
+        ApiOptions deadKafka = options("--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S");
         try (Backends dead = new Backends(deadKafka)) {
             Javalin down = ApiServer.create(deadKafka, dead).start("127.0.0.1", 0);
             String saved = base;
             try {
                 base = "http://127.0.0.1:" + down.port();
                 HttpResponse<byte[]> refused = write("POST", documents(), "{\"parentId\":\"" + writableAccount()
-                        + "\",\"type\":\"Note\",\"name\":\"never-" + RUN + "\"}", auth());
+                        + "\",\"type\":\"Note\",\"name\":\"never-" + run + "\"}", auth());
                 assertError(refused, 503, null);
                 assertThat(json(refused).path("message").asText()).contains("kafka");
             } finally {
@@ -525,8 +473,8 @@ class ApiIT {
 
     @Test
     void waitGivesUpWith504WhenNothingAppliesTheWrite() throws Exception {
-        String orphan = "it." + RUN + ".unconsumed";
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA))) {
+        String orphan = "it." + run + ".unconsumed";
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, LocalPipeline.KAFKA))) {
             admin.createTopics(List.of(new NewTopic(orphan, 1, (short) 1))).all().get();
         }
         ApiOptions unconsumed = options("--documents-topic", orphan, "--wait-timeout", "PT1S");
@@ -536,7 +484,7 @@ class ApiIT {
             try {
                 base = "http://127.0.0.1:" + lonely.port();
                 HttpResponse<byte[]> timedOut = write("POST", documents() + "?wait=true", "{\"parentId\":\""
-                        + writableAccount() + "\",\"type\":\"Note\",\"name\":\"lost-" + RUN + "\"}", auth());
+                        + writableAccount() + "\",\"type\":\"Note\",\"name\":\"lost-" + run + "\"}", auth());
                 assertThat(timedOut.statusCode()).isEqualTo(504);
                 ObjectNode body = (ObjectNode) json(timedOut);
                 assertThat(body.path("status").asText()).isEqualTo("accepted");

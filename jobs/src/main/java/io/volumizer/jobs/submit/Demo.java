@@ -1,5 +1,6 @@
 package io.volumizer.jobs.submit;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -41,8 +42,14 @@ public final class Demo implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--statements-per-account", defaultValue = "60", description = "Monthly statements per account (default: ${DEFAULT-VALUE}).")
+    int statementsPerAccount;
+
     @Option(names = "--repository", defaultValue = "demo", description = "Repository (default: ${DEFAULT-VALUE}).")
     String repository;
+
+    @Option(names = "--record", description = "Shell file to record the run's settings in, for the load tests' feeders and for resuming its import.")
+    Path record;
 
     @Option(names = "--timeout", defaultValue = "PT20M", description = "Give up after (default: ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -82,12 +89,13 @@ public final class Demo implements Callable<Integer> {
             System.out.println("resetting repository '" + repository + "' (topics, collection, index)");
             stores.reset(repository, pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
             String jarId = flink.uploadJar(jar);
-            String importJob = flink.run(jarId, IMPORT_JOB, JobArguments.with(common, "--group-id", "volumizer-" + repository + "-import"), null);
+            String importJob = flink.run(jarId, IMPORT_JOB, JobArguments.with(common, "--group-id", importGroup()), null);
             String indexJob = flink.run(jarId, INDEX_JOB, JobArguments.with(common, "--index-group-id", "volumizer-" + repository + "-index"), null);
             flink.awaitState(importJob, "RUNNING", Duration.ofMinutes(2));
             flink.awaitState(indexJob, "RUNNING", Duration.ofMinutes(2));
             String generateJob = flink.run(jarId, GENERATE_JOB, JobArguments.with(common, "--seed", Long.toString(seed),
-                    "--customers", Long.toString(customers), "--repository", repository), null);
+                    "--customers", Long.toString(customers), "--statements-per-account", Integer.toString(statementsPerAccount),
+                    "--repository", repository), null);
             System.out.printf("jobs submitted; watch them at %s%n", flinkRest);
 
             Stage generated = new Stage("generate");
@@ -135,8 +143,20 @@ public final class Demo implements Callable<Integer> {
             String indexSavepoint = flink.stopWithSavepoint(indexJob, Duration.ofMinutes(2));
             System.out.println("import stopped with savepoint " + importSavepoint);
             System.out.println("index stopped with savepoint " + indexSavepoint);
-            return summary(stores, generated, imported, indexed, (System.nanoTime() - started) / 1e9);
+            int reconciled = summary(stores, generated, imported, indexed, (System.nanoTime() - started) / 1e9);
+            if (reconciled == 0 && record != null) {
+                Files.writeString(record, String.join("\n", "DEMO_SEED=" + seed, "DEMO_CUSTOMERS=" + customers,
+                        "DEMO_STATEMENTS=" + statementsPerAccount, "DEMO_REPOSITORY=" + repository,
+                        "DEMO_DOCUMENTS=" + imported.count, "DEMO_IMPORT_GROUP=" + importGroup(),
+                        "DEMO_IMPORT_SAVEPOINT=" + importSavepoint, "DEMO_INDEX_SAVEPOINT=" + indexSavepoint) + "\n");
+            }
+            return reconciled;
         }
+    }
+
+    /** The import's consumer group: a later import job of this group continues where the demo's stopped. */
+    private String importGroup() {
+        return "volumizer-" + repository + "-import";
     }
 
     private int summary(Stores stores, Stage generated, Stage imported, Stage indexed, double seconds) throws Exception {

@@ -1,0 +1,123 @@
+package io.volumizer.api.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.volumizer.api.ApiOptions;
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.schemas.event.DocumentEvent;
+import picocli.CommandLine;
+
+/**
+ * A small seeded repository made by the real pipeline for a test: topics, database and index of its own; the
+ * generate and import-and-index jobs submitted to the local session cluster with {@code bin/volumizer job}, as
+ * a user would; the import-and-index job left running, so event-sourced writes are applied; everything stopped
+ * and deleted by {@link #close()}.
+ */
+public final class LocalPipeline implements AutoCloseable {
+
+    public static final String KAFKA = System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092");
+    public static final String REGISTRY = System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7");
+    public static final String MONGODB = System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017");
+    public static final String ELASTICSEARCH = System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200");
+
+    public final String run = UUID.randomUUID().toString().substring(0, 8);
+    public final String repository;
+    public final GeneratorSettings settings;
+    public final List<DocumentEvent> generated = new ArrayList<>();
+    private final Path root;
+    private final List<String> pipeline;
+    private String importJob;
+
+    /** Generates {@code customers} customers with {@code statements} statements per account into a new repository. */
+    public LocalPipeline(String repositoryPrefix, long seed, long customers, int statements) throws Exception {
+        repository = repositoryPrefix + run;
+        settings = new GeneratorSettings(seed, customers, statements, 2.0, GeneratorSettings.DEFAULT_LAST_PERIOD, repository);
+        root = findRoot();
+        pipeline = List.of("--bootstrap-servers", KAFKA, "--registry-url", REGISTRY, "--mongodb-uri", MONGODB,
+                "--elasticsearch-url", ELASTICSEARCH, "--documents-topic", documentsTopic(),
+                "--imported-topic", "it." + run + ".imported", "--deadletter-topic", "it." + run + ".deadletter",
+                "--mongodb-database", database(), "--index-prefix", indexPrefix(), "--partitions", "2");
+        BankGenerator generator = new BankGenerator(settings);
+        for (long i = 0; i < generator.indexSpace(); i++) {
+            DocumentEvent document = generator.documentAt(i);
+            if (document != null) {
+                generated.add(document);
+            }
+        }
+        List<String> generate = new ArrayList<>(List.of("submit", "generate", "--seed", Long.toString(seed),
+                "--customers", Long.toString(customers), "--statements-per-account", Integer.toString(statements),
+                "--repository", repository));
+        generate.addAll(pipeline);
+        job(generate);
+        List<String> importAndIndex = new ArrayList<>(List.of("submit", "import-and-index", "--group-id", "it-" + run,
+                "--checkpoint-interval", "PT1S", "--import-flush-interval", "PT0.1S", "--index-flush-interval", "PT0.2S"));
+        importAndIndex.addAll(pipeline);
+        Matcher running = Pattern.compile("job ([0-9a-f]{32}) running").matcher(job(importAndIndex));
+        assertThat(running.find()).as("import-and-index submitted").isTrue();
+        importJob = running.group(1);
+    }
+
+    public String documentsTopic() {
+        return "it." + run + ".documents";
+    }
+
+    public String database() {
+        return "it_" + run;
+    }
+
+    public String indexPrefix() {
+        return "it-" + run + "-";
+    }
+
+    /** API options pointing at this pipeline's stores and topic; {@code overrides} come last and win. */
+    public ApiOptions apiOptions(String token, String... overrides) {
+        List<String> args = new ArrayList<>(List.of("--token", token, "--bootstrap-servers", KAFKA, "--registry-url",
+                REGISTRY, "--mongodb-uri", MONGODB, "--mongodb-database", database(), "--elasticsearch-url",
+                ELASTICSEARCH, "--index-prefix", indexPrefix(), "--documents-topic", documentsTopic(),
+                "--blob-store", "target/it-blobs", "--port", "0", "--max-page-size", "50"));
+        args.addAll(List.of(overrides));
+        ApiOptions options = new ApiOptions();
+        new CommandLine(options).setOverwrittenOptionsAllowed(true).parseArgs(args.toArray(String[]::new));
+        options.validate();
+        return options;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (importJob != null) {
+            job(List.of("stop", importJob));
+        }
+        List<String> reset = new ArrayList<>(List.of("reset", repository));
+        reset.addAll(pipeline);
+        job(reset);
+    }
+
+    /** Runs {@code bin/volumizer job ...} and returns what it printed. */
+    private String job(List<String> args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(root.resolve("bin/volumizer").toString(), "job"));
+        command.addAll(args);
+        Process process = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as("bin/volumizer job %s:%n%s", args, output).isZero();
+        return output;
+    }
+
+    private static Path findRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isExecutable(dir.resolve("bin/volumizer"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("bin/volumizer not found above " + Path.of("").toAbsolutePath());
+    }
+}

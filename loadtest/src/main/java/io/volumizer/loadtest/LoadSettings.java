@@ -1,0 +1,46 @@
+package io.volumizer.loadtest;
+
+import java.time.Duration;
+
+import io.volumizer.generators.GeneratorSettings;
+
+/**
+ * What a simulation runs against and how hard, from system properties {@code loadtest.*} (set by
+ * {@code bin/volumizer loadtest}): the API, the generator settings of the repository a demo imported (so
+ * feeders compute ids and terms instead of querying), the open-model rate and duration, and the thresholds of
+ * the assertions.
+ */
+public record LoadSettings(String apiUrl, String token, GeneratorSettings generator, double usersPerSecond,
+        Duration ramp, Duration duration, int p95Millis, double maxErrorPercent, String label) {
+
+    public static LoadSettings fromSystemProperties(int defaultP95Millis) {
+        GeneratorSettings generator = new GeneratorSettings(
+                Long.getLong("loadtest.seed", 1),
+                Long.getLong("loadtest.customers", 500),
+                Integer.getInteger("loadtest.statements", 60),
+                Double.parseDouble(System.getProperty("loadtest.meanAccounts", "2.0")),
+                GeneratorSettings.DEFAULT_LAST_PERIOD,
+                System.getProperty("loadtest.repository", "demo"));
+        LoadSettings settings = new LoadSettings(
+                System.getProperty("loadtest.api", "http://127.0.0.1:8090"),
+                System.getProperty("loadtest.token", System.getenv().getOrDefault("VOLUMIZER_API_TOKEN", "")),
+                generator,
+                Double.parseDouble(System.getProperty("loadtest.rate", "10")),
+                Duration.ofSeconds(Long.getLong("loadtest.ramp", 10)),
+                Duration.ofSeconds(Long.getLong("loadtest.duration", 60)),
+                Integer.getInteger("loadtest.p95", defaultP95Millis),
+                Double.parseDouble(System.getProperty("loadtest.maxErrorPercent", "1.0")),
+                System.getProperty("loadtest.label", ""));
+        if (settings.usersPerSecond <= 0) {
+            throw new IllegalArgumentException("loadtest.rate must be positive, was " + settings.usersPerSecond);
+        }
+        if (settings.duration.isZero() || settings.duration.isNegative()) {
+            throw new IllegalArgumentException("loadtest.duration must be positive seconds");
+        }
+        return settings;
+    }
+
+    public String documents() {
+        return "/api/v1/" + generator.repository() + "/documents";
+    }
+}

@@ -1,0 +1,213 @@
+package io.volumizer.loadtest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code bin/volumizer loadtest}: runs one simulation with Gatling, then writes a one-screen summary (req/s,
+ * p50/p95/p99, errors, per request and overall) next to the HTML report, as markdown and JSON; {@code compare}
+ * sets a run beside a baseline run of the same simulation and gives the latency change per request.
+ */
+@Command(name = "loadtest", mixinStandardHelpOptions = true, sortOptions = false,
+        subcommands = LoadTestRunner.Compare.class,
+        description = "Runs a Gatling simulation against the API and summarizes it.")
+public final class LoadTestRunner implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final Map<String, String> SIMULATIONS = Map.of(
+            "crud", "io.volumizer.loadtest.simulations.CrudSimulation",
+            "navigation", "io.volumizer.loadtest.simulations.NavigationSimulation",
+            "search", "io.volumizer.loadtest.simulations.SearchSimulation",
+            "mixed", "io.volumizer.loadtest.simulations.MixedSimulation",
+            "smoke", "io.volumizer.loadtest.simulations.SmokeSimulation");
+
+    @Parameters(index = "0", description = "Simulation: crud, navigation, search, mixed, smoke.")
+    String simulation;
+
+    @Option(names = "--rate", defaultValue = "10", description = "Users arriving per second once ramped (default: ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--duration", defaultValue = "60", description = "Seconds at the full rate (default: ${DEFAULT-VALUE}).")
+    long duration;
+
+    @Option(names = "--ramp", defaultValue = "10", description = "Seconds to ramp up to the rate (default: ${DEFAULT-VALUE}).")
+    long ramp;
+
+    @Option(names = "--p95", description = "Threshold of the 95th percentile assertion, ms (default: the simulation's target).")
+    Integer p95;
+
+    @Option(names = "--max-error-percent", defaultValue = "1.0", description = "Failed requests allowed, % (default: ${DEFAULT-VALUE}).")
+    double maxErrorPercent;
+
+    @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
+    String api;
+
+    @Option(names = "--token", defaultValue = "${env:VOLUMIZER_API_TOKEN}", description = "Bearer token for writes (default: $VOLUMIZER_API_TOKEN).")
+    String token;
+
+    @Option(names = "--repository", defaultValue = "demo", description = "Repository the demo imported (default: ${DEFAULT-VALUE}).")
+    String repository;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Generator seed of that import (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--customers", defaultValue = "500", description = "Customers of that import (default: ${DEFAULT-VALUE}).")
+    long customers;
+
+    @Option(names = "--statements-per-account", defaultValue = "60", description = "Statements per account of that import (default: ${DEFAULT-VALUE}).")
+    int statements;
+
+    @Option(names = "--label", defaultValue = "", description = "Names this run in its summary file (e.g. baseline).")
+    String label;
+
+    @Option(names = "--results", defaultValue = "loadtest/results", description = "Where reports and summaries go (default: ${DEFAULT-VALUE}).")
+    Path results;
+
+    @Override
+    public Integer call() throws Exception {
+        String simulationClass = SIMULATIONS.get(simulation);
+        if (simulationClass == null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "unknown simulation '" + simulation
+                    + "'; simulations: " + SIMULATIONS.keySet());
+        }
+        if (rate <= 0 || duration <= 0 || ramp < 0) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rate and --duration must be positive, --ramp not negative");
+        }
+        System.setProperty("loadtest.api", api);
+        System.setProperty("loadtest.token", token == null ? "" : token);
+        System.setProperty("loadtest.repository", repository);
+        System.setProperty("loadtest.seed", Long.toString(seed));
+        System.setProperty("loadtest.customers", Long.toString(customers));
+        System.setProperty("loadtest.statements", Integer.toString(statements));
+        System.setProperty("loadtest.rate", Double.toString(rate));
+        System.setProperty("loadtest.duration", Long.toString(duration));
+        System.setProperty("loadtest.ramp", Long.toString(ramp));
+        System.setProperty("loadtest.maxErrorPercent", Double.toString(maxErrorPercent));
+        System.setProperty("loadtest.label", label);
+        if (p95 != null) {
+            System.setProperty("loadtest.p95", Integer.toString(p95));
+        }
+        Path reports = results.toAbsolutePath().resolve("reports");
+        Files.createDirectories(reports);
+        Instant started = Instant.now();
+        int exit = io.gatling.app.Gatling$.MODULE$.fromArgs(new String[] {"--simulation", simulationClass,
+            "--results-folder", reports.toString(), "--launcher", "volumizer", "--run-description", label});
+        Report report = Report.read(Report.latest(reports, simulationClass));
+        String name = simulation + (label.isEmpty() ? "" : "-" + label);
+        ObjectNode summary = summary(report, started, exit == 0);
+        Files.writeString(results.resolve(name + ".json"), JSON.writeValueAsString(summary));
+        String markdown = markdown(name, report, summary);
+        Files.writeString(results.resolve(name + ".md"), markdown);
+        System.out.println();
+        System.out.println(markdown);
+        System.out.println("summary: " + results.resolve(name + ".md") + "  report: " + report.folder().resolve("index.html"));
+        return exit;
+    }
+
+    private ObjectNode summary(Report report, Instant started, boolean assertionsPassed) {
+        ObjectNode summary = JSON.createObjectNode().put("simulation", simulation).put("label", label)
+                .put("started", started.toString()).put("usersPerSecond", rate).put("durationSeconds", duration)
+                .put("rampSeconds", ramp).put("assertionsPassed", assertionsPassed)
+                .put("report", report.folder().resolve("index.html").toString());
+        ObjectNode requests = summary.putObject("requests");
+        report.requests().forEach((request, stats) -> requests.set(request, JSON.valueToTree(stats)));
+        return summary;
+    }
+
+    private static String markdown(String name, Report report, ObjectNode summary) {
+        StringBuilder text = new StringBuilder();
+        text.append("## Load test: ").append(name).append("\n\n")
+                .append(String.format(Locale.ROOT, "%s users/s for %d s after a %d s ramp; assertions %s; started %s.%n%n",
+                        summary.path("usersPerSecond").asText(), summary.path("durationSeconds").asLong(),
+                        summary.path("rampSeconds").asLong(), summary.path("assertionsPassed").asBoolean() ? "passed" : "FAILED",
+                        summary.path("started").asText()))
+                .append("| request | count | errors | req/s | p50 ms | p95 ms | p99 ms | max ms |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        report.requests().forEach((request, s) -> text.append(String.format(Locale.ROOT,
+                "| %s | %d | %d (%.2f%%) | %.1f | %d | %d | %d | %d |%n", request.equals(Report.ALL) ? "**all**" : request,
+                s.count(), s.failed(), s.failedPercent(), s.perSecond(), s.p50(), s.p95(), s.p99(), s.max())));
+        return text.toString();
+    }
+
+    /** Sets a run beside its baseline: the change of each request's p95, and of their count-weighted mean. */
+    @Command(name = "compare", description = "Compare two summaries of one simulation (e.g. mixed-baseline and mixed-importing).")
+    static final class Compare implements Callable<Integer> {
+
+        @Parameters(index = "0", description = "Summary JSON of the baseline run.")
+        Path baseline;
+
+        @Parameters(index = "1", description = "Summary JSON of the run to compare.")
+        Path run;
+
+        @Option(names = "--requests", split = ",", description = "Requests the headline figure is about (default: all but 'All Requests').")
+        List<String> requests;
+
+        @Option(names = "--max-increase-percent", defaultValue = "20", description = "Target: largest rise of the headline p95, % (default: ${DEFAULT-VALUE}).")
+        double maxIncrease;
+
+        @Option(names = "--out", required = true, description = "Markdown file to write.")
+        Path out;
+
+        @Override
+        public Integer call() throws IOException {
+            var before = JSON.readTree(baseline.toFile()).path("requests");
+            var after = JSON.readTree(run.toFile()).path("requests");
+            StringBuilder text = new StringBuilder("## ").append(run.getFileName()).append(" against ")
+                    .append(baseline.getFileName()).append("\n\n| request | p95 before ms | p95 after ms | change | req/s before | req/s after |\n|---|---:|---:|---:|---:|---:|\n");
+            double weightedBefore = 0;
+            double weightedAfter = 0;
+            long weight = 0;
+            for (var names = before.fieldNames(); names.hasNext(); ) {
+                String request = names.next();
+                if (!after.has(request)) {
+                    continue;
+                }
+                long p95Before = before.path(request).path("p95").asLong();
+                long p95After = after.path(request).path("p95").asLong();
+                text.append(String.format(Locale.ROOT, "| %s | %d | %d | %+.0f%% | %.1f | %.1f |%n", request, p95Before,
+                        p95After, change(p95Before, p95After), before.path(request).path("perSecond").asDouble(),
+                        after.path(request).path("perSecond").asDouble()));
+                boolean counted = requests == null ? !request.equals(Report.ALL) : requests.contains(request);
+                if (counted) {
+                    long count = after.path(request).path("count").asLong();
+                    weightedBefore += p95Before * (double) count;
+                    weightedAfter += p95After * (double) count;
+                    weight += count;
+                }
+            }
+            double headline = weight == 0 ? 0 : change(weightedBefore / weight, weightedAfter / weight);
+            text.append(String.format(Locale.ROOT, "%nCount-weighted mean p95 of %s: %.1f ms before, %.1f ms after: %+.1f%% "
+                    + "(target: under +%.0f%%: %s).%n", requests == null ? "all requests" : String.join(", ", requests),
+                    weight == 0 ? 0 : weightedBefore / weight, weight == 0 ? 0 : weightedAfter / weight, headline,
+                    maxIncrease, headline < maxIncrease ? "met" : "not met"));
+            Files.writeString(out, text);
+            System.out.println(text);
+            return 0;
+        }
+
+        private static double change(double before, double after) {
+            return before == 0 ? 0 : 100.0 * (after - before) / before;
+        }
+    }
+
+    public static void main(String[] args) {
+        // The launcher passes the demo's settings first; what the user adds after them wins.
+        System.exit(new CommandLine(new LoadTestRunner()).setOverwrittenOptionsAllowed(true).execute(args));
+    }
+}

@@ -1,0 +1,166 @@
+package io.volumizer.loadtest;
+
+import static io.gatling.javaapi.http.HttpDsl.ByteArrayBodyPart;
+import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.http.HttpDsl.StringBodyPart;
+import static io.gatling.javaapi.core.CoreDsl.asLongAs;
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.doIf;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.global;
+import static io.gatling.javaapi.core.CoreDsl.details;
+import static io.gatling.javaapi.core.CoreDsl.jsonPath;
+import static io.gatling.javaapi.core.CoreDsl.percent;
+import static io.gatling.javaapi.core.CoreDsl.randomSwitch;
+import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.regex;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.http.HttpDsl.header;
+import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.gatling.javaapi.http.HttpDsl.status;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import io.gatling.javaapi.core.Assertion;
+import io.gatling.javaapi.core.OpenInjectionStep;
+import io.gatling.javaapi.core.PopulationBuilder;
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+
+/**
+ * The user journeys the simulations combine. Request names are stable: the summary and the assertions refer to
+ * them ("get document", "children", "search ...", "read", ...).
+ */
+public final class Scenarios {
+
+    /** Read requests of a browsing user: what the navigation latency target is about. */
+    public static final List<String> NAVIGATION_REQUESTS = List.of("get document", "children", "next children page",
+            "ancestors", "get parent", "blob");
+    public static final List<String> SEARCH_REQUESTS = List.of("search fulltext", "search filtered", "search by period",
+            "search next page");
+
+    private static final byte[] UPLOAD = "Volumizer load test upload\n".repeat(200).getBytes(StandardCharsets.UTF_8);
+
+    private Scenarios() {
+    }
+
+    public static HttpProtocolBuilder protocol(LoadSettings settings) {
+        // No client cache: every request reaches the server, which is what is measured.
+        return http.baseUrl(settings.apiUrl()).acceptHeader("application/json").shareConnections().disableCaching();
+    }
+
+    /** Ramp to the rate, then hold it: an open model, users arrive whatever the latency. */
+    public static OpenInjectionStep[] openModel(LoadSettings settings, double share) {
+        double rate = settings.usersPerSecond() * share;
+        return new OpenInjectionStep[] {
+            rampUsersPerSec(Math.max(rate / 10, 0.1)).to(rate).during(settings.ramp()),
+            constantUsersPerSec(rate).during(settings.duration())
+        };
+    }
+
+    /** A person browsing: a customer folder, its accounts, a page of statements and the next, one statement, its breadcrumb, parent and file. */
+    public static ScenarioBuilder navigation(LoadSettings settings, long drawSeed) {
+        String documents = settings.documents();
+        return scenario("navigation").feed(Feeders.customers(settings, drawSeed)).exec(
+                http("get document").get(documents + "/#{customerId}").check(status().is(200)),
+                http("children").get(documents + "/#{customerId}/children").queryParam("limit", 20).check(status().is(200)),
+                http("get document").get(documents + "/#{accountId}").check(status().is(200)),
+                http("children").get(documents + "/#{accountId}/children").queryParam("limit", 20).queryParam("sort", "date")
+                        .check(status().is(200), regex("\"next\":\"([^\"]+)\"").optional().saveAs("next")),
+                doIf(session -> session.contains("next")).then(exec(http("next children page")
+                        .get(documents + "/#{accountId}/children").queryParam("limit", 20).queryParam("sort", "date")
+                        .queryParam("cursor", "#{next}").check(status().is(200)))),
+                http("get document").get(documents + "/#{statementId}")
+                        .check(status().is(200), jsonPath("$.parentId").saveAs("parentId")),
+                http("ancestors").get(documents + "/#{statementId}/ancestors").check(status().is(200)),
+                http("get parent").get(documents + "/#{parentId}").check(status().is(200)),
+                randomSwitch().on(percent(30.0).then(exec(http("blob").get(documents + "/#{statementId}/blob")
+                        .check(status().is(200))))));
+    }
+
+    /** Fulltext on names and places drawn from the generator, filtered, sorted, aggregated; some users page on. */
+    public static ScenarioBuilder search(LoadSettings settings, long drawSeed) {
+        String repository = settings.generator().repository();
+        return scenario("search").feed(Feeders.customers(settings, drawSeed)).exec(
+                randomSwitch().on(
+                        percent(40.0).then(exec(http("search fulltext").get("/api/v1/search")
+                                .queryParam("repository", repository).queryParam("q", "#{lastName}")
+                                .queryParam("aggs", "type,state").queryParam("limit", 20)
+                                .check(status().is(200), regex("\"next\":\"([^\"]+)\"").optional().saveAs("next")))),
+                        percent(40.0).then(exec(http("search filtered").get("/api/v1/search")
+                                .queryParam("repository", repository).queryParam("q", "#{city}")
+                                .queryParam("type", "Statement").queryParam("state", "#{stateCode}")
+                                .queryParam("sort", "-date").queryParam("limit", 20)
+                                .check(status().is(200), regex("\"next\":\"([^\"]+)\"").optional().saveAs("next")))),
+                        percent(20.0).then(exec(http("search by period").get("/api/v1/search")
+                                .queryParam("repository", repository).queryParam("q", "#{firstName} #{lastName}")
+                                .queryParam("from", "2024-01-01").queryParam("to", "2025-12-31")
+                                .queryParam("aggs", "month").queryParam("limit", 20).check(status().is(200))))),
+                randomSwitch().on(percent(30.0).then(doIf(session -> session.contains("next")).then(exec(
+                        http("search next page").get("/api/v1/search").queryParam("repository", repository)
+                                .queryParam("q", "#{lastName}").queryParam("aggs", "type,state").queryParam("limit", 20)
+                                .queryParam("cursor", "#{next}").check(status().in(200, 400)))))));
+    }
+
+    /**
+     * Create (with a file upload), read, update, delete: half the users wait for each write to be visible in
+     * MongoDB, half write asynchronously and poll until the import job has applied the create.
+     */
+    public static ScenarioBuilder crud(LoadSettings settings, long drawSeed) {
+        String documents = settings.documents();
+        String bearer = "Bearer " + settings.token();
+        return scenario("crud").feed(Feeders.customers(settings, drawSeed)).exec(randomSwitch().on(
+                percent(50.0).then(exec(
+                        http("create (wait, upload)").post(documents).queryParam("wait", true).header("Authorization", bearer)
+                                .bodyPart(StringBodyPart("document", "{\"parentId\":\"#{accountId}\",\"type\":\"Note\","
+                                        + "\"name\":\"load-#{randomUuid()}\",\"title\":\"Load test note for #{lastName}\"}"))
+                                .bodyPart(ByteArrayBodyPart("file", UPLOAD).fileName("note.txt").contentType("text/plain"))
+                                .asMultipartForm()
+                                .check(status().is(201), jsonPath("$.id").saveAs("id"), header("ETag").saveAs("etag")),
+                        http("read").get(documents + "/#{id}").check(status().is(200)),
+                        http("update (wait)").put(documents + "/#{id}").queryParam("wait", true)
+                                .header("Authorization", bearer).header("If-Match", "#{etag}")
+                                .header("Content-Type", "application/json")
+                                .body(StringBody("{\"title\":\"Updated note for #{lastName}\",\"properties\":{\"reviewed\":true}}"))
+                                .check(status().is(200), header("ETag").saveAs("etag")),
+                        http("read").get(documents + "/#{id}").check(status().is(200)),
+                        http("delete (wait)").delete(documents + "/#{id}").queryParam("wait", true)
+                                .header("Authorization", bearer).header("If-Match", "#{etag}").check(status().is(204)))),
+                percent(50.0).then(exec(
+                        http("create (async)").post(documents).header("Authorization", bearer)
+                                .header("Content-Type", "application/json")
+                                .body(StringBody("{\"parentId\":\"#{accountId}\",\"type\":\"Note\",\"name\":\"load-#{randomUuid()}\"}"))
+                                .check(status().is(202), jsonPath("$.id").saveAs("id")),
+                        exec(session -> session.set("readStatus", 404).set("polls", 0)),
+                        asLongAs(session -> session.getInt("readStatus") != 200 && session.getInt("polls") < 100).on(exec(
+                                http("read until imported").get(documents + "/#{id}")
+                                        .check(status().in(200, 404).saveAs("readStatus")),
+                                exec(session -> session.set("polls", session.getInt("polls") + 1))).pause(Duration.ofMillis(50))),
+                        http("read").get(documents + "/#{id}").check(status().is(200)),
+                        http("update (async)").put(documents + "/#{id}").header("Authorization", bearer)
+                                .header("Content-Type", "application/json")
+                                .body(StringBody("{\"title\":\"Updated asynchronously\"}")).check(status().is(202)),
+                        http("delete (async)").delete(documents + "/#{id}").header("Authorization", bearer)
+                                .check(status().is(202))))));
+    }
+
+    public static PopulationBuilder open(ScenarioBuilder scenario, LoadSettings settings, double share) {
+        return scenario.injectOpen(openModel(settings, share));
+    }
+
+    /** Few failed requests, and the 95th percentile of the named requests (all when none) under the threshold. */
+    public static Assertion[] assertions(LoadSettings settings, List<String> latencyRequests) {
+        Assertion errors = global().failedRequests().percent().lte(settings.maxErrorPercent());
+        if (latencyRequests.isEmpty()) {
+            return new Assertion[] {errors, global().responseTime().percentile(95.0).lt(settings.p95Millis())};
+        }
+        Assertion[] assertions = new Assertion[latencyRequests.size() + 1];
+        assertions[0] = errors;
+        for (int i = 0; i < latencyRequests.size(); i++) {
+            assertions[i + 1] = details(latencyRequests.get(i)).responseTime().percentile(95.0).lt(settings.p95Millis());
+        }
+        return assertions;
+    }
+}

@@ -1,0 +1,21 @@
+package io.volumizer.loadtest.simulations;
+
+import io.gatling.javaapi.core.Simulation;
+import io.volumizer.loadtest.LoadSettings;
+import io.volumizer.loadtest.Scenarios;
+
+/**
+ * Navigation and search together (three browsing users for one searching). {@code bin/volumizer loadtest mixed}
+ * runs it twice, without and then with an import job running, and reports how navigation latency changes.
+ */
+public class MixedSimulation extends Simulation {
+
+    private final LoadSettings settings = LoadSettings.fromSystemProperties(50);
+
+    {
+        setUp(Scenarios.open(Scenarios.navigation(settings, 4), settings, 0.75),
+                Scenarios.open(Scenarios.search(settings, 5), settings, 0.25))
+                .protocols(Scenarios.protocol(settings))
+                .assertions(Scenarios.assertions(settings, java.util.List.of()));
+    }
+}

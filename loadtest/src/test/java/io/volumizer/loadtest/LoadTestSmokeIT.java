@@ -1,0 +1,78 @@
+package io.volumizer.loadtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.javalin.Javalin;
+import io.volumizer.api.ApiOptions;
+import io.volumizer.api.ApiServer;
+import io.volumizer.api.internal.Backends;
+import io.volumizer.api.testing.LocalPipeline;
+import picocli.CommandLine;
+
+/**
+ * The smoke simulation (navigation, search and CRUD at a low rate for a few seconds) through the load-test
+ * runner, against the API on a small repository the real pipeline imported: the simulations, their feeders
+ * and the summary work on a live stack. No latency is asserted here; that is what the load tests measure.
+ */
+class LoadTestSmokeIT {
+
+    private static final String TOKEN = "smoke-token";
+
+    @Test
+    void smokeSimulationRunsWithoutErrorsAndIsSummarized() throws Exception {
+        try (LocalPipeline pipeline = new LocalPipeline("smoke", 4, 4, 6)) {
+            ApiOptions options = pipeline.apiOptions(TOKEN);
+            try (Backends backends = new Backends(options)) {
+                Javalin api = ApiServer.create(options, backends).start("127.0.0.1", 0);
+                try {
+                    String base = "http://127.0.0.1:" + api.port();
+                    awaitIndexed(base, pipeline.repository, pipeline.generated.size());
+                    Path results = Path.of("target/loadtest-results");
+                    int exit = new CommandLine(new LoadTestRunner()).execute("smoke", "--rate", "3", "--duration", "5",
+                            "--ramp", "1", "--max-error-percent", "0", "--api", base, "--token", TOKEN,
+                            "--repository", pipeline.repository, "--seed", "4", "--customers", "4",
+                            "--statements-per-account", "6", "--label", pipeline.run, "--results", results.toString());
+                    assertThat(exit).as("Gatling assertions (no failed request)").isZero();
+
+                    JsonNode summary = new ObjectMapper().readTree(results.resolve("smoke-" + pipeline.run + ".json").toFile());
+                    JsonNode requests = summary.path("requests");
+                    assertThat(requests.path(Report.ALL).path("failed").asLong()).isZero();
+                    for (String request : java.util.List.of("get document", "children", "ancestors", "get parent")) {
+                        assertThat(requests.path(request).path("count").asLong()).as(request).isPositive();
+                    }
+                    assertThat(requests.fieldNames()).toIterable().anyMatch(name -> name.startsWith("search"))
+                            .anyMatch(name -> name.startsWith("create"));
+                    assertThat(requests.path(Report.ALL).path("p95").asLong()).isPositive();
+                } finally {
+                    api.stop();
+                }
+            }
+        }
+    }
+
+    private static void awaitIndexed(String base, String repository, long expected) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        long indexed = 0;
+        while (indexed < expected && System.nanoTime() < deadline) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/search?repository="
+                    + repository + "&limit=1")).build(), HttpResponse.BodyHandlers.ofString());
+            indexed = response.statusCode() == 200
+                    ? new ObjectMapper().readTree(response.body()).path("total").path("value").asLong() : 0;
+            Thread.sleep(300);
+        }
+        assertThat(indexed).as("documents indexed").isEqualTo(expected);
+    }
+}
