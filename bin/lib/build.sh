@@ -109,9 +109,10 @@ run_loadtest() {
   local status=0
   if [[ "$simulation" == mixed ]]; then
     "${runner[@]}" mixed "${fed[@]}" --label baseline "$@" || status=$?
-    started_jobs+=("$(submit_job generate --seed "$DEMO_SEED" --customers $((DEMO_CUSTOMERS + MIXED_IMPORT_CUSTOMERS))
+    local -a more_customers=(--seed "$DEMO_SEED" --customers $((DEMO_CUSTOMERS + MIXED_IMPORT_CUSTOMERS))
       --from-customer "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --repository "$DEMO_REPOSITORY"
-      --max-docs-per-second "$MIXED_IMPORT_RATE" "${pipeline[@]}")")
+      --max-docs-per-second "$MIXED_IMPORT_RATE")
+    started_jobs+=("$(submit_job generate "${more_customers[@]}" "${pipeline[@]}")")
     # shellcheck disable=SC2064
     trap "stop_jobs ${started_jobs[*]}" EXIT
     info "importing at $MIXED_IMPORT_RATE docs/s beside the users"

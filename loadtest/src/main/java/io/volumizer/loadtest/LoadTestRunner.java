@@ -37,7 +37,7 @@ public final class LoadTestRunner implements Callable<Integer> {
             "mixed", "io.volumizer.loadtest.simulations.MixedSimulation",
             "smoke", "io.volumizer.loadtest.simulations.SmokeSimulation");
 
-    @Parameters(index = "0", description = "Simulation: crud, navigation, search, mixed, smoke.")
+    @Parameters(index = "0", arity = "0..1", description = "Simulation: crud, navigation, search, mixed, smoke.")
     String simulation;
 
     @Option(names = "--rate", defaultValue = "10", description = "Users arriving per second once ramped (default: ${DEFAULT-VALUE}).")
@@ -52,7 +52,7 @@ public final class LoadTestRunner implements Callable<Integer> {
     @Option(names = "--p95", description = "Threshold of the 95th percentile assertion, ms (default: the simulation's target).")
     Integer p95;
 
-    @Option(names = "--max-error-percent", defaultValue = "1.0", description = "Failed requests allowed, % (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-error-percent", defaultValue = "1.0", description = "Failed requests allowed, %% (default: ${DEFAULT-VALUE}).")
     double maxErrorPercent;
 
     @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
@@ -81,7 +81,7 @@ public final class LoadTestRunner implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String simulationClass = SIMULATIONS.get(simulation);
+        String simulationClass = simulation == null ? null : SIMULATIONS.get(simulation);
         if (simulationClass == null) {
             throw new CommandLine.ParameterException(new CommandLine(this), "unknown simulation '" + simulation
                     + "'; simulations: " + SIMULATIONS.keySet());
@@ -158,7 +158,7 @@ public final class LoadTestRunner implements Callable<Integer> {
         @Option(names = "--requests", split = ",", description = "Requests the headline figure is about (default: all but 'All Requests').")
         List<String> requests;
 
-        @Option(names = "--max-increase-percent", defaultValue = "20", description = "Target: largest rise of the headline p95, % (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--max-increase-percent", defaultValue = "20", description = "Target: largest rise of the headline p95, %% (default: ${DEFAULT-VALUE}).")
         double maxIncrease;
 
         @Option(names = "--out", required = true, description = "Markdown file to write.")

@@ -17,7 +17,6 @@ import org.apache.kafka.common.errors.SerializationException;
 import org.bson.Document;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
 import io.javalin.http.Context;
@@ -167,8 +166,9 @@ public final class DocumentWrites {
     }
 
     private void checkNameFree(String repository, String parentId, String name, String exceptId) {
-        documents.collection(repository).find(Filters.and(
-                Filters.eq("parentId", parentId), Filters.eq("name", name)))
+        // Exactly the keys of the unique (parentId, name) index, as a plain document: servers that match an index
+        // only on a query naming exactly its keys (the local stand-in) answer it from the index.
+        documents.collection(repository).find(new Document("parentId", parentId).append("name", name))
                 .projection(Projections.include("_id", "deleted"))
                 .forEach(holder -> {
                     if (!holder.getString("_id").equals(exceptId)) {

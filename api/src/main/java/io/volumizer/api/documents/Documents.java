@@ -38,11 +38,6 @@ public final class Documents {
                 + repository + "'"));
     }
 
-    public Optional<Document> findChild(String repository, String parentId, String name) {
-        return Optional.ofNullable(collection(repository).find(Filters.and(Filters.eq("parentId", parentId),
-                Filters.eq("name", name))).first()).filter(Documents::live);
-    }
-
     public static boolean live(Document document) {
         return !Boolean.TRUE.equals(document.getBoolean("deleted"));
     }
