@@ -68,8 +68,7 @@ class ApiIT {
         backends = new Backends(options);
         api = ApiServer.create(options, backends).start("127.0.0.1", 0);
         base = "http://127.0.0.1:" + api.port();
-        awaitValue("documents imported and indexed", unchecked(() -> search("repository=" + repository + "&limit=1")
-                .path("total").path("value").asLong()), (long) generated.size(), Duration.ofMinutes(3));
+        pipeline.awaitIndexed(base);
     }
 
     @AfterAll

@@ -32,6 +32,7 @@ import io.volumizer.schemas.event.Origin;
 public final class BankGenerator {
 
     public static final String ROOT_ID = "root";
+    private static final String STATE_ID_PREFIX = "st-";
     private static final Instant REPOSITORY_CREATED = Instant.parse("1995-01-01T00:00:00Z");
 
     private final GeneratorSettings settings;
@@ -116,7 +117,15 @@ public final class BankGenerator {
     }
 
     public static String stateId(String code) {
-        return "st-" + code;
+        return STATE_ID_PREFIX + code;
+    }
+
+    /** The state code of a state folder's id: the inverse of {@link #stateId}. */
+    public static String stateCode(String stateId) {
+        if (!stateId.startsWith(STATE_ID_PREFIX)) {
+            throw new IllegalArgumentException("not a state folder id: " + stateId);
+        }
+        return stateId.substring(STATE_ID_PREFIX.length());
     }
 
     public static String customerId(Customer customer) {

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.gatling.javaapi.core.Assertion;
+import io.gatling.javaapi.core.CheckBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
@@ -44,6 +45,11 @@ public final class Scenarios {
     private static final byte[] UPLOAD = "Volumizer load test upload\n".repeat(200).getBytes(StandardCharsets.UTF_8);
 
     private Scenarios() {
+    }
+
+    /** Saves the page's "next" cursor, when there is one, for a following page request. */
+    private static CheckBuilder.Final nextCursor() {
+        return regex("\"next\":\"([^\"]+)\"").optional().saveAs("next");
     }
 
     public static HttpProtocolBuilder protocol(LoadSettings settings) {
@@ -68,7 +74,7 @@ public final class Scenarios {
                 http("children").get(documents + "/#{customerId}/children").queryParam("limit", 20).check(status().is(200)),
                 http("get document").get(documents + "/#{accountId}").check(status().is(200)),
                 http("children").get(documents + "/#{accountId}/children").queryParam("limit", 20).queryParam("sort", "date")
-                        .check(status().is(200), regex("\"next\":\"([^\"]+)\"").optional().saveAs("next")),
+                        .check(status().is(200), nextCursor()),
                 doIf(session -> session.contains("next")).then(exec(http("next children page")
                         .get(documents + "/#{accountId}/children").queryParam("limit", 20).queryParam("sort", "date")
                         .queryParam("cursor", "#{next}").check(status().is(200)))),
@@ -88,12 +94,12 @@ public final class Scenarios {
                         percent(40.0).then(exec(http("search fulltext").get("/api/v1/search")
                                 .queryParam("repository", repository).queryParam("q", "#{lastName}")
                                 .queryParam("aggs", "type,state").queryParam("limit", 20)
-                                .check(status().is(200), regex("\"next\":\"([^\"]+)\"").optional().saveAs("next")))),
+                                .check(status().is(200), nextCursor()))),
                         percent(40.0).then(exec(http("search filtered").get("/api/v1/search")
                                 .queryParam("repository", repository).queryParam("q", "#{city}")
                                 .queryParam("type", "Statement").queryParam("state", "#{stateCode}")
                                 .queryParam("sort", "-date").queryParam("limit", 20)
-                                .check(status().is(200), regex("\"next\":\"([^\"]+)\"").optional().saveAs("next")))),
+                                .check(status().is(200), nextCursor()))),
                         percent(20.0).then(exec(http("search by period").get("/api/v1/search")
                                 .queryParam("repository", repository).queryParam("q", "#{firstName} #{lastName}")
                                 .queryParam("from", "2024-01-01").queryParam("to", "2025-12-31")

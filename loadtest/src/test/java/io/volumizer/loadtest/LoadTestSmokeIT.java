@@ -2,12 +2,7 @@ package io.volumizer.loadtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +33,7 @@ class LoadTestSmokeIT {
                 Javalin api = ApiServer.create(options, backends).start("127.0.0.1", 0);
                 try {
                     String base = "http://127.0.0.1:" + api.port();
-                    awaitIndexed(base, pipeline.repository, pipeline.generated.size());
+                    pipeline.awaitIndexed(base);
                     Path results = Path.of("target/loadtest-results");
                     int exit = new CommandLine(new LoadTestRunner()).execute("smoke", "--rate", "3", "--duration", "5",
                             "--ramp", "1", "--max-error-percent", "0", "--api", base, "--token", TOKEN,
@@ -60,19 +55,5 @@ class LoadTestSmokeIT {
                 }
             }
         }
-    }
-
-    private static void awaitIndexed(String base, String repository, long expected) throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        long indexed = 0;
-        while (indexed < expected && System.nanoTime() < deadline) {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/search?repository="
-                    + repository + "&limit=1")).build(), HttpResponse.BodyHandlers.ofString());
-            indexed = response.statusCode() == 200
-                    ? new ObjectMapper().readTree(response.body()).path("total").path("value").asLong() : 0;
-            Thread.sleep(300);
-        }
-        assertThat(indexed).as("documents indexed").isEqualTo(expected);
     }
 }

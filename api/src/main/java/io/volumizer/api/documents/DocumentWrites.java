@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -32,6 +31,7 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
 import io.volumizer.schemas.keys.DocumentKeys;
+import io.volumizer.sinks.mongodb.MongoDocumentStore;
 
 /**
  * Event-sourced writes: a request is validated against what MongoDB holds, appended to the documents topic
@@ -68,7 +68,8 @@ public final class DocumentWrites {
                 "no document '" + input.parentId() + "' in repository '" + repository + "'"));
         checkNameFree(repository, input.parentId(), input.name(), null);
         String id = input.id() != null ? input.id() : "doc-" + UUID.randomUUID();
-        Document previous = documents.findAny(repository, id).orElse(null);
+        // A generated id is new; a client's may name a live document, or a tombstone whose version to exceed.
+        Document previous = input.id() == null ? null : documents.findAny(repository, id).orElse(null);
         if (previous != null && Documents.live(previous)) {
             throw ApiException.conflict("id", "document '" + id + "' already exists");
         }
@@ -88,8 +89,7 @@ public final class DocumentWrites {
     public void update(Context ctx) {
         boolean wait = new QueryParameters(ctx.queryParamMap(), PARAMETERS).bool("wait");
         String repository = Documents.checkRepository(ctx.pathParam("repository"));
-        Document current = documents.require(repository, ctx.pathParam("id"));
-        checkIfMatch(ctx, current);
+        Document current = matching(ctx, repository);
         DocumentInput input = input(ctx);
         String id = current.getString("_id");
         unchanged("id", input.id(), id, "the id of a document cannot change");
@@ -117,8 +117,7 @@ public final class DocumentWrites {
     public void delete(Context ctx) {
         boolean wait = new QueryParameters(ctx.queryParamMap(), PARAMETERS).bool("wait");
         String repository = Documents.checkRepository(ctx.pathParam("repository"));
-        Document current = documents.require(repository, ctx.pathParam("id"));
-        checkIfMatch(ctx, current);
+        Document current = matching(ctx, repository);
         if (children.any(repository, current.getString("_id"))) {
             throw ApiException.conflict(null, "document '" + current.getString("_id") + "' has children; delete them first");
         }
@@ -185,28 +184,22 @@ public final class DocumentWrites {
         }
     }
 
-    private static void checkIfMatch(Context ctx, Document current) {
+    /** The stored document the request names: 404 when there is none, 412 when If-Match names another version. */
+    private Document matching(Context ctx, String repository) {
+        Document current = documents.require(repository, ctx.pathParam("id"));
         String ifMatch = ctx.header("If-Match");
         String etag = DocumentJson.etag(current.getLong("version"));
         if (ifMatch != null && !ifMatch.equals("*") && !ifMatch.replaceFirst("^W/", "").equals(etag)) {
             throw new ApiException(412, "precondition_failed", "If-Match", "document '" + current.getString("_id")
                     + "' is at version " + etag + ", not " + ifMatch);
         }
+        return current;
     }
 
-    /** The stored document as the next event of the given operation, with a new version. */
+    /** The stored document as the next event of the given operation, from the API, with a new version. */
     private DocumentEvent event(Document current, Operation operation) {
         Instant now = Instant.now();
-        Map<String, Object> properties = new HashMap<>(current.get("properties", Document.class));
-        Document blob = current.get("blob", Document.class);
-        return DocumentEvent.newBuilder().setOperation(operation).setRepository(current.getString("repository"))
-                .setId(current.getString("_id")).setParentId(current.getString("parentId"))
-                .setType(current.getString("type")).setName(current.getString("name"))
-                .setTitle(current.getString("title")).setCreated(current.getDate("created").toInstant())
-                .setModified(now).setProperties(properties)
-                .setBlob(blob == null ? null : BlobRef.newBuilder().setKey(blob.getString("key"))
-                        .setMimeType(blob.getString("mimeType")).setFilename(blob.getString("filename"))
-                        .setDigest(blob.getString("digest")).setLength(blob.getLong("length")).build())
+        return DocumentEvent.newBuilder(MongoDocumentStore.toEvent(current, operation)).setModified(now)
                 .setEventTime(now).setVersion(clock.next(current.getLong("version")))
                 .setOrigin(Origin.newBuilder().setSource("api").build()).build();
     }

@@ -9,6 +9,7 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 
 import io.volumizer.api.internal.ApiException;
+import io.volumizer.sinks.mongodb.MongoDocumentStore;
 
 /** Reads of stored documents from MongoDB, by id or by (parent, name): lookups a unique index answers. */
 public final class Documents {
@@ -39,7 +40,7 @@ public final class Documents {
     }
 
     public static boolean live(Document document) {
-        return !Boolean.TRUE.equals(document.getBoolean("deleted"));
+        return !MongoDocumentStore.isTombstone(document);
     }
 
     /** Repository names are collection and index names: lower-case letters, digits, '-' and '_'. */

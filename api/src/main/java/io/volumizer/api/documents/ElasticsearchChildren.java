@@ -15,7 +15,8 @@ import io.volumizer.api.internal.Elasticsearch;
 public final class ElasticsearchChildren implements Children {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String[] FIELDS = {"id", "type", "name", "title", "modified", "version"};
+    private static final ArrayNode FIELDS = JSON.createArrayNode().add("id").add("type").add("name").add("title")
+            .add("modified").add("version");
 
     private final Elasticsearch elasticsearch;
 
@@ -39,8 +40,7 @@ public final class ElasticsearchChildren implements Children {
         JsonNode hits = elasticsearch.search(repository, body).path("hits").path("hits");
         ArrayNode items = JSON.createArrayNode();
         hits.forEach(hit -> items.add(hit.path("_source")));
-        String next = hits.size() == limit ? Cursors.encode(sort.name(), (ArrayNode) hits.get(hits.size() - 1).path("sort")) : null;
-        return new Page(items, next);
+        return new Page(items, Cursors.next(sort.name(), hits, limit));
     }
 
     @Override
@@ -50,7 +50,7 @@ public final class ElasticsearchChildren implements Children {
 
     private static ObjectNode query(String parentId, int limit) {
         ObjectNode body = JSON.createObjectNode().put("size", limit).put("track_total_hits", false);
-        body.putArray("_source").addAll(java.util.Arrays.stream(FIELDS).map(JSON.getNodeFactory()::textNode).toList());
+        body.set("_source", FIELDS);
         body.putObject("query").putObject("bool").putArray("filter").addObject().putObject("term").put("parentId", parentId);
         return body;
     }

@@ -26,6 +26,11 @@ public final class Cursors {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(cursor.toString().getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The cursor after a full page of Elasticsearch hits (their last sort values), or null after a short one. */
+    public static String next(String sort, JsonNode hits, int limit) {
+        return hits.size() == limit ? encode(sort, (ArrayNode) hits.get(hits.size() - 1).path("sort")) : null;
+    }
+
     /** The sort values to continue after, or null without a cursor; a cursor of another sort is a 400. */
     public static ArrayNode decode(String cursor, String sort, int values) {
         if (cursor == null) {

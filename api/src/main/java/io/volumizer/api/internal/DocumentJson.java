@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.bson.Document;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -23,7 +24,7 @@ public final class DocumentJson {
         ObjectNode json = NODES.objectNode();
         for (Map.Entry<String, Object> field : stored.entrySet()) {
             String name = field.getKey().equals("_id") ? "id" : field.getKey();
-            put(json, name, field.getValue());
+            json.set(name, node(field.getValue()));
         }
         if (json.has("blob")) {
             ((ObjectNode) json.get("blob")).remove("key");
@@ -37,33 +38,30 @@ public final class DocumentJson {
         return "\"" + version + "\"";
     }
 
-    private static void put(ObjectNode json, String name, Object value) {
+    private static JsonNode node(Object value) {
         if (value == null) {
-            json.putNull(name);
+            return NODES.nullNode();
         } else if (value instanceof String text) {
-            json.put(name, text);
+            return NODES.textNode(text);
         } else if (value instanceof Long number) {
-            json.put(name, number);
+            return NODES.numberNode(number);
         } else if (value instanceof Integer number) {
-            json.put(name, number);
+            return NODES.numberNode(number);
         } else if (value instanceof Double number) {
-            json.put(name, number);
+            return NODES.numberNode(number);
         } else if (value instanceof Boolean flag) {
-            json.put(name, flag);
+            return NODES.booleanNode(flag);
         } else if (value instanceof Date date) {
-            json.put(name, date.toInstant().toString());
+            return NODES.textNode(date.toInstant().toString());
         } else if (value instanceof Document nested) {
-            ObjectNode child = json.putObject(name);
-            nested.forEach((key, nestedValue) -> put(child, key, nestedValue));
+            ObjectNode object = NODES.objectNode();
+            nested.forEach((key, nestedValue) -> object.set(key, node(nestedValue)));
+            return object;
         } else if (value instanceof List<?> list) {
-            ArrayNode array = json.putArray(name);
-            for (Object item : list) {
-                ObjectNode holder = NODES.objectNode();
-                put(holder, "v", item);
-                array.add(holder.get("v"));
-            }
-        } else {
-            json.put(name, value.toString());
+            ArrayNode array = NODES.arrayNode();
+            list.forEach(item -> array.add(node(item)));
+            return array;
         }
+        return NODES.textNode(value.toString());
     }
 }

@@ -9,12 +9,15 @@ import io.javalin.http.Context;
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.Elasticsearch;
 import io.volumizer.api.internal.QueryParameters;
+import io.volumizer.generators.BankGenerator;
 
 /** GET /api/v1/search and /api/v1/{repository}/search. */
 public final class SearchHandler {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String STATE_PREFIX = "st-";
+    /** On /api/v1/{repository}/search the repository is in the path. */
+    private static final java.util.Set<String> IN_REPOSITORY_PARAMETERS = SearchRequest.PARAMETERS.stream()
+            .filter(p -> !p.equals("repository")).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private final Elasticsearch elasticsearch;
     private final int maxPageSize;
@@ -27,8 +30,7 @@ public final class SearchHandler {
     public void search(Context ctx) {
         String pathRepository = ctx.pathParamMap().get("repository");
         QueryParameters parameters = new QueryParameters(ctx.queryParamMap(), pathRepository == null
-                ? SearchRequest.PARAMETERS
-                : SearchRequest.PARAMETERS.stream().filter(p -> !p.equals("repository")).collect(java.util.stream.Collectors.toSet()));
+                ? SearchRequest.PARAMETERS : IN_REPOSITORY_PARAMETERS);
         SearchRequest request = SearchRequest.parse(parameters, pathRepository, maxPageSize);
         JsonNode answer = elasticsearch.search(request.repository(), request.toQuery());
         ctx.json(response(request, answer));
@@ -47,8 +49,7 @@ public final class SearchHandler {
             }
             hits.add(item);
         }
-        body.put("next", found.size() == request.limit()
-                ? Cursors.encode(request.sort().toString(), (ArrayNode) found.get(found.size() - 1).path("sort")) : null);
+        body.put("next", Cursors.next(request.sort().toString(), found, request.limit()));
         if (!request.aggs().isEmpty()) {
             ObjectNode aggs = body.putObject("aggs");
             for (String name : request.aggs()) {
@@ -56,7 +57,7 @@ public final class SearchHandler {
                 for (JsonNode bucket : answer.path("aggregations").path(name).path("buckets")) {
                     String key = bucket.has("key_as_string") ? bucket.path("key_as_string").asText() : bucket.path("key").asText();
                     if (name.equals("state")) {
-                        key = key.substring(STATE_PREFIX.length());
+                        key = BankGenerator.stateCode(key);
                     }
                     buckets.addObject().put("key", key).put("count", bucket.path("doc_count").asLong());
                 }

@@ -128,7 +128,7 @@ public record SearchRequest(String repository, String q, List<String> types, Lis
             if (aggs.contains("state")) {
                 // States are folders st-XX above their customers: count documents by that ancestor.
                 aggregations.putObject("state").putObject("terms").put("field", "ancestorIds").put("size", 60)
-                        .put("include", "st-.*");
+                        .put("include", BankGenerator.stateId(".*"));
             }
             if (aggs.contains("month")) {
                 aggregations.putObject("month").putObject("date_histogram").put("field", "created")

@@ -2,14 +2,21 @@ package io.volumizer.api.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.ApiOptions;
 import io.volumizer.generators.BankGenerator;
@@ -90,6 +97,24 @@ public final class LocalPipeline implements AutoCloseable {
         new CommandLine(options).setOverwrittenOptionsAllowed(true).parseArgs(args.toArray(String[]::new));
         options.validate();
         return options;
+    }
+
+    /** Waits until the API at {@code apiBase} finds every generated document in the index (the import is through). */
+    public void awaitIndexed(String apiBase) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest count = HttpRequest.newBuilder(URI.create(apiBase + "/api/v1/search?repository=" + repository
+                + "&limit=1")).build();
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        long indexed = 0;
+        while (indexed < generated.size() && System.nanoTime() < deadline) {
+            HttpResponse<String> response = http.send(count, HttpResponse.BodyHandlers.ofString());
+            indexed = response.statusCode() == 200
+                    ? new ObjectMapper().readTree(response.body()).path("total").path("value").asLong() : 0;
+            if (indexed < generated.size()) {
+                Thread.sleep(300);
+            }
+        }
+        assertThat(indexed).as("documents imported and indexed").isEqualTo(generated.size());
     }
 
     @Override

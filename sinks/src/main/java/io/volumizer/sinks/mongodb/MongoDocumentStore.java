@@ -26,6 +26,7 @@ import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
+import io.volumizer.schemas.event.Origin;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.BulkResult;
 import io.volumizer.sinks.StoreUnavailableException;
@@ -157,7 +158,7 @@ public final class MongoDocumentStore {
     public Optional<Ancestry> ancestry(String repository, String id) {
         Document found = collection(repository).find(Filters.eq("_id", id))
                 .projection(Projections.include("ancestorIds", "path", "deleted")).first();
-        if (found == null || Boolean.TRUE.equals(found.getBoolean("deleted"))) {
+        if (found == null || isTombstone(found)) {
             return Optional.empty();
         }
         List<String> ids = new ArrayList<>(found.getList("ancestorIds", String.class));
@@ -195,5 +196,33 @@ public final class MongoDocumentStore {
             bson.append("deleted", true);
         }
         return bson;
+    }
+
+    /** Whether a stored document is the tombstone of a delete. */
+    public static boolean isTombstone(Document stored) {
+        return Boolean.TRUE.equals(stored.getBoolean("deleted"));
+    }
+
+    /**
+     * The stored form read back as the next event of {@code operation} on that document (the inverse of
+     * {@link #toBson}, without the import's ancestry): what a writer changes and appends again.
+     */
+    public static DocumentEvent toEvent(Document stored, Operation operation) {
+        Document blob = stored.get("blob", Document.class);
+        Document origin = stored.get("origin", Document.class);
+        return DocumentEvent.newBuilder().setOperation(operation).setRepository(stored.getString("repository"))
+                .setId(stored.getString("_id")).setParentId(stored.getString("parentId"))
+                .setType(stored.getString("type")).setName(stored.getString("name"))
+                .setTitle(stored.getString("title")).setCreated(stored.getDate("created").toInstant())
+                .setModified(stored.getDate("modified").toInstant())
+                .setProperties(new LinkedHashMap<>(stored.get("properties", Document.class)))
+                .setBlob(blob == null ? null : BlobRef.newBuilder().setKey(blob.getString("key"))
+                        .setMimeType(blob.getString("mimeType")).setFilename(blob.getString("filename"))
+                        .setDigest(blob.getString("digest")).setLength(blob.getLong("length")).build())
+                .setEventTime(stored.getDate("modified").toInstant()).setVersion(stored.getLong("version"))
+                .setOrigin(origin == null ? null : Origin.newBuilder()
+                        .setSource(origin.getString("source")).setSeed(origin.getLong("seed"))
+                        .setIndex(origin.getLong("index")).build())
+                .build();
     }
 }
