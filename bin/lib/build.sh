@@ -7,6 +7,7 @@ endpoint_properties() {
   echo "-Dvolumizer.elasticsearch.url=http://$BIND_HOST:$ES_PORT"
   echo "-Dvolumizer.mongodb.uri=mongodb://$BIND_HOST:$MONGO_PORT"
   echo "-Dvolumizer.flink.rest=http://$BIND_HOST:$FLINK_REST_PORT"
+  echo "-Dvolumizer.s3.endpoint=http://$BIND_HOST:$S3_PORT"
 }
 
 build_all() {

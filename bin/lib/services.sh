@@ -3,7 +3,7 @@
 # Each service is one process with a PID file under $STATE/run and a log under $STATE/logs (Elasticsearch
 # writes its own PID file and log, as the user it runs as). Processes are stopped by PID, never by name.
 
-SERVICES=(kafka registry elasticsearch mongodb flink-jobmanager flink-taskmanager)
+SERVICES=(kafka registry elasticsearch mongodb s3 flink-jobmanager flink-taskmanager)
 
 APICURIO_ARTIFACT=io.apicurio:apicurio-registry-app:3.0.9:tar.gz:all
 ES_ARTIFACT=org.elasticsearch.distribution.integ-test-zip:elasticsearch:7.10.2:zip
@@ -32,6 +32,7 @@ service_port() {
     registry) echo "$REGISTRY_PORT" ;;
     elasticsearch) echo "$ES_PORT" ;;
     mongodb) echo "$MONGO_PORT" ;;
+    s3) echo "$S3_PORT" ;;
     flink-jobmanager) echo "$FLINK_REST_PORT" ;;
     flink-taskmanager) echo "-" ;;
     api) echo "$API_PORT" ;;
@@ -69,6 +70,7 @@ service_healthy() {
     registry) http_get "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7/subjects" >/dev/null ;;
     elasticsearch) http_get "http://$BIND_HOST:$ES_PORT/_cluster/health" | grep -Eq '"status":"(green|yellow)"' ;;
     mongodb) port_open "$BIND_HOST" "$MONGO_PORT" ;;
+    s3) http_get "http://$BIND_HOST:$S3_PORT/" | grep -q ListAllMyBucketsResult ;;
     flink-jobmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" >/dev/null ;;
     flink-taskmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" | grep -Eq '"taskmanagers":[1-9]' ;;
     api) http_get "http://$BIND_HOST:$API_PORT/health/live" >/dev/null ;;
@@ -93,6 +95,7 @@ install_infra() {
   cp "$ROOT/infra/flink-cluster/target/classpath.txt" "$STATE/lib/flink.classpath"
   cp "$ROOT/infra/mongo-server/target/classpath.txt" "$STATE/lib/mongo.classpath"
   cp "$ROOT"/infra/mongo-server/target/volumizer-infra-mongo-server-*.jar "$STATE/lib/mongo-server.jar"
+  cp "$ROOT/infra/s3-server/target/classpath.txt" "$STATE/lib/s3.classpath"
   touch "$stamp"
 }
 
@@ -356,6 +359,15 @@ start_service() {
       launch mongodb java "-Xmx$MONGO_HEAP" -cp "$STATE/lib/mongo-server.jar:$(cat "$STATE/lib/mongo.classpath")" \
         io.volumizer.infra.mongo.MongoServerMain --host "$BIND_HOST" --port "$MONGO_PORT" \
         --data-file "$STATE/mongodb/volumizer.mv.db"
+      ;;
+    s3)
+      check_port_free s3 "$S3_TLS_PORT"
+      mkdir -p "$STATE/s3"
+      # S3Mock: a Spring Boot server that keeps buckets as files under $STATE/s3 across restarts.
+      launch s3 java "-Xmx$S3_HEAP" -cp "$(cat "$STATE/lib/s3.classpath")" com.adobe.testing.s3mock.S3MockApplication \
+        --http.port="$S3_PORT" --server.port="$S3_TLS_PORT" --server.address="$BIND_HOST" \
+        --com.adobe.testing.s3mock.store.root="$STATE/s3" --com.adobe.testing.s3mock.store.retain-files-on-exit=true \
+        --com.adobe.testing.s3mock.store.initial-buckets="$S3_BUCKET" --spring.main.banner-mode=off
       ;;
     flink-jobmanager | flink-taskmanager)
       write_flink_config

@@ -1,9 +1,10 @@
 package io.volumizer.api;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
+import io.volumizer.sinks.blob.BlobStoreOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Options of the API server; every one has a default that matches the local services of {@code bin/volumizer up}. */
@@ -47,9 +48,9 @@ public final class ApiOptions {
     @Option(names = "--index-prefix", defaultValue = "volumizer-", description = "Prefix of repository indices (default: ${DEFAULT-VALUE}).")
     public String indexPrefix;
 
-    @Option(names = "--blob-store", defaultValue = ".volumizer/blobs",
-            description = "Folder of uploaded blobs, by SHA-256; the import job's --blob-store (default: ${DEFAULT-VALUE}).")
-    public Path blobStore;
+    /** Uploaded blobs, and those an import stored: the import job's --blob-store (default: .volumizer/blobs). */
+    @Mixin
+    public BlobStoreOptions blobs = new BlobStoreOptions(".volumizer/blobs");
 
     @Option(names = "--children-from", defaultValue = "elasticsearch",
             description = "Children listings from ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; the local "
@@ -84,6 +85,7 @@ public final class ApiOptions {
         if (waitTimeout.isNegative() || waitTimeout.isZero() || backendTimeout.isNegative() || backendTimeout.isZero()) {
             throw new IllegalArgumentException("--wait-timeout and --backend-timeout must be positive");
         }
+        blobs.validate();
         if (maxUploadBytes < 1) {
             throw new IllegalArgumentException("--max-upload-bytes must be positive, was " + maxUploadBytes);
         }

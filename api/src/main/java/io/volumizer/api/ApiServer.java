@@ -30,6 +30,7 @@ import io.volumizer.api.documents.ElasticsearchChildren;
 import io.volumizer.api.documents.MongoChildren;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.BackendUnavailableException;
+import io.volumizer.sinks.blob.BlobStoreException;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.search.SearchHandler;
 import picocli.CommandLine;
@@ -93,6 +94,7 @@ public final class ApiServer {
         app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.error(), e.field(), e.getMessage()));
         app.exception(BackendUnavailableException.class, (e, ctx) -> unavailable(ctx, e.backend(), e));
         app.exception(MongoTimeoutException.class, (e, ctx) -> unavailable(ctx, "mongodb", e));
+        app.exception(BlobStoreException.class, (e, ctx) -> unavailable(ctx, "blob store", e));
         app.exception(MongoSocketException.class, (e, ctx) -> unavailable(ctx, "mongodb", e));
         app.exception(HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(),
                 e.getStatus() == 404 ? "not_found" : "http_" + e.getStatus(), null, e.getMessage()));

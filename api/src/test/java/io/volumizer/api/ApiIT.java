@@ -36,6 +36,7 @@ import io.volumizer.api.testing.LocalPipeline;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.sinks.blob.BlobStore;
 
 /**
  * The API against the real local services. The repository it reads is made by the real pipeline: the generate
@@ -257,12 +258,20 @@ class ApiIT {
     }
 
     @Test
-    void blobIsRegeneratedFromItsKeyByteForByte() throws Exception {
+    void blobStoredByTheImportInS3IsServedByteForByte() throws Exception {
         DocumentEvent statement = first("Statement");
+        byte[] rendered = new BankGenerator(settings).blob(statement.getBlob().getKey());
+        String digest = BlobStore.sha256(rendered);
+        assertThat(json(get(documents() + "/" + statement.getId())).path("blob").path("digest").asText())
+                .as("the import rendered the statement and recorded its digest").isEqualTo(digest);
+        try (var s3 = LocalPipeline.s3()) {
+            assertThat(s3.headObject(b -> b.bucket(LocalPipeline.BUCKET).key(run + "/" + BlobStore.relativePath(digest)))
+                    .contentLength()).as("the rendered statement is in the bucket").isEqualTo(rendered.length);
+        }
         HttpResponse<byte[]> blob = get(documents() + "/" + statement.getId() + "/blob");
         assertThat(blob.statusCode()).isEqualTo(200);
         assertThat(blob.headers().firstValue("Content-Type")).contains("application/pdf");
-        assertThat(blob.body()).isEqualTo(new BankGenerator(settings).blob(statement.getBlob().getKey()));
+        assertThat(blob.body()).isEqualTo(rendered);
         assertError(get(documents() + "/" + first("Account").getId() + "/blob"), 404, null);
     }
 

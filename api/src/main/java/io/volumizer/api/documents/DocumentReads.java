@@ -25,10 +25,10 @@ public final class DocumentReads {
 
     private final Documents documents;
     private final Children children;
-    private final io.volumizer.sinks.blob.FileBlobStore blobs;
+    private final io.volumizer.sinks.blob.BlobStore blobs;
     private final int maxPageSize;
 
-    public DocumentReads(Documents documents, Children children, io.volumizer.sinks.blob.FileBlobStore blobs, int maxPageSize) {
+    public DocumentReads(Documents documents, Children children, io.volumizer.sinks.blob.BlobStore blobs, int maxPageSize) {
         this.documents = documents;
         this.children = children;
         this.blobs = blobs;

@@ -25,7 +25,7 @@ import io.volumizer.api.ApiOptions;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
-import io.volumizer.sinks.blob.FileBlobStore;
+import io.volumizer.sinks.blob.BlobStore;
 
 /** The API's clients of MongoDB, Elasticsearch, Kafka and the blob store, with short timeouts so outages are 503s. */
 public final class Backends implements AutoCloseable {
@@ -36,7 +36,7 @@ public final class Backends implements AutoCloseable {
     public final Elasticsearch elasticsearch;
     public final KafkaProducer<String, DocumentEvent> producer;
     public final String documentsTopic;
-    public final FileBlobStore blobs;
+    public final BlobStore blobs;
     private final Admin kafkaAdmin;
     private final SchemaRegistryClient registry;
     private final int timeoutMillis;
@@ -73,7 +73,7 @@ public final class Backends implements AutoCloseable {
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);
         kafkaAdmin = Admin.create(adminConfig);
         registry = new SchemaRegistryClient(options.registryUrl);
-        blobs = new FileBlobStore(options.blobStore);
+        blobs = options.blobs.open();
     }
 
     /** Each backend: "UP" or why not. */
@@ -107,5 +107,6 @@ public final class Backends implements AutoCloseable {
         kafkaAdmin.close(java.time.Duration.ofSeconds(5));
         elasticsearchClient.close();
         mongo.close();
+        blobs.close();
     }
 }

@@ -19,6 +19,11 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.ApiOptions;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyExistsException;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -36,6 +41,9 @@ public final class LocalPipeline implements AutoCloseable {
     public static final String REGISTRY = System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7");
     public static final String MONGODB = System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017");
     public static final String ELASTICSEARCH = System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200");
+    public static final String S3 = System.getProperty("volumizer.s3.endpoint", "http://127.0.0.1:9000");
+    /** The tests' bucket on the local S3-compatible server; each pipeline stores its blobs under a prefix of its own. */
+    public static final String BUCKET = "volumizer-it";
 
     public final String run = UUID.randomUUID().toString().substring(0, 8);
     public final String repository;
@@ -66,8 +74,10 @@ public final class LocalPipeline implements AutoCloseable {
                 "--repository", repository));
         generate.addAll(pipeline);
         job(generate);
+        createBucket();
         List<String> importAndIndex = new ArrayList<>(List.of("submit", "import-and-index", "--group-id", "it-" + run,
-                "--checkpoint-interval", "PT1S", "--import-flush-interval", "PT0.1S", "--index-flush-interval", "PT0.2S"));
+                "--checkpoint-interval", "PT1S", "--import-flush-interval", "PT0.1S", "--index-flush-interval", "PT0.2S",
+                "--blob-store", blobStore(), "--s3-endpoint", S3));
         importAndIndex.addAll(pipeline);
         Matcher running = Pattern.compile("job ([0-9a-f]{32}) running").matcher(job(importAndIndex));
         assertThat(running.find()).as("import-and-index submitted").isTrue();
@@ -86,12 +96,31 @@ public final class LocalPipeline implements AutoCloseable {
         return "it-" + run + "-";
     }
 
+    /** Where the import stores rendered blobs and the API uploads: S3, on the local S3-compatible server. */
+    public String blobStore() {
+        return "s3://" + BUCKET + "/" + run + "/";
+    }
+
+    /** A client of the local S3-compatible server; the caller closes it. */
+    public static S3Client s3() {
+        return S3Client.builder().endpointOverride(URI.create(S3)).forcePathStyle(true).region(Region.US_EAST_1)
+                .httpClient(UrlConnectionHttpClient.create()).build();
+    }
+
+    private static void createBucket() {
+        try (S3Client s3 = s3()) {
+            s3.createBucket(b -> b.bucket(BUCKET));
+        } catch (BucketAlreadyOwnedByYouException | BucketAlreadyExistsException e) {
+            // made by an earlier test run
+        }
+    }
+
     /** API options pointing at this pipeline's stores and topic; {@code overrides} come last and win. */
     public ApiOptions apiOptions(String token, String... overrides) {
         List<String> args = new ArrayList<>(List.of("--token", token, "--bootstrap-servers", KAFKA, "--registry-url",
                 REGISTRY, "--mongodb-uri", MONGODB, "--mongodb-database", database(), "--elasticsearch-url",
                 ELASTICSEARCH, "--index-prefix", indexPrefix(), "--documents-topic", documentsTopic(),
-                "--blob-store", "target/it-blobs", "--port", "0", "--max-page-size", "50"));
+                "--blob-store", blobStore(), "--s3-endpoint", S3, "--port", "0", "--max-page-size", "50"));
         args.addAll(List.of(overrides));
         ApiOptions options = new ApiOptions();
         new CommandLine(options).setOverwrittenOptionsAllowed(true).parseArgs(args.toArray(String[]::new));

@@ -25,7 +25,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
-import com.mongodb.client.model.InsertManyOptions;
+import com.mongodb.client.model.BulkWriteOptions;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.ReplaceOptions;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
@@ -35,6 +38,7 @@ import io.volumizer.jobs.submit.JobArguments;
 import io.volumizer.jobs.submit.Stores;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
 import picocli.CommandLine;
@@ -44,7 +48,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The pipeline's throughput, each figure against a baseline measured minutes apart in the same run on the same
- * services: the import job against a raw bulk-insert loop with the official MongoDB driver, keyed by parent against
+ * services: the import job against a raw bulk-upsert loop with the official MongoDB driver, keyed by parent against
  * spread by document, the index job against a raw {@code _bulk} loop, and generate → import → index end to end.
  * Writes {@code pipeline.json} and {@code pipeline.md}.
  */
@@ -83,6 +87,7 @@ public final class PipelineBenchmark implements Callable<Integer> {
         List<DocumentEvent> documents = documents(settings);
         long n = documents.size();
         figures.put("documents", n);
+        figures.put("parent cache hit ratio, bound of this data", hitRatioBound(documents));
         try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodbUri);
              RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearchUrl)).build()) {
             stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
@@ -94,7 +99,7 @@ public final class PipelineBenchmark implements Callable<Integer> {
             awaitFinished(jobs.get(jobs.size() - 1));
             record("generate job (into Kafka)", n, System.nanoTime() - started);
 
-            record("raw MongoDB insertMany loop (baseline)", n, rawMongo(mongo, documents));
+            record("raw MongoDB bulk upsert loop (baseline)", n, rawMongo(mongo, documents));
 
             String parentKeyed = run(IMPORT, args("--group-id", "bench-parent", "--mongodb-database", "bench_parent"));
             record("import job, keyed by parent", n, timeUntil(() -> count(mongo, "bench_parent"), n));
@@ -146,6 +151,16 @@ public final class PipelineBenchmark implements Callable<Integer> {
         throw new IllegalStateException("job " + job + " reports no parent cache metrics");
     }
 
+    /**
+     * The best hit ratio keying by parent allows on this data: the first child of each parent must read it once,
+     * so at most 1 - distinct parents / documents that have a parent.
+     */
+    private static double hitRatioBound(List<DocumentEvent> documents) {
+        long withParent = documents.stream().filter(d -> d.getParentId() != null).count();
+        long parents = documents.stream().map(DocumentEvent::getParentId).filter(java.util.Objects::nonNull).distinct().count();
+        return 1 - (double) parents / withParent;
+    }
+
     private static List<DocumentEvent> documents(GeneratorSettings settings) {
         BankGenerator generator = new BankGenerator(settings);
         List<DocumentEvent> documents = new ArrayList<>();
@@ -165,29 +180,43 @@ public final class PipelineBenchmark implements Callable<Integer> {
                 .setPath("/" + document.getName()).setImportedAt(Instant.EPOCH).build();
     }
 
+    /**
+     * A one-off script's import: unordered bulk upserts by id, 1,000 per request, into a collection with the same
+     * navigation indexes the import job creates (index upkeep is part of the work either way).
+     */
     private long rawMongo(MongoClient mongo, List<DocumentEvent> documents) {
-        var collection = mongo.getDatabase("bench_raw").getCollection("bench");
+        MongoDocumentStore store = new MongoDocumentStore(mongo, "bench_raw", Backoff.DEFAULT);
+        store.ensureIndexes("bench");
+        var collection = store.collection("bench");
         long started = System.nanoTime();
-        List<Document> batch = new ArrayList<>(1000);
+        List<ReplaceOneModel<Document>> batch = new ArrayList<>(1000);
         for (DocumentEvent document : documents) {
-            batch.add(MongoDocumentStore.toBson(imported(document)));
+            batch.add(new ReplaceOneModel<>(Filters.eq("_id", document.getId()),
+                    MongoDocumentStore.toBson(imported(document)), new ReplaceOptions().upsert(true)));
             if (batch.size() == 1000) {
-                collection.insertMany(batch, new InsertManyOptions().ordered(false));
+                collection.bulkWrite(batch, new BulkWriteOptions().ordered(false));
                 batch.clear();
             }
         }
         if (!batch.isEmpty()) {
-            collection.insertMany(batch, new InsertManyOptions().ordered(false));
+            collection.bulkWrite(batch, new BulkWriteOptions().ordered(false));
         }
         return System.nanoTime() - started;
     }
 
+    /**
+     * A one-off script's indexing: {@code _bulk} requests of 1,000 documents into an index made from the same
+     * template, with the same versioned index actions the index job sends.
+     */
     private long rawBulk(RestClient client, List<DocumentEvent> documents) throws Exception {
+        String prefix = "bench-raw-";
+        new ElasticsearchDocumentStore(client, prefix, Backoff.DEFAULT).ensureTemplate();
         long started = System.nanoTime();
         StringBuilder body = new StringBuilder();
         int inBatch = 0;
         for (DocumentEvent document : documents) {
-            body.append("{\"index\":{\"_index\":\"bench-raw-bench\",\"_id\":\"").append(document.getId()).append("\"}}\n")
+            body.append("{\"index\":{\"_index\":\"").append(prefix).append("bench\",\"_id\":\"").append(document.getId())
+                    .append("\",\"version\":").append(document.getVersion()).append(",\"version_type\":\"external_gte\"}}\n")
                     .append(ElasticsearchDocumentStore.toJson(imported(document))).append('\n');
             if (++inBatch == 1000) {
                 bulk(client, body);
@@ -270,13 +299,14 @@ public final class PipelineBenchmark implements Callable<Integer> {
         figures.put("machine", Runtime.getRuntime().availableProcessors() + " cores, "
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB max heap of the runner, every service on this machine");
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.resolve("pipeline.json").toFile(), figures);
-        double mongoBaseline = ((Number) figures.get("raw MongoDB insertMany loop (baseline)")).doubleValue();
+        double mongoBaseline = ((Number) figures.get("raw MongoDB bulk upsert loop (baseline)")).doubleValue();
         double esBaseline = ((Number) figures.get("raw Elasticsearch _bulk loop (baseline)")).doubleValue();
         double parent = ((Number) figures.get("import job, keyed by parent")).doubleValue();
         double document = ((Number) figures.get("import job, spread by document")).doubleValue();
         double index = ((Number) figures.get("index job")).doubleValue();
         double e2e = ((Number) figures.get("end to end generate -> import -> index")).doubleValue();
         double hitRatio = (Double) figures.get("parent cache hit ratio, keyed by parent");
+        double hitRatioBound = (Double) figures.get("parent cache hit ratio, bound of this data");
         String table = String.join("\n",
                 "# Pipeline benchmarks", "",
                 "Measured " + figures.get("date") + " on " + figures.get("machine") + "; " + figures.get("documents")
@@ -284,9 +314,10 @@ public final class PipelineBenchmark implements Callable<Integer> {
                 "Ratios divide two figures of this same run.", "",
                 "| measure | figure | baseline | ratio | target | met |",
                 "|---|---|---|---|---|---|",
-                row("import job docs/s", parent, "raw insertMany loop " + Math.round(mongoBaseline), parent / mongoBaseline, "≥ 0.9×", parent / mongoBaseline >= 0.9),
+                row("import job docs/s", parent, "raw bulk-upsert loop " + Math.round(mongoBaseline), parent / mongoBaseline, "≥ 0.9×", parent / mongoBaseline >= 0.9),
                 row("import keyed by parent docs/s", parent, "spread by document " + Math.round(document), parent / document, "≥ 1.8×", parent / document >= 1.8),
-                String.format(Locale.ROOT, "| parent cache hit ratio | %.2f%% | | | ≥ 99%% | %s |", hitRatio * 100, hitRatio >= 0.99 ? "yes" : "NO"),
+                String.format(Locale.ROOT, "| parent cache hit ratio | %.2f%% | at most %.2f%% on this data (one read per parent) | | ≥ 99%% | %s |",
+                        hitRatio * 100, hitRatioBound * 100, hitRatio >= 0.99 ? "yes" : "NO"),
                 row("index job docs/s", index, "raw _bulk loop " + Math.round(esBaseline), index / esBaseline, "≥ 0.9×", index / esBaseline >= 0.9),
                 String.format(Locale.ROOT, "| end to end docs/s | %,.0f | | | ≥ 3,000 | %s |", e2e, e2e >= 3000 ? "yes" : "NO"),
                 String.format(Locale.ROOT, "| generate job docs/s (into Kafka) | %,.0f | | | | |",

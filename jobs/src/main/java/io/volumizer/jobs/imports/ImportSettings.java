@@ -5,6 +5,8 @@ import static io.volumizer.jobs.options.JobOptions.require;
 import java.io.Serializable;
 import java.time.Duration;
 
+import io.volumizer.sinks.blob.BlobStoreOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** How the import stage batches and waits for parents (a mixin of the import and import-and-index jobs). */
@@ -18,8 +20,12 @@ public final class ImportSettings implements Serializable {
     @Option(names = "--import-flush-interval", defaultValue = "PT0.5S", description = "Longest a document waits in a batch (default: ${DEFAULT-VALUE}).")
     public Duration flushInterval;
 
-    @Option(names = "--parent-retry-interval", defaultValue = "PT0.5S", description = "How often a parked child looks for its parent again (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--parent-retry-interval", defaultValue = "PT0.5S", description = "How long a child whose parent is not cached waits before the parent is looked up, and the first interval between lookups (default: ${DEFAULT-VALUE}).")
     public Duration parentRetryInterval;
+
+    @Option(names = "--parent-retry-max-interval", defaultValue = "PT8S", description = "Longest interval between "
+            + "lookups of a missing parent; the interval doubles from --parent-retry-interval (default: ${DEFAULT-VALUE}).")
+    public Duration parentRetryMaxInterval;
 
     @Option(names = "--parent-max-wait", defaultValue = "PT2M", description = "How long a child waits for its parent before it is dead-lettered (default: ${DEFAULT-VALUE}).")
     public Duration parentMaxWait;
@@ -30,9 +36,9 @@ public final class ImportSettings implements Serializable {
     @Option(names = "--group-id", defaultValue = "volumizer-import", description = "Kafka consumer group (default: ${DEFAULT-VALUE}).")
     public String groupId;
 
-    @Option(names = "--blob-store", description = "Folder to store rendered blobs in, by SHA-256 (shared by every "
-            + "TaskManager); without it blobs are references by key, regenerated on demand.")
-    public java.nio.file.Path blobStore;
+    /** Without {@code --blob-store}, blobs are references by key, regenerated on demand. */
+    @Mixin
+    public BlobStoreOptions blobs = new BlobStoreOptions();
 
     /** How documents are spread over the parent-cache subtasks. */
     public enum PartitionBy { parent, document }
@@ -46,10 +52,13 @@ public final class ImportSettings implements Serializable {
     public long injectFailureAt;
 
     public void validate() {
+        blobs.validate();
         require(injectFailureAt >= 0, "--inject-failure-at must be 0 (off) or positive, was " + injectFailureAt);
         require(batchSize >= 1, "--import-batch-size must be at least 1, was " + batchSize);
         require(flushInterval.toMillis() >= 1, "--import-flush-interval must be positive, was " + flushInterval);
         require(parentRetryInterval.toMillis() >= 1, "--parent-retry-interval must be positive, was " + parentRetryInterval);
+        require(parentRetryMaxInterval.compareTo(parentRetryInterval) >= 0,
+                "--parent-retry-max-interval must be at least --parent-retry-interval");
         require(parentMaxWait.compareTo(parentRetryInterval) >= 0, "--parent-max-wait must be at least --parent-retry-interval");
         require(parentCacheTtl.toMillis() >= 1000, "--parent-cache-ttl must be at least a second, was " + parentCacheTtl);
     }

@@ -26,9 +26,11 @@ import io.volumizer.sinks.mongodb.Ancestry;
 
 /**
  * Resolves each document's ancestors, keyed by parent id, so that all children of a parent meet here and share
- * one cache entry: the parent's ancestry, in keyed state. A miss looks the parent up in MongoDB once; a child
- * whose parent is not there yet is parked in state and retried on a timer, never dropped; past the configured wait
- * it becomes a dead letter naming the missing parent.
+ * one cache entry: the parent's ancestry, in keyed state. On a miss the child is parked in state and the parent is
+ * looked up in MongoDB one retry interval later, once for every sibling parked meanwhile. The wait is deliberate: a
+ * parent that is new is usually still in flight (in the writer's batch), and an immediate lookup would mostly find
+ * nothing and cost a second one. A parent still missing is looked up again at doubling intervals (up to a maximum),
+ * never dropped; past the configured wait its children become dead letters naming it.
  */
 public final class ResolveAncestors extends KeyedProcessFunction<String, DocumentEvent, ImportedEvent> {
 
@@ -37,6 +39,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
 
     private final ParentLookup lookup;
     private final long retryMillis;
+    private final long maxRetryMillis;
     private final long maxWaitMillis;
     private final Duration cacheTtl;
     private final PayloadEncoder payloadEncoder;
@@ -51,10 +54,11 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
     private transient Counter parkedCount;
     private transient Counter deadLettered;
 
-    public ResolveAncestors(ParentLookup lookup, Duration retryInterval, Duration maxWait, Duration cacheTtl,
-            PayloadEncoder payloadEncoder) {
+    public ResolveAncestors(ParentLookup lookup, Duration retryInterval, Duration maxRetryInterval, Duration maxWait,
+            Duration cacheTtl, PayloadEncoder payloadEncoder) {
         this.lookup = lookup;
         this.retryMillis = retryInterval.toMillis();
+        this.maxRetryMillis = maxRetryInterval.toMillis();
         this.maxWaitMillis = maxWait.toMillis();
         this.cacheTtl = cacheTtl;
         this.payloadEncoder = payloadEncoder;
@@ -106,16 +110,6 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
         Optional<Ancestry> parent = cachedParent();
         if (parent.isPresent()) {
             hits.inc();
-        } else if (parkedSince.value() != null) {
-            // Siblings are already waiting for this parent: the timer looks it up once for all of them.
-            park(document, context);
-            return;
-        } else {
-            misses.inc();
-            parent = lookup.find(document.getRepository(), document.getParentId());
-            parent.ifPresent(this::cache);
-        }
-        if (parent.isPresent()) {
             resolved.inc();
             out.collect(imported(document, parent.get().child(document.getId(), document.getName())));
         } else {
@@ -150,7 +144,10 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
                         payloadEncoder.encode(document)));
             }
         } else {
-            context.timerService().registerProcessingTimeTimer(timestamp + retryMillis);
+            // Back off: the interval doubles (it is the time waited so far) up to the maximum. A parent still missing
+            // after one interval is usually stuck behind backpressure, and lookups every interval would be wasted.
+            long waited = timestamp - parkedSince.value();
+            context.timerService().registerProcessingTimeTimer(timestamp + Math.min(maxRetryMillis, Math.max(retryMillis, waited)));
             return;
         }
         parkedCount.dec(waiting.size());

@@ -1,7 +1,5 @@
 package io.volumizer.jobs.imports;
 
-import java.nio.file.Path;
-
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
@@ -10,25 +8,37 @@ import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.sinks.blob.FileBlobStore;
+import io.volumizer.sinks.blob.BlobStore;
+import io.volumizer.sinks.blob.BlobStoreOptions;
 
 /**
- * With a blob store configured, renders each generated blob, stores it by digest and records its digest and
- * length in the document; without one, blobs stay references by key and are regenerated on demand.
+ * With a blob store configured (a folder or an S3 bucket), renders each generated blob, stores it by digest and
+ * records its digest and length in the document; without one, blobs stay references by key and are regenerated on
+ * demand. A store that cannot be written fails the task (after the SDK's retries), which restarts from its
+ * checkpoint: the document is not at fault, so it is not dead-lettered.
  */
 public final class StoreBlobs extends RichMapFunction<DocumentEvent, DocumentEvent> {
 
     private static final long serialVersionUID = 1L;
-    private final FileBlobStore store;
+    private final BlobStoreOptions options;
+    private transient BlobStore store;
     private transient Counter stored;
 
-    public StoreBlobs(Path root) {
-        this.store = new FileBlobStore(root);
+    public StoreBlobs(BlobStoreOptions options) {
+        this.options = options;
     }
 
     @Override
     public void open(Configuration parameters) {
+        store = options.open();
         stored = getRuntimeContext().getMetricGroup().counter("blobsStored");
+    }
+
+    @Override
+    public void close() {
+        if (store != null) {
+            store.close();
+        }
     }
 
     @Override

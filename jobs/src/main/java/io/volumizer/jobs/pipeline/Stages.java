@@ -42,12 +42,12 @@ public final class Stages {
             ParentLookup lookup, BulkWriter<ImportedEvent> repository, ImportSettings options) {
         SingleOutputStreamOperator<DocumentEvent> decoded = documents
                 .process(new DecodeFunction<>(ResolveAncestors.STAGE, codec, DocumentEvent.class)).uid("import.decode").name("Decode documents");
-        DataStream<DocumentEvent> withBlobs = options.blobStore == null ? decoded
-                : decoded.map(new StoreBlobs(options.blobStore)).uid("import.blob-store").name("Store blobs");
+        DataStream<DocumentEvent> withBlobs = !options.blobs.configured() ? decoded
+                : decoded.map(new StoreBlobs(options.blobs)).uid("import.blob-store").name("Store blobs");
         SingleOutputStreamOperator<ImportedEvent> resolved = withBlobs
                 .keyBy(options.partitionBy == ImportSettings.PartitionBy.parent
                         ? (KeySelector<DocumentEvent, String>) DocumentKeys::parentKey : DocumentEvent::getId)
-                .process(new ResolveAncestors(lookup, options.parentRetryInterval, options.parentMaxWait,
+                .process(new ResolveAncestors(lookup, options.parentRetryInterval, options.parentRetryMaxInterval, options.parentMaxWait,
                         options.parentCacheTtl, codec::encode)).uid("import.parent-cache").name("Resolve ancestors");
         DataStream<ImportedEvent> toWrite = options.injectFailureAt > 0
                 ? resolved.map(InjectedFailure.at(options.injectFailureAt)).uid("import.injected-failure")

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.sinks.blob.BlobStore;
+import io.volumizer.sinks.blob.BlobStoreOptions;
 import io.volumizer.sinks.blob.FileBlobStore;
 import io.volumizer.schemas.event.DocumentEvent;
 
@@ -32,14 +34,14 @@ class StoreBlobsTest {
         }
         DocumentEvent folder = generator.documentAt(0);
 
-        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new StoreBlobs(root)))) {
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new StoreBlobs(new BlobStoreOptions(root.toString()))))) {
             harness.open();
             harness.processElement(new StreamRecord<>(statement));
             harness.processElement(new StreamRecord<>(folder));
 
             DocumentEvent stored = harness.extractOutputValues().get(0);
             byte[] rendered = generator.blob(statement.getBlob().getKey());
-            assertThat(stored.getBlob().getDigest()).isEqualTo(FileBlobStore.sha256(rendered));
+            assertThat(stored.getBlob().getDigest()).isEqualTo(BlobStore.sha256(rendered));
             assertThat(stored.getBlob().getLength()).isEqualTo(rendered.length);
             assertThat(new FileBlobStore(root).get(stored.getBlob().getDigest())).contains(rendered);
             assertThat(statement.getBlob().getDigest()).as("the input event is not modified").isNull();

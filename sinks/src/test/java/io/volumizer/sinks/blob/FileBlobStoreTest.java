@@ -23,7 +23,7 @@ class FileBlobStoreTest {
         String digest = store.put(bytes);
         String again = store.put(bytes);
 
-        assertThat(digest).hasSize(64).isEqualTo(again).isEqualTo(FileBlobStore.sha256(bytes));
+        assertThat(digest).hasSize(64).isEqualTo(again).isEqualTo(BlobStore.sha256(bytes));
         assertThat(store.get(digest)).contains(bytes);
         try (var files = Files.walk(root)) {
             assertThat(files.filter(Files::isRegularFile).toList()).singleElement()

@@ -8,6 +8,7 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
@@ -56,6 +57,8 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
         this.maxBytes = maxBytes;
         this.flushIntervalMillis = flushInterval.toMillis();
         this.sizeOf = sizeOf;
+        // Runs in its upstream operator's thread: records reach the batch without being serialized in between.
+        setChainingStrategy(ChainingStrategy.ALWAYS);
     }
 
     @Override
