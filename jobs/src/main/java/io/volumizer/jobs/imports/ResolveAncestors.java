@@ -20,33 +20,46 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.jobs.internal.kafka.RawRecord;
+import io.volumizer.jobs.internal.kafka.RecordDecoder;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.sinks.mongodb.Ancestry;
 
 /**
- * Resolves each document's ancestors, keyed by parent id, so that all children of a parent meet here and share
- * one cache entry: the parent's ancestry, in keyed state. On a miss the child is parked in state and the parent is
- * looked up in MongoDB one retry interval later, once for every sibling parked meanwhile. The wait is deliberate: a
- * parent that is new is usually still in flight (in the writer's batch), and an immediate lookup would mostly find
- * nothing and cost a second one. A parent still missing is looked up again at doubling intervals (up to a maximum),
- * never dropped; past the configured wait its children become dead letters naming it.
+ * Decodes documents and resolves their ancestors, keyed by the Kafka record key, which is the parent id: all
+ * children of a parent meet here and share one cache entry, the parent's ancestry in keyed state.
+ *
+ * <p>Records travel the shuffle and wait in state as the bytes Kafka delivered; each is decoded once, when it can
+ * be resolved. A record whose key is not its document's parent id breaks the topic's contract (its versions could
+ * be applied out of order) and is dead-lettered, as is one that cannot be decoded.
+ *
+ * <p>On a cache miss the record is parked and the parent is looked up in MongoDB one retry interval later, once for
+ * every sibling parked meanwhile. The wait is deliberate: a parent that is new is usually still in flight (in the
+ * writer's batch), and an immediate lookup would mostly find nothing and cost a second one. A parent still missing
+ * is looked up again at doubling intervals (up to a maximum), never dropped; past the configured wait its children
+ * become dead letters naming it. A root needs no lookup, and its ancestry primes the cache for its children.
+ *
+ * <p>Keyed by record position instead ({@code keyedByParent = false}, the benchmark's random partitioning), every
+ * document looks its parent up and nothing is cached.
  */
-public final class ResolveAncestors extends KeyedProcessFunction<String, DocumentEvent, ImportedEvent> {
+public final class ResolveAncestors extends KeyedProcessFunction<String, RawRecord, ImportedEvent> {
 
     private static final long serialVersionUID = 1L;
     public static final String STAGE = "import";
 
+    private final RecordDecoder<DocumentEvent> decoder;
     private final ParentLookup lookup;
+    private final boolean keyedByParent;
     private final long retryMillis;
     private final long maxRetryMillis;
     private final long maxWaitMillis;
     private final Duration cacheTtl;
-    private final PayloadEncoder payloadEncoder;
 
     private transient ValueState<List<String>> parentIds;
     private transient ValueState<String> parentPath;
-    private transient ListState<DocumentEvent> parked;
+    private transient ListState<RawRecord> parked;
     private transient ValueState<Long> parkedSince;
     private transient Counter hits;
     private transient Counter misses;
@@ -54,19 +67,15 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
     private transient Counter parkedCount;
     private transient Counter deadLettered;
 
-    public ResolveAncestors(ParentLookup lookup, Duration retryInterval, Duration maxRetryInterval, Duration maxWait,
-            Duration cacheTtl, PayloadEncoder payloadEncoder) {
+    public ResolveAncestors(RecordDecoder.Codec<DocumentEvent> codec, ParentLookup lookup, boolean keyedByParent,
+            Duration retryInterval, Duration maxRetryInterval, Duration maxWait, Duration cacheTtl) {
+        this.decoder = new RecordDecoder<>(codec);
         this.lookup = lookup;
+        this.keyedByParent = keyedByParent;
         this.retryMillis = retryInterval.toMillis();
         this.maxRetryMillis = maxRetryInterval.toMillis();
         this.maxWaitMillis = maxWait.toMillis();
         this.cacheTtl = cacheTtl;
-        this.payloadEncoder = payloadEncoder;
-    }
-
-    /** The bytes a dead letter keeps of a document: in production, the documents topic's wire format. */
-    public interface PayloadEncoder extends java.io.Serializable {
-        byte[] encode(DocumentEvent document);
     }
 
     @Override
@@ -81,8 +90,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
         path.enableTimeToLive(ttl);
         parentIds = getRuntimeContext().getState(ids);
         parentPath = getRuntimeContext().getState(path);
-        parked = getRuntimeContext().getListState(new ListStateDescriptor<>("parked-children",
-                TypeInformation.of(DocumentEvent.class)));
+        parked = getRuntimeContext().getListState(new ListStateDescriptor<>("parked-records",
+                TypeInformation.of(RawRecord.class)));
         parkedSince = getRuntimeContext().getState(new ValueStateDescriptor<>("parked-since", Types.LONG));
         var metrics = getRuntimeContext().getMetricGroup();
         // Hit ratio = 1 - parentCacheMisses / resolvedWithParent: a miss is one MongoDB lookup (retries included),
@@ -101,68 +110,118 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, Documen
     }
 
     @Override
-    public void processElement(DocumentEvent document, Context context, Collector<ImportedEvent> out)
-            throws Exception {
-        if (document.getParentId() == null) {
-            out.collect(imported(document, Ancestry.root(document.getId(), document.getName())));
+    public void processElement(RawRecord record, Context context, Collector<ImportedEvent> out) throws Exception {
+        Optional<Ancestry> parent = keyedByParent && parkedSince.value() == null ? cachedParent() : Optional.empty();
+        if (parent.isEmpty()) {
+            park(record, context);
             return;
         }
-        Optional<Ancestry> parent = cachedParent();
-        if (parent.isPresent()) {
+        DocumentEvent document = decode(record, context);
+        if (document == null) {
+            return;
+        }
+        if (document.getParentId() == null) {
+            emitRoot(document, out);
+        } else {
             hits.inc();
             resolved.inc();
             out.collect(imported(document, parent.get().child(document.getId(), document.getName())));
-        } else {
-            park(document, context);
         }
     }
 
+    /**
+     * Releases the parked records in order: roots at once, children once their parent is known, which costs at most
+     * one lookup per firing. If the parent is still missing, the records from the first child on stay parked,
+     * undecoded, until the next firing, or become dead letters once they have waited too long.
+     */
     @Override
     public void onTimer(long timestamp, OnTimerContext context, Collector<ImportedEvent> out) throws Exception {
-        List<DocumentEvent> waiting = new ArrayList<>();
+        List<RawRecord> waiting = new ArrayList<>();
         parked.get().forEach(waiting::add);
         if (waiting.isEmpty()) {
             return;
         }
-        String parentId = waiting.get(0).getParentId();
-        Optional<Ancestry> parent = cachedParent();
-        if (parent.isEmpty()) {
-            misses.inc();
-            parent = lookup.find(waiting.get(0).getRepository(), parentId);
-        }
-        if (parent.isPresent()) {
-            cache(parent.get());
-            resolved.inc(waiting.size());
-            for (DocumentEvent document : waiting) {
+        boolean expired = timestamp - parkedSince.value() >= maxWaitMillis;
+        Optional<Ancestry> parent = keyedByParent ? cachedParent() : Optional.empty();
+        boolean lookedUp = false;
+        for (int i = 0; i < waiting.size(); i++) {
+            RawRecord record = waiting.get(i);
+            DocumentEvent document = decode(record, context);
+            if (document == null) {
+                continue;
+            }
+            if (document.getParentId() == null) {
+                emitRoot(document, out);
+                parent = keyedByParent ? cachedParent() : parent;
+                continue;
+            }
+            if (parent.isEmpty() && !lookedUp) {
+                lookedUp = true;
+                misses.inc();
+                parent = lookup.find(document.getRepository(), document.getParentId());
+                if (keyedByParent) {
+                    parent.ifPresent(this::cache);
+                }
+            }
+            if (parent.isPresent()) {
+                resolved.inc();
                 out.collect(imported(document, parent.get().child(document.getId(), document.getName())));
+            } else if (expired) {
+                deadLetter(record, "parent " + document.getParentId() + " not found within "
+                        + Duration.ofMillis(maxWaitMillis), context);
+            } else {
+                parkedCount.dec(i);
+                keepParked(waiting.subList(i, waiting.size()), timestamp, context);
+                return;
             }
-        } else if (timestamp - parkedSince.value() >= maxWaitMillis) {
-            for (DocumentEvent document : waiting) {
-                deadLettered.inc();
-                context.output(DeadLetters.TAG, DeadLetters.of(STAGE, "parent " + parentId
-                        + " not found within " + Duration.ofMillis(maxWaitMillis), document.getId(),
-                        payloadEncoder.encode(document)));
-            }
-        } else {
-            // Back off: the interval doubles (it is the time waited so far) up to the maximum. A parent still missing
-            // after one interval is usually stuck behind backpressure, and lookups every interval would be wasted.
-            long waited = timestamp - parkedSince.value();
-            context.timerService().registerProcessingTimeTimer(timestamp + Math.min(maxRetryMillis, Math.max(retryMillis, waited)));
-            return;
         }
         parkedCount.dec(waiting.size());
         parked.clear();
         parkedSince.clear();
     }
 
-    private void park(DocumentEvent document, Context context) throws Exception {
-        parked.add(document);
+    private void keepParked(List<RawRecord> stillWaiting, long timestamp, OnTimerContext context) throws Exception {
+        parked.update(new ArrayList<>(stillWaiting));
+        // Back off: the interval doubles (it is the time waited so far) up to the maximum. A parent still missing
+        // after one interval is usually stuck behind backpressure, and lookups every interval would be wasted.
+        long waited = timestamp - parkedSince.value();
+        context.timerService().registerProcessingTimeTimer(timestamp + Math.min(maxRetryMillis, Math.max(retryMillis, waited)));
+    }
+
+    private void park(RawRecord record, Context context) throws Exception {
+        parked.add(record);
         parkedCount.inc();
         if (parkedSince.value() == null) {
             long now = context.timerService().currentProcessingTime();
             parkedSince.update(now);
             context.timerService().registerProcessingTimeTimer(now + retryMillis);
         }
+    }
+
+    /** The document, or null once it has been dead-lettered (undecodable, or keyed by something but its parent). */
+    private DocumentEvent decode(RawRecord record, Context context) throws Exception {
+        DocumentEvent document = decoder.decode(record, reason -> deadLetter(record, reason, context));
+        if (document != null && keyedByParent && !context.getCurrentKey().equals(DocumentKeys.parentKey(document))) {
+            deadLetter(record, "record key '" + context.getCurrentKey() + "' is not the parent id of document "
+                    + document.getId() + " ('" + DocumentKeys.parentKey(document) + "'): the documents topic must be "
+                    + "keyed by parent id", context);
+            return null;
+        }
+        return document;
+    }
+
+    /** A root is its own key: its ancestry is also the cache entry its children need. */
+    private void emitRoot(DocumentEvent document, Collector<ImportedEvent> out) {
+        Ancestry root = Ancestry.root(document.getId(), document.getName());
+        if (keyedByParent) {
+            cache(root);
+        }
+        out.collect(imported(document, root));
+    }
+
+    private void deadLetter(RawRecord record, String reason, Context context) {
+        deadLettered.inc();
+        context.output(DeadLetters.TAG, DeadLetters.of(STAGE, reason, record));
     }
 
     private Optional<Ancestry> cachedParent() throws Exception {

@@ -8,6 +8,7 @@ import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.blob.BlobStore;
 import io.volumizer.sinks.blob.BlobStoreOptions;
 
@@ -17,7 +18,7 @@ import io.volumizer.sinks.blob.BlobStoreOptions;
  * demand. A store that cannot be written fails the task (after the SDK's retries), which restarts from its
  * checkpoint: the document is not at fault, so it is not dead-lettered.
  */
-public final class StoreBlobs extends RichMapFunction<DocumentEvent, DocumentEvent> {
+public final class StoreBlobs extends RichMapFunction<ImportedEvent, ImportedEvent> {
 
     private static final long serialVersionUID = 1L;
     private final BlobStoreOptions options;
@@ -42,16 +43,17 @@ public final class StoreBlobs extends RichMapFunction<DocumentEvent, DocumentEve
     }
 
     @Override
-    public DocumentEvent map(DocumentEvent document) {
+    public ImportedEvent map(ImportedEvent imported) {
+        DocumentEvent document = imported.getDocument();
         BlobRef blob = document.getBlob();
         if (blob == null || blob.getDigest() != null || !blob.getKey().startsWith("gen/")) {
-            return document;
+            return imported;
         }
         byte[] bytes = Renditions.render(BlobKey.parse(blob.getKey(), document.getRepository()));
         String digest = store.put(bytes);
         stored.inc();
-        DocumentEvent withDigest = DocumentEvent.newBuilder(document).build();
-        withDigest.setBlob(BlobRef.newBuilder(blob).setDigest(digest).setLength((long) bytes.length).build());
-        return withDigest;
+        DocumentEvent withDigest = DocumentEvent.newBuilder(document)
+                .setBlob(BlobRef.newBuilder(blob).setDigest(digest).setLength((long) bytes.length).build()).build();
+        return ImportedEvent.newBuilder(imported).setDocument(withDigest).build();
     }
 }

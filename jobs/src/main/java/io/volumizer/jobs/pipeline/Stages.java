@@ -5,7 +5,6 @@ import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
-import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.jobs.imports.ImportSettings;
 import io.volumizer.jobs.imports.InjectedFailure;
 import io.volumizer.jobs.imports.StoreBlobs;
@@ -37,27 +36,28 @@ public final class Stages {
     public record Output<T>(DataStream<T> stream, DataStream<DeadLetter> deadLetters) {
     }
 
-    /** Decode → resolve ancestors (keyed by parent) → bulk upsert into MongoDB. */
+    /**
+     * Keyed by the record key (the parent id) → decode and resolve ancestors → [store blobs] → bulk upsert into
+     * MongoDB. Records cross the shuffle as the bytes Kafka delivered and are decoded after it, once.
+     */
     public static Output<ImportedEvent> importDocuments(DataStream<RawRecord> documents, AvroCodec<DocumentEvent> codec,
             ParentLookup lookup, BulkWriter<ImportedEvent> repository, ImportSettings options) {
-        SingleOutputStreamOperator<DocumentEvent> decoded = documents
-                .process(new DecodeFunction<>(ResolveAncestors.STAGE, codec, DocumentEvent.class)).uid("import.decode").name("Decode documents");
-        DataStream<DocumentEvent> withBlobs = !options.blobs.configured() ? decoded
-                : decoded.map(new StoreBlobs(options.blobs)).uid("import.blob-store").name("Store blobs");
-        SingleOutputStreamOperator<ImportedEvent> resolved = withBlobs
-                .keyBy(options.partitionBy == ImportSettings.PartitionBy.parent
-                        ? (KeySelector<DocumentEvent, String>) DocumentKeys::parentKey : DocumentEvent::getId)
-                .process(new ResolveAncestors(lookup, options.parentRetryInterval, options.parentRetryMaxInterval, options.parentMaxWait,
-                        options.parentCacheTtl, codec::encode)).uid("import.parent-cache").name("Resolve ancestors");
+        boolean keyedByParent = options.partitionBy == ImportSettings.PartitionBy.parent;
+        SingleOutputStreamOperator<ImportedEvent> resolved = documents
+                .keyBy(keyedByParent ? (KeySelector<RawRecord, String>) RawRecord::keyText : RawRecord::position)
+                .process(new ResolveAncestors(codec::decode, lookup, keyedByParent, options.parentRetryInterval,
+                        options.parentRetryMaxInterval, options.parentMaxWait, options.parentCacheTtl))
+                .uid("import.parent-cache").name("Decode and resolve ancestors");
+        DataStream<ImportedEvent> withBlobs = !options.blobs.configured() ? resolved
+                : resolved.map(new StoreBlobs(options.blobs)).uid("import.blob-store").name("Store blobs");
         DataStream<ImportedEvent> toWrite = options.injectFailureAt > 0
-                ? resolved.map(InjectedFailure.at(options.injectFailureAt)).uid("import.injected-failure")
-                        .name("Injected failure") : resolved;
+                ? withBlobs.map(InjectedFailure.at(options.injectFailureAt)).uid("import.injected-failure")
+                        .name("Injected failure") : withBlobs;
         SingleOutputStreamOperator<ImportedEvent> written = toWrite
                 .transform("Write to MongoDB", IMPORTED, new BulkWriteOperator<>(ResolveAncestors.STAGE, repository,
                         options.batchSize, Long.MAX_VALUE, options.flushInterval, Stages::estimatedBytes))
                 .uid("import.mongodb-writer");
-        return new Output<>(written, decoded.getSideOutput(DeadLetters.TAG)
-                .union(resolved.getSideOutput(DeadLetters.TAG), written.getSideOutput(DeadLetters.TAG)));
+        return new Output<>(written, resolved.getSideOutput(DeadLetters.TAG).union(written.getSideOutput(DeadLetters.TAG)));
     }
 
     /** Bulk index into Elasticsearch; returns the indexed documents and the dead letters. */
@@ -73,7 +73,7 @@ public final class Stages {
     /** Decodes the imported topic. */
     public static Output<ImportedEvent> decodeImported(DataStream<RawRecord> imported, AvroCodec<ImportedEvent> codec) {
         SingleOutputStreamOperator<ImportedEvent> decoded = imported
-                .process(new DecodeFunction<>("index", codec, ImportedEvent.class)).uid("index.decode").name("Decode imported");
+                .process(new DecodeFunction<>("index", codec::decode, ImportedEvent.class)).uid("index.decode").name("Decode imported");
         return new Output<>(decoded, decoded.getSideOutput(DeadLetters.TAG));
     }
 

@@ -1,8 +1,11 @@
 package io.volumizer.jobs.imports;
 
 import static io.volumizer.jobs.testing.Documents.document;
+import static io.volumizer.jobs.testing.Documents.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +20,10 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.testing.Documents;
-import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.mongodb.Ancestry;
 
@@ -46,20 +49,39 @@ class ResolveAncestorsTest {
         }
     }
 
+    private long offset;
+
     @BeforeEach
     void reset() {
         STORED.clear();
         LOOKUPS.set(0);
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, DocumentEvent, ImportedEvent> harness()
+    private static KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness(boolean keyedByParent)
             throws Exception {
-        var function = new ResolveAncestors(new MapLookup(), Duration.ofMillis(100), Duration.ofMillis(400), Duration.ofMillis(1000),
-                Duration.ofHours(1), Documents::avro);
+        var function = new ResolveAncestors(Documents::fromAvro, new MapLookup(), keyedByParent, Duration.ofMillis(100),
+                Duration.ofMillis(400), Duration.ofMillis(1000), Duration.ofHours(1));
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
-                DocumentKeys::parentKey, Types.STRING);
+                keyedByParent ? RawRecord::keyText : RawRecord::position, Types.STRING);
         harness.setProcessingTime(0);
         return harness;
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness() throws Exception {
+        return harness(true);
+    }
+
+    private void send(KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness, String id,
+            String parentId) throws Exception {
+        harness.processElement(record(document(id, parentId, id + ".pdf"), offset++), 0);
+    }
+
+    private static List<String> ids(KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness) {
+        return harness.extractOutputValues().stream().map(e -> e.getDocument().getId()).toList();
+    }
+
+    private static List<DeadLetter> deadLetters(KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness) {
+        return harness.getSideOutput(DeadLetters.TAG).stream().map(r -> r.getValue()).toList();
     }
 
     @Test
@@ -68,16 +90,17 @@ class ResolveAncestorsTest {
         try (var harness = harness()) {
             harness.open();
             for (int i = 0; i < 30; i++) {
-                harness.processElement(document("s" + i, "account", "s" + i + ".pdf"), 0);
+                send(harness, "s" + i, "account");
             }
             assertThat(LOOKUPS.get()).as("a parent not cached is looked up one retry interval later").isZero();
             harness.setProcessingTime(100);
             for (int i = 30; i < 60; i++) {
-                harness.processElement(document("s" + i, "account", "s" + i + ".pdf"), 0);
+                send(harness, "s" + i, "account");
             }
 
             List<ImportedEvent> out = harness.extractOutputValues();
             assertThat(out).hasSize(60);
+            assertThat(ids(harness).subList(0, 3)).as("in arrival order").containsExactly("s0", "s1", "s2");
             assertThat(out.get(7).getAncestorIds()).containsExactly("root", "customer", "account");
             assertThat(out.get(7).getPath()).isEqualTo("/bank/c/a/s7.pdf");
             assertThat(LOOKUPS.get()).isEqualTo(1);
@@ -85,13 +108,17 @@ class ResolveAncestorsTest {
     }
 
     @Test
-    void aRootNeedsNoParent() throws Exception {
+    void aRootNeedsNoLookupAndPrimesTheCacheForItsChildren() throws Exception {
         try (var harness = harness()) {
             harness.open();
-            harness.processElement(document("root", null, "bank"), 0);
+            harness.processElement(record(document("root", null, "bank"), offset++), 0);
+            send(harness, "state", "root");
+            harness.setProcessingTime(100);
+            send(harness, "state2", "root");
 
-            assertThat(harness.extractOutputValues()).singleElement()
-                    .satisfies(e -> assertThat(e.getPath()).isEqualTo("/bank"));
+            assertThat(harness.extractOutputValues()).extracting(ImportedEvent::getPath)
+                    .containsExactly("/bank", "/bank/state.pdf", "/bank/state2.pdf");
+            assertThat(LOOKUPS.get()).isZero();
         }
     }
 
@@ -99,8 +126,8 @@ class ResolveAncestorsTest {
     void childrenWaitForTheirParentAndAreReleasedWhenItArrives() throws Exception {
         try (var harness = harness()) {
             harness.open();
-            harness.processElement(document("s1", "account", "s1.pdf"), 0);
-            harness.processElement(document("s2", "account", "s2.pdf"), 0);
+            send(harness, "s1", "account");
+            send(harness, "s2", "account");
             harness.setProcessingTime(100);
             assertThat(harness.extractOutputValues()).isEmpty();
             assertThat(LOOKUPS.get()).as("one lookup for both waiting children").isEqualTo(1);
@@ -108,38 +135,81 @@ class ResolveAncestorsTest {
             STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/a"));
             harness.setProcessingTime(200);
 
-            assertThat(harness.extractOutputValues()).extracting(e -> e.getDocument().getId()).containsExactly("s1", "s2");
-            assertThat(harness.numKeyedStateEntries()).as("parked children cleared: only the cached ancestry (ids, path) remains").isEqualTo(2);
+            assertThat(ids(harness)).containsExactly("s1", "s2");
+            assertThat(harness.numKeyedStateEntries()).as("parked records cleared: only the cached ancestry (ids, path) remains").isEqualTo(2);
         }
     }
 
     @Test
-    void aChildWhoseParentNeverArrivesIsDeadLetteredWithTheReason() throws Exception {
+    void aChildWhoseParentNeverArrivesIsDeadLetteredWithItsOriginalBytes() throws Exception {
+        RawRecord orphan = record(document("orphan", "nowhere", "o.pdf"), 41);
         try (var harness = harness()) {
             harness.open();
-            harness.processElement(document("orphan", "nowhere", "o.pdf"), 0);
+            harness.processElement(orphan, 0);
             for (long time = 100; time <= 1300; time += 100) {
                 harness.setProcessingTime(time);
             }
             assertThat(LOOKUPS.get()).as("looked up at 100, 200, 400, 800 (the 400 ms cap), 1200 ms").isEqualTo(5);
 
             assertThat(harness.extractOutputValues()).isEmpty();
-            assertThat(harness.getSideOutput(DeadLetters.TAG)).singleElement().satisfies(record -> {
-                assertThat(record.getValue().getReason()).contains("parent nowhere not found within");
-                assertThat(record.getValue().getDocumentId()).isEqualTo("orphan");
-                assertThat(record.getValue().getStage()).isEqualTo("import");
+            assertThat(deadLetters(harness)).singleElement().satisfies(letter -> {
+                assertThat(letter.getReason()).contains("parent nowhere not found within");
+                assertThat(letter.getStage()).isEqualTo("import");
+                assertThat(letter.getPayload()).isEqualTo(ByteBuffer.wrap(orphan.value));
+                assertThat(letter.getTopic()).isEqualTo("documents");
+                assertThat(letter.getOffset()).isEqualTo(41);
             });
         }
     }
 
     @Test
-    void cacheAndParkedChildrenSurviveASnapshot() throws Exception {
+    void undecodableAndMisKeyedRecordsAreDeadLetteredAndTheirSiblingsGoOn() throws Exception {
+        STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/a"));
+        byte[] key = "account".getBytes(StandardCharsets.UTF_8);
+        RawRecord misKeyed = record(document("stray", "elsewhere", "stray.pdf"), 7);
+        misKeyed.key = key;
+        try (var harness = harness()) {
+            harness.open();
+            harness.processElement(new RawRecord(key, "garbage".getBytes(StandardCharsets.UTF_8), "documents", 0, 5, 0), 0);
+            harness.processElement(new RawRecord(key, null, "documents", 0, 6, 0), 0);
+            harness.processElement(misKeyed, 0);
+            send(harness, "s1", "account");
+            harness.setProcessingTime(100);
+            harness.processElement(misKeyed, 0);
+
+            assertThat(ids(harness)).containsExactly("s1");
+            assertThat(deadLetters(harness)).extracting(DeadLetter::getReason).satisfiesExactly(
+                    r -> assertThat(r).startsWith("MALFORMED_AVRO"),
+                    r -> assertThat(r).isEqualTo("empty record value (tombstone)"),
+                    r -> assertThat(r).contains("record key 'account' is not the parent id of document stray ('elsewhere')"),
+                    r -> assertThat(r).contains("record key 'account' is not the parent id"));
+        }
+    }
+
+    @Test
+    void spreadAtRandomEveryDocumentLooksUpItsParentAndNothingIsCached() throws Exception {
+        STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/a"));
+        try (var harness = harness(false)) {
+            harness.open();
+            for (int i = 0; i < 5; i++) {
+                send(harness, "s" + i, "account");
+            }
+            harness.setProcessingTime(100);
+
+            assertThat(ids(harness)).hasSize(5);
+            assertThat(LOOKUPS.get()).isEqualTo(5);
+            assertThat(harness.numKeyedStateEntries()).isZero();
+        }
+    }
+
+    @Test
+    void cacheAndParkedRecordsSurviveASnapshot() throws Exception {
         STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/a"));
         OperatorSubtaskState snapshot;
         try (var harness = harness()) {
             harness.open();
-            harness.processElement(document("s1", "account", "s1.pdf"), 0);
-            harness.processElement(document("x1", "later", "x1.pdf"), 0);
+            send(harness, "s1", "account");
+            send(harness, "x1", "later");
             harness.setProcessingTime(100);
             snapshot = harness.snapshot(1, 0);
         }
@@ -147,11 +217,10 @@ class ResolveAncestorsTest {
         try (var restored = harness()) {
             restored.initializeState(snapshot);
             restored.open();
-            restored.processElement(document("s2", "account", "s2.pdf"), 0);
+            send(restored, "s2", "account");
             restored.setProcessingTime(200);
 
-            assertThat(restored.extractOutputValues()).extracting(e -> e.getDocument().getId())
-                    .containsExactly("s2", "x1");
+            assertThat(ids(restored)).containsExactly("s2", "x1");
             assertThat(LOOKUPS.get()).as("s2 hit the restored cache; x1 was looked up once more, on its timer").isEqualTo(3);
         }
     }

@@ -3,6 +3,8 @@ package io.volumizer.jobs.imports;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 
 import org.apache.flink.streaming.api.operators.StreamMap;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -16,8 +18,14 @@ import io.volumizer.sinks.blob.BlobStore;
 import io.volumizer.sinks.blob.BlobStoreOptions;
 import io.volumizer.sinks.blob.FileBlobStore;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
 
 class StoreBlobsTest {
+
+    private static ImportedEvent imported(DocumentEvent document) {
+        return ImportedEvent.newBuilder().setDocument(document).setAncestorIds(List.of("root"))
+                .setPath("/bank/x").setImportedAt(Instant.EPOCH).build();
+    }
 
     @TempDir
     Path root;
@@ -36,16 +44,17 @@ class StoreBlobsTest {
 
         try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new StoreBlobs(new BlobStoreOptions(root.toString()))))) {
             harness.open();
-            harness.processElement(new StreamRecord<>(statement));
-            harness.processElement(new StreamRecord<>(folder));
+            harness.processElement(new StreamRecord<>(imported(statement)));
+            harness.processElement(new StreamRecord<>(imported(folder)));
 
-            DocumentEvent stored = harness.extractOutputValues().get(0);
+            DocumentEvent stored = harness.extractOutputValues().get(0).getDocument();
             byte[] rendered = generator.blob(statement.getBlob().getKey());
             assertThat(stored.getBlob().getDigest()).isEqualTo(BlobStore.sha256(rendered));
             assertThat(stored.getBlob().getLength()).isEqualTo(rendered.length);
             assertThat(new FileBlobStore(root).get(stored.getBlob().getDigest())).contains(rendered);
             assertThat(statement.getBlob().getDigest()).as("the input event is not modified").isNull();
-            assertThat(harness.extractOutputValues().get(1)).isEqualTo(folder);
+            assertThat(harness.extractOutputValues().get(0).getPath()).as("the ancestry is kept").isEqualTo("/bank/x");
+            assertThat(harness.extractOutputValues().get(1).getDocument()).isEqualTo(folder);
         }
     }
 }

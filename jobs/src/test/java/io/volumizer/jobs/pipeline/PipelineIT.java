@@ -326,6 +326,8 @@ class PipelineIT {
         byte[] unknownSchema = codec.encode(orphan).clone();
         ConfluentWireFormat.writeHeader(Integer.MAX_VALUE - 3, unknownSchema);
         byte[] valid = codec.encode(expected(5, 6, repository).get(60));
+        DocumentEvent misKeyed = expected(5, 6, repository).get(61);
+        misKeyed.setId("mis-keyed-" + run);
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.bootstrapServers);
         try (var producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
@@ -333,11 +335,12 @@ class PipelineIT {
             producer.send(new ProducerRecord<>(pipeline.documentsTopic, "k".getBytes(), unknownSchema));
             producer.send(new ProducerRecord<>(pipeline.documentsTopic, "k".getBytes(), java.util.Arrays.copyOf(valid, 12)));
             producer.send(new ProducerRecord<>(pipeline.documentsTopic, "never-arrives".getBytes(), codec.encode(orphan)));
+            producer.send(new ProducerRecord<>(pipeline.documentsTopic, "k".getBytes(), codec.encode(misKeyed)));
         }
         generate(5, 6);
 
         await("good documents imported", () -> mongoCount(pipeline.mongodbDatabase), total, Duration.ofMinutes(2));
-        await("dead letters", () -> stores.committedRecords(pipeline.deadletterTopic), 4, Duration.ofMinutes(1));
+        await("dead letters", () -> stores.committedRecords(pipeline.deadletterTopic), 5, Duration.ofMinutes(1));
 
         AvroCodec<DeadLetter> deadLetters = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registryUrl),
                 "unused", DeadLetter.class);
@@ -345,7 +348,7 @@ class PipelineIT {
         try (var consumer = consumer()) {
             consumer.subscribe(List.of(pipeline.deadletterTopic));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (reasons.size() < 4 && System.nanoTime() < deadline) {
+            while (reasons.size() < 5 && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(500)).forEach(r -> {
                     DeadLetter letter = deadLetters.decode(r.value());
                     assertThat(letter.getPayload()).isNotEqualTo(ByteBuffer.allocate(0));
@@ -353,7 +356,8 @@ class PipelineIT {
                 });
             }
         }
-        assertThat(reasons).hasSize(4).anyMatch(r -> r.contains("WRONG_MAGIC_BYTE"))
+        assertThat(reasons).hasSize(5).anyMatch(r -> r.contains("WRONG_MAGIC_BYTE"))
+                .anyMatch(r -> r.contains("record key 'k' is not the parent id of document mis-keyed-" + run))
                 .anyMatch(r -> r.contains("UNKNOWN_SCHEMA_ID")).anyMatch(r -> r.contains("TRUNCATED"))
                 .anyMatch(r -> r.contains("parent never-arrives not found within"));
         assertThat(FLINK.state(job)).isEqualTo("RUNNING");

@@ -9,7 +9,14 @@ import java.util.Map;
 
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.io.DecoderFactory;
+import java.nio.charset.StandardCharsets;
+
+import io.volumizer.jobs.internal.kafka.RawRecord;
+import io.volumizer.schemas.codec.WireFormatException;
+import io.volumizer.schemas.keys.DocumentKeys;
 
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -31,6 +38,21 @@ public final class Documents {
     public static ImportedEvent imported(String id) {
         return ImportedEvent.newBuilder().setDocument(document(id, "p", id)).setAncestorIds(List.of("p"))
                 .setPath("/p/" + id).setImportedAt(Instant.EPOCH).build();
+    }
+
+    /** A documents-topic record as Kafka delivers it: keyed by parent id, the value in plain Avro binary. */
+    public static RawRecord record(DocumentEvent document, long offset) {
+        return new RawRecord(DocumentKeys.parentKey(document).getBytes(StandardCharsets.UTF_8), avro(document),
+                "documents", 0, offset, 0);
+    }
+
+    /** Decodes {@link #avro}; anything else is a {@link WireFormatException}, like the registry codec's. */
+    public static DocumentEvent fromAvro(byte[] bytes) {
+        try {
+            return new SpecificDatumReader<>(DocumentEvent.class).read(null, DecoderFactory.get().binaryDecoder(bytes, null));
+        } catch (IOException | RuntimeException e) {
+            throw new WireFormatException(WireFormatException.Kind.MALFORMED_AVRO, "not a document: " + e.getMessage(), e);
+        }
     }
 
     /** Plain Avro binary (no registry): enough for a dead letter's payload in a unit test. */

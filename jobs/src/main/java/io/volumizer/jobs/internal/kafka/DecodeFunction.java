@@ -8,27 +8,21 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
-import io.volumizer.schemas.codec.AvroCodec;
-import io.volumizer.schemas.codec.WireFormatException;
 
-/**
- * Decodes Confluent-framed Avro. Garbage, wrong magic bytes, unknown schema ids and truncated records become dead
- * letters naming the reason; the stream goes on. An unreachable registry is not the record's fault: it fails the
- * task, which restarts from its checkpoint instead of dead-lettering good records.
- */
+/** Decodes records in an operator of their own; what cannot be decoded becomes a dead letter naming the reason. */
 public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> implements ResultTypeQueryable<T> {
 
     private static final long serialVersionUID = 1L;
 
     private final String stage;
-    private final AvroCodec<T> codec;
+    private final RecordDecoder<T> decoder;
     private final Class<T> type;
     private transient Counter decoded;
     private transient Counter deadLettered;
 
-    public DecodeFunction(String stage, AvroCodec<T> codec, Class<T> type) {
+    public DecodeFunction(String stage, RecordDecoder.Codec<T> codec, Class<T> type) {
         this.stage = stage;
-        this.codec = codec;
+        this.decoder = new RecordDecoder<>(codec);
         this.type = type;
     }
 
@@ -45,26 +39,13 @@ public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> imple
 
     @Override
     public void processElement(RawRecord record, Context context, Collector<T> out) {
-        if (record.value == null) {
-            reject(record, "empty record value (tombstone)", context);
-            return;
+        T value = decoder.decode(record, reason -> {
+            deadLettered.inc();
+            context.output(DeadLetters.TAG, DeadLetters.of(stage, reason, record));
+        });
+        if (value != null) {
+            decoded.inc();
+            out.collect(value);
         }
-        T value;
-        try {
-            value = codec.decode(record.value);
-        } catch (WireFormatException e) {
-            if (e.kind() == WireFormatException.Kind.REGISTRY_UNAVAILABLE) {
-                throw e;
-            }
-            reject(record, e.getMessage(), context);
-            return;
-        }
-        decoded.inc();
-        out.collect(value);
-    }
-
-    private void reject(RawRecord record, String reason, Context context) {
-        deadLettered.inc();
-        context.output(DeadLetters.TAG, DeadLetters.of(stage, reason, record));
     }
 }

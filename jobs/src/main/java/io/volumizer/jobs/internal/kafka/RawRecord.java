@@ -25,4 +25,14 @@ public class RawRecord {
         this.offset = offset;
         this.timestamp = timestamp;
     }
+
+    /** The record key as text; a record without one is keyed by its position, which spreads such records. */
+    public String keyText() {
+        return key != null ? new String(key, java.nio.charset.StandardCharsets.UTF_8) : position();
+    }
+
+    /** Where the record sits in Kafka: unique, so keying by it spreads records at random. */
+    public String position() {
+        return topic + "/" + partition + "@" + offset;
+    }
 }
