@@ -49,7 +49,8 @@ import picocli.CommandLine.Option;
 /**
  * The pipeline's throughput, each figure against a baseline measured minutes apart in the same run on the same
  * services: the import job against a raw bulk-upsert loop with the official MongoDB driver, keyed by parent against
- * spread by document, the index job against a raw {@code _bulk} loop, and generate → import → index end to end.
+ * spread by document, the index job against a raw {@code _bulk} loop, and generate → import → index end to end,
+ * in rounds on fresh topics and stores; the table reports medians.
  * Writes {@code pipeline.json} and {@code pipeline.md}.
  */
 @Command(name = "pipeline-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
@@ -74,7 +75,22 @@ public final class PipelineBenchmark implements Callable<Integer> {
     @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of pipeline.json and pipeline.md.")
     Path results;
 
+    @Option(names = "--rounds", defaultValue = "3", description = "Rounds of every measure; the table shows medians (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    private static final String GENERATE_JOB = "generate job (into Kafka)";
+    private static final String RAW_MONGODB = "raw MongoDB bulk upsert loop (baseline)";
+    private static final String IMPORT_BY_PARENT = "import job, keyed by parent";
+    private static final String IMPORT_SPREAD = "import job, spread by document";
+    private static final String HIT_RATIO = "parent cache hit ratio, keyed by parent";
+    private static final String HIT_RATIO_BOUND = "parent cache hit ratio, bound of this data";
+    private static final String RAW_BULK = "raw Elasticsearch _bulk loop (baseline)";
+    private static final String INDEX_JOB = "index job";
+    private static final String END_TO_END = "end to end generate -> import -> index";
+
+    private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final Map<String, Object> figures = new LinkedHashMap<>();
+    private final Map<String, List<Double>> samples = new LinkedHashMap<>();
     private FlinkSessionClient flink;
     private String jarId;
     private final List<String> jobs = new ArrayList<>();
@@ -85,54 +101,65 @@ public final class PipelineBenchmark implements Callable<Integer> {
         jarId = flink.uploadJar(jar);
         GeneratorSettings settings = new GeneratorSettings(11, customers, 60, 2.0, GeneratorSettings.DEFAULT_LAST_PERIOD, "bench");
         List<DocumentEvent> documents = documents(settings);
-        long n = documents.size();
-        figures.put("documents", n);
-        figures.put("parent cache hit ratio, bound of this data", hitRatioBound(documents));
+        figures.put("documents", documents.size());
+        figures.put("rounds", rounds);
+        figures.put(HIT_RATIO_BOUND, hitRatioBound(documents));
         try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodbUri);
              RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearchUrl)).build()) {
-            stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
-            elasticsearch.performRequest(new Request("DELETE", "/bench-*"));
-            dropDatabases(mongo);
-
-            long started = System.nanoTime();
-            run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
-            awaitFinished(jobs.get(jobs.size() - 1));
-            record("generate job (into Kafka)", n, System.nanoTime() - started);
-
-            record("raw MongoDB bulk upsert loop (baseline)", n, rawMongo(mongo, documents));
-
-            String parentKeyed = run(IMPORT, args("--group-id", "bench-parent", "--mongodb-database", "bench_parent"));
-            record("import job, keyed by parent", n, timeUntil(() -> count(mongo, "bench_parent"), n));
-            figures.put("parent cache hit ratio, keyed by parent", hitRatio(parentKeyed));
-            // Stopping (not cancelling) commits the last Kafka transaction: the index job reads all of it.
-            flink.stopWithSavepoint(parentKeyed, Duration.ofMinutes(2));
-
-            String documentKeyed = run(IMPORT, args("--group-id", "bench-document", "--mongodb-database", "bench_document",
-                    "--partition-by", "document", "--imported-topic", pipeline.importedTopic + ".unused"));
-            record("import job, spread by document", n, timeUntil(() -> count(mongo, "bench_document"), n));
-            figures.put("parent cache hit ratio, spread by document", hitRatio(documentKeyed));
-            flink.cancel(documentKeyed);
-
-            record("raw Elasticsearch _bulk loop (baseline)", n, rawBulk(elasticsearch, documents));
-
-            String index = run(INDEX, args("--index-group-id", "bench-index", "--index-prefix", "bench-job-"));
-            record("index job", n, timeUntil(() -> esCount(stores, "bench-job-"), n));
-            flink.cancel(index);
-
-            stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic);
-            dropDatabases(mongo);
-            String e2eImport = run(IMPORT, args("--group-id", "bench-e2e-import", "--mongodb-database", "bench_e2e"));
-            String e2eIndex = run(INDEX, args("--index-group-id", "bench-e2e-index", "--index-prefix", "bench-e2e-"));
-            long e2eStarted = System.nanoTime();
-            run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
-            timeUntil(() -> esCount(stores, "bench-e2e-"), n);
-            record("end to end generate -> import -> index", n, System.nanoTime() - e2eStarted);
-            flink.cancel(e2eImport);
-            flink.cancel(e2eIndex);
+            for (int round = 1; round <= rounds; round++) {
+                System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
+                round(round, documents, stores, mongo, elasticsearch);
+            }
             dropDatabases(mongo);
         }
         write();
         return 0;
+    }
+
+    /**
+     * One round on fresh topics, databases and indices: each job right after its baseline, so that the two share
+     * the machine's state of the moment as far as possible.
+     */
+    private void round(int round, List<DocumentEvent> documents, Stores stores, MongoClient mongo,
+            RestClient elasticsearch) throws Exception {
+        long n = documents.size();
+        String tag = round + "-" + runId;
+        stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
+        elasticsearch.performRequest(new Request("DELETE", "/bench-*"));
+        dropDatabases(mongo);
+
+        long started = System.nanoTime();
+        run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
+        awaitFinished(jobs.get(jobs.size() - 1));
+        record(GENERATE_JOB, n, System.nanoTime() - started);
+
+        record(RAW_MONGODB, n, rawMongo(mongo, documents));
+        String parentKeyed = run(IMPORT, args("--group-id", "bench-parent-" + tag, "--mongodb-database", "bench_parent"));
+        record(IMPORT_BY_PARENT, n, timeUntil(() -> count(mongo, "bench_parent"), n));
+        sample(HIT_RATIO, hitRatio(parentKeyed));
+        // Stopping (not cancelling) commits the last Kafka transaction: the index job reads all of it.
+        flink.stopWithSavepoint(parentKeyed, Duration.ofMinutes(2));
+
+        String documentKeyed = run(IMPORT, args("--group-id", "bench-document-" + tag, "--mongodb-database",
+                "bench_document", "--partition-by", "document", "--imported-topic", pipeline.importedTopic + ".unused"));
+        record(IMPORT_SPREAD, n, timeUntil(() -> count(mongo, "bench_document"), n));
+        flink.cancel(documentKeyed);
+
+        record(RAW_BULK, n, rawBulk(elasticsearch, documents));
+        String index = run(INDEX, args("--index-group-id", "bench-index-" + tag, "--index-prefix", "bench-job-"));
+        record(INDEX_JOB, n, timeUntil(() -> esCount(stores, "bench-job-"), n));
+        flink.cancel(index);
+
+        stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic);
+        dropDatabases(mongo);
+        String e2eImport = run(IMPORT, args("--group-id", "bench-e2e-import-" + tag, "--mongodb-database", "bench_e2e"));
+        String e2eIndex = run(INDEX, args("--index-group-id", "bench-e2e-index-" + tag, "--index-prefix", "bench-e2e-"));
+        long e2eStarted = System.nanoTime();
+        run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
+        timeUntil(() -> esCount(stores, "bench-e2e-"), n);
+        record(END_TO_END, n, System.nanoTime() - e2eStarted);
+        flink.cancel(e2eImport);
+        flink.cancel(e2eIndex);
     }
 
     /**
@@ -289,8 +316,27 @@ public final class PipelineBenchmark implements Callable<Integer> {
 
     private void record(String what, long documents, long nanos) {
         double perSecond = documents / (nanos / 1e9);
-        figures.put(what, Math.round(perSecond));
+        sample(what, perSecond);
         System.out.printf(Locale.ROOT, "%-45s %,10.0f docs/s%n", what, perSecond);
+    }
+
+    private void sample(String what, double value) {
+        samples.computeIfAbsent(what, k -> new ArrayList<>()).add(value);
+    }
+
+    /** Per round, {@code figure / baseline}. */
+    private List<Double> ratios(String figure, String baseline) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < rounds; i++) {
+            ratios.add(samples.get(figure).get(i) / samples.get(baseline).get(i));
+        }
+        return ratios;
+    }
+
+    static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
     private void write() throws Exception {
@@ -298,37 +344,36 @@ public final class PipelineBenchmark implements Callable<Integer> {
         figures.put("date", LocalDate.now().toString());
         figures.put("machine", Runtime.getRuntime().availableProcessors() + " cores, "
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB max heap of the runner, every service on this machine");
+        figures.put("samples per round", samples);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.resolve("pipeline.json").toFile(), figures);
-        double mongoBaseline = ((Number) figures.get("raw MongoDB bulk upsert loop (baseline)")).doubleValue();
-        double esBaseline = ((Number) figures.get("raw Elasticsearch _bulk loop (baseline)")).doubleValue();
-        double parent = ((Number) figures.get("import job, keyed by parent")).doubleValue();
-        double document = ((Number) figures.get("import job, spread by document")).doubleValue();
-        double index = ((Number) figures.get("index job")).doubleValue();
-        double e2e = ((Number) figures.get("end to end generate -> import -> index")).doubleValue();
-        double hitRatio = (Double) figures.get("parent cache hit ratio, keyed by parent");
-        double hitRatioBound = (Double) figures.get("parent cache hit ratio, bound of this data");
+        double hitRatio = median(samples.get(HIT_RATIO));
+        double e2e = median(samples.get(END_TO_END));
         String table = String.join("\n",
                 "# Pipeline benchmarks", "",
                 "Measured " + figures.get("date") + " on " + figures.get("machine") + "; " + figures.get("documents")
                         + " documents per run (" + customers + " customers, 60 statements per account), job parallelism 2.",
-                "Ratios divide two figures of this same run.", "",
-                "| measure | figure | baseline | ratio | target | met |",
+                "Each figure is the median of " + rounds + " rounds; each ratio is the median of the rounds' ratios "
+                        + "(job and baseline measured minutes apart in the same round), with its range.", "",
+                "| measure | figure | baseline | ratio (range) | target | met |",
                 "|---|---|---|---|---|---|",
-                row("import job docs/s", parent, "raw bulk-upsert loop " + Math.round(mongoBaseline), parent / mongoBaseline, "≥ 0.9×", parent / mongoBaseline >= 0.9),
-                row("import keyed by parent docs/s", parent, "spread by document " + Math.round(document), parent / document, "≥ 1.8×", parent / document >= 1.8),
+                row("import job docs/s", IMPORT_BY_PARENT, "raw bulk-upsert loop", RAW_MONGODB, 0.9),
+                row("import keyed by parent docs/s", IMPORT_BY_PARENT, "spread by document", IMPORT_SPREAD, 1.8),
                 String.format(Locale.ROOT, "| parent cache hit ratio | %.2f%% | at most %.2f%% on this data (one read per parent) | | ≥ 99%% | %s |",
-                        hitRatio * 100, hitRatioBound * 100, hitRatio >= 0.99 ? "yes" : "NO"),
-                row("index job docs/s", index, "raw _bulk loop " + Math.round(esBaseline), index / esBaseline, "≥ 0.9×", index / esBaseline >= 0.9),
+                        hitRatio * 100, (Double) figures.get(HIT_RATIO_BOUND) * 100, hitRatio >= 0.99 ? "yes" : "NO"),
+                row("index job docs/s", INDEX_JOB, "raw _bulk loop", RAW_BULK, 0.9),
                 String.format(Locale.ROOT, "| end to end docs/s | %,.0f | | | ≥ 3,000 | %s |", e2e, e2e >= 3000 ? "yes" : "NO"),
-                String.format(Locale.ROOT, "| generate job docs/s (into Kafka) | %,.0f | | | | |",
-                        ((Number) figures.get("generate job (into Kafka)")).doubleValue()), "");
+                String.format(Locale.ROOT, "| generate job docs/s (into Kafka) | %,.0f | | | | |", median(samples.get(GENERATE_JOB))), "");
         Files.writeString(results.resolve("pipeline.md"), table);
         System.out.println(table);
     }
 
-    private static String row(String what, double figure, String baseline, double ratio, String target, boolean met) {
-        return String.format(Locale.ROOT, "| %s | %,.0f | %s | %.2f× | %s | %s |", what, figure, baseline, ratio, target,
-                met ? "yes" : "NO");
+    private String row(String what, String figure, String baselineName, String baseline, double target) {
+        List<Double> ratios = ratios(figure, baseline);
+        double ratio = median(ratios);
+        return String.format(Locale.ROOT, "| %s | %,.0f | %s %,.0f | %.2f× (%.2f–%.2f) | ≥ %.1f× | %s |", what,
+                median(samples.get(figure)), baselineName, median(samples.get(baseline)), ratio,
+                ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+                ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow(), target, ratio >= target ? "yes" : "NO");
     }
 
     public static void main(String[] args) {

@@ -12,7 +12,7 @@ import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeHint;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
@@ -59,7 +59,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     private transient ValueState<List<String>> parentIds;
     private transient ValueState<String> parentPath;
-    private transient ListState<RawRecord> parked;
+    /** Parked records in {@link RawRecord#toBytes()} form: cheap to snapshot at every checkpoint. */
+    private transient ListState<byte[]> parked;
     private transient ValueState<Long> parkedSince;
     private transient Counter hits;
     private transient Counter misses;
@@ -91,7 +92,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         parentIds = getRuntimeContext().getState(ids);
         parentPath = getRuntimeContext().getState(path);
         parked = getRuntimeContext().getListState(new ListStateDescriptor<>("parked-records",
-                TypeInformation.of(RawRecord.class)));
+                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         parkedSince = getRuntimeContext().getState(new ValueStateDescriptor<>("parked-since", Types.LONG));
         var metrics = getRuntimeContext().getMetricGroup();
         // Hit ratio = 1 - parentCacheMisses / resolvedWithParent: a miss is one MongoDB lookup (retries included),
@@ -137,7 +138,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     @Override
     public void onTimer(long timestamp, OnTimerContext context, Collector<ImportedEvent> out) throws Exception {
         List<RawRecord> waiting = new ArrayList<>();
-        parked.get().forEach(waiting::add);
+        parked.get().forEach(bytes -> waiting.add(RawRecord.fromBytes(bytes)));
         if (waiting.isEmpty()) {
             return;
         }
@@ -181,7 +182,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     private void keepParked(List<RawRecord> stillWaiting, long timestamp, OnTimerContext context) throws Exception {
-        parked.update(new ArrayList<>(stillWaiting));
+        parked.update(stillWaiting.stream().map(RawRecord::toBytes).toList());
         // Back off: the interval doubles (it is the time waited so far) up to the maximum. A parent still missing
         // after one interval is usually stuck behind backpressure, and lookups every interval would be wasted.
         long waited = timestamp - parkedSince.value();
@@ -189,7 +190,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     private void park(RawRecord record, Context context) throws Exception {
-        parked.add(record);
+        parked.add(record.toBytes());
         parkedCount.inc();
         if (parkedSince.value() == null) {
             long now = context.timerService().currentProcessingTime();
