@@ -205,9 +205,15 @@ log4j.logger.state.change.logger=WARN
 EOF
   if [[ ! -f "$dir/data/meta.properties" ]]; then
     local cluster_id
-    cluster_id=$(python3 -c 'import base64,uuid;print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
+    # Like Kafka's own Uuid.randomUuid(): base64url can start with "-", which the tool would take for an option.
+    cluster_id=$(python3 -c 'import base64,uuid
+while True:
+    id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not id.startswith("-"):
+        break
+print(id)')
     java -cp "$(cat "$STATE/lib/kafka.classpath")" -Dlog4j.configuration="file:$dir/log4j.properties" \
-      kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" >"$STATE/logs/kafka-format.log" 2>&1 \
+      kafka.tools.StorageTool format --cluster-id="$cluster_id" -c "$dir/server.properties" >"$STATE/logs/kafka-format.log" 2>&1 \
       || { tail -n 20 "$STATE/logs/kafka-format.log" >&2; die "kafka: formatting the KRaft storage failed"; }
   fi
 }
