@@ -16,6 +16,7 @@ import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
+import io.volumizer.sinks.blob.BlobStore;
 
 /** GET of a document, its children, its ancestors and its blob. */
 public final class DocumentReads {
@@ -25,10 +26,10 @@ public final class DocumentReads {
 
     private final Documents documents;
     private final Children children;
-    private final io.volumizer.sinks.blob.BlobStore blobs;
+    private final BlobStore blobs;
     private final int maxPageSize;
 
-    public DocumentReads(Documents documents, Children children, io.volumizer.sinks.blob.BlobStore blobs, int maxPageSize) {
+    public DocumentReads(Documents documents, Children children, BlobStore blobs, int maxPageSize) {
         this.documents = documents;
         this.children = children;
         this.blobs = blobs;

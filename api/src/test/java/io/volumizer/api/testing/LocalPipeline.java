@@ -19,8 +19,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.ApiOptions;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
+import io.volumizer.sinks.blob.BlobStoreOptions;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyExistsException;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
@@ -103,8 +102,9 @@ public final class LocalPipeline implements AutoCloseable {
 
     /** A client of the local S3-compatible server; the caller closes it. */
     public static S3Client s3() {
-        return S3Client.builder().endpointOverride(URI.create(S3)).forcePathStyle(true).region(Region.US_EAST_1)
-                .httpClient(UrlConnectionHttpClient.create()).build();
+        BlobStoreOptions options = new BlobStoreOptions();
+        options.s3Endpoint = URI.create(S3);
+        return options.s3Client();
     }
 
     private static void createBucket() {

@@ -1,6 +1,5 @@
 package io.volumizer.benchmarks.pipeline;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,8 +14,6 @@ import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
 
 import org.apache.http.HttpHost;
-import org.apache.http.entity.ContentType;
-import org.apache.http.nio.entity.NByteArrayEntity;
 import org.bson.Document;
 import org.elasticsearch.client.Request;
 import org.elasticsearch.client.RestClient;
@@ -232,36 +229,18 @@ public final class PipelineBenchmark implements Callable<Integer> {
     }
 
     /**
-     * A one-off script's indexing: {@code _bulk} requests of 1,000 documents into an index made from the same
-     * template, with the same versioned index actions the index job sends.
+     * A one-off script's indexing: the index stage's own {@code _bulk} writer (versioned index actions, 1,000 per
+     * request, into an index made from the same template) in a plain loop, without Flink or Kafka.
      */
     private long rawBulk(RestClient client, List<DocumentEvent> documents) throws Exception {
-        String prefix = "bench-raw-";
-        new ElasticsearchDocumentStore(client, prefix, Backoff.DEFAULT).ensureTemplate();
+        ElasticsearchDocumentStore store = new ElasticsearchDocumentStore(client, "bench-raw-", Backoff.DEFAULT);
+        store.ensureTemplate();
         long started = System.nanoTime();
-        StringBuilder body = new StringBuilder();
-        int inBatch = 0;
-        for (DocumentEvent document : documents) {
-            body.append("{\"index\":{\"_index\":\"").append(prefix).append("bench\",\"_id\":\"").append(document.getId())
-                    .append("\",\"version\":").append(document.getVersion()).append(",\"version_type\":\"external_gte\"}}\n")
-                    .append(ElasticsearchDocumentStore.toJson(imported(document))).append('\n');
-            if (++inBatch == 1000) {
-                bulk(client, body);
-                inBatch = 0;
-            }
-        }
-        if (inBatch > 0) {
-            bulk(client, body);
+        for (int from = 0; from < documents.size(); from += 1000) {
+            store.write(documents.subList(from, Math.min(from + 1000, documents.size())).stream()
+                    .map(PipelineBenchmark::imported).toList());
         }
         return System.nanoTime() - started;
-    }
-
-    private static void bulk(RestClient client, StringBuilder body) throws Exception {
-        Request request = new Request("POST", "/_bulk");
-        request.setEntity(new NByteArrayEntity(body.toString().getBytes(StandardCharsets.UTF_8),
-                ContentType.create("application/x-ndjson", StandardCharsets.UTF_8)));
-        client.performRequest(request);
-        body.setLength(0);
     }
 
     private String run(String job, List<String> args) throws Exception {

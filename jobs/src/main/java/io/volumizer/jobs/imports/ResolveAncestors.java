@@ -152,8 +152,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                 continue;
             }
             if (document.getParentId() == null) {
-                emitRoot(document, out);
-                parent = keyedByParent ? cachedParent() : parent;
+                Ancestry root = emitRoot(document, out);
+                parent = keyedByParent ? Optional.of(root) : parent;
                 continue;
             }
             if (parent.isEmpty() && !lookedUp) {
@@ -212,12 +212,13 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     /** A root is its own key: its ancestry is also the cache entry its children need. */
-    private void emitRoot(DocumentEvent document, Collector<ImportedEvent> out) {
+    private Ancestry emitRoot(DocumentEvent document, Collector<ImportedEvent> out) {
         Ancestry root = Ancestry.root(document.getId(), document.getName());
         if (keyedByParent) {
             cache(root);
         }
         out.collect(imported(document, root));
+        return root;
     }
 
     private void deadLetter(RawRecord record, String reason, Context context) {

@@ -50,7 +50,7 @@ public final class BlobStoreOptions implements Serializable {
     /** @throws IllegalArgumentException naming the option at fault */
     public void validate() {
         if (isS3()) {
-            bucketAndPrefix();
+            s3Location();
         }
         if (s3Endpoint != null && !("http".equals(s3Endpoint.getScheme()) || "https".equals(s3Endpoint.getScheme()))) {
             throw new IllegalArgumentException("--s3-endpoint must be an http:// or https:// URL, was " + s3Endpoint);
@@ -66,17 +66,25 @@ public final class BlobStoreOptions implements Serializable {
         if (!isS3()) {
             return new FileBlobStore(Path.of(location));
         }
-        String[] bucketAndPrefix = bucketAndPrefix();
+        S3Location s3 = s3Location();
+        return new S3BlobStore(s3Client(), s3.bucket(), s3.prefix());
+    }
+
+    /** A client of the configured S3 endpoint (or of AWS) and region; the caller closes it. */
+    public S3Client s3Client() {
         var builder = S3Client.builder().httpClient(UrlConnectionHttpClient.create()).region(Region.of(s3Region));
         if (s3Endpoint != null) {
             // S3-compatible servers address buckets by path; AWS itself resolves virtual-hosted names.
             builder.endpointOverride(s3Endpoint).forcePathStyle(true);
         }
-        return new S3BlobStore(builder.build(), bucketAndPrefix[0], bucketAndPrefix[1]);
+        return builder.build();
     }
 
-    /** {bucket, prefix}, the prefix empty or ending with "/". */
-    private String[] bucketAndPrefix() {
+    /** Bucket and key prefix of an {@code s3://} location; the prefix is empty or ends with "/". */
+    private record S3Location(String bucket, String prefix) {
+    }
+
+    private S3Location s3Location() {
         String rest = location.substring(S3_SCHEME.length());
         int slash = rest.indexOf('/');
         String bucket = slash < 0 ? rest : rest.substring(0, slash);
@@ -85,9 +93,6 @@ public final class BlobStoreOptions implements Serializable {
             throw new IllegalArgumentException("--blob-store " + location + ": '" + bucket + "' is not a valid S3 "
                     + "bucket name (3-63 lower-case letters, digits, dots and hyphens)");
         }
-        if (!prefix.isEmpty() && !prefix.endsWith("/")) {
-            prefix += "/";
-        }
-        return new String[] {bucket, prefix};
+        return new S3Location(bucket, prefix.isEmpty() || prefix.endsWith("/") ? prefix : prefix + "/");
     }
 }

@@ -34,7 +34,7 @@ public final class S3BlobStore implements BlobStore {
                     RequestBody.fromBytes(bytes));
             return digest;
         } catch (SdkException e) {
-            throw new BlobStoreException("cannot store blob in s3://" + bucket + "/" + key + ": " + e.getMessage(), e);
+            throw new BlobStoreException("cannot store blob in " + url(key) + ": " + e.getMessage(), e);
         }
     }
 
@@ -46,13 +46,13 @@ public final class S3BlobStore implements BlobStore {
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (SdkException e) {
-            throw new BlobStoreException("cannot read blob s3://" + bucket + "/" + key + ": " + e.getMessage(), e);
+            throw new BlobStoreException("cannot read blob " + url(key) + ": " + e.getMessage(), e);
         }
     }
 
     @Override
     public String location() {
-        return "s3://" + bucket + "/" + prefix;
+        return url(prefix);
     }
 
     @Override
@@ -60,8 +60,8 @@ public final class S3BlobStore implements BlobStore {
         client.close();
     }
 
-    S3Client client() {
-        return client;
+    private String url(String key) {
+        return "s3://" + bucket + "/" + key;
     }
 
     private String key(String digest) {

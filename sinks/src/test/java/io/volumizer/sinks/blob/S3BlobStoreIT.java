@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import picocli.CommandLine;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /** Against the local S3-compatible server started by {@code bin/volumizer up}. */
 class S3BlobStoreIT {
@@ -19,17 +20,21 @@ class S3BlobStoreIT {
     static final String ENDPOINT = System.getProperty("volumizer.s3.endpoint", "http://127.0.0.1:9000");
 
     private final String bucket = "blobs-" + UUID.randomUUID().toString().substring(0, 8);
+    private S3Client s3;
     private BlobStore store;
 
     @BeforeEach
     void createBucket() {
-        store = options("s3://" + bucket + "/repository/a", ENDPOINT).open();
-        ((S3BlobStore) store).client().createBucket(b -> b.bucket(bucket));
+        BlobStoreOptions options = options("s3://" + bucket + "/repository/a", ENDPOINT);
+        s3 = options.s3Client();
+        s3.createBucket(b -> b.bucket(bucket));
+        store = options.open();
     }
 
     @AfterEach
     void close() {
         store.close();
+        s3.close();
     }
 
     static BlobStoreOptions options(String location, String endpoint) {
@@ -47,7 +52,7 @@ class S3BlobStoreIT {
         assertThat(digest).isEqualTo(again).isEqualTo(BlobStore.sha256(bytes));
         assertThat(store.get(digest)).contains(bytes);
         assertThat(store.location()).isEqualTo("s3://" + bucket + "/repository/a/");
-        assertThat(((S3BlobStore) store).client().listObjectsV2(b -> b.bucket(bucket)).contents()).singleElement()
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket)).contents()).singleElement()
                 .satisfies(o -> assertThat(o.key()).isEqualTo("repository/a/" + BlobStore.relativePath(digest)));
     }
 
