@@ -316,7 +316,9 @@ class PipelineIT {
     @Test
     void badInputIsDeadLetteredWithItsReasonAndTheJobKeepsGoing() throws Exception {
         long total = expected(5, 6, repository).size();
-        String job = submit(IMPORT, args("--group-id", "it-bad-" + run, "--parent-max-wait", "PT3S"), null);
+        // Long enough for a parent at depth 4 to be written on a loaded machine (each level waits for the one above,
+        // at backed-off lookups), short enough for the orphan to be dead-lettered soon.
+        String job = submit(IMPORT, args("--group-id", "it-bad-" + run, "--parent-max-wait", "PT30S"), null);
         AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registryUrl),
                 AvroCodec.valueSubject(pipeline.documentsTopic), DocumentEvent.class);
         DocumentEvent orphan = expected(5, 6, repository).get(60);
