@@ -6,15 +6,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
 
 import org.apache.http.HttpHost;
-import org.bson.Document;
 import org.elasticsearch.client.Request;
 import org.elasticsearch.client.RestClient;
 
@@ -37,6 +38,7 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
+import io.volumizer.sinks.mongodb.Ancestry;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -84,6 +86,7 @@ public final class PipelineBenchmark implements Callable<Integer> {
     private static final String RAW_BULK = "raw Elasticsearch _bulk loop (baseline)";
     private static final String INDEX_JOB = "index job";
     private static final String END_TO_END = "end to end generate -> import -> index";
+    private static final String SUSTAINED = ", sustained";
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final Map<String, Object> figures = new LinkedHashMap<>();
@@ -95,12 +98,20 @@ public final class PipelineBenchmark implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         flink = new FlinkSessionClient(flinkRest);
+        // End to end runs generate, import and index at once; without the slots a job restarts until a timeout.
+        int slotsNeeded = 3 * Math.max(1, pipeline.parallelism);
+        if (flink.freeSlots() < slotsNeeded) {
+            System.err.printf(Locale.ROOT, "the benchmark needs %d free task slots, %s has %d: stop the running jobs "
+                    + "(bin/volumizer job list) and try again%n", slotsNeeded, flinkRest, flink.freeSlots());
+            return 2;
+        }
         jarId = flink.uploadJar(jar);
         GeneratorSettings settings = new GeneratorSettings(11, customers, 60, 2.0, GeneratorSettings.DEFAULT_LAST_PERIOD, "bench");
-        List<DocumentEvent> documents = documents(settings);
+        List<DocumentEvent> generated = documents(settings);
+        List<ImportedEvent> documents = imported(generated);
         figures.put("documents", documents.size());
         figures.put("rounds", rounds);
-        figures.put(HIT_RATIO_BOUND, hitRatioBound(documents));
+        figures.put(HIT_RATIO_BOUND, hitRatioBound(generated));
         try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodbUri);
              RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearchUrl)).build()) {
             for (int round = 1; round <= rounds; round++) {
@@ -117,7 +128,7 @@ public final class PipelineBenchmark implements Callable<Integer> {
      * One round on fresh topics, databases and indices: each job right after its baseline, so that the two share
      * the machine's state of the moment as far as possible.
      */
-    private void round(int round, List<DocumentEvent> documents, Stores stores, MongoClient mongo,
+    private void round(int round, List<ImportedEvent> documents, Stores stores, MongoClient mongo,
             RestClient elasticsearch) throws Exception {
         long n = documents.size();
         String tag = round + "-" + runId;
@@ -128,33 +139,32 @@ public final class PipelineBenchmark implements Callable<Integer> {
         long started = System.nanoTime();
         run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
         awaitFinished(jobs.get(jobs.size() - 1));
-        record(GENERATE_JOB, n, System.nanoTime() - started);
+        sample(GENERATE_JOB, n / ((System.nanoTime() - started) / 1e9));
 
-        record(RAW_MONGODB, n, rawMongo(mongo, documents));
+        record(RAW_MONGODB, rawMongo(mongo, documents));
         String parentKeyed = run(IMPORT, args("--group-id", "bench-parent-" + tag, "--mongodb-database", "bench_parent"));
-        record(IMPORT_BY_PARENT, n, timeUntil(() -> count(mongo, "bench_parent"), n));
+        record(IMPORT_BY_PARENT, poll(new Progress(n), () -> count(mongo, "bench_parent")));
         sample(HIT_RATIO, hitRatio(parentKeyed));
         // Stopping (not cancelling) commits the last Kafka transaction: the index job reads all of it.
         flink.stopWithSavepoint(parentKeyed, Duration.ofMinutes(2));
 
         String documentKeyed = run(IMPORT, args("--group-id", "bench-document-" + tag, "--mongodb-database",
                 "bench_document", "--partition-by", "document", "--imported-topic", pipeline.importedTopic + ".unused"));
-        record(IMPORT_SPREAD, n, timeUntil(() -> count(mongo, "bench_document"), n));
+        record(IMPORT_SPREAD, poll(new Progress(n), () -> count(mongo, "bench_document")));
         flink.cancel(documentKeyed);
 
-        record(RAW_BULK, n, rawBulk(elasticsearch, documents));
+        record(RAW_BULK, rawBulk(elasticsearch, documents));
         String index = run(INDEX, args("--index-group-id", "bench-index-" + tag, "--index-prefix", "bench-job-"));
-        record(INDEX_JOB, n, timeUntil(() -> esCount(stores, "bench-job-"), n));
+        record(INDEX_JOB, poll(new Progress(n), () -> esCount(stores, "bench-job-")));
         flink.cancel(index);
 
         stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic);
         dropDatabases(mongo);
         String e2eImport = run(IMPORT, args("--group-id", "bench-e2e-import-" + tag, "--mongodb-database", "bench_e2e"));
         String e2eIndex = run(INDEX, args("--index-group-id", "bench-e2e-index-" + tag, "--index-prefix", "bench-e2e-"));
-        long e2eStarted = System.nanoTime();
+        Progress e2e = Progress.startingNow(n);
         run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
-        timeUntil(() -> esCount(stores, "bench-e2e-"), n);
-        record(END_TO_END, n, System.nanoTime() - e2eStarted);
+        record(END_TO_END, poll(e2e, () -> esCount(stores, "bench-e2e-")));
         flink.cancel(e2eImport);
         flink.cancel(e2eIndex);
     }
@@ -176,12 +186,12 @@ public final class PipelineBenchmark implements Callable<Integer> {
     }
 
     /**
-     * The best hit ratio keying by parent allows on this data: the first child of each parent must read it once,
-     * so at most 1 - distinct parents / documents that have a parent.
+     * The hit ratio on this data if the first child of each parent read it once from MongoDB:
+     * 1 - distinct parents / documents that have a parent. Parents resolved in their children's subtask need no read.
      */
     private static double hitRatioBound(List<DocumentEvent> documents) {
         long withParent = documents.stream().filter(d -> d.getParentId() != null).count();
-        long parents = documents.stream().map(DocumentEvent::getParentId).filter(java.util.Objects::nonNull).distinct().count();
+        long parents = documents.stream().map(DocumentEvent::getParentId).filter(Objects::nonNull).distinct().count();
         return 1 - (double) parents / withParent;
     }
 
@@ -197,50 +207,58 @@ public final class PipelineBenchmark implements Callable<Integer> {
         return documents;
     }
 
-    /** The stored form the import job writes, for the baselines (ancestry is not what they measure). */
-    private static ImportedEvent imported(DocumentEvent document) {
-        return ImportedEvent.newBuilder().setDocument(document)
-                .setAncestorIds(document.getParentId() == null ? List.of() : List.of(document.getParentId()))
-                .setPath("/" + document.getName()).setImportedAt(Instant.EPOCH).build();
+    /**
+     * The documents as the import job stores and indexes them, ancestry included (every ancestor id is an entry of
+     * the navigation index and an indexed term), resolved in memory: the generator emits parents first.
+     */
+    private static List<ImportedEvent> imported(List<DocumentEvent> documents) {
+        Map<String, Ancestry> ancestries = new HashMap<>();
+        List<ImportedEvent> imported = new ArrayList<>(documents.size());
+        for (DocumentEvent document : documents) {
+            Ancestry ancestry = document.getParentId() == null ? Ancestry.root(document.getId(), document.getName())
+                    : Objects.requireNonNull(ancestries.get(document.getParentId()), "parent after its child")
+                            .child(document.getId(), document.getName());
+            ancestries.put(document.getId(), ancestry);
+            imported.add(ImportedEvent.newBuilder().setDocument(document).setAncestorIds(ancestry.ancestorIds())
+                    .setPath(ancestry.path()).setImportedAt(Instant.EPOCH).build());
+        }
+        return imported;
     }
 
     /**
      * A one-off script's import: unordered bulk upserts by id, 1,000 per request, into a collection with the same
      * navigation indexes the import job creates (index upkeep is part of the work either way).
      */
-    private long rawMongo(MongoClient mongo, List<DocumentEvent> documents) {
+    private Progress rawMongo(MongoClient mongo, List<ImportedEvent> documents) {
         MongoDocumentStore store = new MongoDocumentStore(mongo, "bench_raw", Backoff.DEFAULT);
         store.ensureIndexes("bench");
         var collection = store.collection("bench");
-        long started = System.nanoTime();
-        List<ReplaceOneModel<Document>> batch = new ArrayList<>(1000);
-        for (DocumentEvent document : documents) {
-            batch.add(new ReplaceOneModel<>(Filters.eq("_id", document.getId()),
-                    MongoDocumentStore.toBson(imported(document)), new ReplaceOptions().upsert(true)));
-            if (batch.size() == 1000) {
-                collection.bulkWrite(batch, new BulkWriteOptions().ordered(false));
-                batch.clear();
-            }
+        Progress progress = Progress.startingNow(documents.size());
+        for (int from = 0; from < documents.size(); from += 1000) {
+            List<ImportedEvent> batch = documents.subList(from, Math.min(from + 1000, documents.size()));
+            collection.bulkWrite(batch.stream().map(document -> new ReplaceOneModel<>(
+                    Filters.eq("_id", document.getDocument().getId()), MongoDocumentStore.toBson(document),
+                    new ReplaceOptions().upsert(true))).toList(),
+                    new BulkWriteOptions().ordered(false));
+            progress.reached(from + batch.size());
         }
-        if (!batch.isEmpty()) {
-            collection.bulkWrite(batch, new BulkWriteOptions().ordered(false));
-        }
-        return System.nanoTime() - started;
+        return progress;
     }
 
     /**
      * A one-off script's indexing: the index stage's own {@code _bulk} writer (versioned index actions, 1,000 per
      * request, into an index made from the same template) in a plain loop, without Flink or Kafka.
      */
-    private long rawBulk(RestClient client, List<DocumentEvent> documents) throws Exception {
+    private Progress rawBulk(RestClient client, List<ImportedEvent> documents) throws Exception {
         ElasticsearchDocumentStore store = new ElasticsearchDocumentStore(client, "bench-raw-", Backoff.DEFAULT);
         store.ensureTemplate();
-        long started = System.nanoTime();
+        Progress progress = Progress.startingNow(documents.size());
         for (int from = 0; from < documents.size(); from += 1000) {
-            store.write(documents.subList(from, Math.min(from + 1000, documents.size())).stream()
-                    .map(PipelineBenchmark::imported).toList());
+            List<ImportedEvent> batch = documents.subList(from, Math.min(from + 1000, documents.size()));
+            store.write(batch);
+            progress.reached(from + batch.size());
         }
-        return System.nanoTime() - started;
+        return progress;
     }
 
     private String run(String job, List<String> args) throws Exception {
@@ -253,22 +271,25 @@ public final class PipelineBenchmark implements Callable<Integer> {
         flink.awaitState(job, "FINISHED", Duration.ofMinutes(10));
     }
 
-    /** Nanoseconds from the first document seen to the last, polling every 200 ms. */
-    private static long timeUntil(LongSupplier count, long expected) throws InterruptedException {
-        long first = 0;
+    /**
+     * Polls a count every 100 ms until it reaches the expected documents; without a start sample, the run starts
+     * at the first document seen.
+     */
+    private static Progress poll(Progress progress, LongSupplier count) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
+        long expected = progress.expected();
         long value = count.getAsLong();
         while (value < expected) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("only " + value + " of " + expected + " after 15 minutes");
             }
-            Thread.sleep(200);
+            Thread.sleep(100);
             value = count.getAsLong();
-            if (first == 0 && value > 0) {
-                first = System.nanoTime();
+            if (value > 0) {
+                progress.reached(value);
             }
         }
-        return System.nanoTime() - (first == 0 ? System.nanoTime() : first);
+        return progress;
     }
 
     private long count(MongoClient mongo, String database) {
@@ -293,10 +314,11 @@ public final class PipelineBenchmark implements Callable<Integer> {
         return JobArguments.with(JobArguments.of(pipeline), overrides);
     }
 
-    private void record(String what, long documents, long nanos) {
-        double perSecond = documents / (nanos / 1e9);
-        sample(what, perSecond);
-        System.out.printf(Locale.ROOT, "%-45s %,10.0f docs/s%n", what, perSecond);
+    private void record(String what, Progress progress) {
+        sample(what, progress.rate());
+        sample(what + SUSTAINED, progress.sustainedRate());
+        System.out.printf(Locale.ROOT, "%-45s %,10.0f docs/s, sustained %,10.0f docs/s (%s)%n", what, progress.rate(),
+                progress.sustainedRate(), progress.describe());
     }
 
     private void sample(String what, double value) {
@@ -326,36 +348,50 @@ public final class PipelineBenchmark implements Callable<Integer> {
         figures.put("samples per round", samples);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.resolve("pipeline.json").toFile(), figures);
         double hitRatio = median(samples.get(HIT_RATIO));
-        double e2e = median(samples.get(END_TO_END));
         String table = String.join("\n",
                 "# Pipeline benchmarks", "",
                 "Measured " + figures.get("date") + " on " + figures.get("machine") + "; " + figures.get("documents")
-                        + " documents per run (" + customers + " customers, 60 statements per account), job parallelism 2.",
+                        + " documents per run (" + customers + " customers, 60 statements per account), job parallelism "
+                        + pipeline.parallelism + ".",
                 "Each figure is the median of " + rounds + " rounds; each ratio is the median of the rounds' ratios "
-                        + "(job and baseline measured minutes apart in the same round), with its range.", "",
-                "| measure | figure | baseline | ratio (range) | target | met |",
-                "|---|---|---|---|---|---|",
-                row("import job docs/s", IMPORT_BY_PARENT, "raw bulk-upsert loop", RAW_MONGODB, 0.9),
-                row("import keyed by parent docs/s", IMPORT_BY_PARENT, "spread by document", IMPORT_SPREAD, 1.8),
-                String.format(Locale.ROOT, "| parent cache hit ratio | %.2f%% | at most %.2f%% on this data (one read per parent) | | ≥ 99%% | %s |",
+                        + "(job and baseline measured minutes apart in the same round), with its range.",
+                "*Sustained* is the rate between 10% and 90% of the documents, the one a run of billions would see; "
+                        + "*whole run* also counts a job's start (new classes, empty caches) and its tail. "
+                        + "Targets are judged on the sustained rate.", "",
+                "| measure | docs/s sustained (whole run) | baseline, docs/s sustained (whole run) | ratio sustained (range) | ratio whole run (range) | target | met |",
+                "|---|---|---|---|---|---|---|",
+                row("import job", IMPORT_BY_PARENT, "raw bulk-upsert loop", RAW_MONGODB, 0.9),
+                row("import keyed by parent", IMPORT_BY_PARENT, "spread by document", IMPORT_SPREAD, 1.8),
+                String.format(Locale.ROOT, "| parent cache hit ratio | %.2f%% | %.2f%% on this data if every parent were read once from MongoDB | | | ≥ 99%% | %s |",
                         hitRatio * 100, (Double) figures.get(HIT_RATIO_BOUND) * 100, hitRatio >= 0.99 ? "yes" : "NO"),
-                row("index job docs/s", INDEX_JOB, "raw _bulk loop", RAW_BULK, 0.9),
-                String.format(Locale.ROOT, "| end to end docs/s | %,.0f | | | ≥ 3,000 | %s |", e2e, e2e >= 3000 ? "yes" : "NO"),
-                String.format(Locale.ROOT, "| generate job docs/s (into Kafka) | %,.0f | | | | |", median(samples.get(GENERATE_JOB))), "");
+                row("index job", INDEX_JOB, "raw _bulk loop", RAW_BULK, 0.9),
+                String.format(Locale.ROOT, "| end to end, generate → import → index | %s | | | | ≥ 3,000 docs/s | %s |",
+                        rates(END_TO_END), median(samples.get(END_TO_END + SUSTAINED)) >= 3000 ? "yes" : "NO"),
+                String.format(Locale.ROOT, "| generate job (into Kafka), whole run | %,.0f | | | | | |",
+                        median(samples.get(GENERATE_JOB))), "");
         Files.writeString(results.resolve("pipeline.md"), table);
         System.out.println(table);
     }
 
     private String row(String what, String figure, String baselineName, String baseline, double target) {
-        List<Double> ratios = ratios(figure, baseline);
-        double ratio = median(ratios);
-        return String.format(Locale.ROOT, "| %s | %,.0f | %s %,.0f | %.2f× (%.2f–%.2f) | ≥ %.1f× | %s |", what,
-                median(samples.get(figure)), baselineName, median(samples.get(baseline)), ratio,
+        List<Double> sustained = ratios(figure + SUSTAINED, baseline + SUSTAINED);
+        return String.format(Locale.ROOT, "| %s | %s | %s %s | %s | %s | ≥ %.1f× | %s |", what, rates(figure),
+                baselineName, rates(baseline), ratioWithRange(sustained), ratioWithRange(ratios(figure, baseline)),
+                target, median(sustained) >= target ? "yes" : "NO");
+    }
+
+    private String rates(String what) {
+        return String.format(Locale.ROOT, "%,.0f (%,.0f)", median(samples.get(what + SUSTAINED)), median(samples.get(what)));
+    }
+
+    private static String ratioWithRange(List<Double> ratios) {
+        return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", median(ratios),
                 ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
-                ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow(), target, ratio >= target ? "yes" : "NO");
+                ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new PipelineBenchmark()).execute(args));
+        // bin/volumizer passes the local services' options first; what the user adds after them wins.
+        System.exit(new CommandLine(new PipelineBenchmark()).setOverwrittenOptionsAllowed(true).execute(args));
     }
 }

@@ -9,6 +9,7 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.jobs.internal.Connectors;
@@ -37,7 +38,7 @@ public final class GenerateJob {
     }
 
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        env.enableCheckpointing(checkpointIntervalMillis);
+        JobDefaults.apply(env, checkpointIntervalMillis);
         env.fromSource(indices, WatermarkStrategy.noWatermarks(), "Generator indices").uid("generate.indices")
                 .flatMap(new GenerateDocuments(settings)).uid("generate.documents").name("Generate documents")
                 .sinkTo(documents).uid("generate.documents-sink").name("Documents to Kafka");

@@ -6,6 +6,7 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.bulk.BulkWriter;
 import io.volumizer.jobs.internal.kafka.RawRecord;
@@ -48,7 +49,7 @@ public final class ImportJob {
     }
 
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        env.enableCheckpointing(options.pipeline.checkpointInterval.toMillis());
+        JobDefaults.apply(env, options.pipeline.checkpointInterval.toMillis());
         var source = env.fromSource(documents, WatermarkStrategy.noWatermarks(), "Documents")
                 .uid("import.documents-source");
         Stages.Output<ImportedEvent> output = Stages.importDocuments(source, codec, lookup, repository, options.settings);

@@ -7,6 +7,7 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
+import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.bulk.BulkWriter;
 import io.volumizer.jobs.internal.kafka.RawRecord;
@@ -39,7 +40,7 @@ public final class IndexJob {
     }
 
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        env.enableCheckpointing(options.pipeline.checkpointInterval.toMillis());
+        JobDefaults.apply(env, options.pipeline.checkpointInterval.toMillis());
         var source = env.fromSource(imported, WatermarkStrategy.noWatermarks(), "Imported documents")
                 .uid("index.imported-source");
         Stages.Output<ImportedEvent> decoded = Stages.decodeImported(source, codec);

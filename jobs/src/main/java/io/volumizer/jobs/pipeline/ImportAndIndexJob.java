@@ -7,6 +7,7 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
+import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.imports.ParentLookup;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.bulk.BulkWriter;
@@ -50,7 +51,7 @@ public final class ImportAndIndexJob {
     }
 
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        env.enableCheckpointing(options.pipeline.checkpointInterval.toMillis());
+        JobDefaults.apply(env, options.pipeline.checkpointInterval.toMillis());
         var source = env.fromSource(documents, WatermarkStrategy.noWatermarks(), "Documents")
                 .uid("import.documents-source");
         Stages.Output<ImportedEvent> imported = Stages.importDocuments(source, codec, lookup, repository,

@@ -15,6 +15,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
+import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.options.JobOptions;
 
 /**
@@ -34,7 +35,7 @@ public final class SmokeJob {
     }
 
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        env.enableCheckpointing(options.checkpointInterval.toMillis());
+        JobDefaults.apply(env, options.checkpointInterval.toMillis());
         int keys = options.keys;
         env.fromSource(sequence, WatermarkStrategy.noWatermarks(), "Sequence").uid("smoke.sequence")
                 .keyBy(element -> element % keys)

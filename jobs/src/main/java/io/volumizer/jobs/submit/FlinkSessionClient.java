@@ -73,6 +73,11 @@ public final class FlinkSessionClient {
         return jobs;
     }
 
+    /** Task slots no job holds (GET /overview). */
+    public int freeSlots() throws IOException {
+        return send(request("/overview").GET(), "read the cluster overview").path("slots-available").asInt();
+    }
+
     /** The job's state: CREATED, RUNNING, FINISHED, FAILED, CANCELED... */
     public String state(String jobId) throws IOException {
         return job(jobId).path("state").asText();

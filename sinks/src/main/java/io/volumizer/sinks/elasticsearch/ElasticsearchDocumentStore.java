@@ -1,5 +1,6 @@
 package io.volumizer.sinks.elasticsearch;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,10 +15,10 @@ import org.elasticsearch.client.Response;
 import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -104,24 +105,37 @@ public final class ElasticsearchDocumentStore {
     }
 
     private JsonNode bulk(List<ImportedEvent> events) throws IOException {
-        StringBuilder body = new StringBuilder(events.size() * 1024);
-        for (ImportedEvent event : events) {
-            DocumentEvent document = event.getDocument();
-            ObjectNode action = JSON.createObjectNode();
-            ObjectNode meta = action.putObject(document.getOperation() == Operation.DELETE ? "delete" : "index");
-            meta.put("_index", index(document.getRepository())).put("_id", document.getId())
-                    .put("version", document.getVersion()).put("version_type", "external_gte");
-            body.append(action).append('\n');
-            if (document.getOperation() != Operation.DELETE) {
-                body.append(toJson(event)).append('\n');
-            }
-        }
         Request request = new Request("POST", "/_bulk");
-        request.setEntity(new NByteArrayEntity(body.toString().getBytes(StandardCharsets.UTF_8), NDJSON));
+        request.setEntity(new NByteArrayEntity(bulkBody(events), NDJSON));
         Response response = client.performRequest(request);
         try (InputStream in = response.getEntity().getContent()) {
             return JSON.readTree(in);
         }
+    }
+
+    /** The NDJSON request, streamed straight into bytes (no JSON tree, no intermediate string per document). */
+    byte[] bulkBody(List<ImportedEvent> events) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream(events.size() * 1024);
+        try (JsonGenerator json = JSON.getFactory().createGenerator(body)) {
+            json.setRootValueSeparator(null);
+            for (ImportedEvent event : events) {
+                DocumentEvent document = event.getDocument();
+                json.writeStartObject();
+                json.writeObjectFieldStart(document.getOperation() == Operation.DELETE ? "delete" : "index");
+                json.writeStringField("_index", index(document.getRepository()));
+                json.writeStringField("_id", document.getId());
+                json.writeNumberField("version", document.getVersion());
+                json.writeStringField("version_type", "external_gte");
+                json.writeEndObject();
+                json.writeEndObject();
+                json.writeRaw('\n');
+                if (document.getOperation() != Operation.DELETE) {
+                    writeDocument(json, event);
+                    json.writeRaw('\n');
+                }
+            }
+        }
+        return body.toByteArray();
     }
 
     private static boolean isOverload(IOException e) {
@@ -133,41 +147,48 @@ public final class ElasticsearchDocumentStore {
     }
 
     /** The indexed form: metadata, ancestry, typed properties and a fulltext field of every text value. */
-    public static ObjectNode toJson(ImportedEvent event) {
+    static void writeDocument(JsonGenerator json, ImportedEvent event) throws IOException {
         DocumentEvent document = event.getDocument();
-        ObjectNode json = JSON.createObjectNode()
-                .put("id", document.getId())
-                .put("repository", document.getRepository())
-                .put("parentId", document.getParentId())
-                .put("path", event.getPath())
-                .put("type", document.getType())
-                .put("name", document.getName())
-                .put("title", document.getTitle())
-                .put("created", document.getCreated().toString())
-                .put("modified", document.getModified().toString())
-                .put("version", document.getVersion());
-        ArrayNode ancestors = json.putArray("ancestorIds");
-        event.getAncestorIds().forEach(ancestors::add);
+        json.writeStartObject();
+        json.writeStringField("id", document.getId());
+        json.writeStringField("repository", document.getRepository());
+        json.writeStringField("parentId", document.getParentId());
+        json.writeStringField("path", event.getPath());
+        json.writeStringField("type", document.getType());
+        json.writeStringField("name", document.getName());
+        json.writeStringField("title", document.getTitle());
+        json.writeStringField("created", document.getCreated().toString());
+        json.writeStringField("modified", document.getModified().toString());
+        json.writeNumberField("version", document.getVersion());
+        json.writeArrayFieldStart("ancestorIds");
+        for (String ancestor : event.getAncestorIds()) {
+            json.writeString(ancestor);
+        }
+        json.writeEndArray();
         StringBuilder fulltext = new StringBuilder(document.getTitle());
-        ObjectNode properties = json.putObject("props");
+        json.writeObjectFieldStart("props");
         for (Map.Entry<String, Object> property : document.getProperties().entrySet()) {
             Object value = property.getValue();
             if (value instanceof String text) {
-                properties.put(property.getKey(), text);
+                json.writeStringField(property.getKey(), text);
                 fulltext.append(' ').append(text);
             } else if (value instanceof Long number) {
-                properties.put(property.getKey(), number);
+                json.writeNumberField(property.getKey(), number);
             } else if (value instanceof Double number) {
-                properties.put(property.getKey(), number);
+                json.writeNumberField(property.getKey(), number);
             } else if (value instanceof Boolean flag) {
-                properties.put(property.getKey(), flag);
+                json.writeBooleanField(property.getKey(), flag);
             }
         }
-        json.put("fulltext", fulltext.toString());
+        json.writeEndObject();
+        json.writeStringField("fulltext", fulltext.toString());
         if (document.getBlob() != null) {
-            json.putObject("blob").put("mimeType", document.getBlob().getMimeType())
-                    .put("filename", document.getBlob().getFilename()).put("key", document.getBlob().getKey());
+            json.writeObjectFieldStart("blob");
+            json.writeStringField("mimeType", document.getBlob().getMimeType());
+            json.writeStringField("filename", document.getBlob().getFilename());
+            json.writeStringField("key", document.getBlob().getKey());
+            json.writeEndObject();
         }
-        return json;
+        json.writeEndObject();
     }
 }

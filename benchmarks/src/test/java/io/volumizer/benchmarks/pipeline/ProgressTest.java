@@ -1,0 +1,52 @@
+package io.volumizer.benchmarks.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class ProgressTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void wholeRateCountsTheSlowStartAndTheTailSustainedRateDoesNot() {
+        Progress progress = new Progress(1000);
+        progress.reached(0, 0);
+        progress.reached(4 * SECOND, 100);   // slow start: 25 docs/s
+        progress.reached(6 * SECOND, 500);
+        progress.reached(8 * SECOND, 900);   // 200 docs/s from 10% to 90%
+        progress.reached(18 * SECOND, 1000); // a tail of 10 s for the last 100
+
+        assertThat(progress.rate()).isCloseTo(1000 / 18.0, within(1e-9));
+        assertThat(progress.sustainedRate()).isCloseTo(200.0, within(1e-9));
+        assertThat(progress.describe()).isEqualTo("10% at 4.0 s, 50% at 6.0 s, 90% at 8.0 s, 99% at 18.0 s, 100% at 18.0 s");
+    }
+
+    @Test
+    void sustainedRateUsesTheCountsActuallySampledPastEachMark() {
+        Progress progress = new Progress(1000);
+        progress.reached(0, 150);
+        progress.reached(2 * SECOND, 950);
+
+        assertThat(progress.sustainedRate()).isCloseTo(400.0, within(1e-9));
+    }
+
+    @Test
+    void aRunThatNeverGotThereHasNoRate() {
+        Progress progress = new Progress(1000);
+        progress.reached(0, 0);
+        progress.reached(SECOND, 500);
+
+        assertThatThrownBy(progress::sustainedRate).hasMessageContaining("never reached 90.0% of 1000");
+    }
+
+    @Test
+    void oneSampleAcrossBothMarksIsTooFew() {
+        Progress progress = new Progress(1000);
+        progress.reached(0, 1000);
+
+        assertThatThrownBy(progress::sustainedRate).hasMessageContaining("too few samples");
+    }
+}

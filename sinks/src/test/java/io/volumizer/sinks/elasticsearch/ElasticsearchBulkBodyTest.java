@@ -1,0 +1,84 @@
+package io.volumizer.sinks.elasticsearch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.volumizer.schemas.event.BlobRef;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.event.Operation;
+import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.testing.Events;
+
+/** The NDJSON of a {@code _bulk} request, as Elasticsearch parses it: one action line, then the source line. */
+class ElasticsearchBulkBodyTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ElasticsearchDocumentStore store = new ElasticsearchDocumentStore(null, "volumizer-", Backoff.DEFAULT);
+
+    @Test
+    void indexActionThenTheDocumentWithTypedPropertiesAndFulltext() throws Exception {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        properties.put("city", "Zürich \"Altstadt\"");
+        properties.put("statementNumber", 7L);
+        properties.put("closingBalance", 12.5);
+        properties.put("overdrawn", false);
+        ImportedEvent event = Events.imported("bank", "s-1", "a-1", "2024-01.pdf", 3, "Statement\nJanuary");
+        event.getDocument().setProperties(properties);
+        event.getDocument().setBlob(BlobRef.newBuilder().setKey("gen/v1/k").setMimeType("application/pdf")
+                .setFilename("2024-01.pdf").build());
+
+        List<JsonNode> lines = lines(store.bulkBody(List.of(event)));
+
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).isEqualTo(JSON.readTree(
+                "{\"index\":{\"_index\":\"volumizer-bank\",\"_id\":\"s-1\",\"version\":3,\"version_type\":\"external_gte\"}}"));
+        JsonNode document = lines.get(1);
+        assertThat(document.path("id").asText()).isEqualTo("s-1");
+        assertThat(document.path("parentId").asText()).isEqualTo("a-1");
+        assertThat(document.path("path").asText()).isEqualTo("/bank/a-1/2024-01.pdf");
+        assertThat(document.path("created").asText()).isEqualTo("2024-01-01T00:00:00Z");
+        assertThat(document.path("version").isIntegralNumber()).isTrue();
+        assertThat(document.path("ancestorIds")).containsExactly(JSON.readTree("\"root\""), JSON.readTree("\"a-1\""));
+        assertThat(document.path("props")).isEqualTo(JSON.readTree(
+                "{\"city\":\"Zürich \\\"Altstadt\\\"\",\"statementNumber\":7,\"closingBalance\":12.5,\"overdrawn\":false}"));
+        assertThat(document.path("fulltext").asText()).isEqualTo("Statement\nJanuary Zürich \"Altstadt\"");
+        assertThat(document.path("blob")).isEqualTo(JSON.readTree(
+                "{\"mimeType\":\"application/pdf\",\"filename\":\"2024-01.pdf\",\"key\":\"gen/v1/k\"}"));
+    }
+
+    @Test
+    void aRootHasANullParentAndADeleteHasNoSourceLine() throws Exception {
+        ImportedEvent root = Events.imported("bank", "root", "none", "bank", 1, "Bank");
+        root.getDocument().setParentId(null);
+        root.setAncestorIds(List.of());
+        ImportedEvent deleted = Events.imported("bank", "s-2", "a-1", "gone.pdf", 9, "Gone");
+        deleted.getDocument().setOperation(Operation.DELETE);
+
+        List<JsonNode> lines = lines(store.bulkBody(List.of(root, deleted)));
+
+        assertThat(lines).hasSize(3);
+        assertThat(lines.get(1).get("parentId").isNull()).isTrue();
+        assertThat(lines.get(2)).isEqualTo(JSON.readTree(
+                "{\"delete\":{\"_index\":\"volumizer-bank\",\"_id\":\"s-2\",\"version\":9,\"version_type\":\"external_gte\"}}"));
+    }
+
+    /** Every line of the body, which must end with a newline (Elasticsearch rejects a body that does not). */
+    private static List<JsonNode> lines(byte[] body) throws Exception {
+        String text = new String(body, StandardCharsets.UTF_8);
+        assertThat(text).endsWith("\n");
+        List<JsonNode> lines = new java.util.ArrayList<>();
+        for (String line : text.split("\n")) {
+            lines.add(JSON.readTree(line));
+        }
+        return lines;
+    }
+}
