@@ -33,6 +33,11 @@ public final class ImportSettings implements Serializable {
     @Option(names = "--parent-cache-ttl", defaultValue = "PT1H", description = "How long a parent stays in the cache unused (default: ${DEFAULT-VALUE}).")
     public Duration parentCacheTtl;
 
+    @Option(names = "--local-parent-cache", defaultValue = "10000", description = "Documents a subtask remembers "
+            + "after resolving them, when their children are keyed to the same subtask: those children need no MongoDB "
+            + "lookup and no wait; least recently used out, 0 turns it off (default: ${DEFAULT-VALUE}).")
+    public int localParentCache;
+
     @Option(names = "--group-id", defaultValue = "volumizer-import", description = "Kafka consumer group (default: ${DEFAULT-VALUE}).")
     public String groupId;
 
@@ -53,6 +58,7 @@ public final class ImportSettings implements Serializable {
 
     public void validate() {
         blobs.validate();
+        require(localParentCache >= 0, "--local-parent-cache must be 0 (off) or positive, was " + localParentCache);
         require(injectFailureAt >= 0, "--inject-failure-at must be 0 (off) or positive, was " + injectFailureAt);
         require(batchSize >= 1, "--import-batch-size must be at least 1, was " + batchSize);
         require(flushInterval.toMillis() >= 1, "--import-flush-interval must be positive, was " + flushInterval);

@@ -3,7 +3,9 @@ package io.volumizer.jobs.imports;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.flink.api.common.state.ListState;
@@ -15,7 +17,9 @@ import org.apache.flink.api.common.typeinfo.TypeHint;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -24,6 +28,7 @@ import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.kafka.RecordDecoder;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.sinks.mongodb.Ancestry;
 
@@ -41,6 +46,13 @@ import io.volumizer.sinks.mongodb.Ancestry;
  * is looked up again at doubling intervals (up to a maximum), never dropped; past the configured wait its children
  * become dead letters naming it. A root needs no lookup, and its ancestry primes the cache for its children.
  *
+ * <p>A document resolved here whose own children are keyed to this same subtask is also remembered, in a bounded
+ * map outside Flink state: when its first child arrives, the child's cache entry is filled from that map instead
+ * of MongoDB, and the child does not wait. That is safe because the parent is ahead of the child in this subtask's
+ * bulk writer (same batch or an earlier one), and after a restore the map is simply empty. As for a root, the parent
+ * is then trusted before MongoDB has it: should its write be refused, its children are still imported. With
+ * parallelism p, about one parent in p is remembered this way.
+ *
  * <p>Keyed by record position instead ({@code keyedByParent = false}, the benchmark's random partitioning), every
  * document looks its parent up and nothing is cached.
  */
@@ -56,20 +68,25 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private final long maxRetryMillis;
     private final long maxWaitMillis;
     private final Duration cacheTtl;
+    private final int localParents;
 
     private transient ValueState<List<String>> parentIds;
     private transient ValueState<String> parentPath;
     /** Parked records in {@link RawRecord#toBytes()} form: cheap to snapshot at every checkpoint. */
     private transient ListState<byte[]> parked;
     private transient ValueState<Long> parkedSince;
+    /** Ancestries of documents resolved here whose children are keyed to this subtask, least recently used out. */
+    private transient Map<String, Ancestry> resolvedHere;
+    private transient TaskInfo task;
     private transient Counter hits;
+    private transient Counter localHits;
     private transient Counter misses;
     private transient Counter resolved;
     private transient Counter parkedCount;
     private transient Counter deadLettered;
 
     public ResolveAncestors(RecordDecoder.Codec<DocumentEvent> codec, ParentLookup lookup, boolean keyedByParent,
-            Duration retryInterval, Duration maxRetryInterval, Duration maxWait, Duration cacheTtl) {
+            Duration retryInterval, Duration maxRetryInterval, Duration maxWait, Duration cacheTtl, int localParents) {
         this.decoder = new RecordDecoder<>(codec);
         this.lookup = lookup;
         this.keyedByParent = keyedByParent;
@@ -77,6 +94,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         this.maxRetryMillis = maxRetryInterval.toMillis();
         this.maxWaitMillis = maxWait.toMillis();
         this.cacheTtl = cacheTtl;
+        this.localParents = localParents;
     }
 
     @Override
@@ -98,10 +116,18 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         // Hit ratio = 1 - parentCacheMisses / resolvedWithParent: a miss is one MongoDB lookup (retries included),
         // whatever number of waiting siblings it releases.
         hits = metrics.counter("parentCacheHits");
+        localHits = metrics.counter("parentsResolvedHere");
         misses = metrics.counter("parentCacheMisses");
         resolved = metrics.counter("resolvedWithParent");
         parkedCount = metrics.counter("parkedChildren");
         deadLettered = metrics.counter("deadLettered");
+        task = getRuntimeContext().getTaskInfo();
+        resolvedHere = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Ancestry> eldest) {
+                return size() > localParents;
+            }
+        };
         lookup.open();
     }
 
@@ -112,7 +138,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     @Override
     public void processElement(RawRecord record, Context context, Collector<ImportedEvent> out) throws Exception {
-        Optional<Ancestry> parent = keyedByParent && parkedSince.value() == null ? cachedParent() : Optional.empty();
+        Optional<Ancestry> parent = keyedByParent && parkedSince.value() == null ? cachedParent(context) : Optional.empty();
         if (parent.isEmpty()) {
             park(record, context);
             return;
@@ -126,7 +152,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         } else {
             hits.inc();
             resolved.inc();
-            out.collect(imported(document, parent.get().child(document.getId(), document.getName())));
+            emitChild(document, parent.get(), out);
         }
     }
 
@@ -143,7 +169,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             return;
         }
         boolean expired = timestamp - parkedSince.value() >= maxWaitMillis;
-        Optional<Ancestry> parent = keyedByParent ? cachedParent() : Optional.empty();
+        Optional<Ancestry> parent = keyedByParent ? cachedParent(context) : Optional.empty();
         boolean lookedUp = false;
         for (int i = 0; i < waiting.size(); i++) {
             RawRecord record = waiting.get(i);
@@ -166,7 +192,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             }
             if (parent.isPresent()) {
                 resolved.inc();
-                out.collect(imported(document, parent.get().child(document.getId(), document.getName())));
+                emitChild(document, parent.get(), out);
             } else if (expired) {
                 deadLetter(record, "parent " + document.getParentId() + " not found within "
                         + Duration.ofMillis(maxWaitMillis), context);
@@ -221,14 +247,37 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         return root;
     }
 
+    private void emitChild(DocumentEvent document, Ancestry parent, Collector<ImportedEvent> out) {
+        Ancestry ancestry = parent.child(document.getId(), document.getName());
+        if (keyedByParent && localParents > 0 && KeyGroupRangeAssignment.assignKeyToParallelOperator(document.getId(),
+                task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks()) == task.getIndexOfThisSubtask()) {
+            if (document.getOperation() == Operation.DELETE) {
+                resolvedHere.remove(document.getId());
+            } else {
+                resolvedHere.put(document.getId(), ancestry);
+            }
+        }
+        out.collect(imported(document, ancestry));
+    }
+
     private void deadLetter(RawRecord record, String reason, Context context) {
         deadLettered.inc();
         context.output(DeadLetters.TAG, DeadLetters.of(STAGE, reason, record));
     }
 
-    private Optional<Ancestry> cachedParent() throws Exception {
+    /** The cache entry of the current key (the parent), filled from the parents resolved here if it has none. */
+    private Optional<Ancestry> cachedParent(Context context) throws Exception {
         List<String> ids = parentIds.value();
-        return ids == null ? Optional.empty() : Optional.of(new Ancestry(ids, parentPath.value()));
+        if (ids != null) {
+            return Optional.of(new Ancestry(ids, parentPath.value()));
+        }
+        Ancestry here = resolvedHere.get(context.getCurrentKey());
+        if (here == null) {
+            return Optional.empty();
+        }
+        localHits.inc();
+        cache(here);
+        return Optional.of(here);
     }
 
     private void cache(Ancestry ancestry) {

@@ -24,7 +24,9 @@ import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.testing.Documents;
 import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.event.Operation;
 import io.volumizer.sinks.mongodb.Ancestry;
 
 class ResolveAncestorsTest {
@@ -59,8 +61,14 @@ class ResolveAncestorsTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness(boolean keyedByParent)
             throws Exception {
+        return harness(keyedByParent, 10_000);
+    }
+
+    /** One subtask of parallelism 1: every key, and so every parent, is this subtask's. */
+    private static KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness(boolean keyedByParent,
+            int localParents) throws Exception {
         var function = new ResolveAncestors(Documents::fromAvro, new MapLookup(), keyedByParent, Duration.ofMillis(100),
-                Duration.ofMillis(400), Duration.ofMillis(1000), Duration.ofHours(1));
+                Duration.ofMillis(400), Duration.ofMillis(1000), Duration.ofHours(1), localParents);
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
                 keyedByParent ? RawRecord::keyText : RawRecord::position, Types.STRING);
         harness.setProcessingTime(0);
@@ -119,6 +127,95 @@ class ResolveAncestorsTest {
             assertThat(harness.extractOutputValues()).extracting(ImportedEvent::getPath)
                     .containsExactly("/bank", "/bank/state.pdf", "/bank/state2.pdf");
             assertThat(LOOKUPS.get()).isZero();
+        }
+    }
+
+    @Test
+    void aParentResolvedHereServesItsChildrenWithoutALookupOrAWait() throws Exception {
+        STORED.put("customer", new Ancestry(List.of("root", "customer"), "/bank/c"));
+        try (var harness = harness()) {
+            harness.open();
+            send(harness, "account", "customer");
+            harness.setProcessingTime(100);
+            assertThat(LOOKUPS.get()).as("the account's parent comes from MongoDB").isEqualTo(1);
+
+            send(harness, "s1", "account");
+            send(harness, "s2", "account");
+
+            assertThat(ids(harness)).as("released at once, not one retry interval later").containsExactly("account", "s1", "s2");
+            assertThat(harness.extractOutputValues().get(2).getAncestorIds()).containsExactly("root", "customer", "account");
+            assertThat(harness.extractOutputValues().get(2).getPath()).isEqualTo("/bank/c/account.pdf/s2.pdf");
+            assertThat(LOOKUPS.get()).as("no lookup of the account").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void childrenParkedBeforeTheirParentWasResolvedHereNeedNoLookup() throws Exception {
+        try (var harness = harness()) {
+            harness.open();
+            harness.processElement(record(document("root", null, "bank"), offset++), 0);
+            send(harness, "account", "root");
+            harness.setProcessingTime(50);
+            send(harness, "s1", "account");
+            harness.setProcessingTime(100);
+            assertThat(ids(harness)).as("the root's records come out at its first firing").containsExactly("root", "account");
+
+            harness.setProcessingTime(150);
+            assertThat(ids(harness)).containsExactly("root", "account", "s1");
+            assertThat(LOOKUPS.get()).isZero();
+        }
+    }
+
+    @Test
+    void withoutTheLocalParentsChildrenReadTheirParentFromMongoDB() throws Exception {
+        try (var harness = harness(true, 0)) {
+            harness.open();
+            harness.processElement(record(document("root", null, "bank"), offset++), 0);
+            send(harness, "account", "root");
+            send(harness, "s1", "account");
+            harness.setProcessingTime(100);
+            assertThat(LOOKUPS.get()).as("the account is not written yet").isEqualTo(1);
+            assertThat(ids(harness)).containsExactly("root", "account");
+
+            STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/account.pdf"));
+            harness.setProcessingTime(200);
+            assertThat(ids(harness)).containsExactly("root", "account", "s1");
+            assertThat(LOOKUPS.get()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aDeletedParentIsForgottenAndItsLaterChildrenLookItUp() throws Exception {
+        try (var harness = harness()) {
+            harness.open();
+            harness.processElement(record(document("root", null, "bank"), offset++), 0);
+            send(harness, "account", "root");
+            DocumentEvent deleted = document("account", "root", "account.pdf");
+            deleted.setOperation(Operation.DELETE);
+            deleted.setVersion(2L);
+            harness.processElement(record(deleted, offset++), 0);
+            send(harness, "s1", "account");
+            harness.setProcessingTime(100);
+
+            assertThat(ids(harness)).containsExactly("root", "account", "account");
+            assertThat(LOOKUPS.get()).as("the tombstone is not a parent: MongoDB is asked, and has none").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theLocalParentsAreBoundedLeastRecentlyUsedOut() throws Exception {
+        try (var harness = harness(true, 2)) {
+            harness.open();
+            harness.processElement(record(document("root", null, "bank"), offset++), 0);
+            send(harness, "a1", "root");
+            send(harness, "a2", "root");
+            send(harness, "a3", "root");
+            send(harness, "s3", "a3");
+            send(harness, "s1", "a1");
+            harness.setProcessingTime(100);
+
+            assertThat(ids(harness)).containsExactly("root", "a1", "a2", "a3", "s3");
+            assertThat(LOOKUPS.get()).as("a1 was pushed out by a2 and a3").isEqualTo(1);
         }
     }
 
