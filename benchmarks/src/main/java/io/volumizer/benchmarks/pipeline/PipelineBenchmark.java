@@ -100,9 +100,10 @@ public final class PipelineBenchmark implements Callable<Integer> {
         flink = new FlinkSessionClient(flinkRest);
         // End to end runs generate, import and index at once; without the slots a job restarts until a timeout.
         int slotsNeeded = 3 * Math.max(1, pipeline.parallelism);
-        if (flink.freeSlots() < slotsNeeded) {
+        int freeSlots = flink.freeSlots();
+        if (freeSlots < slotsNeeded) {
             System.err.printf(Locale.ROOT, "the benchmark needs %d free task slots, %s has %d: stop the running jobs "
-                    + "(bin/volumizer job list) and try again%n", slotsNeeded, flinkRest, flink.freeSlots());
+                    + "(bin/volumizer job list) and try again%n", slotsNeeded, flinkRest, freeSlots);
             return 2;
         }
         jarId = flink.uploadJar(jar);
@@ -321,10 +322,12 @@ public final class PipelineBenchmark implements Callable<Integer> {
     }
 
     private void record(String what, Progress progress) {
-        sample(what, progress.rate());
-        sample(what + SUSTAINED, progress.sustainedRate());
-        System.out.printf(Locale.ROOT, "%-45s %,10.0f docs/s, sustained %,10.0f docs/s (%s)%n", what, progress.rate(),
-                progress.sustainedRate(), progress.describe());
+        double rate = progress.rate();
+        double sustained = progress.sustainedRate();
+        sample(what, rate);
+        sample(what + SUSTAINED, sustained);
+        System.out.printf(Locale.ROOT, "%-45s %,10.0f docs/s, sustained %,10.0f docs/s (%s)%n", what, rate, sustained,
+                progress.describe());
     }
 
     private void sample(String what, double value) {

@@ -9,10 +9,10 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.options.JobOptions;
 import io.volumizer.schemas.event.DocumentEvent;
 

@@ -7,8 +7,8 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
-import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.bulk.BulkWriter;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.stores.ElasticsearchBulkWriter;

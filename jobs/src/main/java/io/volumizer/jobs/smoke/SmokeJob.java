@@ -15,8 +15,8 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.options.JobOptions;
+import io.volumizer.jobs.internal.JobDefaults;
 
 /**
  * The smallest job that exercises what every Volumizer job relies on: a checkpointed source, keyed state, a Kafka

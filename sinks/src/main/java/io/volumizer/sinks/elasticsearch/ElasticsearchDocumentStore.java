@@ -147,7 +147,7 @@ public final class ElasticsearchDocumentStore {
     }
 
     /** The indexed form: metadata, ancestry, typed properties and a fulltext field of every text value. */
-    static void writeDocument(JsonGenerator json, ImportedEvent event) throws IOException {
+    private static void writeDocument(JsonGenerator json, ImportedEvent event) throws IOException {
         DocumentEvent document = event.getDocument();
         json.writeStartObject();
         json.writeStringField("id", document.getId());
