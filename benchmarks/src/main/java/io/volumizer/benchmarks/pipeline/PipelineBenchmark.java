@@ -86,6 +86,8 @@ public final class PipelineBenchmark implements Callable<Integer> {
     private static final String RAW_BULK = "raw Elasticsearch _bulk loop (baseline)";
     private static final String INDEX_JOB = "index job";
     private static final String END_TO_END = "end to end generate -> import -> index";
+    private static final String END_TO_END_IMPORT = "end to end, its import stage";
+    private static final String END_TO_END_INDEX = "end to end, its index stage";
     private static final String SUSTAINED = ", sustained";
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
@@ -163,9 +165,16 @@ public final class PipelineBenchmark implements Callable<Integer> {
         dropDatabases(mongo);
         String e2eImport = run(IMPORT, args("--group-id", "bench-e2e-import-" + tag, "--mongodb-database", "bench_e2e"));
         String e2eIndex = run(INDEX, args("--index-group-id", "bench-e2e-index-" + tag, "--index-prefix", "bench-e2e-"));
-        Progress e2e = Progress.startingNow(n);
+        Progress imported = Progress.startingNow(n);
+        Progress indexed = Progress.startingNow(n);
         run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
-        record(END_TO_END, poll(e2e, () -> esCount(stores, "bench-e2e-")));
+        poll(Map.of(imported, () -> count(mongo, "bench_e2e"), indexed, () -> esCount(stores, "bench-e2e-")));
+        // The index stage reads what the import committed at its last checkpoint, so it follows in bursts and
+        // catches up at full speed once the import is done: its own sustained rate alone would overstate the run's.
+        record(END_TO_END_IMPORT, imported);
+        record(END_TO_END_INDEX, indexed);
+        sample(END_TO_END, indexed.rate());
+        sample(END_TO_END + SUSTAINED, Math.min(imported.sustainedRate(), indexed.sustainedRate()));
         cancel(e2eImport);
         cancel(e2eIndex);
     }
@@ -278,25 +287,36 @@ public final class PipelineBenchmark implements Callable<Integer> {
         flink.awaitState(job, "FINISHED", Duration.ofMinutes(10));
     }
 
-    /**
-     * Polls a count every 100 ms until it reaches the expected documents; without a start sample, the run starts
-     * at the first document seen.
-     */
     private static Progress poll(Progress progress, LongSupplier count) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
-        long expected = progress.expected();
-        long value = count.getAsLong();
-        while (value < expected) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("only " + value + " of " + expected + " after 15 minutes");
-            }
-            Thread.sleep(100);
-            value = count.getAsLong();
-            if (value > 0) {
-                progress.reached(value);
-            }
-        }
+        poll(Map.of(progress, count));
         return progress;
+    }
+
+    /**
+     * Polls counts every 100 ms until each reaches its expected documents; without a start sample, a run starts at
+     * its first document seen.
+     */
+    private static void poll(Map<Progress, LongSupplier> counts) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
+        Map<Progress, Long> values = new HashMap<>();
+        while (values.size() < counts.size() || counts.keySet().stream().anyMatch(p -> values.get(p) < p.expected())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("only " + values.values() + " of " + counts.keySet().stream()
+                        .map(Progress::expected).toList() + " documents after 15 minutes");
+            }
+            if (!values.isEmpty()) {
+                Thread.sleep(100);
+            }
+            counts.forEach((progress, count) -> {
+                if (values.getOrDefault(progress, 0L) < progress.expected()) {
+                    long value = count.getAsLong();
+                    values.put(progress, value);
+                    if (value > 0) {
+                        progress.reached(value);
+                    }
+                }
+            });
+        }
     }
 
     private long count(MongoClient mongo, String database) {
@@ -366,7 +386,9 @@ public final class PipelineBenchmark implements Callable<Integer> {
                         + "(job and baseline measured minutes apart in the same round), with its range.",
                 "*Sustained* is the rate between 10% and 90% of the documents, the one a run of billions would see; "
                         + "*whole run* also counts a job's start (new classes, empty caches) and its tail. "
-                        + "Targets are judged on the sustained rate.", "",
+                        + "Targets are judged on the sustained rate. End to end, the sustained rate is the slower of its "
+                        + "import and index stages' in that run: the index stage reads what the import committed at "
+                        + "its last checkpoint, so it follows in bursts and catches up at full speed at the end.", "",
                 "| measure | docs/s sustained (whole run) | baseline, docs/s sustained (whole run) | ratio sustained (range) | ratio whole run (range) | target | met |",
                 "|---|---|---|---|---|---|---|",
                 row("import job", IMPORT_BY_PARENT, "raw bulk-upsert loop", RAW_MONGODB, 0.9),
@@ -376,6 +398,8 @@ public final class PipelineBenchmark implements Callable<Integer> {
                 row("index job", INDEX_JOB, "raw _bulk loop", RAW_BULK, 0.9),
                 String.format(Locale.ROOT, "| end to end, generate → import → index | %s | | | | ≥ 3,000 docs/s | %s |",
                         rates(END_TO_END), median(samples.get(END_TO_END + SUSTAINED)) >= 3000 ? "yes" : "NO"),
+                String.format(Locale.ROOT, "| — its import stage | %s | | | | | |", rates(END_TO_END_IMPORT)),
+                String.format(Locale.ROOT, "| — its index stage | %s | | | | | |", rates(END_TO_END_INDEX)),
                 String.format(Locale.ROOT, "| generate job (into Kafka), whole run | %,.0f | | | | | |",
                         median(samples.get(GENERATE_JOB))), "");
         Files.writeString(results.resolve("pipeline.md"), table);

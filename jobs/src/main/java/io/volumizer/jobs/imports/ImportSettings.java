@@ -23,6 +23,11 @@ public final class ImportSettings implements Serializable {
     @Option(names = "--parent-retry-interval", defaultValue = "PT0.5S", description = "How long a child whose parent is not cached waits before the parent is looked up, and the first interval between lookups (default: ${DEFAULT-VALUE}).")
     public Duration parentRetryInterval;
 
+    @Option(names = "--parent-check-interval", defaultValue = "PT0.05S", description = "How often a parked child "
+            + "checks, without reading MongoDB, whether the job has meanwhile resolved its parent (with "
+            + "--resolved-folder-cache) (default: ${DEFAULT-VALUE}).")
+    public Duration parentCheckInterval;
+
     @Option(names = "--parent-retry-max-interval", defaultValue = "PT8S", description = "Longest interval between "
             + "lookups of a missing parent; the interval doubles from --parent-retry-interval (default: ${DEFAULT-VALUE}).")
     public Duration parentRetryMaxInterval;
@@ -33,10 +38,10 @@ public final class ImportSettings implements Serializable {
     @Option(names = "--parent-cache-ttl", defaultValue = "PT1H", description = "How long a parent stays in the cache unused (default: ${DEFAULT-VALUE}).")
     public Duration parentCacheTtl;
 
-    @Option(names = "--local-parent-cache", defaultValue = "10000", description = "Documents a subtask remembers "
-            + "after resolving them, when their children are keyed to the same subtask: those children need no MongoDB "
-            + "lookup and no wait; least recently used out, 0 turns it off (default: ${DEFAULT-VALUE}).")
-    public int localParentCache;
+    @Option(names = "--resolved-folder-cache", defaultValue = "10000", description = "Folders the import subtasks "
+            + "of a TaskManager remember after resolving them, shared: their children, in whichever of those subtasks, "
+            + "need no MongoDB lookup and no wait; least recently used out, 0 turns it off (default: ${DEFAULT-VALUE}).")
+    public int resolvedFolderCache;
 
     @Option(names = "--group-id", defaultValue = "volumizer-import", description = "Kafka consumer group (default: ${DEFAULT-VALUE}).")
     public String groupId;
@@ -58,11 +63,13 @@ public final class ImportSettings implements Serializable {
 
     public void validate() {
         blobs.validate();
-        require(localParentCache >= 0, "--local-parent-cache must be 0 (off) or positive, was " + localParentCache);
+        require(resolvedFolderCache >= 0, "--resolved-folder-cache must be 0 (off) or positive, was " + resolvedFolderCache);
         require(injectFailureAt >= 0, "--inject-failure-at must be 0 (off) or positive, was " + injectFailureAt);
         require(batchSize >= 1, "--import-batch-size must be at least 1, was " + batchSize);
         require(flushInterval.toMillis() >= 1, "--import-flush-interval must be positive, was " + flushInterval);
         require(parentRetryInterval.toMillis() >= 1, "--parent-retry-interval must be positive, was " + parentRetryInterval);
+        require(parentCheckInterval.toMillis() >= 1 && parentCheckInterval.compareTo(parentRetryInterval) <= 0,
+                "--parent-check-interval must be positive and at most --parent-retry-interval, was " + parentCheckInterval);
         require(parentRetryMaxInterval.compareTo(parentRetryInterval) >= 0,
                 "--parent-retry-max-interval must be at least --parent-retry-interval");
         require(parentMaxWait.compareTo(parentRetryInterval) >= 0, "--parent-max-wait must be at least --parent-retry-interval");

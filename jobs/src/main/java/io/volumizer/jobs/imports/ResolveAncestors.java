@@ -3,12 +3,9 @@ package io.volumizer.jobs.imports;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
-import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.StateTtlConfig;
@@ -19,7 +16,6 @@ import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -46,12 +42,13 @@ import io.volumizer.sinks.mongodb.Ancestry;
  * is looked up again at doubling intervals (up to a maximum), never dropped; past the configured wait its children
  * become dead letters naming it. A root needs no lookup, and its ancestry primes the cache for its children.
  *
- * <p>A document resolved here whose own children are keyed to this same subtask is also remembered, in a bounded
- * map outside Flink state: when its first child arrives, the child's cache entry is filled from that map instead
- * of MongoDB, and the child does not wait. That is safe because the parent is ahead of the child in this subtask's
- * bulk writer (same batch or an earlier one), and after a restore the map is simply empty. As for a root, the parent
- * is then trusted before MongoDB has it: should its write be refused, its children are still imported. With
- * parallelism p, about one parent in p is remembered this way.
+ * <p>A folder (a document without content) resolved here is also remembered in {@link ResolvedFolders}, shared by
+ * this job's import subtasks in the TaskManager: when its first child arrives, in whichever of those subtasks, the
+ * child's cache entry is filled from there instead of MongoDB, and the child does not wait. Documents with content
+ * are files, which rarely have children: remembered too, they would push the folders out. As for a root, the
+ * folder is then trusted before MongoDB has it: its write is in flight in its own subtask's bulk writer, and may land
+ * a moment after its children's. Should it be refused, its children are still imported; should the job fail first,
+ * both are replayed from the same checkpoint.
  *
  * <p>Keyed by record position instead ({@code keyedByParent = false}, the benchmark's random partitioning), every
  * document looks its parent up and nothing is cached.
@@ -65,36 +62,39 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private final ParentLookup lookup;
     private final boolean keyedByParent;
     private final long retryMillis;
+    private final long checkMillis;
     private final long maxRetryMillis;
     private final long maxWaitMillis;
     private final Duration cacheTtl;
-    private final int localParents;
+    private final int resolvedFolderCapacity;
 
     private transient ValueState<List<String>> parentIds;
     private transient ValueState<String> parentPath;
     /** Parked records in {@link RawRecord#toBytes()} form: cheap to snapshot at every checkpoint. */
     private transient ListState<byte[]> parked;
     private transient ValueState<Long> parkedSince;
-    /** Ancestries of documents resolved here whose children are keyed to this subtask, least recently used out. */
-    private transient Map<String, Ancestry> resolvedHere;
-    private transient TaskInfo task;
+    private transient ValueState<Long> nextLookup;
+    /** Null when turned off. */
+    private transient ResolvedFolders resolvedFolders;
     private transient Counter hits;
-    private transient Counter localHits;
+    private transient Counter folderHits;
     private transient Counter misses;
     private transient Counter resolved;
     private transient Counter parkedCount;
     private transient Counter deadLettered;
 
     public ResolveAncestors(RecordDecoder.Codec<DocumentEvent> codec, ParentLookup lookup, boolean keyedByParent,
-            Duration retryInterval, Duration maxRetryInterval, Duration maxWait, Duration cacheTtl, int localParents) {
+            Duration retryInterval, Duration checkInterval, Duration maxRetryInterval, Duration maxWait, Duration cacheTtl,
+            int resolvedFolderCapacity) {
         this.decoder = new RecordDecoder<>(codec);
         this.lookup = lookup;
         this.keyedByParent = keyedByParent;
         this.retryMillis = retryInterval.toMillis();
+        this.checkMillis = Math.min(checkInterval.toMillis(), retryMillis);
         this.maxRetryMillis = maxRetryInterval.toMillis();
         this.maxWaitMillis = maxWait.toMillis();
         this.cacheTtl = cacheTtl;
-        this.localParents = localParents;
+        this.resolvedFolderCapacity = resolvedFolderCapacity;
     }
 
     @Override
@@ -112,27 +112,29 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         parked = getRuntimeContext().getListState(new ListStateDescriptor<>("parked-records",
                 PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         parkedSince = getRuntimeContext().getState(new ValueStateDescriptor<>("parked-since", Types.LONG));
+        nextLookup = getRuntimeContext().getState(new ValueStateDescriptor<>("next-lookup", Types.LONG));
         var metrics = getRuntimeContext().getMetricGroup();
         // Hit ratio = 1 - parentCacheMisses / resolvedWithParent: a miss is one MongoDB lookup (retries included),
         // whatever number of waiting siblings it releases.
         hits = metrics.counter("parentCacheHits");
-        localHits = metrics.counter("parentsResolvedHere");
+        folderHits = metrics.counter("parentsFromResolvedFolders");
         misses = metrics.counter("parentCacheMisses");
         resolved = metrics.counter("resolvedWithParent");
         parkedCount = metrics.counter("parkedChildren");
         deadLettered = metrics.counter("deadLettered");
-        task = getRuntimeContext().getTaskInfo();
-        resolvedHere = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Ancestry> eldest) {
-                return size() > localParents;
-            }
-        };
+        if (keyedByParent && resolvedFolderCapacity > 0) {
+            resolvedFolders = ResolvedFolders.acquire(getRuntimeContext().getJobInfo().getJobId() + "/"
+                    + getRuntimeContext().getTaskInfo().getTaskName(), resolvedFolderCapacity);
+        }
         lookup.open();
     }
 
     @Override
     public void close() throws Exception {
+        if (resolvedFolders != null) {
+            resolvedFolders.release();
+            resolvedFolders = null;
+        }
         lookup.close();
     }
 
@@ -160,16 +162,26 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
      * Releases the parked records in order: roots at once, children once their parent is known, which costs at most
      * one lookup per firing. If the parent is still missing, the records from the first child on stay parked,
      * undecoded, until the next firing, or become dead letters once they have waited too long.
+     *
+     * <p>Between lookups, the timer fires every check interval to see whether the job has meanwhile resolved the
+     * parent itself (a folder in flight, see {@link ResolvedFolders}), which costs no read; a chain of folders in
+     * flight, each parked behind the one above it, is then released a check interval per level.
      */
     @Override
     public void onTimer(long timestamp, OnTimerContext context, Collector<ImportedEvent> out) throws Exception {
-        List<RawRecord> waiting = new ArrayList<>();
-        parked.get().forEach(bytes -> waiting.add(RawRecord.fromBytes(bytes)));
-        if (waiting.isEmpty()) {
+        Long since = parkedSince.value();
+        if (since == null) {
             return;
         }
-        boolean expired = timestamp - parkedSince.value() >= maxWaitMillis;
+        boolean expired = timestamp - since >= maxWaitMillis;
         Optional<Ancestry> parent = keyedByParent ? cachedParent(context) : Optional.empty();
+        Long lookupAt = nextLookup.value();
+        if (parent.isEmpty() && !expired && lookupAt != null && timestamp < lookupAt) {
+            context.timerService().registerProcessingTimeTimer(Math.min(lookupAt, timestamp + checkMillis));
+            return;
+        }
+        List<RawRecord> waiting = new ArrayList<>();
+        parked.get().forEach(bytes -> waiting.add(RawRecord.fromBytes(bytes)));
         boolean lookedUp = false;
         for (int i = 0; i < waiting.size(); i++) {
             RawRecord record = waiting.get(i);
@@ -205,6 +217,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         parkedCount.dec(waiting.size());
         parked.clear();
         parkedSince.clear();
+        nextLookup.clear();
     }
 
     private void keepParked(List<RawRecord> stillWaiting, long timestamp, OnTimerContext context) throws Exception {
@@ -212,7 +225,14 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         // Back off: the interval doubles (it is the time waited so far) up to the maximum. A parent still missing
         // after one interval is usually stuck behind backpressure, and lookups every interval would be wasted.
         long waited = timestamp - parkedSince.value();
-        context.timerService().registerProcessingTimeTimer(timestamp + Math.min(maxRetryMillis, Math.max(retryMillis, waited)));
+        long lookupAt = timestamp + Math.min(maxRetryMillis, Math.max(retryMillis, waited));
+        nextLookup.update(lookupAt);
+        context.timerService().registerProcessingTimeTimer(nextFiring(timestamp, lookupAt));
+    }
+
+    /** Without resolved folders to check, only the lookups need a firing. */
+    private long nextFiring(long now, long lookupAt) {
+        return resolvedFolders == null ? lookupAt : Math.min(lookupAt, now + checkMillis);
     }
 
     private void park(RawRecord record, Context context) throws Exception {
@@ -221,7 +241,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         if (parkedSince.value() == null) {
             long now = context.timerService().currentProcessingTime();
             parkedSince.update(now);
-            context.timerService().registerProcessingTimeTimer(now + retryMillis);
+            nextLookup.update(now + retryMillis);
+            context.timerService().registerProcessingTimeTimer(nextFiring(now, now + retryMillis));
         }
     }
 
@@ -249,12 +270,11 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     private void emitChild(DocumentEvent document, Ancestry parent, Collector<ImportedEvent> out) {
         Ancestry ancestry = parent.child(document.getId(), document.getName());
-        if (keyedByParent && localParents > 0 && KeyGroupRangeAssignment.assignKeyToParallelOperator(document.getId(),
-                task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks()) == task.getIndexOfThisSubtask()) {
+        if (resolvedFolders != null) {
             if (document.getOperation() == Operation.DELETE) {
-                resolvedHere.remove(document.getId());
-            } else {
-                resolvedHere.put(document.getId(), ancestry);
+                resolvedFolders.remove(document.getId());
+            } else if (document.getBlob() == null) {
+                resolvedFolders.put(document.getId(), ancestry);
             }
         }
         out.collect(imported(document, ancestry));
@@ -265,19 +285,18 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         context.output(DeadLetters.TAG, DeadLetters.of(STAGE, reason, record));
     }
 
-    /** The cache entry of the current key (the parent), filled from the parents resolved here if it has none. */
+    /** The cache entry of the current key (the parent), filled from the resolved folders if it has none. */
     private Optional<Ancestry> cachedParent(Context context) throws Exception {
         List<String> ids = parentIds.value();
         if (ids != null) {
             return Optional.of(new Ancestry(ids, parentPath.value()));
         }
-        Ancestry here = resolvedHere.get(context.getCurrentKey());
-        if (here == null) {
-            return Optional.empty();
+        Optional<Ancestry> folder = resolvedFolders == null ? Optional.empty() : resolvedFolders.get(context.getCurrentKey());
+        if (folder.isPresent()) {
+            folderHits.inc();
+            cache(folder.get());
         }
-        localHits.inc();
-        cache(here);
-        return Optional.of(here);
+        return folder;
     }
 
     private void cache(Ancestry ancestry) {

@@ -46,7 +46,7 @@ public final class Stages {
         SingleOutputStreamOperator<ImportedEvent> resolved = documents
                 .keyBy(keyedByParent ? (KeySelector<RawRecord, String>) RawRecord::keyText : RawRecord::position)
                 .process(new ResolveAncestors(codec::decode, lookup, keyedByParent, options.parentRetryInterval,
-                        options.parentRetryMaxInterval, options.parentMaxWait, options.parentCacheTtl, options.localParentCache))
+                        options.parentCheckInterval, options.parentRetryMaxInterval, options.parentMaxWait, options.parentCacheTtl, options.resolvedFolderCache))
                 .uid("import.parent-cache").name("Decode and resolve ancestors");
         DataStream<ImportedEvent> withBlobs = !options.blobs.configured() ? resolved
                 : resolved.map(new StoreBlobs(options.blobs)).uid("import.blob-store").name("Store blobs");

@@ -13,8 +13,12 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.testing.Documents;
+import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -30,6 +35,8 @@ import io.volumizer.schemas.event.Operation;
 import io.volumizer.sinks.mongodb.Ancestry;
 
 class ResolveAncestorsTest {
+
+    private static final int MAX_PARALLELISM = 128;
 
     /** The repository database as the lookup sees it: a map, filled by the test when a parent "is written". */
     static final Map<String, Ancestry> STORED = new ConcurrentHashMap<>();
@@ -64,15 +71,42 @@ class ResolveAncestorsTest {
         return harness(keyedByParent, 10_000);
     }
 
-    /** One subtask of parallelism 1: every key, and so every parent, is this subtask's. */
+    /** One subtask of parallelism 1, alone in its job: every key, and so every parent, is this subtask's. */
     private static KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness(boolean keyedByParent,
-            int localParents) throws Exception {
-        var function = new ResolveAncestors(Documents::fromAvro, new MapLookup(), keyedByParent, Duration.ofMillis(100),
-                Duration.ofMillis(400), Duration.ofMillis(1000), Duration.ofHours(1), localParents);
-        var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
+            int resolvedFolders) throws Exception {
+        var harness = new KeyedOneInputStreamOperatorTestHarness<>(operator(keyedByParent, resolvedFolders),
                 keyedByParent ? RawRecord::keyText : RawRecord::position, Types.STRING);
         harness.setProcessingTime(0);
         return harness;
+    }
+
+    private static KeyedProcessOperator<String, RawRecord, ImportedEvent> operator(boolean keyedByParent,
+            int resolvedFolders) {
+        return new KeyedProcessOperator<>(new ResolveAncestors(Documents::fromAvro, new MapLookup(), keyedByParent,
+                Duration.ofMillis(100), Duration.ofMillis(20), Duration.ofMillis(400), Duration.ofMillis(1000), Duration.ofHours(1), resolvedFolders));
+    }
+
+    /** A subtask of the import, in its job's environment. */
+    private static KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> subtask(MockEnvironment job)
+            throws Exception {
+        var harness = new KeyedOneInputStreamOperatorTestHarness<>(operator(true, 10_000), RawRecord::keyText,
+                Types.STRING, job);
+        harness.setProcessingTime(0);
+        return harness;
+    }
+
+    private static MockEnvironment environment(JobID job, int subtask) {
+        return new MockEnvironmentBuilder().setJobID(job).setParallelism(2).setMaxParallelism(MAX_PARALLELISM)
+                .setSubtaskIndex(subtask).build();
+    }
+
+    /** An id, made of {@code prefix} and a number, whose key is handled by {@code subtask} of 2. */
+    private static String idOfSubtask(String prefix, int subtask) {
+        for (int i = 0; ; i++) {
+            if (KeyGroupRangeAssignment.assignKeyToParallelOperator(prefix + i, MAX_PARALLELISM, 2) == subtask) {
+                return prefix + i;
+            }
+        }
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness() throws Exception {
@@ -131,7 +165,7 @@ class ResolveAncestorsTest {
     }
 
     @Test
-    void aParentResolvedHereServesItsChildrenWithoutALookupOrAWait() throws Exception {
+    void aResolvedFolderServesItsChildrenWithoutALookupOrAWait() throws Exception {
         STORED.put("customer", new Ancestry(List.of("root", "customer"), "/bank/c"));
         try (var harness = harness()) {
             harness.open();
@@ -150,7 +184,7 @@ class ResolveAncestorsTest {
     }
 
     @Test
-    void childrenParkedBeforeTheirParentWasResolvedHereNeedNoLookup() throws Exception {
+    void childrenParkedBeforeTheirFolderWasResolvedNeedNoLookup() throws Exception {
         try (var harness = harness()) {
             harness.open();
             harness.processElement(record(document("root", null, "bank"), offset++), 0);
@@ -167,7 +201,29 @@ class ResolveAncestorsTest {
     }
 
     @Test
-    void withoutTheLocalParentsChildrenReadTheirParentFromMongoDB() throws Exception {
+    void aChainOfFoldersInFlightIsReleasedACheckIntervalPerLevelWithoutALookup() throws Exception {
+        try (var harness = harness()) {
+            harness.open();
+            harness.processElement(record(document("root", null, "bank"), offset++), 0);
+            harness.setProcessingTime(100);
+            send(harness, "s1", "account");
+            send(harness, "account", "customer");
+            send(harness, "customer", "state");
+            harness.setProcessingTime(105);
+            send(harness, "state", "root");
+            assertThat(ids(harness)).containsExactly("root", "state");
+
+            harness.setProcessingTime(160);
+            assertThat(ids(harness)).as("three levels, three check intervals of 20 ms, before the first lookup is due")
+                    .containsExactlyInAnyOrder("root", "state", "customer", "account", "s1");
+            assertThat(harness.extractOutputValues().stream().filter(e -> e.getDocument().getId().equals("s1")).findFirst()
+                    .orElseThrow().getAncestorIds()).containsExactly("root", "state", "customer", "account");
+            assertThat(LOOKUPS.get()).isZero();
+        }
+    }
+
+    @Test
+    void withoutTheResolvedFoldersChildrenReadTheirParentFromMongoDB() throws Exception {
         try (var harness = harness(true, 0)) {
             harness.open();
             harness.processElement(record(document("root", null, "bank"), offset++), 0);
@@ -203,19 +259,66 @@ class ResolveAncestorsTest {
     }
 
     @Test
-    void theLocalParentsAreBoundedLeastRecentlyUsedOut() throws Exception {
+    void theResolvedFoldersAreBoundedLeastRecentlyUsedOut() throws Exception {
         try (var harness = harness(true, 2)) {
             harness.open();
             harness.processElement(record(document("root", null, "bank"), offset++), 0);
             send(harness, "a1", "root");
             send(harness, "a2", "root");
             send(harness, "a3", "root");
+            harness.setProcessingTime(100);
             send(harness, "s3", "a3");
             send(harness, "s1", "a1");
-            harness.setProcessingTime(100);
+            harness.setProcessingTime(200);
 
             assertThat(ids(harness)).containsExactly("root", "a1", "a2", "a3", "s3");
             assertThat(LOOKUPS.get()).as("a1 was pushed out by a2 and a3").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aFileIsNotRememberedAsAFolderAndItsChildrenLookItUp() throws Exception {
+        try (var harness = harness()) {
+            harness.open();
+            harness.processElement(record(document("root", null, "bank"), offset++), 0);
+            DocumentEvent file = document("letter", "root", "letter.docx");
+            file.setBlob(BlobRef.newBuilder().setKey("bank/letter").setMimeType("application/msword")
+                    .setFilename("letter.docx").setDigest("d").setLength(1L).build());
+            harness.processElement(record(file, offset++), 0);
+            send(harness, "attachment", "letter");
+            harness.setProcessingTime(100);
+
+            assertThat(ids(harness)).containsExactly("root", "letter");
+            assertThat(LOOKUPS.get()).as("documents with content are files: the child asks MongoDB").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aFolderResolvedInOneSubtaskServesItsChildrenInAnotherOfTheSameJob() throws Exception {
+        String customer = idOfSubtask("customer", 0);
+        String account = idOfSubtask("account", 1);
+        STORED.put(customer, new Ancestry(List.of("root", customer), "/bank/c"));
+        JobID job = new JobID();
+        try (var first = environment(job, 0); var second = environment(job, 1);
+             var parents = subtask(first); var children = subtask(second)) {
+            parents.open();
+            children.open();
+            send(parents, account, customer);
+            parents.setProcessingTime(100);
+            assertThat(ids(parents)).containsExactly(account);
+
+            send(children, "s1", account);
+            send(children, "s2", account);
+
+            assertThat(ids(children)).as("released at once, from the folders the job resolved").containsExactly("s1", "s2");
+            assertThat(children.extractOutputValues().get(1).getAncestorIds()).containsExactly("root", customer, account);
+            assertThat(LOOKUPS.get()).as("only the customer, which the job did not resolve, was read").isEqualTo(1);
+        }
+        try (var otherJob = environment(new JobID(), 1); var children = subtask(otherJob)) {
+            children.open();
+            send(children, "s3", account);
+            children.setProcessingTime(100);
+            assertThat(LOOKUPS.get()).as("another job does not see them").isEqualTo(2);
         }
     }
 
@@ -246,7 +349,7 @@ class ResolveAncestorsTest {
             for (long time = 100; time <= 1300; time += 100) {
                 harness.setProcessingTime(time);
             }
-            assertThat(LOOKUPS.get()).as("looked up at 100, 200, 400, 800 (the 400 ms cap), 1200 ms").isEqualTo(5);
+            assertThat(LOOKUPS.get()).as("looked up at 100, 200, 400, 800 (the 400 ms cap), and once more on expiry at 1000 ms").isEqualTo(5);
 
             assertThat(harness.extractOutputValues()).isEmpty();
             assertThat(deadLetters(harness)).singleElement().satisfies(letter -> {
