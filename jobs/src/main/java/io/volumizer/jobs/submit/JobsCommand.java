@@ -54,7 +54,13 @@ public final class JobsCommand {
         return mainClass;
     }
 
-    String submit(String step, List<String> args, String savepoint) throws Exception {
+    /** Submits a step and waits until it runs; with {@code --help} among its options, prints them instead. */
+    void submit(String step, List<String> args, String savepoint) throws Exception {
+        if (args.contains("--help") || args.contains("-h")) {
+            // A job's main() parses its options and, asked for help, only prints them: run it here, not on Flink.
+            Class.forName(mainClass(step)).getMethod("main", String[].class).invoke(null, (Object) new String[] {"--help"});
+            return;
+        }
         if (jar == null) {
             throw new IllegalArgumentException("--jar is required to submit a job");
         }
@@ -62,7 +68,6 @@ public final class JobsCommand {
         String jobId = client.run(client.uploadJar(jar), mainClass(step), args, savepoint);
         client.awaitState(jobId, "RUNNING", Duration.ofMinutes(2));
         System.out.printf("%s job %s running%s%n", step, jobId, savepoint == null ? "" : " from " + savepoint);
-        return jobId;
     }
 
     /** Submits a step with its options (everything after the step name is passed to the job). */
