@@ -362,9 +362,15 @@ start_service() {
       ;;
     mongodb)
       mkdir -p "$STATE/mongodb"
+      # Index pages of the stand-in's first file format are ordered differently (by serialized key bytes): that
+      # file cannot be opened by the current server, and holds only local, reproducible runs.
+      if [[ -f "$STATE/mongodb/volumizer.mv.db" ]]; then
+        info "mongodb: discarding $STATE/mongodb/volumizer.mv.db (the previous stand-in's index format)"
+        rm -f "$STATE/mongodb/volumizer.mv.db"
+      fi
       launch mongodb java "-Xmx$MONGO_HEAP" -cp "$STATE/lib/mongo-server.jar:$(cat "$STATE/lib/mongo.classpath")" \
         io.volumizer.infra.mongo.MongoServerMain --host "$BIND_HOST" --port "$MONGO_PORT" \
-        --data-file "$STATE/mongodb/volumizer.mv.db"
+        --data-file "$STATE/mongodb/repository.mv.db"
       ;;
     s3)
       check_port_free s3 "$S3_TLS_PORT"

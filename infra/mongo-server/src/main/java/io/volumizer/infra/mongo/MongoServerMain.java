@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import org.h2.mvstore.MVStore;
+
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import picocli.CommandLine;
@@ -33,7 +35,7 @@ public final class MongoServerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Files.createDirectories(dataFile.toAbsolutePath().getParent());
-        H2Backend backend = new H2Backend(dataFile.toString());
+        H2Backend backend = new ComparableKeyH2Backend(MVStore.open(dataFile.toString()));
         MongoServer server = new MongoServer(backend);
         CountDownLatch stopped = new CountDownLatch(1);
         // Closing the backend commits the MVStore: without it the last writes are lost on SIGTERM.
