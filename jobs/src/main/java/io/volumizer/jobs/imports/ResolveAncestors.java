@@ -159,8 +159,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     /**
-     * Releases the parked records in order: roots at once, children once their parent is known, which costs at most
-     * one lookup per firing. If the parent is still missing, the records from the first child on stay parked,
+     * Releases the parked records in order: roots as soon as the records are read, children once their parent is
+     * known, which costs at most one lookup per firing. If the parent is still missing, the records from the first child on stay parked,
      * undecoded, until the next firing, or become dead letters once they have waited too long.
      *
      * <p>Between lookups, the timer fires every check interval to see whether the job has meanwhile resolved the
