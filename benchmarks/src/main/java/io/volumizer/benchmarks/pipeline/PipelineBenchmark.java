@@ -300,24 +300,21 @@ public final class PipelineBenchmark implements Callable<Integer> {
      */
     private static void poll(Map<Progress, LongSupplier> counts) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
-        Map<Progress, Long> values = new HashMap<>();
-        while (values.size() < counts.size() || counts.keySet().stream().anyMatch(p -> values.get(p) < p.expected())) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("only " + values.values() + " of " + counts.keySet().stream()
-                        .map(Progress::expected).toList() + " documents after 15 minutes");
-            }
-            if (!values.isEmpty()) {
-                Thread.sleep(100);
-            }
+        while (true) {
             counts.forEach((progress, count) -> {
-                if (values.getOrDefault(progress, 0L) < progress.expected()) {
-                    long value = count.getAsLong();
-                    values.put(progress, value);
-                    if (value > 0) {
-                        progress.reached(value);
-                    }
+                long value = progress.complete() ? 0 : count.getAsLong();
+                if (value > 0) {
+                    progress.reached(value);
                 }
             });
+            if (counts.keySet().stream().allMatch(Progress::complete)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("only " + counts.keySet().stream().map(Progress::count).toList() + " of "
+                        + counts.keySet().stream().map(Progress::expected).toList() + " documents after 15 minutes");
+            }
+            Thread.sleep(100);
         }
     }
 

@@ -33,6 +33,15 @@ final class Progress {
         return expected;
     }
 
+    /** The last count seen, 0 before any. */
+    long count() {
+        return samples.isEmpty() ? 0 : last()[1];
+    }
+
+    boolean complete() {
+        return count() >= expected;
+    }
+
     void reached(long count) {
         reached(System.nanoTime(), count);
     }

@@ -177,7 +177,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         Optional<Ancestry> parent = keyedByParent ? cachedParent(context) : Optional.empty();
         Long lookupAt = nextLookup.value();
         if (parent.isEmpty() && !expired && lookupAt != null && timestamp < lookupAt) {
-            context.timerService().registerProcessingTimeTimer(Math.min(lookupAt, timestamp + checkMillis));
+            context.timerService().registerProcessingTimeTimer(nextFiring(timestamp, lookupAt));
             return;
         }
         List<RawRecord> waiting = new ArrayList<>();
