@@ -6,10 +6,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.volumizer.jobs.generate.GenerateOptions;
+import io.volumizer.jobs.imports.ImportOptions;
+import io.volumizer.jobs.index.IndexOptions;
+import io.volumizer.jobs.options.JobOptions;
 import io.volumizer.jobs.options.PipelineOptions;
+import io.volumizer.jobs.pipeline.ImportAndIndexOptions;
+import io.volumizer.jobs.smoke.SmokeOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,12 +34,19 @@ import picocli.CommandLine.ParentCommand;
             JobsCommand.Reset.class, JobsCommand.ListJobs.class})
 public final class JobsCommand {
 
-    static final Map<String, String> MAIN_CLASSES = Map.of(
-            "generate", "io.volumizer.jobs.generate.GenerateJob",
-            "import", "io.volumizer.jobs.imports.ImportJob",
-            "index", "io.volumizer.jobs.index.IndexJob",
-            "import-and-index", "io.volumizer.jobs.pipeline.ImportAndIndexJob",
-            "smoke", "io.volumizer.jobs.smoke.SmokeJob");
+    /**
+     * A step's main class, run on the cluster, and its options, whose help is printed here: the client's classpath
+     * has no Flink, so a job class cannot even be loaded on this side.
+     */
+    record Step(String mainClass, Supplier<Object> options) {
+    }
+
+    static final Map<String, Step> STEPS = Map.of(
+            "generate", new Step("io.volumizer.jobs.generate.GenerateJob", GenerateOptions::new),
+            "import", new Step("io.volumizer.jobs.imports.ImportJob", ImportOptions::new),
+            "index", new Step("io.volumizer.jobs.index.IndexJob", IndexOptions::new),
+            "import-and-index", new Step("io.volumizer.jobs.pipeline.ImportAndIndexJob", ImportAndIndexOptions::new),
+            "smoke", new Step("io.volumizer.jobs.smoke.SmokeJob", SmokeOptions::new));
 
     @Option(names = "--flink-rest", defaultValue = "http://127.0.0.1:8081", scope = CommandLine.ScopeType.INHERIT,
             description = "Flink REST endpoint (default: ${DEFAULT-VALUE}).")
@@ -45,27 +59,26 @@ public final class JobsCommand {
         return new FlinkSessionClient(flinkRest);
     }
 
-    static String mainClass(String step) {
-        String mainClass = MAIN_CLASSES.get(step);
-        if (mainClass == null) {
+    static Step step(String name) {
+        Step step = STEPS.get(name);
+        if (step == null) {
             throw new CommandLine.ParameterException(new CommandLine(new JobsCommand()),
-                    "unknown step '" + step + "'; steps: " + MAIN_CLASSES.keySet());
+                    "unknown step '" + name + "'; steps: " + STEPS.keySet());
         }
-        return mainClass;
+        return step;
     }
 
     /** Submits a step and waits until it runs; with {@code --help} among its options, prints them instead. */
     void submit(String step, List<String> args, String savepoint) throws Exception {
         if (args.contains("--help") || args.contains("-h")) {
-            // A job's main() parses its options and, asked for help, only prints them: run it here, not on Flink.
-            Class.forName(mainClass(step)).getMethod("main", String[].class).invoke(null, (Object) new String[] {"--help"});
+            JobOptions.parse(step(step).options().get(), "--help");
             return;
         }
         if (jar == null) {
             throw new IllegalArgumentException("--jar is required to submit a job");
         }
         FlinkSessionClient client = flink();
-        String jobId = client.run(client.uploadJar(jar), mainClass(step), args, savepoint);
+        String jobId = client.run(client.uploadJar(jar), step(step).mainClass(), args, savepoint);
         client.awaitState(jobId, "RUNNING", Duration.ofMinutes(2));
         System.out.printf("%s job %s running%s%n", step, jobId, savepoint == null ? "" : " from " + savepoint);
     }
@@ -165,7 +178,12 @@ public final class JobsCommand {
     }
 
     public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command and returns its exit code. */
+    static int execute(String... args) {
         // The job's own options follow the step: they are passed on, not parsed here.
-        System.exit(new CommandLine(new JobsCommand()).setUnmatchedOptionsArePositionalParams(true).execute(args));
+        return new CommandLine(new JobsCommand()).setUnmatchedOptionsArePositionalParams(true).execute(args);
     }
 }
