@@ -10,7 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
@@ -18,8 +17,8 @@ import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.io.FastReaderBuilder;
 import org.apache.avro.specific.SpecificData;
-import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -112,20 +111,26 @@ public final class AvroCodec<T> implements Serializable {
         DatumReader<T> reader = readerFor(id);
         BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(message, ConfluentWireFormat.HEADER_LENGTH,
                 message.length - ConfluentWireFormat.HEADER_LENGTH, null);
+        T datum;
         try {
-            T datum = reader.read(null, decoder);
+            datum = reader.read(null, decoder);
+        } catch (EOFException e) {
+            throw new WireFormatException(WireFormatException.Kind.TRUNCATED,
+                    "Avro body ends early for writer schema id " + id, e);
+        } catch (IOException | RuntimeException e) {
+            // Garbage read as Avro fails in many ways (bad union index, negative length, wrong type): all one kind.
+            throw new WireFormatException(WireFormatException.Kind.MALFORMED_AVRO,
+                    "Avro body does not match writer schema id " + id + ": " + e, e);
+        }
+        try {
             if (!decoder.isEnd()) {
                 throw new WireFormatException(WireFormatException.Kind.MALFORMED_AVRO,
                         "bytes left after the Avro body of writer schema id " + id);
             }
-            return datum;
-        } catch (EOFException e) {
-            throw new WireFormatException(WireFormatException.Kind.TRUNCATED,
-                    "Avro body ends early for writer schema id " + id, e);
-        } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | ClassCastException e) {
-            throw new WireFormatException(WireFormatException.Kind.MALFORMED_AVRO,
-                    "Avro body does not match writer schema id " + id + ": " + e, e);
+        } catch (IOException e) {
+            throw new WireFormatException(WireFormatException.Kind.MALFORMED_AVRO, "cannot read past the Avro body", e);
         }
+        return datum;
     }
 
     private DatumReader<T> readerFor(int writerId) {
@@ -136,10 +141,12 @@ public final class AvroCodec<T> implements Serializable {
         if (reader == null) {
             Schema writerSchema = writerSchema(writerId);
             try {
-                reader = specificClass != null
-                        ? new SpecificDatumReader<>(writerSchema, schema(), SpecificData.getForClass(specificClass))
-                        : new GenericDatumReader<>(writerSchema, schema());
-            } catch (AvroRuntimeException e) {
+                // Avro's fast reader resolves the writer schema to the reader schema once, into a tree of field
+                // readers; the default reader interprets a resolving grammar for every record (a profile of the
+                // import showed decoding at 11% of its TaskManager's samples).
+                GenericData model = specificClass != null ? SpecificData.getForClass(specificClass) : GenericData.get();
+                reader = new FastReaderBuilder(model).createDatumReader(writerSchema, schema());
+            } catch (IOException | AvroRuntimeException e) {
                 throw new WireFormatException(WireFormatException.Kind.MALFORMED_AVRO,
                         "writer schema id " + writerId + " cannot be read as " + schema().getFullName(), e);
             }

@@ -1,13 +1,14 @@
 package io.volumizer.sinks.mongodb;
 
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import org.bson.Document;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.DocumentCodec;
 
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoException;
@@ -42,6 +43,7 @@ public final class MongoDocumentStore {
 
     private static final int DUPLICATE_KEY = 11000;
     private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
+    private static final DocumentCodec DOCUMENT_CODEC = new DocumentCodec();
 
     private final MongoClient client;
     private final String database;
@@ -80,7 +82,7 @@ public final class MongoDocumentStore {
         }
         for (int attempt = 0; ; attempt++) {
             try {
-                writeOnce(collection(repository), events, result);
+                writeOnce(collection(repository).withDocumentClass(RawBsonDocument.class), events, result);
                 return;
             } catch (MongoException e) {
                 if (attempt >= backoff.maxRetries()) {
@@ -102,10 +104,10 @@ public final class MongoDocumentStore {
      * alone on purpose: a filter on (id, version) is not answered by an index on servers that only use an index
      * whose keys the query names exactly (the local MongoDB stand-in scans the whole collection for it).
      */
-    private void writeOnce(MongoCollection<Document> documents, List<ImportedEvent> events,
+    private void writeOnce(MongoCollection<RawBsonDocument> documents, List<ImportedEvent> events,
             BulkResult<ImportedEvent> result) {
-        List<WriteModel<Document>> inserts = new ArrayList<>(events.size());
-        events.forEach(event -> inserts.add(new InsertOneModel<>(toBson(event))));
+        List<WriteModel<RawBsonDocument>> inserts = new ArrayList<>(events.size());
+        events.forEach(event -> inserts.add(new InsertOneModel<>(StoredForm.of(event))));
         List<ImportedEvent> existing = new ArrayList<>();
         boolean[] rejected = new boolean[events.size()];
         try {
@@ -134,18 +136,18 @@ public final class MongoDocumentStore {
         }
     }
 
-    private void replaceIfOlder(MongoCollection<Document> documents, ImportedEvent event,
+    private void replaceIfOlder(MongoCollection<RawBsonDocument> documents, ImportedEvent event,
             BulkResult<ImportedEvent> result) {
         DocumentEvent document = event.getDocument();
-        Document stored = documents.find(Filters.eq("_id", document.getId()))
+        RawBsonDocument stored = documents.find(Filters.eq("_id", document.getId()))
                 .projection(Projections.include("version")).first();
-        long version = stored == null ? -1 : stored.getLong("version");
+        long version = stored == null ? -1 : stored.getInt64("version").getValue();
         if (version == document.getVersion()) {
             result.written(event);
         } else if (version > document.getVersion()) {
             result.stale(event);
         } else {
-            long matched = documents.replaceOne(Filters.eq("_id", document.getId()), toBson(event)).getMatchedCount();
+            long matched = documents.replaceOne(Filters.eq("_id", document.getId()), StoredForm.of(event)).getMatchedCount();
             if (matched == 1) {
                 result.written(event);
             } else {
@@ -166,36 +168,9 @@ public final class MongoDocumentStore {
         return Optional.of(new Ancestry(ids, found.getString("path")));
     }
 
-    /** The stored form: the event's fields, its ancestry, and a tombstone flag for deletes. */
+    /** The stored form ({@link StoredForm}) as a {@code Document}: the event's fields, its ancestry, a tombstone flag. */
     public static Document toBson(ImportedEvent event) {
-        DocumentEvent document = event.getDocument();
-        Document bson = new Document("_id", document.getId())
-                .append("repository", document.getRepository())
-                .append("parentId", document.getParentId())
-                .append("ancestorIds", event.getAncestorIds())
-                .append("path", event.getPath())
-                .append("type", document.getType())
-                .append("name", document.getName())
-                .append("title", document.getTitle())
-                .append("created", Date.from(document.getCreated()))
-                .append("modified", Date.from(document.getModified()))
-                .append("version", document.getVersion())
-                .append("properties", new Document(document.getProperties()))
-                .append("importedAt", Date.from(event.getImportedAt()));
-        BlobRef blob = document.getBlob();
-        if (blob != null) {
-            bson.append("blob", new Document("key", blob.getKey()).append("mimeType", blob.getMimeType())
-                    .append("filename", blob.getFilename()).append("digest", blob.getDigest())
-                    .append("length", blob.getLength()));
-        }
-        if (document.getOrigin() != null) {
-            bson.append("origin", new Document("source", document.getOrigin().getSource())
-                    .append("seed", document.getOrigin().getSeed()).append("index", document.getOrigin().getIndex()));
-        }
-        if (document.getOperation() == Operation.DELETE) {
-            bson.append("deleted", true);
-        }
-        return bson;
+        return StoredForm.of(event).decode(DOCUMENT_CODEC);
     }
 
     /** Whether a stored document is the tombstone of a delete. */
