@@ -38,22 +38,25 @@ final class ComparableKeyH2Backend extends H2Backend {
 
     @Override
     protected MongoDatabase openOrCreateDatabase(String databaseName) {
-        return new Database(databaseName, getMvStore(), getCursorRegistry());
+        return new Database(databaseName, getCursorRegistry());
     }
 
-    private static final class Database extends H2Database {
+    /**
+     * Not static, and without a field of its own: the stock constructor already opens the indexes of a database
+     * found in the file, through {@link #openOrCreateUniqueIndex}, before a field of this class would be assigned.
+     * The enclosing backend is assigned before that constructor runs.
+     */
+    private final class Database extends H2Database {
 
-        private final MVStore store;
-
-        Database(String name, MVStore store, CursorRegistry cursors) {
-            super(name, store, cursors);
-            this.store = store;
+        Database(String name, CursorRegistry cursors) {
+            super(name, ComparableKeyH2Backend.this.getMvStore(), cursors);
         }
 
         @Override
         protected Index<Object> openOrCreateUniqueIndex(String collectionName, String indexName, List<IndexKey> keys,
                 boolean sparse) {
             // The stock backend's map name, so that dropping the index or the collection removes this map too.
+            MVStore store = ComparableKeyH2Backend.this.getMvStore();
             MVMap<KeyValue, Object> map = store.openMap(getFullCollectionNamespace(collectionName) + "._index_" + indexName,
                     new MVMap.Builder<KeyValue, Object>().keyType(new KeyType()));
             return new UniqueIndex(map, indexName, keys, sparse);
