@@ -126,7 +126,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             resolvedFolders = ResolvedFolders.acquire(getRuntimeContext().getJobInfo().getJobId() + "/"
                     + getRuntimeContext().getTaskInfo().getTaskName(), resolvedFolderCapacity);
         }
-        lookup.open();
+        lookup.open(getRuntimeContext());
     }
 
     @Override

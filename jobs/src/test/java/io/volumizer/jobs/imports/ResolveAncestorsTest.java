@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -44,7 +45,7 @@ class ResolveAncestorsTest {
 
     static final class MapLookup implements ParentLookup {
         @Override
-        public void open() {
+        public void open(RuntimeContext context) {
         }
 
         @Override

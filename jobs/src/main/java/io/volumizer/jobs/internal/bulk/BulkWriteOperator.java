@@ -69,7 +69,7 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
         stale = getMetricGroup().counter("stale");
         deadLettered = getMetricGroup().counter("deadLettered");
         batchSizes = getMetricGroup().histogram("batchSize", new DescriptiveStatisticsHistogram(1000));
-        writer.open();
+        writer.open(getRuntimeContext());
         scheduleFlush();
     }
 

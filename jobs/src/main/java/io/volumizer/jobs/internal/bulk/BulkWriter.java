@@ -3,15 +3,18 @@ package io.volumizer.jobs.internal.bulk;
 import java.io.Serializable;
 import java.util.List;
 
+import org.apache.flink.api.common.functions.RuntimeContext;
+
 import io.volumizer.sinks.BulkResult;
 
 /**
  * Writes batches to a store (MongoDB, Elasticsearch...) from a Flink operator. Created on the job client,
- * serialized into the cluster, then {@link #open()}ed once per subtask.
+ * serialized into the cluster, then {@link #open}ed once per subtask.
  */
 public interface BulkWriter<T> extends Serializable, AutoCloseable {
 
-    void open() throws Exception;
+    /** @param context the subtask's, to release with the job's classes what the store's client leaves behind */
+    void open(RuntimeContext context) throws Exception;
 
     /** Writes a batch; retries of overload are the writer's, so a thrown exception means the store is unusable. */
     BulkResult<T> write(List<T> batch);

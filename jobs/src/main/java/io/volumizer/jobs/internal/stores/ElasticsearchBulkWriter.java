@@ -2,6 +2,7 @@ package io.volumizer.jobs.internal.stores;
 
 import java.util.List;
 
+import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.http.HttpHost;
 import org.elasticsearch.client.RestClient;
 
@@ -39,7 +40,7 @@ public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> 
     }
 
     @Override
-    public void open() {
+    public void open(RuntimeContext context) {
         client = RestClient.builder(HttpHost.create(url)).build();
         store = new ElasticsearchDocumentStore(client, indexPrefix, backoff);
     }

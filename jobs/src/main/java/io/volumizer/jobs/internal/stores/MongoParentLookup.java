@@ -2,6 +2,8 @@ package io.volumizer.jobs.internal.stores;
 
 import java.util.Optional;
 
+import org.apache.flink.api.common.functions.RuntimeContext;
+
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
@@ -26,7 +28,8 @@ public final class MongoParentLookup implements ParentLookup {
     }
 
     @Override
-    public void open() {
+    public void open(RuntimeContext context) {
+        MongoDriverRelease.registerWith(context);
         client = MongoClients.create(uri);
         store = new MongoDocumentStore(client, database, Backoff.DEFAULT);
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,7 +25,7 @@ class BulkWriteOperatorTest {
 
     static final class RecordingWriter implements BulkWriter<ImportedEvent> {
         @Override
-        public void open() {
+        public void open(RuntimeContext context) {
         }
 
         @Override
