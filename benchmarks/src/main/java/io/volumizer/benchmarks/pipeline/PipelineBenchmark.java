@@ -13,6 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
 
 import org.apache.http.HttpHost;
@@ -98,6 +100,7 @@ public final class PipelineBenchmark implements Callable<Integer> {
     private FlinkSessionClient flink;
     private String jarId;
     private final List<String> jobs = new ArrayList<>();
+    private final QuietMachine quiet = new QuietMachine(0.15, Duration.ofMinutes(1));
 
     @Override
     public Integer call() throws Exception {
@@ -129,48 +132,60 @@ public final class PipelineBenchmark implements Callable<Integer> {
         return 0;
     }
 
+    /** A measure of a round: it records its figures. */
+    private interface Measure {
+        void run() throws Exception;
+    }
+
     /**
-     * One round on fresh topics, databases and indices: each job right after its baseline, so that the two share
-     * the machine's state of the moment as far as possible.
+     * One round on fresh topics, databases and indices: each job next to its baseline, so that the two share the
+     * machine's state of the moment as far as possible; odd rounds run the baseline first, even rounds the job, so
+     * that neither always inherits what the other left behind (page cache, a grown data file, an index to merge).
      */
     private void round(int round, List<ImportedEvent> documents, Stores stores, MongoClient mongo,
             RestClient elasticsearch) throws Exception {
         long n = documents.size();
         String tag = round + "-" + runId;
+        boolean baselineFirst = round % 2 == 1;
         stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
         elasticsearch.performRequest(new Request("DELETE", "/bench-*"));
         dropDatabases(mongo);
 
+        settle();
         long started = System.nanoTime();
         run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
         awaitFinished(jobs.get(jobs.size() - 1));
         sample(GENERATE_JOB, n / ((System.nanoTime() - started) / 1e9));
 
-        record(RAW_MONGODB, rawMongo(mongo, documents, "bench_raw"));
-        String parentKeyed = run(IMPORT, args("--group-id", "bench-parent-" + tag, "--mongodb-database", "bench_parent"));
-        record(IMPORT_BY_PARENT, poll(new Progress(n), () -> count(mongo, "bench_parent")));
-        sample(HIT_RATIO, hitRatio(parentKeyed));
-        // Stopping (not cancelling) commits the last Kafka transaction: the index job reads all of it.
-        flink.stopWithSavepoint(parentKeyed, Duration.ofMinutes(2));
+        pair(baselineFirst, () -> record(RAW_MONGODB, rawMongo(mongo, documents, "bench_raw")), () -> {
+            String parentKeyed = run(IMPORT, args("--group-id", "bench-parent-" + tag, "--mongodb-database", "bench_parent"));
+            record(IMPORT_BY_PARENT, poll(new Progress(n), () -> count(mongo, "bench_parent")));
+            sample(HIT_RATIO, hitRatio(parentKeyed));
+            // Stopping (not cancelling) commits the last Kafka transaction: the index job reads all of it.
+            flink.stopWithSavepoint(parentKeyed, Duration.ofMinutes(2));
+        });
 
+        settle();
         String documentKeyed = run(IMPORT, args("--group-id", "bench-document-" + tag, "--mongodb-database",
                 "bench_document", "--partition-by", "document", "--imported-topic", pipeline.importedTopic + ".unused"));
         record(IMPORT_SPREAD, poll(new Progress(n), () -> count(mongo, "bench_document")));
         cancel(documentKeyed);
 
-        record(RAW_BULK, rawBulk(elasticsearch, documents));
-        String index = run(INDEX, args("--index-group-id", "bench-index-" + tag, "--index-prefix", "bench-job-"));
-        record(INDEX_JOB, poll(new Progress(n), () -> esCount(stores, "bench-job-")));
-        cancel(index);
+        pair(baselineFirst, () -> record(RAW_BULK, rawBulk(elasticsearch, stores, documents)), () -> {
+            String index = run(INDEX, args("--index-group-id", "bench-index-" + tag, "--index-prefix", "bench-job-"));
+            record(INDEX_JOB, poll(new Progress(n), () -> esCount(stores, "bench-job-")));
+            cancel(index);
+        });
 
         stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic);
         dropDatabases(mongo);
+        settle();
         String e2eImport = run(IMPORT, args("--group-id", "bench-e2e-import-" + tag, "--mongodb-database", "bench_e2e"));
         String e2eIndex = run(INDEX, args("--index-group-id", "bench-e2e-index-" + tag, "--index-prefix", "bench-e2e-"));
         Progress imported = Progress.startingNow(n);
         Progress indexed = Progress.startingNow(n);
         run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
-        poll(Map.of(imported, () -> count(mongo, "bench_e2e"), indexed, () -> esCount(stores, "bench-e2e-")));
+        poll(Map.of(imported, () -> count(mongo, "bench_e2e"), indexed, () -> esCount(stores, "bench-e2e-")), () -> { });
         // The index stage reads what the import committed at its last checkpoint, so it follows in bursts and
         // catches up at full speed once the import is done: its own sustained rate alone would overstate the run's.
         record(END_TO_END_IMPORT, imported);
@@ -179,6 +194,21 @@ public final class PipelineBenchmark implements Callable<Integer> {
         sample(END_TO_END + SUSTAINED, Math.min(imported.sustainedRate(), indexed.sustainedRate()));
         cancel(e2eImport);
         cancel(e2eIndex);
+    }
+
+    private void pair(boolean baselineFirst, Measure baseline, Measure job) throws Exception {
+        for (Measure measure : baselineFirst ? List.of(baseline, job) : List.of(job, baseline)) {
+            settle();
+            measure.run();
+        }
+    }
+
+    /** Every measure starts on a quiet machine, not in the background work (merges, flushes) of the one before. */
+    private void settle() throws Exception {
+        Duration waited = quiet.await();
+        if (waited.toSeconds() >= 2) {
+            System.out.printf(Locale.ROOT, "  waited %d s for a quiet machine%n", waited.toSeconds());
+        }
     }
 
     /**
@@ -241,35 +271,55 @@ public final class PipelineBenchmark implements Callable<Integer> {
      * A one-off script's import: unordered bulk upserts by id, 1,000 per request, into a collection with the same
      * navigation indexes the import job creates (index upkeep is part of the work either way).
      */
-    private Progress rawMongo(MongoClient mongo, List<ImportedEvent> documents, String database) {
+    private Progress rawMongo(MongoClient mongo, List<ImportedEvent> documents, String database) throws Exception {
         MongoDocumentStore store = new MongoDocumentStore(mongo, database, Backoff.DEFAULT);
         store.ensureIndexes("bench");
         var collection = store.collection("bench");
-        Progress progress = Progress.startingNow(documents.size());
-        for (int from = 0; from < documents.size(); from += 1000) {
-            List<ImportedEvent> batch = documents.subList(from, Math.min(from + 1000, documents.size()));
-            collection.bulkWrite(batch.stream().map(document -> new ReplaceOneModel<>(
-                    Filters.eq("_id", document.getDocument().getId()), MongoDocumentStore.toBson(document),
-                    new ReplaceOptions().upsert(true))).toList(),
-                    new BulkWriteOptions().ordered(false));
-            progress.reached(from + batch.size());
-        }
-        return progress;
+        return measuredLoop(documents.size(), () -> count(mongo, database), () -> {
+            for (int from = 0; from < documents.size(); from += 1000) {
+                List<ImportedEvent> batch = documents.subList(from, Math.min(from + 1000, documents.size()));
+                collection.bulkWrite(batch.stream().map(document -> new ReplaceOneModel<>(
+                        Filters.eq("_id", document.getDocument().getId()), MongoDocumentStore.toBson(document),
+                        new ReplaceOptions().upsert(true))).toList(),
+                        new BulkWriteOptions().ordered(false));
+            }
+        });
     }
 
     /**
      * A one-off script's indexing: the index stage's own {@code _bulk} writer (versioned index actions, 1,000 per
      * request, into an index made from the same template) in a plain loop, without Flink or Kafka.
      */
-    private Progress rawBulk(RestClient client, List<ImportedEvent> documents) throws Exception {
+    private Progress rawBulk(RestClient client, Stores stores, List<ImportedEvent> documents) throws Exception {
         ElasticsearchDocumentStore store = new ElasticsearchDocumentStore(client, "bench-raw-", Backoff.DEFAULT);
         store.ensureTemplate();
-        Progress progress = Progress.startingNow(documents.size());
-        for (int from = 0; from < documents.size(); from += 1000) {
-            List<ImportedEvent> batch = documents.subList(from, Math.min(from + 1000, documents.size()));
-            store.write(batch);
-            progress.reached(from + batch.size());
-        }
+        return measuredLoop(documents.size(), () -> esCount(stores, "bench-raw-"), () -> {
+            for (int from = 0; from < documents.size(); from += 1000) {
+                store.write(documents.subList(from, Math.min(from + 1000, documents.size())));
+            }
+        });
+    }
+
+    /**
+     * Runs a baseline loop on a thread of its own and measures it as the jobs are measured: by the count its store
+     * reports, polled. (Measured by the loop itself, its Elasticsearch index was never searched while the job's was
+     * refreshed at every poll, and it saw its writes earlier than a poller can.)
+     */
+    private static Progress measuredLoop(long expected, LongSupplier count, Measure loop) throws Exception {
+        Progress progress = Progress.startingNow(expected);
+        CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
+            try {
+                loop.run();
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        });
+        poll(Map.of(progress, count), () -> {
+            if (running.isCompletedExceptionally()) {
+                running.join();
+            }
+        });
+        running.join();
         return progress;
     }
 
@@ -290,15 +340,15 @@ public final class PipelineBenchmark implements Callable<Integer> {
     }
 
     private static Progress poll(Progress progress, LongSupplier count) throws InterruptedException {
-        poll(Map.of(progress, count));
+        poll(Map.of(progress, count), () -> { });
         return progress;
     }
 
     /**
      * Polls counts every 100 ms until each reaches its expected documents; without a start sample, a run starts at
-     * its first document seen.
+     * its first document seen. {@code failIfWriterFailed} throws the failure of a loop being measured.
      */
-    private static void poll(Map<Progress, LongSupplier> counts) throws InterruptedException {
+    private static void poll(Map<Progress, LongSupplier> counts, Runnable failIfWriterFailed) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
         while (true) {
             counts.forEach((progress, count) -> {
@@ -310,6 +360,7 @@ public final class PipelineBenchmark implements Callable<Integer> {
             if (counts.keySet().stream().allMatch(Progress::complete)) {
                 return;
             }
+            failIfWriterFailed.run();
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("only " + counts.keySet().stream().map(Progress::count).toList() + " of "
                         + counts.keySet().stream().map(Progress::expected).toList() + " documents after 15 minutes");
@@ -324,7 +375,7 @@ public final class PipelineBenchmark implements Callable<Integer> {
 
     private static long esCount(Stores stores, String prefix) {
         try {
-            return stores.elasticsearchCount(prefix, "bench");
+            return stores.searchableCount(prefix, "bench");
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -382,7 +433,10 @@ public final class PipelineBenchmark implements Callable<Integer> {
                         + " documents per run (" + customers + " customers, 60 statements per account), job parallelism "
                         + pipeline.parallelism + ".",
                 "Each figure is the median of " + rounds + " rounds; each ratio is the median of the rounds' ratios "
-                        + "(job and baseline measured minutes apart in the same round), with its range.",
+                        + "(job and baseline measured one after the other in the same round: the baseline first in odd "
+                        + "rounds, the job first in even ones), with its range. Every measure "
+                        + "starts once the machine is quiet (at most 15% busy over a second), not in the merges and "
+                        + "flushes of the one before.",
                 "*Sustained* is the rate between 10% and 90% of the documents, the one a run of billions would see; "
                         + "*whole run* also counts a job's start (new classes, empty caches) and its tail. "
                         + "Targets are judged on the sustained rate. End to end, the sustained rate is the slower of its "

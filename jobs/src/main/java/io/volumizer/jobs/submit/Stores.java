@@ -56,10 +56,33 @@ public final class Stores implements AutoCloseable {
         return elasticsearchCount(options.indexPrefix, repository);
     }
 
+    /** Every document indexed so far: the index is refreshed first. */
     public long elasticsearchCount(String indexPrefix, String repository) throws IOException {
+        return elasticsearchCount(indexPrefix, repository, true);
+    }
+
+    /**
+     * The documents a search sees now, without forcing a refresh: polled often, forced refreshes would make
+     * Elasticsearch cut a tiny segment each time, and merge them, while it indexes. None while the index is being
+     * created (its shard not started yet: 503).
+     */
+    public long searchableCount(String indexPrefix, String repository) throws IOException {
+        try {
+            return elasticsearchCount(indexPrefix, repository, false);
+        } catch (ResponseException e) {
+            if (e.getResponse().getStatusLine().getStatusCode() == 503) {
+                return 0;
+            }
+            throw e;
+        }
+    }
+
+    private long elasticsearchCount(String indexPrefix, String repository, boolean refresh) throws IOException {
         String index = indexPrefix + repository;
         try {
-            elasticsearch.performRequest(new Request("POST", "/" + index + "/_refresh"));
+            if (refresh) {
+                elasticsearch.performRequest(new Request("POST", "/" + index + "/_refresh"));
+            }
             var response = elasticsearch.performRequest(new Request("GET", "/" + index + "/_count"));
             return JSON.readTree(EntityUtils.toString(response.getEntity())).path("count").asLong();
         } catch (ResponseException e) {
