@@ -8,7 +8,6 @@ import java.util.Optional;
 
 import org.bson.Document;
 import org.bson.RawBsonDocument;
-import org.bson.codecs.DocumentCodec;
 
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoException;
@@ -43,7 +42,6 @@ public final class MongoDocumentStore {
 
     private static final int DUPLICATE_KEY = 11000;
     private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
-    private static final DocumentCodec DOCUMENT_CODEC = new DocumentCodec();
 
     private final MongoClient client;
     private final String database;
@@ -107,7 +105,7 @@ public final class MongoDocumentStore {
     private void writeOnce(MongoCollection<RawBsonDocument> documents, List<ImportedEvent> events,
             BulkResult<ImportedEvent> result) {
         List<WriteModel<RawBsonDocument>> inserts = new ArrayList<>(events.size());
-        events.forEach(event -> inserts.add(new InsertOneModel<>(StoredForm.of(event))));
+        events.forEach(event -> inserts.add(new InsertOneModel<>(toBson(event))));
         List<ImportedEvent> existing = new ArrayList<>();
         boolean[] rejected = new boolean[events.size()];
         try {
@@ -147,7 +145,7 @@ public final class MongoDocumentStore {
         } else if (version > document.getVersion()) {
             result.stale(event);
         } else {
-            long matched = documents.replaceOne(Filters.eq("_id", document.getId()), StoredForm.of(event)).getMatchedCount();
+            long matched = documents.replaceOne(Filters.eq("_id", document.getId()), toBson(event)).getMatchedCount();
             if (matched == 1) {
                 result.written(event);
             } else {
@@ -168,9 +166,9 @@ public final class MongoDocumentStore {
         return Optional.of(new Ancestry(ids, found.getString("path")));
     }
 
-    /** The stored form ({@link StoredForm}) as a {@code Document}: the event's fields, its ancestry, a tombstone flag. */
-    public static Document toBson(ImportedEvent event) {
-        return StoredForm.of(event).decode(DOCUMENT_CODEC);
+    /** The stored form ({@link StoredForm}): the event's fields, its ancestry, a tombstone flag; BSON as sent. */
+    public static RawBsonDocument toBson(ImportedEvent event) {
+        return StoredForm.of(event);
     }
 
     /** Whether a stored document is the tombstone of a delete. */
