@@ -195,7 +195,12 @@ run_bench() {
       local jobs_jar
       jobs_jar=$(ensure_built jobs)
       shift
+      local others=() service
+      for service in "${SERVICES[@]}"; do
+        [[ $service == mongodb ]] || others+=("$(service_pid "$service")")
+      done
       java -cp "$jar" io.volumizer.benchmarks.pipeline.PipelineBenchmark --jar "$jobs_jar" \
+        --store-pid "$(service_pid mongodb)" --service-pids "$(IFS=,; echo "${others[*]}")" \
         --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" \
         --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" \
         --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --documents-topic volumizer.bench.documents \

@@ -3,6 +3,10 @@ package io.volumizer.jobs.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +17,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -25,10 +32,11 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Against the local Flink session cluster and Kafka: upload the jobs jar through REST, run the smoke job, stop it
- * with a savepoint, resume from the savepoint and see its keyed state continue where it stopped.
+ * Against the local Flink session cluster and Kafka: upload the jobs jar through REST (once per content), run the
+ * smoke job, stop it with a savepoint, resume from the savepoint and see its keyed state continue where it stopped.
  */
 class SessionClusterIT {
 
@@ -93,6 +101,36 @@ class SessionClusterIT {
         Set<Long> elementsBeforeStop = untilStop.stream().map(row -> row[1]).collect(Collectors.toSet());
         assertThat(afterResume).as("the source resumes where it stopped: no element is emitted again")
                 .noneMatch(row -> elementsBeforeStop.contains(row[1]));
+    }
+
+    @Test
+    void theSameJarIsUploadedOnceAndAChangedOneAgain(@TempDir Path folder) throws Exception {
+        Path jar = jar(folder.resolve("volumizer-it.jar"), "first");
+        String uploaded = flink.uploadJar(jar);
+        try {
+            assertThat(flink.uploadJar(jar)).isEqualTo(uploaded);
+            assertThat(uploaded).endsWith(FlinkSessionClient.uploadName("volumizer-it.jar", Files.readAllBytes(jar)));
+
+            String changed = flink.uploadJar(jar(jar, "second"));
+            assertThat(changed).isNotEqualTo(uploaded);
+            deleteUpload(changed);
+        } finally {
+            deleteUpload(uploaded);
+        }
+    }
+
+    private static Path jar(Path path, String entry) throws IOException {
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(path), new Manifest())) {
+            out.putNextEntry(new JarEntry(entry + ".txt"));
+        }
+        return path;
+    }
+
+    private static void deleteUpload(String jarId) throws Exception {
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081") + "/jars/" + jarId)).DELETE()
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
     }
 
     private static Map<Long, Long> lastCountPerKey(List<long[]> rows) {

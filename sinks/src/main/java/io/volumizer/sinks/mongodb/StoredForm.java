@@ -29,7 +29,7 @@ final class StoredForm {
 
     static RawBsonDocument of(ImportedEvent event) {
         DocumentEvent document = event.getDocument();
-        BasicOutputBuffer buffer = new BasicOutputBuffer(512);
+        BasicOutputBuffer buffer = new Utf8OutputBuffer(512);
         try (BsonBinaryWriter bson = new BsonBinaryWriter(buffer)) {
             bson.writeStartDocument();
             bson.writeString("_id", document.getId());
