@@ -107,6 +107,7 @@ public final class PipelineBenchmark implements Callable<Integer> {
     private static final String END_TO_END_IMPORT = "end to end, its import stage";
     private static final String END_TO_END_INDEX = "end to end, its index stage";
     private static final String SUSTAINED = ", sustained";
+    private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final Map<String, Object> figures = new LinkedHashMap<>();
@@ -187,24 +188,16 @@ public final class PipelineBenchmark implements Callable<Integer> {
 
         if (storePid > 0) {
             pair(baselineFirst, () -> isolated(() -> record(RAW_MONGODB_ISOLATED, rawMongo(mongo, documents, rawIsolated))),
-                    () -> isolated(() -> {
-                        String job = run(IMPORT, args("--group-id", "bench-isolated-" + tag, "--mongodb-database",
-                                isolatedDb, "--imported-topic", pipeline.importedTopic + ".unused"));
-                        record(IMPORT_ISOLATED, poll(new Progress(n), () -> count(mongo, isolatedDb)));
-                        cancel(job);
-                    }));
+                    () -> isolated(() -> importAside(IMPORT_ISOLATED, "bench-isolated-" + tag, isolatedDb, mongo, n)));
         }
 
         settle();
-        String documentKeyed = run(IMPORT, args("--group-id", "bench-document-" + tag, "--mongodb-database",
-                documentKeyedDb, "--partition-by", "document", "--imported-topic", pipeline.importedTopic + ".unused"));
-        record(IMPORT_SPREAD, poll(new Progress(n), () -> count(mongo, documentKeyedDb)));
-        cancel(documentKeyed);
+        importAside(IMPORT_SPREAD, "bench-document-" + tag, documentKeyedDb, mongo, n, "--partition-by", "document");
 
         pair(baselineFirst, () -> record(RAW_BULK, rawBulk(elasticsearch, stores, documents)), () -> {
             String index = run(INDEX, args("--index-group-id", "bench-index-" + tag, "--index-prefix", "bench-job-"));
             record(INDEX_JOB, poll(new Progress(n), () -> esCount(stores, "bench-job-")));
-            cancel(index);
+            flink.cancel(index, CANCEL_TIMEOUT);
         });
 
         stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic);
@@ -223,8 +216,22 @@ public final class PipelineBenchmark implements Callable<Integer> {
         record(END_TO_END_INDEX, indexed);
         sample(END_TO_END, indexed.rate());
         sample(END_TO_END + SUSTAINED, Math.min(imported.sustainedRate(), indexed.sustainedRate()));
-        cancel(e2eImport);
-        cancel(e2eIndex);
+        flink.cancel(e2eImport, CANCEL_TIMEOUT);
+        flink.cancel(e2eIndex, CANCEL_TIMEOUT);
+    }
+
+    /**
+     * An import measured on its own, into its own database, until every document is in; its imported events go to
+     * a topic nothing reads, so that they do not double the index job's input.
+     */
+    private void importAside(String what, String groupId, String database, MongoClient mongo, long n, String... options)
+            throws Exception {
+        List<String> overrides = new ArrayList<>(List.of("--group-id", groupId, "--mongodb-database", database,
+                "--imported-topic", pipeline.importedTopic + ".unused"));
+        overrides.addAll(List.of(options));
+        String job = run(IMPORT, args(overrides.toArray(String[]::new)));
+        record(what, poll(new Progress(n), () -> count(mongo, database)));
+        flink.cancel(job, CANCEL_TIMEOUT);
     }
 
     /** A measure with the store on cores of its own ({@link StoreIsolation}). */
@@ -366,12 +373,6 @@ public final class PipelineBenchmark implements Callable<Integer> {
         String id = flink.run(jarId, job, args, null);
         jobs.add(id);
         return id;
-    }
-
-    /** Cancels a job and waits until it is gone, so that it no longer writes into stores about to be dropped. */
-    private void cancel(String job) throws Exception {
-        flink.cancel(job);
-        flink.awaitState(job, "CANCELED", Duration.ofMinutes(2));
     }
 
     private void awaitFinished(String job) throws Exception {

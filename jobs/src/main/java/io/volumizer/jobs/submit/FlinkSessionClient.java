@@ -177,10 +177,14 @@ public final class FlinkSessionClient {
         return sum;
     }
 
-    /** Cancels the job (PATCH /jobs/{id}?mode=cancel). */
-    public void cancel(String jobId) throws IOException {
+    /**
+     * Cancels the job (PATCH /jobs/{id}?mode=cancel) and waits until it is gone: a job still cancelling may write
+     * into stores its caller is about to drop.
+     */
+    public void cancel(String jobId, Duration timeout) throws IOException, InterruptedException {
         send(request("/jobs/" + jobId + "?mode=cancel").method("PATCH", HttpRequest.BodyPublishers.noBody()),
                 "cancel " + jobId);
+        awaitState(jobId, "CANCELED", timeout);
     }
 
     /** The root exception the cluster recorded for the job, or an empty string. */

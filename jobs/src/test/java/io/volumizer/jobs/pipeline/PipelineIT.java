@@ -109,19 +109,13 @@ class PipelineIT {
     void cleanUp() throws Exception {
         for (String job : jobs) {
             if ("RUNNING".equals(FLINK.state(job))) {
-                cancel(job);
+                FLINK.cancel(job, Duration.ofMinutes(1));
             }
         }
         stores.reset(repository, pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
         mongo.getDatabase(pipeline.mongodbDatabase).drop();
         mongo.close();
         stores.close();
-    }
-
-    /** Cancels a job and waits until it is gone: a job still cancelling writes into a database about to be dropped. */
-    private static void cancel(String job) throws Exception {
-        FLINK.cancel(job);
-        FLINK.awaitState(job, "CANCELED", Duration.ofMinutes(1));
     }
 
     private List<String> args(String... overrides) {
@@ -259,19 +253,19 @@ class PipelineIT {
         generate(40, 60, "--from-customer", "20");
         String resumed = submit(IMPORT, interruptedArgs, savepoint);
         await("resumed import", () -> mongoCount("it_" + run + "_b"), total, Duration.ofMinutes(3));
-        cancel(resumed);
+        FLINK.cancel(resumed, Duration.ofMinutes(1));
         assertThat(atStop).as("stopped mid-run").isLessThan(total);
 
         String uninterrupted = submit(IMPORT, args("--group-id", "it-a-" + run, "--mongodb-database", "it_" + run + "_a"), null);
         await("uninterrupted import", () -> mongoCount("it_" + run + "_a"), total, Duration.ofMinutes(3));
-        cancel(uninterrupted);
+        FLINK.cancel(uninterrupted, Duration.ofMinutes(1));
         assertThat(contentHashes("it_" + run + "_b")).isEqualTo(contentHashes("it_" + run + "_a"));
 
         // Reset: fresh collection, new consumer group from the earliest offset: the same content again.
         mongo.getDatabase("it_" + run + "_b").drop();
         String replay = submit(IMPORT, args("--group-id", "it-c-" + run, "--mongodb-database", "it_" + run + "_b"), null);
         await("replayed import", () -> mongoCount("it_" + run + "_b"), total, Duration.ofMinutes(3));
-        cancel(replay);
+        FLINK.cancel(replay, Duration.ofMinutes(1));
         assertThat(contentHashes("it_" + run + "_b")).isEqualTo(contentHashes("it_" + run + "_a"));
         mongo.getDatabase("it_" + run + "_a").drop();
         mongo.getDatabase("it_" + run + "_b").drop();

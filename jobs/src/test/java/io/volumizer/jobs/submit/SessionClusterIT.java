@@ -63,11 +63,11 @@ class SessionClusterIT {
     }
 
     @AfterEach
-    void cleanUp() throws IOException {
+    void cleanUp() throws IOException, InterruptedException {
         consumer.close();
         for (String jobId : jobsToCancel) {
             if ("RUNNING".equals(flink.state(jobId))) {
-                flink.cancel(jobId);
+                flink.cancel(jobId, Duration.ofMinutes(1));
             }
         }
     }
