@@ -34,24 +34,42 @@ run_tests() {
   mvn -B --no-transfer-progress -f "$ROOT/pom.xml" verify "${properties[@]}" "$@"
 }
 
+# The local services' endpoints, as the options every job, the API and the tools share.
+endpoint_options() {
+  echo --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" \
+    --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --elasticsearch-url "http://$BIND_HOST:$ES_PORT"
+}
+
+# A repository's topics: volumizer.<repository>.documents, .imported, .deadletter.
+topic_options() {
+  echo --documents-topic "volumizer.$1.documents" --imported-topic "volumizer.$1.imported" \
+    --deadletter-topic "volumizer.$1.deadletter"
+}
+
 # The demo's topics and stores: the API and the load tests work on what the demo imported.
 demo_pipeline_options() {
-  echo --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" \
-    --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --elasticsearch-url "http://$BIND_HOST:$ES_PORT" \
-    --documents-topic volumizer.demo.documents --imported-topic volumizer.demo.imported \
-    --deadletter-topic volumizer.demo.deadletter --checkpoint-interval PT2S --parallelism 2
+  echo "$(endpoint_options) $(topic_options "$DEMO_REPOSITORY") --checkpoint-interval PT2S --parallelism 2"
+}
+
+# Runs a main class of the operations module (Flink-free: job commands, demo).
+ops() {
+  local jar
+  jar=$(ensure_built ops)
+  java -cp "$jar:$(cat "$ROOT/ops/target/classpath.txt")" "$@"
 }
 
 run_demo() {
   ensure_tools
-  services_up
   local jar
   jar=$(ensure_built jobs)
-  local -a pipeline
+  local -a demo pipeline
   read -r -a pipeline <<<"$(demo_pipeline_options)"
+  demo=(io.volumizer.ops.demo.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT"
+    --record "$STATE/demo.env" "${pipeline[@]}" --repository "$DEMO_REPOSITORY" "$@")
+  ops "${demo[@]}" --check-options || exit $?
+  services_up
   rm -f "$STATE/demo.env"
-  java -cp "$jar:$(cat "$ROOT/jobs/target/classpath.txt")" io.volumizer.jobs.submit.Demo --jar "$jar" \
-    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --record "$STATE/demo.env" "${pipeline[@]}" "$@"
+  ops "${demo[@]}"
 }
 
 # The API on the demo's stores and documents topic: in the foreground, or 'start'/'stop' in the background.
@@ -59,10 +77,11 @@ run_api() {
   ensure_tools
   local jar
   jar=$(ensure_built api)
+  local -a endpoints
+  read -r -a endpoints <<<"$(endpoint_options)"
   local -a server=(java "-Xmx$API_HEAP" -cp "$jar:$(cat "$ROOT/api/target/classpath.txt")" io.volumizer.api.ApiServer
-    --bind "$BIND_HOST" --port "$API_PORT" --token "$API_TOKEN" --bootstrap-servers "$BIND_HOST:$KAFKA_PORT"
-    --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT"
-    --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --documents-topic volumizer.demo.documents --blob-store "$STATE/blobs")
+    --bind "$BIND_HOST" --port "$API_PORT" --token "$API_TOKEN" "${endpoints[@]}"
+    --documents-topic "volumizer.$DEMO_REPOSITORY.documents" --blob-store "$STATE/blobs")
   case "${1:-}" in
     start)
       shift
@@ -86,19 +105,21 @@ run_loadtest() {
   [[ $# -ge 1 ]] || die "usage: bin/volumizer loadtest <crud|navigation|search|mixed|smoke> [--rate R --duration S --ramp S --p95 MS]"
   local simulation=$1
   shift
+  local jar
+  jar=$(ensure_built loadtest)
+  local -a runner=(java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED
+    -cp "$jar:$(cat "$ROOT/loadtest/target/classpath.txt")" io.volumizer.loadtest.LoadTestRunner)
+  "${runner[@]}" "$simulation" "$@" --check-options || exit $?
   [[ -f "$STATE/demo.env" ]] || die "no demo import recorded in $STATE/demo.env; run bin/volumizer demo first (the feeders use its settings)"
   # shellcheck disable=SC1091
   source "$STATE/demo.env"
   http_get "http://$BIND_HOST:$API_PORT/health/ready" >/dev/null \
     || die "the API is not ready at http://$BIND_HOST:$API_PORT/health/ready; start it with: bin/volumizer api start"
-  local jar
-  jar=$(ensure_built loadtest)
   local results="$ROOT/loadtest/results"
   mkdir -p "$results"
-  local -a runner=(java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED
-    -cp "$jar:$(cat "$ROOT/loadtest/target/classpath.txt")" io.volumizer.loadtest.LoadTestRunner)
   local -a fed=(--api "http://$BIND_HOST:$API_PORT" --token "$API_TOKEN" --repository "$DEMO_REPOSITORY" --seed "$DEMO_SEED"
-    --customers "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --results "$results")
+    --customers "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --mean-accounts "$DEMO_MEAN_ACCOUNTS"
+    --results "$results")
   local -a pipeline
   read -r -a pipeline <<<"$(demo_pipeline_options)"
   local -a started_jobs=()
@@ -111,7 +132,8 @@ run_loadtest() {
   if [[ "$simulation" == mixed ]]; then
     "${runner[@]}" mixed "${fed[@]}" --label baseline "$@" || status=$?
     local -a more_customers=(--seed "$DEMO_SEED" --customers $((DEMO_CUSTOMERS + MIXED_IMPORT_CUSTOMERS))
-      --from-customer "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --repository "$DEMO_REPOSITORY"
+      --from-customer "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --mean-accounts "$DEMO_MEAN_ACCOUNTS"
+      --repository "$DEMO_REPOSITORY"
       --max-docs-per-second "$MIXED_IMPORT_RATE")
     started_jobs+=("$(submit_job generate "${more_customers[@]}" "${pipeline[@]}")")
     # shellcheck disable=SC2064
@@ -129,9 +151,9 @@ run_loadtest() {
 # Submits a step to the session cluster and prints its job id.
 submit_job() {
   local output
-  output=$(run_job submit "$@") || die "could not submit $1: $output"
-  echo "$output" >&2
-  sed -n 's/.* job \([0-9a-f]\{32\}\) running.*/\1/p' <<<"$output" | head -1
+  output=$(run_job submit --json "$@") || die "could not submit $1"
+  echo "volumizer: $output" >&2
+  python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["jobId"])' <<<"$output"
 }
 
 stop_jobs() {
@@ -147,8 +169,7 @@ run_job() {
   mkdir -p "$STATE/logs"
   local jar
   jar=$(ensure_built jobs)
-  java -cp "$jar:$(cat "$ROOT/jobs/target/classpath.txt")" io.volumizer.jobs.submit.JobsCommand \
-    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@"
+  ops io.volumizer.ops.jobs.JobsCommand --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@"
 }
 
 # Builds a module, and the modules it needs, when any source or POM is newer than its jar.
@@ -182,6 +203,7 @@ run_bench() {
   ensure_built benchmarks >/dev/null
   case "$suite" in
     generators)
+      [[ $# -le 1 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
       local cores
       cores=$(nproc)
       local -a jmh=(-f 1 -wi 2 -w 3s -i 4 -r 4s -rf json io.volumizer.benchmarks.generators)
@@ -191,21 +213,23 @@ run_bench() {
         "$results/generators-targets.json" "$results/generators-1-thread.json" "$results/generators-$cores-threads.json"
       ;;
     pipeline)
-      services_up
+      shift
       local jobs_jar
       jobs_jar=$(ensure_built jobs)
-      shift
+      local -a endpoints topics
+      read -r -a endpoints <<<"$(endpoint_options)"
+      read -r -a topics <<<"$(topic_options "$BENCH_REPOSITORY")"
+      local -a benchmark=(java -cp "$jar" io.volumizer.benchmarks.pipeline.PipelineBenchmark --jar "$jobs_jar"
+        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${endpoints[@]}" "${topics[@]}"
+        --repository "$BENCH_REPOSITORY" --customers "$BENCH_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S
+        --results "$results")
+      "${benchmark[@]}" "$@" --check-options || exit $?
+      services_up
       local others=() service
       for service in "${SERVICES[@]}"; do
         [[ $service == mongodb ]] || others+=("$(service_pid "$service")")
       done
-      java -cp "$jar" io.volumizer.benchmarks.pipeline.PipelineBenchmark --jar "$jobs_jar" \
-        --store-pid "$(service_pid mongodb)" --service-pids "$(IFS=,; echo "${others[*]}")" \
-        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" \
-        --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" \
-        --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --documents-topic volumizer.bench.documents \
-        --imported-topic volumizer.bench.imported --deadletter-topic volumizer.bench.deadletter \
-        --parallelism 2 --checkpoint-interval PT2S --results "$results" "$@"
+      "${benchmark[@]}" --store-pid "$(service_pid mongodb)" --service-pids "$(IFS=,; echo "${others[*]}")" "$@"
       ;;
     *) die "unknown benchmark suite '$suite' (suites: generators, pipeline)" ;;
   esac

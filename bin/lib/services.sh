@@ -1,7 +1,8 @@
 # Installs, starts, checks and stops the local services. Sourced by bin/volumizer.
 #
 # Each service is one process with a PID file under $STATE/run and a log under $STATE/logs (Elasticsearch
-# writes its own PID file and log, as the user it runs as). Processes are stopped by PID, never by name.
+# writes its own log, as the user it runs as). Processes are stopped by PID, never by name, and only once the PID
+# is known to be still the process that was started (see service_pid).
 
 SERVICES=(kafka registry elasticsearch mongodb s3 flink-jobmanager flink-taskmanager)
 
@@ -47,16 +48,33 @@ service_log() {
 }
 
 service_pid_file() {
-  case "$1" in
-    elasticsearch) echo "$(es_home)/es.pid" ;;
-    *) echo "$STATE/run/$1.pid" ;;
-  esac
+  echo "$STATE/run/$1.pid"
 }
 
+# When a process started, in clock ticks since boot (/proc/<pid>/stat, field 22; the name in field 2 may hold
+# spaces, so the fields are counted after its closing parenthesis).
+process_start_time() {
+  [[ -r "/proc/$1/stat" ]] && sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20
+}
+
+# Records a started process: "<pid> <start time>".
+record_pid() {
+  local service=$1 pid=$2
+  mkdir -p "$STATE/run"
+  echo "$pid $(process_start_time "$pid")" >"$(service_pid_file "$service")"
+}
+
+# The PID of a service we started, if that process still runs: a PID file is trusted only while the process
+# holding that PID started when the recorded one did (after a reboot, or once ours has exited, the PID may belong
+# to an unrelated process, which must never be taken for the service, let alone signalled).
 service_pid() {
-  local file
+  local file pid started
   file=$(service_pid_file "$1")
-  [[ -f "$file" ]] && cat "$file" 2>/dev/null || true
+  [[ -f "$file" ]] || return 0
+  read -r pid started <"$file" 2>/dev/null || true
+  if [[ -n "$pid" && -n "$started" && "$(process_start_time "$pid")" == "$started" ]]; then
+    echo "$pid"
+  fi
 }
 
 service_running() {
@@ -309,7 +327,7 @@ launch() {
   log=$(service_log "$service")
   echo "--- $(date -Is) starting $service" >>"$log"
   setsid "$@" </dev/null >>"$log" 2>&1 &
-  echo $! >"$(service_pid_file "$service")"
+  record_pid "$service" $!
 }
 
 # A port held by anything but our own service is a clear error, not a silent clash.
@@ -353,7 +371,8 @@ start_service() {
       rm -f "$home/es.pid"
       local -a as_user=()
       [[ $EUID -eq 0 ]] && as_user=(runuser -u "$ES_USER" --)
-      # -d daemonizes, and ES writes its own PID file; it keeps the caller's stdout open unless redirected.
+      # -d daemonizes, and ES writes its own PID file (read once, then recorded as ours); it keeps the caller's
+      # stdout open unless redirected.
       "${as_user[@]}" env JAVA_HOME="$java_home" ES_TMPDIR="$home/tmp" "$home/bin/elasticsearch" -d -p "$home/es.pid" \
         </dev/null >"$home/logs/startup.log" 2>&1 || {
         tail -n 20 "$home/logs/startup.log" >&2
@@ -365,6 +384,7 @@ start_service() {
         ((waited++ < 120)) || fail_start elasticsearch "wrote no PID file within 60s"
         sleep 0.5
       done
+      record_pid elasticsearch "$(cat "$home/es.pid")"
       ;;
     mongodb)
       mkdir -p "$STATE/mongodb"
@@ -443,27 +463,30 @@ fail_start() {
   die "$service $reason (port $(service_port "$service")); log: $log"
 }
 
-# Resolves the requested names (none = all, "flink" = both Flink processes) in start order.
+# Sets SELECTED to the requested names (none = all, "flink" = both Flink processes) in start order; an unknown
+# name ends the command (it runs in the caller's shell, not in a subshell whose exit would be lost).
 select_services() {
+  SELECTED=()
   if [[ $# -eq 0 ]]; then
-    echo "${SERVICES[@]}"
+    SELECTED=("${SERVICES[@]}")
     return
   fi
-  local wanted=" $* " selected=() service
+  local wanted=" $* " service
   wanted=${wanted// flink / flink-jobmanager flink-taskmanager }
-  for service in "${SERVICES[@]}"; do
-    [[ "$wanted" == *" $service "* ]] && selected+=("$service")
-  done
   for service in $wanted; do
     [[ " ${SERVICES[*]} " == *" $service "* ]] || die "unknown service '$service' (services: ${SERVICES[*]} flink)"
   done
-  echo "${selected[@]}"
+  for service in "${SERVICES[@]}"; do
+    if [[ "$wanted" == *" $service "* ]]; then
+      SELECTED+=("$service")
+    fi
+  done
 }
 
 services_up() {
   local started=$SECONDS service
-  local -a selected
-  read -r -a selected <<<"$(select_services "$@")"
+  select_services "$@"
+  local -a selected=("${SELECTED[@]}")
   ensure_tools
   mkdir -p "$STATE/logs" "$STATE/run"
   install_infra
@@ -502,8 +525,8 @@ stop_service() {
 }
 
 services_down() {
-  local -a selected
-  read -r -a selected <<<"$(select_services "$@")"
+  select_services "$@"
+  local -a selected=("${SELECTED[@]}")
   # The API (bin/volumizer api start) talks to all of them: it goes first.
   [[ $# -eq 0 ]] && stop_service api
   local i
@@ -531,6 +554,6 @@ services_status() {
 
 services_logs() {
   [[ $# -eq 1 ]] || die "usage: bin/volumizer logs <service>"
-  select_services "$1" >/dev/null
+  select_services "$1"
   tail -n 50 -F "$(service_log "$1")"
 }

@@ -2,15 +2,20 @@ package io.volumizer.api;
 
 import java.time.Duration;
 
+import io.volumizer.options.Options;
+import io.volumizer.options.pipeline.RepositoryServicesOptions;
 import io.volumizer.sinks.blob.BlobStoreOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Options of the API server; every one has a default that matches the local services of {@code bin/volumizer up}. */
+/**
+ * Options of the API server. The repository's services (writes are appended to its documents topic) and the blob
+ * store are those the jobs use too, with the same names and defaults (the local services of {@code bin/volumizer up}).
+ */
 @Command(name = "api", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Serves the repository's REST API (reads: MongoDB; search: Elasticsearch; writes: the documents topic).")
-public final class ApiOptions {
+public final class ApiOptions extends RepositoryServicesOptions implements Options.Validated {
 
     /** Where children listings come from. */
     public enum ChildrenSource { elasticsearch, mongodb }
@@ -25,32 +30,9 @@ public final class ApiOptions {
             description = "Bearer token that writes must present (default: $VOLUMIZER_API_TOKEN).")
     public String token;
 
-    @Option(names = "--bootstrap-servers", defaultValue = "127.0.0.1:9092", description = "Kafka (default: ${DEFAULT-VALUE}).")
-    public String bootstrapServers;
-
-    @Option(names = "--registry-url", defaultValue = "http://127.0.0.1:8085/apis/ccompat/v7",
-            description = "Confluent-compatible schema registry (default: ${DEFAULT-VALUE}).")
-    public String registryUrl;
-
-    @Option(names = "--documents-topic", defaultValue = "volumizer.documents",
-            description = "Where writes are appended, keyed by parent id (default: ${DEFAULT-VALUE}).")
-    public String documentsTopic;
-
-    @Option(names = "--mongodb-uri", defaultValue = "mongodb://127.0.0.1:27017", description = "MongoDB (default: ${DEFAULT-VALUE}).")
-    public String mongodbUri;
-
-    @Option(names = "--mongodb-database", defaultValue = "volumizer", description = "Database of the repositories (default: ${DEFAULT-VALUE}).")
-    public String mongodbDatabase;
-
-    @Option(names = "--elasticsearch-url", defaultValue = "http://127.0.0.1:9200", description = "Elasticsearch (default: ${DEFAULT-VALUE}).")
-    public String elasticsearchUrl;
-
-    @Option(names = "--index-prefix", defaultValue = "volumizer-", description = "Prefix of repository indices (default: ${DEFAULT-VALUE}).")
-    public String indexPrefix;
-
-    /** Uploaded blobs, and those an import stored: the import job's --blob-store (default: .volumizer/blobs). */
+    /** Uploaded blobs, and those an import stored: the import job's --blob-store. */
     @Mixin
-    public BlobStoreOptions blobs = new BlobStoreOptions(".volumizer/blobs");
+    public BlobStoreOptions blobs = new BlobStoreOptions();
 
     @Option(names = "--children-from", defaultValue = "elasticsearch",
             description = "Children listings from ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; the local "
@@ -71,23 +53,18 @@ public final class ApiOptions {
     @Option(names = "--max-upload-bytes", defaultValue = "52428800", description = "Largest file upload (default: ${DEFAULT-VALUE}).")
     public long maxUploadBytes;
 
-    /** @throws IllegalArgumentException naming the option at fault */
+    @Override
     public void validate() {
-        if (token == null || token.isBlank()) {
-            throw new IllegalArgumentException("--token (or $VOLUMIZER_API_TOKEN) must be set: writes need a bearer token");
-        }
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("--port must be 0..65535, was " + port);
-        }
-        if (maxPageSize < 1 || maxPageSize > 10_000) {
-            throw new IllegalArgumentException("--max-page-size must be 1..10000, was " + maxPageSize);
-        }
-        if (waitTimeout.isNegative() || waitTimeout.isZero() || backendTimeout.isNegative() || backendTimeout.isZero()) {
-            throw new IllegalArgumentException("--wait-timeout and --backend-timeout must be positive");
-        }
+        Options.require(token != null && !token.isBlank(), "--token (or $VOLUMIZER_API_TOKEN) must be set: writes need a bearer token");
+        Options.require(port >= 0 && port <= 65535, "--port must be 0..65535, was " + port);
+        Options.require(maxPageSize >= 1 && maxPageSize <= 10_000, "--max-page-size must be 1..10000, was " + maxPageSize);
+        Options.require(!waitTimeout.isNegative() && !waitTimeout.isZero(), "--wait-timeout must be positive, was " + waitTimeout);
+        Options.require(!backendTimeout.isNegative() && !backendTimeout.isZero(),
+                "--backend-timeout must be positive, was " + backendTimeout);
+        Options.require(maxUploadBytes >= 1, "--max-upload-bytes must be positive, was " + maxUploadBytes);
+        elasticsearch.validate();
+        Options.require(blobs.configured(), "--blob-store must be set: uploads are stored there, and the blobs an import "
+                + "stored are read from there");
         blobs.validate();
-        if (maxUploadBytes < 1) {
-            throw new IllegalArgumentException("--max-upload-bytes must be positive, was " + maxUploadBytes);
-        }
     }
 }

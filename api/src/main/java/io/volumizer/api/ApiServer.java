@@ -33,7 +33,7 @@ import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.sinks.blob.BlobStoreException;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.search.SearchHandler;
-import picocli.CommandLine;
+import io.volumizer.options.Options;
 
 /**
  * The repository's REST API: documents, children, ancestors and blobs read from MongoDB, search in
@@ -132,18 +132,17 @@ public final class ApiServer {
     }
 
     public static void main(String[] args) throws Exception {
-        ApiOptions options = new ApiOptions();
-        CommandLine cli = new CommandLine(options);
+        ApiOptions options;
         try {
-            cli.parseArgs(args);
-            if (cli.isUsageHelpRequested()) {
-                cli.usage(System.out);
-                return;
-            }
-            options.validate();
-        } catch (CommandLine.ParameterException | IllegalArgumentException e) {
-            System.err.println("api: " + e.getMessage());
+            options = Options.parse(new ApiOptions(), args);
+        } catch (Options.InvalidOptionsException e) {
+            System.err.println("api: " + e.reason());
+            System.err.println(e.usage());
             System.exit(2);
+            return;
+        }
+        if (options == null) {
+            return; // help, printed
         }
         Backends backends = new Backends(options);
         Javalin app = create(options, backends).start(options.bind, options.port);

@@ -3,6 +3,7 @@ package io.volumizer.generators;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +69,18 @@ public final class BankGenerator {
     /** Index of the first document of a customer (its folder): ranges split on these keep a customer together. */
     public long firstIndexOf(long customer) {
         return headerLength + customer * customerSlot;
+    }
+
+    /** Every document of the run, in index order (parents before their children): for tests and baselines. */
+    public List<DocumentEvent> documents() {
+        List<DocumentEvent> documents = new ArrayList<>();
+        for (long index = 0; index < indexSpace(); index++) {
+            DocumentEvent document = documentAt(index);
+            if (document != null) {
+                documents.add(document);
+            }
+        }
+        return documents;
     }
 
     /** The document at {@code index}, or {@code null} where the slot is empty. */

@@ -3,6 +3,8 @@ package io.volumizer.generators;
 import java.io.Serializable;
 import java.time.YearMonth;
 
+import io.volumizer.schemas.keys.RepositoryNames;
+
 /**
  * What determines a run's content. Two runs with equal settings produce identical documents and blobs, byte for
  * byte, on any machine and however the index range is split.
@@ -17,23 +19,32 @@ import java.time.YearMonth;
 public record GeneratorSettings(long seed, long customers, int statementsPerAccount, double meanAccountsPerCustomer,
         YearMonth lastPeriod, String repository) implements Serializable {
 
+    public static final long DEFAULT_SEED = 1;
+    /** About 63,000 documents: a run that goes end to end in about a minute on two cores. */
+    public static final long DEFAULT_CUSTOMERS = 500;
     public static final int DEFAULT_STATEMENTS_PER_ACCOUNT = 60;
+    public static final int MAX_STATEMENTS_PER_ACCOUNT = 1200;
     public static final double DEFAULT_MEAN_ACCOUNTS = 2.0;
-    public static final YearMonth DEFAULT_LAST_PERIOD = YearMonth.of(2025, 12);
+    public static final String DEFAULT_LAST_PERIOD_TEXT = "2025-12";
+    public static final YearMonth DEFAULT_LAST_PERIOD = YearMonth.parse(DEFAULT_LAST_PERIOD_TEXT);
     public static final String DEFAULT_REPOSITORY = "bank";
 
     public GeneratorSettings {
         if (customers < 0) {
             throw new IllegalArgumentException("customers must not be negative, was " + customers);
         }
-        if (statementsPerAccount < 0 || statementsPerAccount > 1200) {
-            throw new IllegalArgumentException("statements per account must be within 0..1200, was " + statementsPerAccount);
+        if (statementsPerAccount < 0 || statementsPerAccount > MAX_STATEMENTS_PER_ACCOUNT) {
+            throw new IllegalArgumentException("statements per account must be within 0.." + MAX_STATEMENTS_PER_ACCOUNT
+                    + ", was " + statementsPerAccount);
         }
         if (!(meanAccountsPerCustomer >= 1.0 && meanAccountsPerCustomer <= 3.0)) {
             throw new IllegalArgumentException("mean accounts per customer must be within 1..3, was " + meanAccountsPerCustomer);
         }
-        if (lastPeriod == null || repository == null || !repository.matches("[a-z0-9][a-z0-9_-]{0,63}")) {
-            throw new IllegalArgumentException("repository must be 1-64 lower-case letters, digits, - or _, was " + repository);
+        if (lastPeriod == null) {
+            throw new IllegalArgumentException("the last period must be given");
+        }
+        if (!RepositoryNames.isValid(repository)) {
+            throw new IllegalArgumentException("repository must be " + RepositoryNames.RULE + ", was " + repository);
         }
     }
 

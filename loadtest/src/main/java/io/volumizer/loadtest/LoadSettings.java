@@ -1,6 +1,7 @@
 package io.volumizer.loadtest;
 
 import java.time.Duration;
+import java.time.YearMonth;
 
 import io.volumizer.generators.GeneratorSettings;
 
@@ -13,14 +14,24 @@ import io.volumizer.generators.GeneratorSettings;
 public record LoadSettings(String apiUrl, String token, GeneratorSettings generator, double usersPerSecond,
         Duration ramp, Duration duration, int p95Millis, double maxErrorPercent, String label) {
 
+    /** The run the demo imported, which the simulations' feeders compute their ids and terms from. */
+    static void setGenerator(GeneratorSettings settings) {
+        System.setProperty("loadtest.seed", Long.toString(settings.seed()));
+        System.setProperty("loadtest.customers", Long.toString(settings.customers()));
+        System.setProperty("loadtest.statements", Integer.toString(settings.statementsPerAccount()));
+        System.setProperty("loadtest.meanAccounts", Double.toString(settings.meanAccountsPerCustomer()));
+        System.setProperty("loadtest.lastPeriod", settings.lastPeriod().toString());
+        System.setProperty("loadtest.repository", settings.repository());
+    }
+
     public static LoadSettings fromSystemProperties(int defaultP95Millis) {
         GeneratorSettings generator = new GeneratorSettings(
-                Long.getLong("loadtest.seed", 1),
-                Long.getLong("loadtest.customers", 500),
-                Integer.getInteger("loadtest.statements", 60),
-                Double.parseDouble(System.getProperty("loadtest.meanAccounts", "2.0")),
-                GeneratorSettings.DEFAULT_LAST_PERIOD,
-                System.getProperty("loadtest.repository", "demo"));
+                Long.getLong("loadtest.seed", GeneratorSettings.DEFAULT_SEED),
+                Long.getLong("loadtest.customers", GeneratorSettings.DEFAULT_CUSTOMERS),
+                Integer.getInteger("loadtest.statements", GeneratorSettings.DEFAULT_STATEMENTS_PER_ACCOUNT),
+                Double.parseDouble(System.getProperty("loadtest.meanAccounts", "" + GeneratorSettings.DEFAULT_MEAN_ACCOUNTS)),
+                YearMonth.parse(System.getProperty("loadtest.lastPeriod", GeneratorSettings.DEFAULT_LAST_PERIOD_TEXT)),
+                System.getProperty("loadtest.repository", GeneratorSettings.DEFAULT_REPOSITORY));
         LoadSettings settings = new LoadSettings(
                 System.getProperty("loadtest.api", "http://127.0.0.1:8090"),
                 System.getProperty("loadtest.token", System.getenv().getOrDefault("VOLUMIZER_API_TOKEN", "")),

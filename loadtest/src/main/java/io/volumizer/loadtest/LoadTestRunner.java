@@ -15,7 +15,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import picocli.CommandLine;
+import io.volumizer.generators.GeneratorOptions;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.options.CheckOptions;
+import io.volumizer.options.Failures;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -61,17 +66,12 @@ public final class LoadTestRunner implements Callable<Integer> {
     @Option(names = "--token", defaultValue = "${env:VOLUMIZER_API_TOKEN}", description = "Bearer token for writes (default: $VOLUMIZER_API_TOKEN).")
     String token;
 
-    @Option(names = "--repository", defaultValue = "demo", description = "Repository the demo imported (default: ${DEFAULT-VALUE}).")
-    String repository;
+    /** The run the demo imported: its settings compute the feeders' ids and terms. */
+    @Mixin
+    GeneratorOptions run = new GeneratorOptions();
 
-    @Option(names = "--seed", defaultValue = "1", description = "Generator seed of that import (default: ${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--customers", defaultValue = "500", description = "Customers of that import (default: ${DEFAULT-VALUE}).")
-    long customers;
-
-    @Option(names = "--statements-per-account", defaultValue = "60", description = "Statements per account of that import (default: ${DEFAULT-VALUE}).")
-    int statements;
+    @Mixin
+    CheckOptions check = new CheckOptions();
 
     @Option(names = "--label", defaultValue = "", description = "Names this run in its summary file (e.g. baseline).")
     String label;
@@ -89,12 +89,18 @@ public final class LoadTestRunner implements Callable<Integer> {
         if (rate <= 0 || duration <= 0 || ramp < 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--rate and --duration must be positive, --ramp not negative");
         }
+        GeneratorSettings settings;
+        try {
+            settings = run.settings();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        }
+        if (check.only) {
+            return 0;
+        }
         System.setProperty("loadtest.api", api);
         System.setProperty("loadtest.token", token == null ? "" : token);
-        System.setProperty("loadtest.repository", repository);
-        System.setProperty("loadtest.seed", Long.toString(seed));
-        System.setProperty("loadtest.customers", Long.toString(customers));
-        System.setProperty("loadtest.statements", Integer.toString(statements));
+        LoadSettings.setGenerator(settings);
         System.setProperty("loadtest.rate", Double.toString(rate));
         System.setProperty("loadtest.duration", Long.toString(duration));
         System.setProperty("loadtest.ramp", Long.toString(ramp));
@@ -208,6 +214,7 @@ public final class LoadTestRunner implements Callable<Integer> {
 
     public static void main(String[] args) {
         // The launcher passes the demo's settings first; what the user adds after them wins.
-        System.exit(new CommandLine(new LoadTestRunner()).setOverwrittenOptionsAllowed(true).execute(args));
+        System.exit(new CommandLine(new LoadTestRunner()).setOverwrittenOptionsAllowed(true)
+                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -37,14 +37,8 @@ class FeedersTest {
 
     @Test
     void everyFedIdIsADocumentTheGeneratorMakesWithItsParents() {
-        BankGenerator generator = new BankGenerator(GENERATOR);
         Map<String, DocumentEvent> documents = new java.util.HashMap<>();
-        for (long i = 0; i < generator.indexSpace(); i++) {
-            DocumentEvent document = generator.documentAt(i);
-            if (document != null) {
-                documents.put(document.getId(), document);
-            }
-        }
+        new BankGenerator(GENERATOR).documents().forEach(document -> documents.put(document.getId(), document));
         for (Map<String, Object> record : draw(1, 200)) {
             DocumentEvent customer = documents.get((String) record.get("customerId"));
             DocumentEvent account = documents.get((String) record.get("accountId"));

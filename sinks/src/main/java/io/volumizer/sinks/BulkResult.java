@@ -30,6 +30,13 @@ public final class BulkResult<T> {
         failed.add(new Failure<>(item, reason));
     }
 
+    /** Adds everything {@code other} recorded. */
+    public void addAll(BulkResult<T> other) {
+        written.addAll(other.written);
+        stale.addAll(other.stale);
+        failed.addAll(other.failed);
+    }
+
     public List<T> written() {
         return Collections.unmodifiableList(written);
     }

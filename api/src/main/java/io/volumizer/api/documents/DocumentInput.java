@@ -1,16 +1,24 @@
 package io.volumizer.api.documents;
 
+import static io.volumizer.sinks.DocumentFields.ID;
+import static io.volumizer.sinks.DocumentFields.NAME;
+import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.PROPERTIES;
+import static io.volumizer.sinks.DocumentFields.TITLE;
+import static io.volumizer.sinks.DocumentFields.TYPE;
+
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.internal.ApiException;
+import io.volumizer.sinks.DocumentFields;
 
 /**
  * A document as a client sends it (JSON), checked field by field: every refusal names the field. Absent fields
@@ -20,7 +28,7 @@ public record DocumentInput(String id, String parentId, String type, String name
         Map<String, Object> properties) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> FIELDS = Set.of("id", "parentId", "type", "name", "title", "properties");
+    private static final List<String> FIELDS = List.of(ID, PARENT_ID, TYPE, NAME, TITLE, PROPERTIES);
     private static final int MAX_PROPERTIES = 200;
 
     public static DocumentInput parse(byte[] body) {
@@ -38,22 +46,22 @@ public record DocumentInput(String id, String parentId, String type, String name
         for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
             String field = names.next();
             if (!FIELDS.contains(field)) {
-                throw ApiException.badRequest(field, "unknown field '" + field + "'; fields: id, parentId, type, name, title, properties");
+                throw ApiException.badRequest(field, "unknown field '" + field + "'; fields: " + String.join(", ", FIELDS));
             }
         }
-        String id = text(json, "id", "[A-Za-z0-9][A-Za-z0-9._-]{0,127}", "1-128 letters, digits, '.', '_' or '-'");
-        String parentId = text(json, "parentId", ".{1,256}", "1-256 characters");
-        String type = text(json, "type", "[A-Z][A-Za-z0-9]{0,63}", "a type name such as Statement (a capital letter, then letters or digits)");
-        String name = text(json, "name", "[^/\\p{Cntrl}]{1,255}", "1-255 characters, no '/' or control characters");
-        String title = text(json, "title", "[^\\p{Cntrl}]{0,1024}", "at most 1024 characters, no control characters");
-        return new DocumentInput(id, parentId, type, name, title, properties(json.get("properties")));
+        String id = text(json, ID, "[A-Za-z0-9][A-Za-z0-9._-]{0,127}", "1-128 letters, digits, '.', '_' or '-'");
+        String parentId = text(json, PARENT_ID, ".{1,256}", "1-256 characters");
+        String type = text(json, TYPE, "[A-Z][A-Za-z0-9]{0,63}", "a type name such as Statement (a capital letter, then letters or digits)");
+        String name = text(json, NAME, "[^/\\p{Cntrl}]{1,255}", "1-255 characters, no '/' or control characters");
+        String title = text(json, TITLE, "[^\\p{Cntrl}]{0,1024}", "at most 1024 characters, no control characters");
+        return new DocumentInput(id, parentId, type, name, title, properties(json.get(PROPERTIES)));
     }
 
     /** For create: what must be there. */
     public DocumentInput requireForCreate() {
-        require(parentId, "parentId");
-        require(type, "type");
-        require(name, "name");
+        require(parentId, PARENT_ID);
+        require(type, TYPE);
+        require(name, NAME);
         return this;
     }
 
@@ -82,15 +90,15 @@ public record DocumentInput(String id, String parentId, String type, String name
             return null;
         }
         if (!json.isObject()) {
-            throw ApiException.badRequest("properties", "properties must be an object of names to scalar values");
+            throw ApiException.badRequest(PROPERTIES, "properties must be an object of names to scalar values");
         }
         if (json.size() > MAX_PROPERTIES) {
-            throw ApiException.badRequest("properties", "at most " + MAX_PROPERTIES + " properties, was " + json.size());
+            throw ApiException.badRequest(PROPERTIES, "at most " + MAX_PROPERTIES + " properties, was " + json.size());
         }
         Map<String, Object> properties = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> fields = json.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
-            String path = "properties." + field.getKey();
+            String path = DocumentFields.nested(PROPERTIES, field.getKey());
             if (!field.getKey().matches("[A-Za-z][A-Za-z0-9_]{0,63}")) {
                 throw ApiException.badRequest(path, "property names are 1-64 letters, digits or '_', starting with a letter");
             }

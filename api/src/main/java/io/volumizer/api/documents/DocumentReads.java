@@ -1,5 +1,15 @@
 package io.volumizer.api.documents;
 
+import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
+import static io.volumizer.sinks.DocumentFields.BLOB;
+import static io.volumizer.sinks.DocumentFields.ID;
+import static io.volumizer.sinks.DocumentFields.KEY;
+import static io.volumizer.sinks.DocumentFields.NAME;
+import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.TITLE;
+import static io.volumizer.sinks.DocumentFields.TYPE;
+import static io.volumizer.sinks.DocumentFields.VERSION;
+
 import java.util.List;
 import java.util.Set;
 
@@ -17,6 +27,7 @@ import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
 import io.volumizer.sinks.blob.BlobStore;
+import io.volumizer.sinks.DocumentFields;
 
 /** GET of a document, its children, its ancestors and its blob. */
 public final class DocumentReads {
@@ -40,7 +51,7 @@ public final class DocumentReads {
         new QueryParameters(ctx.queryParamMap(), Set.of());
         String repository = ctx.pathParam("repository");
         Document document = documents.require(repository, ctx.pathParam("id"));
-        String etag = DocumentJson.etag(document.getLong("version"));
+        String etag = DocumentJson.etag(document.getLong(VERSION));
         ctx.header("ETag", etag);
         if (etag.equals(ctx.header("If-None-Match"))) {
             ctx.status(304);
@@ -58,7 +69,7 @@ public final class DocumentReads {
         String id = ctx.pathParam("id");
         documents.require(repository, id);
         Children.Page page = children.list(repository, id, sort, limit, after);
-        ObjectNode body = JSON.createObjectNode().put("parentId", id);
+        ObjectNode body = JSON.createObjectNode().put(PARENT_ID, id);
         body.set("children", page.items());
         body.put("next", page.next());
         ctx.json(body);
@@ -70,15 +81,15 @@ public final class DocumentReads {
         String repository = ctx.pathParam("repository");
         Document document = documents.require(repository, ctx.pathParam("id"));
         ArrayNode ancestors = JSON.createArrayNode();
-        for (String ancestorId : document.getList("ancestorIds", String.class, List.of())) {
+        for (String ancestorId : document.getList(ANCESTOR_IDS, String.class, List.of())) {
             Document ancestor = documents.find(repository, ancestorId).orElse(null);
-            ObjectNode entry = ancestors.addObject().put("id", ancestorId);
+            ObjectNode entry = ancestors.addObject().put(ID, ancestorId);
             if (ancestor != null) {
-                entry.put("type", ancestor.getString("type")).put("name", ancestor.getString("name"))
-                        .put("title", ancestor.getString("title"));
+                entry.put(TYPE, ancestor.getString(TYPE)).put(NAME, ancestor.getString(NAME))
+                        .put(TITLE, ancestor.getString(TITLE));
             }
         }
-        ObjectNode body = JSON.createObjectNode().put("id", document.getString("_id"));
+        ObjectNode body = JSON.createObjectNode().put(ID, document.getString(KEY));
         body.set("ancestors", ancestors);
         ctx.json(body);
     }
@@ -88,23 +99,23 @@ public final class DocumentReads {
         new QueryParameters(ctx.queryParamMap(), Set.of());
         String repository = ctx.pathParam("repository");
         Document document = documents.require(repository, ctx.pathParam("id"));
-        Document blob = document.get("blob", Document.class);
+        Document blob = document.get(BLOB, Document.class);
         if (blob == null) {
-            throw ApiException.notFound("document '" + document.getString("_id") + "' has no blob");
+            throw ApiException.notFound("document '" + document.getString(KEY) + "' has no blob");
         }
-        String key = blob.getString("key");
+        String key = blob.getString(DocumentFields.Blob.KEY);
         byte[] bytes;
-        String digest = blob.getString("digest");
+        String digest = blob.getString(DocumentFields.Blob.DIGEST);
         if (key.startsWith(UPLOADED_BLOB_PREFIX)) {
             bytes = blobs.get(key.substring(UPLOADED_BLOB_PREFIX.length())).orElseThrow(() -> ApiException.notFound(
-                    "blob " + key + " of document '" + document.getString("_id") + "' is not in the blob store"));
+                    "blob " + key + " of document '" + document.getString(KEY) + "' is not in the blob store"));
         } else {
             // Stored by an import with a blob store, or else rendered again: the same bytes either way.
             bytes = (digest == null ? java.util.Optional.<byte[]>empty() : blobs.get(digest))
                     .orElseGet(() -> Renditions.render(BlobKey.parse(key, repository)));
         }
-        ctx.contentType(blob.getString("mimeType"));
-        ctx.header("Content-Disposition", "inline; filename=\"" + blob.getString("filename").replace("\"", "") + "\"");
+        ctx.contentType(blob.getString(DocumentFields.Blob.MIME_TYPE));
+        ctx.header("Content-Disposition", "inline; filename=\"" + blob.getString(DocumentFields.Blob.FILENAME).replace("\"", "") + "\"");
         ctx.result(bytes);
     }
 

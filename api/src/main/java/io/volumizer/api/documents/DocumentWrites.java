@@ -1,5 +1,13 @@
 package io.volumizer.api.documents;
 
+import static io.volumizer.sinks.DocumentFields.DELETED;
+import static io.volumizer.sinks.DocumentFields.ID;
+import static io.volumizer.sinks.DocumentFields.KEY;
+import static io.volumizer.sinks.DocumentFields.NAME;
+import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.TYPE;
+import static io.volumizer.sinks.DocumentFields.VERSION;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -60,18 +68,27 @@ public final class DocumentWrites {
         this.maxUploadBytes = maxUploadBytes;
     }
 
+    /** What every write request names: its repository, and whether to answer once MongoDB shows the write. */
+    private record Target(String repository, boolean waitForMongoDb) {
+
+        static Target of(Context ctx) {
+            return new Target(Documents.checkRepository(ctx.pathParam("repository")),
+                    new QueryParameters(ctx.queryParamMap(), PARAMETERS).bool("wait"));
+        }
+    }
+
     public void create(Context ctx) {
-        boolean wait = new QueryParameters(ctx.queryParamMap(), PARAMETERS).bool("wait");
-        String repository = Documents.checkRepository(ctx.pathParam("repository"));
+        Target target = Target.of(ctx);
+        String repository = target.repository();
         DocumentInput input = input(ctx).requireForCreate();
-        documents.find(repository, input.parentId()).orElseThrow(() -> ApiException.badRequest("parentId",
+        documents.find(repository, input.parentId()).orElseThrow(() -> ApiException.badRequest(PARENT_ID,
                 "no document '" + input.parentId() + "' in repository '" + repository + "'"));
         checkNameFree(repository, input.parentId(), input.name(), null);
         String id = input.id() != null ? input.id() : "doc-" + UUID.randomUUID();
         // A generated id is new; a client's may name a live document, or a tombstone whose version to exceed.
         Document previous = input.id() == null ? null : documents.findAny(repository, id).orElse(null);
         if (previous != null && Documents.live(previous)) {
-            throw ApiException.conflict("id", "document '" + id + "' already exists");
+            throw ApiException.conflict(ID, "document '" + id + "' already exists");
         }
         Instant now = Instant.now();
         DocumentEvent event = DocumentEvent.newBuilder().setOperation(Operation.CREATE).setRepository(repository)
@@ -79,27 +96,27 @@ public final class DocumentWrites {
                 .setTitle(input.title() != null ? input.title() : input.name()).setCreated(now).setModified(now)
                 .setProperties(input.properties() != null ? input.properties() : new HashMap<>())
                 .setBlob(upload(ctx)).setEventTime(now)
-                .setVersion(clock.next(previous == null ? 0 : previous.getLong("version")))
+                .setVersion(clock.next(previous == null ? 0 : previous.getLong(VERSION)))
                 .setOrigin(Origin.newBuilder().setSource("api").build()).build();
         append(event);
-        respond(ctx, event, wait, 201);
+        respond(ctx, event, target.waitForMongoDb(), 201);
     }
 
     /** Replaces the given fields (title, properties, name of a leaf, blob); the others keep their stored value. */
     public void update(Context ctx) {
-        boolean wait = new QueryParameters(ctx.queryParamMap(), PARAMETERS).bool("wait");
-        String repository = Documents.checkRepository(ctx.pathParam("repository"));
+        Target target = Target.of(ctx);
+        String repository = target.repository();
         Document current = matching(ctx, repository);
         DocumentInput input = input(ctx);
-        String id = current.getString("_id");
-        unchanged("id", input.id(), id, "the id of a document cannot change");
-        unchanged("parentId", input.parentId(), current.getString("parentId"), "moving a document is not supported");
-        unchanged("type", input.type(), current.getString("type"), "the type of a document cannot change");
-        if (input.name() != null && !input.name().equals(current.getString("name"))) {
+        String id = current.getString(KEY);
+        unchanged(ID, input.id(), id, "the id of a document cannot change");
+        unchanged(PARENT_ID, input.parentId(), current.getString(PARENT_ID), "moving a document is not supported");
+        unchanged(TYPE, input.type(), current.getString(TYPE), "the type of a document cannot change");
+        if (input.name() != null && !input.name().equals(current.getString(NAME))) {
             if (children.any(repository, id)) {
-                throw ApiException.conflict("name", "only documents without children can be renamed");
+                throw ApiException.conflict(NAME, "only documents without children can be renamed");
             }
-            checkNameFree(repository, current.getString("parentId"), input.name(), id);
+            checkNameFree(repository, current.getString(PARENT_ID), input.name(), id);
         }
         DocumentEvent stored = event(current, Operation.UPDATE);
         BlobRef upload = upload(ctx);
@@ -110,20 +127,19 @@ public final class DocumentWrites {
                 .setBlob(upload != null ? upload : stored.getBlob())
                 .build();
         append(event);
-        respond(ctx, event, wait, 200);
+        respond(ctx, event, target.waitForMongoDb(), 200);
     }
 
     /** Appends a tombstone; a document with children is refused (409): delete them first. */
     public void delete(Context ctx) {
-        boolean wait = new QueryParameters(ctx.queryParamMap(), PARAMETERS).bool("wait");
-        String repository = Documents.checkRepository(ctx.pathParam("repository"));
-        Document current = matching(ctx, repository);
-        if (children.any(repository, current.getString("_id"))) {
-            throw ApiException.conflict(null, "document '" + current.getString("_id") + "' has children; delete them first");
+        Target target = Target.of(ctx);
+        Document current = matching(ctx, target.repository());
+        if (children.any(target.repository(), current.getString(KEY))) {
+            throw ApiException.conflict(null, "document '" + current.getString(KEY) + "' has children; delete them first");
         }
         DocumentEvent event = event(current, Operation.DELETE);
         append(event);
-        respond(ctx, event, wait, 204);
+        respond(ctx, event, target.waitForMongoDb(), 204);
     }
 
     private DocumentInput input(Context ctx) {
@@ -167,12 +183,12 @@ public final class DocumentWrites {
     private void checkNameFree(String repository, String parentId, String name, String exceptId) {
         // Exactly the keys of the unique (parentId, name) index, as a plain document: servers that match an index
         // only on a query naming exactly its keys (the local stand-in) answer it from the index.
-        documents.collection(repository).find(new Document("parentId", parentId).append("name", name))
-                .projection(Projections.include("_id", "deleted"))
+        documents.collection(repository).find(new Document(PARENT_ID, parentId).append(NAME, name))
+                .projection(Projections.include(KEY, DELETED))
                 .forEach(holder -> {
-                    if (!holder.getString("_id").equals(exceptId)) {
-                        throw ApiException.conflict("name", "'" + name + "' is already the name of "
-                                + (Documents.live(holder) ? "" : "deleted ") + "document '" + holder.getString("_id")
+                    if (!holder.getString(KEY).equals(exceptId)) {
+                        throw ApiException.conflict(NAME, "'" + name + "' is already the name of "
+                                + (Documents.live(holder) ? "" : "deleted ") + "document '" + holder.getString(KEY)
                                 + "' under '" + parentId + "'");
                     }
                 });
@@ -188,9 +204,9 @@ public final class DocumentWrites {
     private Document matching(Context ctx, String repository) {
         Document current = documents.require(repository, ctx.pathParam("id"));
         String ifMatch = ctx.header("If-Match");
-        String etag = DocumentJson.etag(current.getLong("version"));
+        String etag = DocumentJson.etag(current.getLong(VERSION));
         if (ifMatch != null && !ifMatch.equals("*") && !ifMatch.replaceFirst("^W/", "").equals(etag)) {
-            throw new ApiException(412, "precondition_failed", "If-Match", "document '" + current.getString("_id")
+            throw new ApiException(412, "precondition_failed", "If-Match", "document '" + current.getString(KEY)
                     + "' is at version " + etag + ", not " + ifMatch);
         }
         return current;
@@ -200,7 +216,7 @@ public final class DocumentWrites {
     private DocumentEvent event(Document current, Operation operation) {
         Instant now = Instant.now();
         return DocumentEvent.newBuilder(MongoDocumentStore.toEvent(current, operation)).setModified(now)
-                .setEventTime(now).setVersion(clock.next(current.getLong("version")))
+                .setEventTime(now).setVersion(clock.next(current.getLong(VERSION)))
                 .setOrigin(Origin.newBuilder().setSource("api").build()).build();
     }
 
@@ -228,14 +244,14 @@ public final class DocumentWrites {
             ctx.header("ETag", DocumentJson.etag(event.getVersion()));
         }
         if (!wait) {
-            ctx.status(202).json(JSON.createObjectNode().put("id", event.getId()).put("version", event.getVersion())
+            ctx.status(202).json(JSON.createObjectNode().put(ID, event.getId()).put(VERSION, event.getVersion())
                     .put("status", "accepted"));
             return;
         }
         long deadline = System.nanoTime() + waitTimeout.toNanos();
         while (System.nanoTime() < deadline) {
             Document stored = documents.findAny(event.getRepository(), event.getId()).orElse(null);
-            if (stored != null && stored.getLong("version") >= event.getVersion()) {
+            if (stored != null && stored.getLong(VERSION) >= event.getVersion()) {
                 if (Documents.live(stored)) {
                     ctx.status(visibleStatus).json(DocumentJson.of(stored, DocumentReads.prefix(event.getRepository())));
                 } else {
@@ -250,8 +266,8 @@ public final class DocumentWrites {
                 break;
             }
         }
-        ctx.status(504).json(JSON.createObjectNode().put("error", "timeout").put("id", event.getId())
-                .put("version", event.getVersion()).put("status", "accepted")
+        ctx.status(504).json(JSON.createObjectNode().put("error", "timeout").put(ID, event.getId())
+                .put(VERSION, event.getVersion()).put("status", "accepted")
                 .put("message", "appended to the documents topic, but not visible in MongoDB within " + waitTimeout
                         + "; it will be once the import job applies it"));
     }

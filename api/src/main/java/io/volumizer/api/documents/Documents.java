@@ -1,5 +1,7 @@
 package io.volumizer.api.documents;
 
+import static io.volumizer.sinks.DocumentFields.KEY;
+
 import java.util.Optional;
 
 import org.bson.Document;
@@ -9,7 +11,9 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 
 import io.volumizer.api.internal.ApiException;
+import io.volumizer.schemas.keys.RepositoryNames;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.sinks.DocumentFields;
 
 /** Reads of stored documents from MongoDB, by id or by (parent, name): lookups a unique index answers. */
 public final class Documents {
@@ -26,12 +30,12 @@ public final class Documents {
 
     /** The document unless absent or deleted (a tombstone). */
     public Optional<Document> find(String repository, String id) {
-        return Optional.ofNullable(collection(repository).find(Filters.eq("_id", id)).first()).filter(Documents::live);
+        return Optional.ofNullable(collection(repository).find(Filters.eq(KEY, id)).first()).filter(Documents::live);
     }
 
     /** Including tombstones: what a writer must compare versions with. */
     public Optional<Document> findAny(String repository, String id) {
-        return Optional.ofNullable(collection(repository).find(Filters.eq("_id", id)).first());
+        return Optional.ofNullable(collection(repository).find(Filters.eq(KEY, id)).first());
     }
 
     public Document require(String repository, String id) {
@@ -45,8 +49,8 @@ public final class Documents {
 
     /** Repository names are collection and index names: lower-case letters, digits, '-' and '_'. */
     public static String checkRepository(String repository) {
-        if (repository == null || !repository.matches("[a-z0-9][a-z0-9_-]{0,63}")) {
-            throw ApiException.badRequest("repository", "repository must be 1-64 lower-case letters, digits, '-' or '_', was '"
+        if (!RepositoryNames.isValid(repository)) {
+            throw ApiException.badRequest("repository", "repository must be " + RepositoryNames.RULE + ", was '"
                     + repository + "'");
         }
         return repository;

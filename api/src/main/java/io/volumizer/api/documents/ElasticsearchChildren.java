@@ -1,5 +1,13 @@
 package io.volumizer.api.documents;
 
+import static io.volumizer.sinks.DocumentFields.ID;
+import static io.volumizer.sinks.DocumentFields.MODIFIED;
+import static io.volumizer.sinks.DocumentFields.NAME;
+import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.TITLE;
+import static io.volumizer.sinks.DocumentFields.TYPE;
+import static io.volumizer.sinks.DocumentFields.VERSION;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -7,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.Elasticsearch;
+import io.volumizer.sinks.DocumentFields;
 
 /**
  * Children from the repository's index: a term filter on parentId, sorted on doc values, continued with
@@ -15,8 +24,8 @@ import io.volumizer.api.internal.Elasticsearch;
 public final class ElasticsearchChildren implements Children {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ArrayNode FIELDS = JSON.createArrayNode().add("id").add("type").add("name").add("title")
-            .add("modified").add("version");
+    private static final ArrayNode FIELDS = JSON.createArrayNode().add(ID).add(TYPE).add(NAME).add(TITLE)
+            .add(MODIFIED).add(VERSION);
 
     private final Elasticsearch elasticsearch;
 
@@ -29,11 +38,11 @@ public final class ElasticsearchChildren implements Children {
         ObjectNode body = query(parentId, limit);
         ArrayNode order = body.putArray("sort");
         if (sort == Sort.name) {
-            order.addObject().put("name", "asc");
+            order.addObject().put(NAME, "asc");
         } else {
-            order.addObject().put("modified", "desc");
+            order.addObject().put(MODIFIED, "desc");
         }
-        order.addObject().put("id", "asc");
+        order.addObject().put(ID, "asc");
         if (after != null) {
             body.set("search_after", after);
         }
@@ -51,7 +60,7 @@ public final class ElasticsearchChildren implements Children {
     private static ObjectNode query(String parentId, int limit) {
         ObjectNode body = JSON.createObjectNode().put("size", limit).put("track_total_hits", false);
         body.set("_source", FIELDS);
-        body.putObject("query").putObject("bool").putArray("filter").addObject().putObject("term").put("parentId", parentId);
+        body.putObject("query").putObject("bool").putArray("filter").addObject().putObject("term").put(PARENT_ID, parentId);
         return body;
     }
 }

@@ -1,5 +1,14 @@
 package io.volumizer.api.documents;
 
+import static io.volumizer.sinks.DocumentFields.DELETED;
+import static io.volumizer.sinks.DocumentFields.KEY;
+import static io.volumizer.sinks.DocumentFields.MODIFIED;
+import static io.volumizer.sinks.DocumentFields.NAME;
+import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.TITLE;
+import static io.volumizer.sinks.DocumentFields.TYPE;
+import static io.volumizer.sinks.DocumentFields.VERSION;
+
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
@@ -16,6 +25,7 @@ import com.mongodb.client.model.Sorts;
 
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.DocumentJson;
+import io.volumizer.sinks.DocumentFields;
 
 /**
  * Children from MongoDB with a keyset filter: by name on the unique (parentId, name) index, by date on
@@ -24,7 +34,7 @@ import io.volumizer.api.internal.DocumentJson;
 public final class MongoChildren implements Children {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Bson FIELDS = Projections.include("type", "name", "title", "modified", "version");
+    private static final Bson FIELDS = Projections.include(TYPE, NAME, TITLE, MODIFIED, VERSION);
 
     private final Documents documents;
 
@@ -34,20 +44,20 @@ public final class MongoChildren implements Children {
 
     @Override
     public Page list(String repository, String parentId, Sort sort, int limit, ArrayNode after) {
-        List<Bson> filters = new ArrayList<>(List.of(Filters.eq("parentId", parentId), Filters.ne("deleted", true)));
+        List<Bson> filters = new ArrayList<>(List.of(Filters.eq(PARENT_ID, parentId), Filters.ne(DELETED, true)));
         Bson order;
         if (sort == Sort.name) {
             if (after != null) {
-                filters.add(Filters.gt("name", after.get(0).asText()));
+                filters.add(Filters.gt(NAME, after.get(0).asText()));
             }
-            order = Sorts.ascending("name");
+            order = Sorts.ascending(NAME);
         } else {
             if (after != null) {
                 Date modified = new Date(after.get(0).asLong());
-                filters.add(Filters.or(Filters.lt("modified", modified), Filters.and(Filters.eq("modified", modified),
-                        Filters.gt("_id", after.get(1).asText()))));
+                filters.add(Filters.or(Filters.lt(MODIFIED, modified), Filters.and(Filters.eq(MODIFIED, modified),
+                        Filters.gt(KEY, after.get(1).asText()))));
             }
-            order = Sorts.orderBy(Sorts.descending("modified"), Sorts.ascending("_id"));
+            order = Sorts.orderBy(Sorts.descending(MODIFIED), Sorts.ascending(KEY));
         }
         List<Document> found = documents.collection(repository).find(Filters.and(filters)).projection(FIELDS)
                 .sort(order).limit(limit).into(new ArrayList<>());
@@ -58,11 +68,11 @@ public final class MongoChildren implements Children {
             Document last = found.get(found.size() - 1);
             ArrayNode values = JSON.createArrayNode();
             if (sort == Sort.name) {
-                values.add(last.getString("name"));
+                values.add(last.getString(NAME));
             } else {
-                values.add(last.getDate("modified").getTime());
+                values.add(last.getDate(MODIFIED).getTime());
             }
-            values.add(last.getString("_id"));
+            values.add(last.getString(KEY));
             next = Cursors.encode(sort.name(), values);
         }
         return new Page(items, next);
@@ -70,7 +80,7 @@ public final class MongoChildren implements Children {
 
     @Override
     public boolean any(String repository, String parentId) {
-        return documents.collection(repository).find(Filters.and(Filters.eq("parentId", parentId),
-                Filters.ne("deleted", true))).projection(Projections.include("_id")).first() != null;
+        return documents.collection(repository).find(Filters.and(Filters.eq(PARENT_ID, parentId),
+                Filters.ne(DELETED, true))).projection(Projections.include(KEY)).first() != null;
     }
 }

@@ -44,20 +44,20 @@ public final class Backends implements AutoCloseable {
     public Backends(ApiOptions options) {
         timeoutMillis = (int) options.backendTimeout.toMillis();
         mongo = MongoClients.create(MongoClientSettings.builder()
-                .applyConnectionString(new ConnectionString(options.mongodbUri))
+                .applyConnectionString(new ConnectionString(options.mongodb.uri))
                 .applyToClusterSettings(c -> c.serverSelectionTimeout(timeoutMillis, TimeUnit.MILLISECONDS))
                 .applyToSocketSettings(s -> s.connectTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
                         .readTimeout(30, TimeUnit.SECONDS))
                 .applyToConnectionPoolSettings(p -> p.maxSize(200).maxWaitTime(timeoutMillis, TimeUnit.MILLISECONDS))
                 .build());
-        database = mongo.getDatabase(options.mongodbDatabase);
-        elasticsearchClient = RestClient.builder(HttpHost.create(options.elasticsearchUrl))
+        database = mongo.getDatabase(options.mongodb.database);
+        elasticsearchClient = RestClient.builder(HttpHost.create(options.elasticsearch.url))
                 .setRequestConfigCallback(r -> r.setConnectTimeout(timeoutMillis).setSocketTimeout(30_000))
                 .setHttpClientConfigCallback(h -> h.setMaxConnTotal(200).setMaxConnPerRoute(200))
                 .build();
-        elasticsearch = new Elasticsearch(elasticsearchClient, options.indexPrefix);
+        elasticsearch = new Elasticsearch(elasticsearchClient, options.elasticsearch.indices());
         Properties producerConfig = new Properties();
-        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers);
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers);
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 1);
@@ -65,14 +65,14 @@ public final class Backends implements AutoCloseable {
         producerConfig.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);
         producerConfig.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeoutMillis + 1);
         producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
-                KafkaAvroSerde.serializer(options.registryUrl, DocumentEvent.class));
-        documentsTopic = options.documentsTopic;
+                KafkaAvroSerde.serializer(options.registry.url, DocumentEvent.class));
+        documentsTopic = options.documents.topic;
         Properties adminConfig = new Properties();
-        adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers);
+        adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers);
         adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMillis);
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);
         kafkaAdmin = Admin.create(adminConfig);
-        registry = new SchemaRegistryClient(options.registryUrl);
+        registry = new SchemaRegistryClient(options.registry.url);
         blobs = options.blobs.open();
     }
 

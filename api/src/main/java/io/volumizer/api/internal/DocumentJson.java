@@ -1,5 +1,9 @@
 package io.volumizer.api.internal;
 
+import static io.volumizer.sinks.DocumentFields.BLOB;
+import static io.volumizer.sinks.DocumentFields.ID;
+import static io.volumizer.sinks.DocumentFields.KEY;
+
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +16,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.sinks.DocumentFields;
+
 /** The JSON a client sees of a stored document: {@code _id} as {@code id}, dates as ISO-8601. */
 public final class DocumentJson {
 
@@ -23,12 +29,12 @@ public final class DocumentJson {
     public static ObjectNode of(Document stored, String apiPrefix) {
         ObjectNode json = NODES.objectNode();
         for (Map.Entry<String, Object> field : stored.entrySet()) {
-            String name = field.getKey().equals("_id") ? "id" : field.getKey();
+            String name = field.getKey().equals(KEY) ? ID : field.getKey();
             json.set(name, node(field.getValue()));
         }
-        if (json.has("blob")) {
-            ((ObjectNode) json.get("blob")).remove("key");
-            ((ObjectNode) json.get("blob")).put("href", apiPrefix + "/documents/" + stored.getString("_id") + "/blob");
+        if (json.has(BLOB)) {
+            ((ObjectNode) json.get(BLOB)).remove(DocumentFields.Blob.KEY);
+            ((ObjectNode) json.get(BLOB)).put("href", apiPrefix + "/documents/" + stored.getString(KEY) + "/blob");
         }
         return json;
     }

@@ -14,22 +14,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.sinks.elasticsearch.IndexNames;
+
 /** Searches of the API: bodies are built as JSON trees (user text is a JSON value, never spliced into a string). */
 public final class Elasticsearch {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final RestClient client;
-    private final String indexPrefix;
+    private final IndexNames indices;
 
-    public Elasticsearch(RestClient client, String indexPrefix) {
+    public Elasticsearch(RestClient client, IndexNames indices) {
         this.client = client;
-        this.indexPrefix = indexPrefix;
+        this.indices = indices;
     }
 
     /** The index of one repository, or of all of them when {@code repository} is null. */
-    public String index(String repository) {
-        return repository == null ? indexPrefix + "*" : indexPrefix + repository;
+    private String index(String repository) {
+        return repository == null ? indices.all() : indices.of(repository);
     }
 
     public JsonNode search(String repository, ObjectNode body) {

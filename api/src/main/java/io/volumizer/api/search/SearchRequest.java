@@ -1,5 +1,18 @@
 package io.volumizer.api.search;
 
+import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
+import static io.volumizer.sinks.DocumentFields.CREATED;
+import static io.volumizer.sinks.DocumentFields.FULLTEXT;
+import static io.volumizer.sinks.DocumentFields.ID;
+import static io.volumizer.sinks.DocumentFields.MODIFIED;
+import static io.volumizer.sinks.DocumentFields.NAME;
+import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.PATH;
+import static io.volumizer.sinks.DocumentFields.REPOSITORY;
+import static io.volumizer.sinks.DocumentFields.TITLE;
+import static io.volumizer.sinks.DocumentFields.TYPE;
+import static io.volumizer.sinks.DocumentFields.VERSION;
+
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -35,8 +48,8 @@ public record SearchRequest(String repository, String q, List<String> types, Lis
 
     /** Orders of results; each ends on the id, so pages never skip or repeat ties. */
     public enum Sort {
-        relevance("_score", "desc"), name("name", "asc"), nameDesc("name", "desc"), date("created", "asc"),
-        dateDesc("created", "desc");
+        relevance("_score", "desc"), name(NAME, "asc"), nameDesc(NAME, "desc"), date(CREATED, "asc"),
+        dateDesc(CREATED, "desc");
 
         final String field;
         final String order;
@@ -89,24 +102,24 @@ public record SearchRequest(String repository, String q, List<String> types, Lis
     /** The Elasticsearch request body; every user value goes in as a JSON value. */
     public ObjectNode toQuery() {
         ObjectNode body = JSON.createObjectNode().put("size", limit).put("track_total_hits", 10_000);
-        body.putArray("_source").add("id").add("repository").add("parentId").add("path").add("type").add("name")
-                .add("title").add("created").add("modified").add("version");
+        body.putArray("_source").add(ID).add(REPOSITORY).add(PARENT_ID).add(PATH).add(TYPE).add(NAME)
+                .add(TITLE).add(CREATED).add(MODIFIED).add(VERSION);
         ObjectNode bool = body.putObject("query").putObject("bool");
         if (q != null) {
             bool.putObject("must").putObject("simple_query_string").put("query", q).put("default_operator", "and")
                     .put("flags", "AND|OR|NOT|PHRASE|PREFIX|PRECEDENCE|WHITESPACE|ESCAPE")
-                    .putArray("fields").add("title^2").add("fulltext");
+                    .putArray("fields").add(TITLE + "^2").add(FULLTEXT);
         }
         ArrayNode filter = bool.putArray("filter");
         if (!types.isEmpty()) {
-            filter.addObject().putObject("terms").set("type", strings(types));
+            filter.addObject().putObject("terms").set(TYPE, strings(types));
         }
         if (!states.isEmpty()) {
-            filter.addObject().putObject("terms").set("ancestorIds",
+            filter.addObject().putObject("terms").set(ANCESTOR_IDS,
                     strings(states.stream().map(BankGenerator::stateId).toList()));
         }
         if (from != null || to != null) {
-            ObjectNode range = filter.addObject().putObject("range").putObject("created");
+            ObjectNode range = filter.addObject().putObject("range").putObject(CREATED);
             if (from != null) {
                 range.put("gte", from.toString());
             }
@@ -116,22 +129,22 @@ public record SearchRequest(String repository, String q, List<String> types, Lis
         }
         ArrayNode order = body.putArray("sort");
         order.addObject().put(sort.field, sort.order);
-        order.addObject().put("id", "asc");
+        order.addObject().put(ID, "asc");
         if (after != null) {
             body.set("search_after", after);
         }
         if (!aggs.isEmpty()) {
             ObjectNode aggregations = body.putObject("aggs");
             if (aggs.contains("type")) {
-                aggregations.putObject("type").putObject("terms").put("field", "type").put("size", 50);
+                aggregations.putObject("type").putObject("terms").put("field", TYPE).put("size", 50);
             }
             if (aggs.contains("state")) {
                 // States are folders st-XX above their customers: count documents by that ancestor.
-                aggregations.putObject("state").putObject("terms").put("field", "ancestorIds").put("size", 60)
+                aggregations.putObject("state").putObject("terms").put("field", ANCESTOR_IDS).put("size", 60)
                         .put("include", BankGenerator.stateId(".*"));
             }
             if (aggs.contains("month")) {
-                aggregations.putObject("month").putObject("date_histogram").put("field", "created")
+                aggregations.putObject("month").putObject("date_histogram").put("field", CREATED)
                         .put("calendar_interval", "month").put("format", "yyyy-MM").put("min_doc_count", 1);
             }
         }

@@ -13,12 +13,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.ApiOptions;
+import io.volumizer.options.Options;
 import io.volumizer.sinks.blob.BlobStoreOptions;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyExistsException;
@@ -26,7 +25,6 @@ import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.schemas.event.DocumentEvent;
-import picocli.CommandLine;
 
 /**
  * A small seeded repository made by the real pipeline for a test: topics, database and index of its own; the
@@ -61,26 +59,19 @@ public final class LocalPipeline implements AutoCloseable {
                 "--elasticsearch-url", ELASTICSEARCH, "--documents-topic", documentsTopic(),
                 "--imported-topic", "it." + run + ".imported", "--deadletter-topic", "it." + run + ".deadletter",
                 "--mongodb-database", database(), "--index-prefix", indexPrefix(), "--partitions", "2");
-        BankGenerator generator = new BankGenerator(settings);
-        for (long i = 0; i < generator.indexSpace(); i++) {
-            DocumentEvent document = generator.documentAt(i);
-            if (document != null) {
-                generated.add(document);
-            }
-        }
+        generated.addAll(new BankGenerator(settings).documents());
         List<String> generate = new ArrayList<>(List.of("submit", "generate", "--seed", Long.toString(seed),
                 "--customers", Long.toString(customers), "--statements-per-account", Integer.toString(statements),
                 "--repository", repository));
         generate.addAll(pipeline);
         job(generate);
         createBucket();
-        List<String> importAndIndex = new ArrayList<>(List.of("submit", "import-and-index", "--group-id", "it-" + run,
+        List<String> importAndIndex = new ArrayList<>(List.of("submit", "--json", "import-and-index", "--group-id", "it-" + run,
                 "--checkpoint-interval", "PT1S", "--import-flush-interval", "PT0.1S", "--index-flush-interval", "PT0.2S",
                 "--blob-store", blobStore(), "--s3-endpoint", S3));
         importAndIndex.addAll(pipeline);
-        Matcher running = Pattern.compile("job ([0-9a-f]{32}) running").matcher(job(importAndIndex));
-        assertThat(running.find()).as("import-and-index submitted").isTrue();
-        importJob = running.group(1);
+        importJob = new ObjectMapper().readTree(job(importAndIndex)).path("jobId").asText();
+        assertThat(importJob).as("import-and-index submitted").matches("[0-9a-f]{32}");
     }
 
     public String documentsTopic() {
@@ -122,10 +113,7 @@ public final class LocalPipeline implements AutoCloseable {
                 ELASTICSEARCH, "--index-prefix", indexPrefix(), "--documents-topic", documentsTopic(),
                 "--blob-store", blobStore(), "--s3-endpoint", S3, "--port", "0", "--max-page-size", "50"));
         args.addAll(List.of(overrides));
-        ApiOptions options = new ApiOptions();
-        new CommandLine(options).setOverwrittenOptionsAllowed(true).parseArgs(args.toArray(String[]::new));
-        options.validate();
-        return options;
+        return Options.parseWithOverrides(new ApiOptions(), args);
     }
 
     /** Waits until the API at {@code apiBase} finds every generated document in the index (the import is through). */
@@ -160,7 +148,8 @@ public final class LocalPipeline implements AutoCloseable {
     private String job(List<String> args) throws Exception {
         List<String> command = new ArrayList<>(List.of(root.resolve("bin/volumizer").toString(), "job"));
         command.addAll(args);
-        Process process = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(command).directory(root.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor()).as("bin/volumizer job %s:%n%s", args, output).isZero();
         return output;

@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
@@ -36,10 +35,13 @@ import com.mongodb.client.model.ReplaceOptions;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.jobs.options.PipelineOptions;
-import io.volumizer.jobs.submit.FlinkSessionClient;
-import io.volumizer.jobs.submit.JobArguments;
-import io.volumizer.jobs.submit.Stores;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.runs.PipelineRunCommand;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.Failures;
+import io.volumizer.options.Options;
+import io.volumizer.options.steps.Step;
+import io.volumizer.sinks.elasticsearch.IndexNames;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
@@ -48,7 +50,6 @@ import io.volumizer.sinks.mongodb.Ancestry;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -57,27 +58,13 @@ import picocli.CommandLine.Option;
  * spread by document, the index job against a raw {@code _bulk} loop, and generate → import → index end to end,
  * in rounds on fresh topics and stores; the table reports medians.
  * Writes {@code pipeline.json} and {@code pipeline.md}.
+ *
+ * <p>bin/volumizer bench pipeline measures a run of BENCH_CUSTOMERS (conf/volumizer.conf): long enough that the
+ * sustained window (50% to 90%) starts after a job's warm-up, as a job's classes are compiled afresh in the session
+ * cluster, which took the first ~150,000 documents of an import on these two cores.
  */
 @Command(name = "pipeline-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
-public final class PipelineBenchmark implements Callable<Integer> {
-
-    private static final String GENERATE = "io.volumizer.jobs.generate.GenerateJob";
-    private static final String IMPORT = "io.volumizer.jobs.imports.ImportJob";
-    private static final String INDEX = "io.volumizer.jobs.index.IndexJob";
-
-    @Mixin
-    PipelineOptions pipeline = new PipelineOptions();
-
-    @Option(names = "--flink-rest", defaultValue = "http://127.0.0.1:8081")
-    String flinkRest;
-
-    @Option(names = "--jar", required = true, description = "The jobs jar.")
-    Path jar;
-
-    // Long enough that the sustained window (50% to 90%) starts after a job's warm-up: a job's classes are compiled
-    // afresh in the session cluster, which took the first ~150,000 documents of an import on these two cores.
-    @Option(names = "--customers", defaultValue = "4000", description = "Customers per run (default: ${DEFAULT-VALUE}, ~505,000 documents).")
-    long customers;
+public final class PipelineBenchmark extends PipelineRunCommand {
 
     @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of pipeline.json and pipeline.md.")
     Path results;
@@ -113,31 +100,32 @@ public final class PipelineBenchmark implements Callable<Integer> {
     private final Map<String, Object> figures = new LinkedHashMap<>();
     private final Map<String, List<Double>> samples = new LinkedHashMap<>();
     private FlinkSessionClient flink;
+    private GeneratorSettings settings;
     private String jarId;
     private final List<String> jobs = new ArrayList<>();
     private final Set<String> databases = new LinkedHashSet<>();
     private final QuietMachine quiet = new QuietMachine(0.15, Duration.ofMinutes(1));
 
     @Override
-    public Integer call() throws Exception {
-        flink = new FlinkSessionClient(flinkRest);
+    protected int run(GeneratorSettings run) throws Exception {
+        settings = run;
+        flink = session.client();
         // End to end runs generate, import and index at once; without the slots a job restarts until a timeout.
         int slotsNeeded = 3 * Math.max(1, pipeline.parallelism);
         int freeSlots = flink.freeSlots();
         if (freeSlots < slotsNeeded) {
             System.err.printf(Locale.ROOT, "the benchmark needs %d free task slots, %s has %d: stop the running jobs "
-                    + "(bin/volumizer job list) and try again%n", slotsNeeded, flinkRest, freeSlots);
+                    + "(bin/volumizer job list) and try again%n", slotsNeeded, session.flink.rest, freeSlots);
             return 2;
         }
-        jarId = flink.uploadJar(jar);
-        GeneratorSettings settings = new GeneratorSettings(11, customers, 60, 2.0, GeneratorSettings.DEFAULT_LAST_PERIOD, "bench");
-        List<DocumentEvent> generated = documents(settings);
+        jarId = flink.uploadJar(session.jar);
+        List<DocumentEvent> generated = new BankGenerator(settings).documents();
         List<ImportedEvent> documents = imported(generated);
         figures.put("documents", documents.size());
         figures.put("rounds", rounds);
         figures.put(HIT_RATIO_BOUND, hitRatioBound(generated));
-        try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodbUri);
-             RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearchUrl)).build()) {
+        try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodb.uri);
+             RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearch.url)).build()) {
             for (int round = 1; round <= rounds; round++) {
                 System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
                 round(round, documents, stores, mongo, elasticsearch);
@@ -163,8 +151,8 @@ public final class PipelineBenchmark implements Callable<Integer> {
         long n = documents.size();
         String tag = round + "-" + runId;
         boolean baselineFirst = round % 2 == 1;
-        stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
-        elasticsearch.performRequest(new Request("DELETE", "/bench-*"));
+        stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic, pipeline.deadletterTopic);
+        elasticsearch.performRequest(new Request("DELETE", "/" + indices("").all()));
         dropDatabases(mongo);
         String raw = database("bench_raw", round);
         String parentKeyedDb = database("bench_parent", round);
@@ -174,12 +162,11 @@ public final class PipelineBenchmark implements Callable<Integer> {
 
         settle();
         long started = System.nanoTime();
-        run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
-        awaitFinished(jobs.get(jobs.size() - 1));
+        awaitFinished(generate());
         sample(GENERATE_JOB, n / ((System.nanoTime() - started) / 1e9));
 
         pair(baselineFirst, () -> record(RAW_MONGODB, rawMongo(mongo, documents, raw)), () -> {
-            String parentKeyed = run(IMPORT, args("--group-id", "bench-parent-" + tag, "--mongodb-database", parentKeyedDb));
+            String parentKeyed = run(Step.IMPORT, args("--group-id", "bench-parent-" + tag, "--mongodb-database", parentKeyedDb));
             record(IMPORT_BY_PARENT, poll(new Progress(n), () -> count(mongo, parentKeyedDb)));
             sample(HIT_RATIO, hitRatio(parentKeyed));
             // Stopping (not cancelling) commits the last Kafka transaction: the index job reads all of it.
@@ -195,21 +182,21 @@ public final class PipelineBenchmark implements Callable<Integer> {
         importAside(IMPORT_SPREAD, "bench-document-" + tag, documentKeyedDb, mongo, n, "--partition-by", "document");
 
         pair(baselineFirst, () -> record(RAW_BULK, rawBulk(elasticsearch, stores, documents)), () -> {
-            String index = run(INDEX, args("--index-group-id", "bench-index-" + tag, "--index-prefix", "bench-job-"));
-            record(INDEX_JOB, poll(new Progress(n), () -> esCount(stores, "bench-job-")));
+            String index = run(Step.INDEX, args("--index-group-id", "bench-index-" + tag, "--index-prefix", indices("job-").prefix()));
+            record(INDEX_JOB, poll(new Progress(n), () -> esCount(stores, indices("job-"))));
             flink.cancel(index, CANCEL_TIMEOUT);
         });
 
-        stores.reset("bench", pipeline.documentsTopic, pipeline.importedTopic);
+        stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic);
         dropDatabases(mongo);
         String endToEndDb = database("bench_e2e", round);
         settle();
-        String e2eImport = run(IMPORT, args("--group-id", "bench-e2e-import-" + tag, "--mongodb-database", endToEndDb));
-        String e2eIndex = run(INDEX, args("--index-group-id", "bench-e2e-index-" + tag, "--index-prefix", "bench-e2e-"));
+        String e2eImport = run(Step.IMPORT, args("--group-id", "bench-e2e-import-" + tag, "--mongodb-database", endToEndDb));
+        String e2eIndex = run(Step.INDEX, args("--index-group-id", "bench-e2e-index-" + tag, "--index-prefix", indices("e2e-").prefix()));
         Progress imported = Progress.startingNow(n);
         Progress indexed = Progress.startingNow(n);
-        run(GENERATE, args("--seed", "11", "--customers", Long.toString(customers), "--repository", "bench"));
-        poll(Map.of(imported, () -> count(mongo, endToEndDb), indexed, () -> esCount(stores, "bench-e2e-")), () -> { });
+        generate();
+        poll(Map.of(imported, () -> count(mongo, endToEndDb), indexed, () -> esCount(stores, indices("e2e-"))), () -> { });
         // The index stage reads what the import committed at its last checkpoint, so it follows in bursts and
         // catches up at full speed once the import is done: its own sustained rate alone would overstate the run's.
         record(END_TO_END_IMPORT, imported);
@@ -229,7 +216,7 @@ public final class PipelineBenchmark implements Callable<Integer> {
         List<String> overrides = new ArrayList<>(List.of("--group-id", groupId, "--mongodb-database", database,
                 "--imported-topic", pipeline.importedTopic + ".unused"));
         overrides.addAll(List.of(options));
-        String job = run(IMPORT, args(overrides.toArray(String[]::new)));
+        String job = run(Step.IMPORT, args(overrides.toArray(String[]::new)));
         record(what, poll(new Progress(n), () -> count(mongo, database)));
         flink.cancel(job, CANCEL_TIMEOUT);
     }
@@ -282,18 +269,6 @@ public final class PipelineBenchmark implements Callable<Integer> {
         return 1 - (double) parents / withParent;
     }
 
-    private static List<DocumentEvent> documents(GeneratorSettings settings) {
-        BankGenerator generator = new BankGenerator(settings);
-        List<DocumentEvent> documents = new ArrayList<>();
-        for (long i = 0; i < generator.indexSpace(); i++) {
-            DocumentEvent document = generator.documentAt(i);
-            if (document != null) {
-                documents.add(document);
-            }
-        }
-        return documents;
-    }
-
     /**
      * The documents as the import job stores and indexes them, ancestry included (every ancestor id is an entry of
      * the navigation index and an indexed term), resolved in memory: the generator emits parents first.
@@ -318,9 +293,9 @@ public final class PipelineBenchmark implements Callable<Integer> {
      */
     private Progress rawMongo(MongoClient mongo, List<ImportedEvent> documents, String database) throws Exception {
         MongoDocumentStore store = new MongoDocumentStore(mongo, database, Backoff.DEFAULT);
-        store.ensureIndexes("bench");
+        store.ensureIndexes(repository());
         // The same stored bytes the job sends: the loop's client pays no more than the job's to encode them.
-        var collection = store.collection("bench").withDocumentClass(RawBsonDocument.class);
+        var collection = store.collection(repository()).withDocumentClass(RawBsonDocument.class);
         return measuredLoop(documents.size(), () -> count(mongo, database), () -> {
             for (int from = 0; from < documents.size(); from += 1000) {
                 List<ImportedEvent> batch = documents.subList(from, Math.min(from + 1000, documents.size()));
@@ -337,9 +312,9 @@ public final class PipelineBenchmark implements Callable<Integer> {
      * request, into an index made from the same template) in a plain loop, without Flink or Kafka.
      */
     private Progress rawBulk(RestClient client, Stores stores, List<ImportedEvent> documents) throws Exception {
-        ElasticsearchDocumentStore store = new ElasticsearchDocumentStore(client, "bench-raw-", Backoff.DEFAULT);
+        ElasticsearchDocumentStore store = new ElasticsearchDocumentStore(client, indices("raw-"), Backoff.DEFAULT);
         store.ensureTemplate();
-        return measuredLoop(documents.size(), () -> esCount(stores, "bench-raw-"), () -> {
+        return measuredLoop(documents.size(), () -> esCount(stores, indices("raw-")), () -> {
             for (int from = 0; from < documents.size(); from += 1000) {
                 store.write(documents.subList(from, Math.min(from + 1000, documents.size())));
             }
@@ -369,10 +344,24 @@ public final class PipelineBenchmark implements Callable<Integer> {
         return progress;
     }
 
-    private String run(String job, List<String> args) throws Exception {
-        String id = flink.run(jarId, job, args, null);
+    private String run(Step step, List<String> args) throws Exception {
+        String id = flink.run(jarId, step, args, null);
         jobs.add(id);
         return id;
+    }
+
+    /** Submits the generate job of the measured run. */
+    private String generate() throws Exception {
+        return run(Step.GENERATE, generateArguments());
+    }
+
+    private String repository() {
+        return settings.repository();
+    }
+
+    /** The indices of one kind of run (raw loop, job, end to end), apart from every other index. */
+    private IndexNames indices(String kind) {
+        return new IndexNames(repository() + "-" + kind);
     }
 
     private void awaitFinished(String job) throws Exception {
@@ -410,12 +399,12 @@ public final class PipelineBenchmark implements Callable<Integer> {
     }
 
     private long count(MongoClient mongo, String database) {
-        return mongo.getDatabase(database).getCollection("bench").estimatedDocumentCount();
+        return mongo.getDatabase(database).getCollection(repository()).estimatedDocumentCount();
     }
 
-    private static long esCount(Stores stores, String prefix) {
+    private long esCount(Stores stores, IndexNames indices) {
         try {
-            return stores.searchableCount(prefix, "bench");
+            return stores.searchableCount(indices, repository());
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -443,8 +432,8 @@ public final class PipelineBenchmark implements Callable<Integer> {
         databases.clear();
     }
 
-    private List<String> args(String... overrides) {
-        return JobArguments.with(JobArguments.of(pipeline), overrides);
+    private List<String> args(String... options) {
+        return Options.with(pipeline, options);
     }
 
     private void record(String what, Progress progress) {
@@ -486,7 +475,8 @@ public final class PipelineBenchmark implements Callable<Integer> {
         String table = String.join("\n",
                 "# Pipeline benchmarks", "",
                 "Measured " + figures.get("date") + " on " + figures.get("machine") + "; " + figures.get("documents")
-                        + " documents per run (" + customers + " customers, 60 statements per account), job parallelism "
+                        + " documents per run (" + settings.customers() + " customers, " + settings.statementsPerAccount()
+                        + " statements per account), job parallelism "
                         + pipeline.parallelism + ".",
                 "Each figure is the median of " + rounds + " rounds; each ratio is the median of the rounds' ratios "
                         + "(job and baseline measured one after the other in the same round: the baseline first in odd "
@@ -545,6 +535,7 @@ public final class PipelineBenchmark implements Callable<Integer> {
 
     public static void main(String[] args) {
         // bin/volumizer passes the local services' options first; what the user adds after them wins.
-        System.exit(new CommandLine(new PipelineBenchmark()).setOverwrittenOptionsAllowed(true).execute(args));
+        System.exit(new CommandLine(new PipelineBenchmark()).setOverwrittenOptionsAllowed(true)
+                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -7,44 +7,32 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.YearMonth;
 import java.util.concurrent.Callable;
 
 import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.internal.Rng;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code bin/volumizer generate}: writes a seeded run to disk as CSV, an Avro data file, or rendition files. */
 @Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Generates a bank's content, reproducibly from a seed, into a folder.")
 public final class GenerateCommand implements Callable<Integer> {
 
+    @Spec
+    CommandSpec spec;
+
     /** Output formats. */
     enum Format { csv, avro, files }
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of all content (default: ${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--customers", required = true, description = "Number of customers.")
-    long customers;
-
-    @Option(names = "--statements-per-account", defaultValue = "" + GeneratorSettings.DEFAULT_STATEMENTS_PER_ACCOUNT,
-            description = "Monthly statements per account (default: ${DEFAULT-VALUE}).")
-    int statementsPerAccount;
-
-    @Option(names = "--mean-accounts", defaultValue = "" + GeneratorSettings.DEFAULT_MEAN_ACCOUNTS,
-            description = "Mean accounts per customer, 1 to 3 (default: ${DEFAULT-VALUE}).")
-    double meanAccounts;
-
-    @Option(names = "--last-period", defaultValue = "2025-12", description = "Month of the last statement (default: ${DEFAULT-VALUE}).")
-    YearMonth lastPeriod;
-
-    @Option(names = "--repository", defaultValue = GeneratorSettings.DEFAULT_REPOSITORY,
-            description = "Repository name (default: ${DEFAULT-VALUE}).")
-    String repository;
+    @Mixin
+    GeneratorOptions run = new GeneratorOptions();
 
     @Option(names = "--format", defaultValue = "csv", description = "csv, avro or files (default: ${DEFAULT-VALUE}).")
     Format format;
@@ -59,9 +47,9 @@ public final class GenerateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         GeneratorSettings settings;
         try {
-            settings = new GeneratorSettings(seed, customers, statementsPerAccount, meanAccounts, lastPeriod, repository);
+            settings = run.settings();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         Files.createDirectories(out);
         BankGenerator generator = new BankGenerator(settings);
@@ -76,7 +64,7 @@ public final class GenerateCommand implements Callable<Integer> {
             case avro -> {
                 try (OutputStream stream = new BufferedOutputStream(Files.newOutputStream(out.resolve("documents.avro")))) {
                     // A sync marker from the seed (Avro picks a random one) keeps the file identical across runs.
-                    Rng rng = Rng.of(seed, 0xa7c0L);
+                    Rng rng = Rng.of(settings.seed(), 0xa7c0L);
                     written = new AvroExport(stream, rng.nextLong(), rng.nextLong()).write(generator, progress);
                 }
             }

@@ -9,40 +9,30 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.JobDefaults;
-import io.volumizer.jobs.options.JobOptions;
+import io.volumizer.jobs.internal.JobMains;
+import io.volumizer.options.pipeline.CheckpointOptions;
+import io.volumizer.options.steps.GenerateOptions;
+import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.keys.DocumentKeys;
 
 /**
  * Generates a seeded run into the documents topic. The source splits the generator's index range among subtasks
  * and checkpoints its position, so the job is parallel, resumable and replays the same documents.
  */
-public final class GenerateJob {
+public record GenerateJob(Source<Long, ?, ?> indices, GeneratorSettings settings, Sink<DocumentEvent> documents,
+        CheckpointOptions checkpoints) implements JobMains.Job {
 
-    public static final String NAME = "volumizer-generate";
-
-    private final Source<Long, ?, ?> indices;
-    private final GeneratorSettings settings;
-    private final Sink<DocumentEvent> documents;
-    private final long checkpointIntervalMillis;
-
-    public GenerateJob(Source<Long, ?, ?> indices, GeneratorSettings settings, Sink<DocumentEvent> documents,
-            long checkpointIntervalMillis) {
-        this.indices = indices;
-        this.settings = settings;
-        this.documents = documents;
-        this.checkpointIntervalMillis = checkpointIntervalMillis;
-    }
-
+    @Override
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, checkpointIntervalMillis);
+        JobDefaults.apply(env, checkpoints);
         env.fromSource(indices, WatermarkStrategy.noWatermarks(), "Generator indices").uid("generate.indices")
                 .flatMap(new GenerateDocuments(settings)).uid("generate.documents").name("Generate documents")
                 .sinkTo(documents).uid("generate.documents-sink").name("Documents to Kafka");
-        return env.execute(NAME + " " + settings.repository() + " seed " + settings.seed());
+        return env.execute(Step.GENERATE.jobName() + " " + settings.repository() + " seed " + settings.seed());
     }
 
     /** Indices [from, to) of a run, as a parallel, checkpointed source, optionally rate-limited. */
@@ -53,16 +43,12 @@ public final class GenerateJob {
     }
 
     public static void main(String[] args) throws Exception {
-        GenerateOptions options = JobOptions.parse(new GenerateOptions(), args);
-        if (options == null) {
-            return;
-        }
-        var pipeline = options.pipeline;
-        Connectors.ensureTopics(pipeline, pipeline.documentsTopic);
-        var sink = Connectors.exactlyOnceSink(pipeline, pipeline.documentsTopic,
-                Connectors.codec(pipeline, pipeline.documentsTopic, DocumentEvent.class), DocumentKeys::parentKey,
-                "volumizer-generate-" + pipeline.documentsTopic);
-        new GenerateJob(indices(options.fromIndex(), options.toIndex(), options.maxIndicesPerSecond()), options.settings(), sink,
-                pipeline.checkpointInterval.toMillis()).run(Connectors.environment(pipeline));
+        JobMains.run(new GenerateOptions(), args, options -> {
+            var pipeline = options.pipeline;
+            Connectors.ensureTopics(pipeline, pipeline.documentsTopic());
+            return new GenerateJob(indices(options.fromIndex(), options.toIndex(), options.maxIndicesPerSecond()),
+                    options.settings(), Connectors.exactlyOnceSink(pipeline, Step.GENERATE, pipeline.documentsTopic(),
+                            DocumentEvent.class, DocumentKeys::parentKey), pipeline.checkpoints);
+        });
     }
 }

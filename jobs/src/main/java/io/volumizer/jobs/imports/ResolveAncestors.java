@@ -22,6 +22,8 @@ import org.apache.flink.util.Collector;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.kafka.RecordDecoder;
+import io.volumizer.jobs.internal.stores.ParentLookup;
+import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
@@ -50,7 +52,7 @@ import io.volumizer.sinks.mongodb.Ancestry;
  * a moment after its children's. Should it be refused, its children are still imported; should the job fail first,
  * both are replayed from the same checkpoint.
  *
- * <p>Keyed by record position instead ({@code keyedByParent = false}, the benchmark's random partitioning), every
+ * <p>Keyed by record position instead ({@code --partition-by document}, the benchmark's random partitioning), every
  * document looks its parent up and nothing is cached.
  */
 public final class ResolveAncestors extends KeyedProcessFunction<String, RawRecord, ImportedEvent> {
@@ -83,18 +85,17 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private transient Counter parkedCount;
     private transient Counter deadLettered;
 
-    public ResolveAncestors(RecordDecoder.Codec<DocumentEvent> codec, ParentLookup lookup, boolean keyedByParent,
-            Duration retryInterval, Duration checkInterval, Duration maxRetryInterval, Duration maxWait, Duration cacheTtl,
-            int resolvedFolderCapacity) {
+    /** Keyed by parent unless {@code settings} spread documents by position (a benchmark's baseline). */
+    public ResolveAncestors(RecordDecoder.Codec<DocumentEvent> codec, ParentLookup lookup, ImportSettings settings) {
         this.decoder = new RecordDecoder<>(codec);
         this.lookup = lookup;
-        this.keyedByParent = keyedByParent;
-        this.retryMillis = retryInterval.toMillis();
-        this.checkMillis = Math.min(checkInterval.toMillis(), retryMillis);
-        this.maxRetryMillis = maxRetryInterval.toMillis();
-        this.maxWaitMillis = maxWait.toMillis();
-        this.cacheTtl = cacheTtl;
-        this.resolvedFolderCapacity = resolvedFolderCapacity;
+        this.keyedByParent = settings.partitionBy == ImportSettings.PartitionBy.parent;
+        this.retryMillis = settings.parentRetryInterval.toMillis();
+        this.checkMillis = Math.min(settings.parentCheckInterval.toMillis(), retryMillis);
+        this.maxRetryMillis = settings.parentRetryMaxInterval.toMillis();
+        this.maxWaitMillis = settings.parentMaxWait.toMillis();
+        this.cacheTtl = settings.parentCacheTtl;
+        this.resolvedFolderCapacity = settings.resolvedFolderCache;
     }
 
     @Override

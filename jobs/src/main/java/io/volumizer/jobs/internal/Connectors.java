@@ -21,7 +21,8 @@ import org.apache.avro.specific.SpecificRecord;
 import io.volumizer.jobs.internal.kafka.AvroRecordSerializer;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.kafka.RawRecordDeserializer;
-import io.volumizer.jobs.options.PipelineOptions;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
@@ -33,7 +34,7 @@ public final class Connectors {
     }
 
     public static <T extends SpecificRecord> AvroCodec<T> codec(PipelineOptions options, String topic, Class<T> type) {
-        return AvroCodec.forSpecific(new SchemaRegistryClient(options.registryUrl), AvroCodec.valueSubject(topic), type);
+        return AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url), AvroCodec.valueSubject(topic), type);
     }
 
     /**
@@ -42,7 +43,7 @@ public final class Connectors {
      */
     public static KafkaSource<RawRecord> rawSource(PipelineOptions options, String topic, String groupId) {
         return KafkaSource.<RawRecord>builder()
-                .setBootstrapServers(options.bootstrapServers)
+                .setBootstrapServers(options.kafka.bootstrapServers)
                 .setTopics(topic)
                 .setGroupId(groupId)
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
@@ -54,10 +55,10 @@ public final class Connectors {
     }
 
     /** Writes Avro records in the Confluent wire format, exactly once (Kafka transactions committed on checkpoints). */
-    public static <T> KafkaSink<T> exactlyOnceSink(PipelineOptions options, String topic, AvroCodec<T> codec,
+    private static <T> KafkaSink<T> exactlyOnceSink(PipelineOptions options, String topic, AvroCodec<T> codec,
             AvroRecordSerializer.KeyOf<T> keyOf, String transactionalIdPrefix) {
         return KafkaSink.<T>builder()
-                .setBootstrapServers(options.bootstrapServers)
+                .setBootstrapServers(options.kafka.bootstrapServers)
                 .setRecordSerializer(new AvroRecordSerializer<>(topic, codec, keyOf))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(transactionalIdPrefix)
@@ -69,10 +70,18 @@ public final class Connectors {
                 .build();
     }
 
-    /** The dead-letter topic, keyed by the document id where one is known. */
-    public static KafkaSink<DeadLetter> deadLetterSink(PipelineOptions options, String transactionalIdPrefix) {
-        return exactlyOnceSink(options, options.deadletterTopic, codec(options, options.deadletterTopic, DeadLetter.class),
-                DeadLetter::getDocumentId, transactionalIdPrefix + options.deadletterTopic);
+    /**
+     * Writes a step's records to a topic exactly once; the transactions are named after the step and the topic,
+     * so that a restarted job aborts what its previous attempt left open.
+     */
+    public static <T extends SpecificRecord> KafkaSink<T> exactlyOnceSink(PipelineOptions options, Step step,
+            String topic, Class<T> type, AvroRecordSerializer.KeyOf<T> keyOf) {
+        return exactlyOnceSink(options, topic, codec(options, topic, type), keyOf, step.jobName() + "-" + topic);
+    }
+
+    /** A step's dead letters, keyed by the document id where one is known. */
+    public static KafkaSink<DeadLetter> deadLetterSink(PipelineOptions options, Step step) {
+        return exactlyOnceSink(options, step, options.deadletterTopic, DeadLetter.class, DeadLetter::getDocumentId);
     }
 
     /** The execution environment with the pipeline's parallelism (0 keeps the cluster's default). */
@@ -86,7 +95,7 @@ public final class Connectors {
 
     /** Creates the topics that do not exist yet. */
     public static void ensureTopics(PipelineOptions options, String... topics) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers))) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers))) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = new ArrayList<>();
             for (String topic : topics) {
@@ -102,7 +111,7 @@ public final class Connectors {
                 }
             }
         } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot create topics at " + options.bootstrapServers + ": " + e.getCause(), e);
+            throw new IllegalStateException("cannot create topics at " + options.kafka.bootstrapServers + ": " + e.getCause(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);

@@ -15,37 +15,29 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-import io.volumizer.jobs.options.JobOptions;
 import io.volumizer.jobs.internal.JobDefaults;
+import io.volumizer.options.Options;
+import io.volumizer.options.steps.SmokeOptions;
+import io.volumizer.options.steps.Step;
 
 /**
  * The smallest job that exercises what every Volumizer job relies on: a checkpointed source, keyed state, a Kafka
  * sink and stable operator uids, so it can be stopped with a savepoint and resumed with its state.
  */
-public final class SmokeJob {
-
-    private final Source<Long, ?, ?> sequence;
-    private final Sink<String> counts;
-    private final SmokeOptions options;
-
-    public SmokeJob(Source<Long, ?, ?> sequence, Sink<String> counts, SmokeOptions options) {
-        this.sequence = sequence;
-        this.counts = counts;
-        this.options = options;
-    }
+public record SmokeJob(Source<Long, ?, ?> sequence, Sink<String> counts, SmokeOptions options) {
 
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, options.checkpointInterval.toMillis());
+        JobDefaults.apply(env, options.checkpoints);
         int keys = options.keys;
         env.fromSource(sequence, WatermarkStrategy.noWatermarks(), "Sequence").uid("smoke.sequence")
                 .keyBy(element -> element % keys)
                 .process(new CountPerKey()).uid("smoke.count-per-key").name("Count per key")
                 .sinkTo(counts).uid("smoke.counts-sink").name("Counts to Kafka");
-        return env.execute("volumizer-smoke");
+        return env.execute(Step.SMOKE.jobName());
     }
 
     public static void main(String[] args) throws Exception {
-        SmokeOptions options = JobOptions.parse(new SmokeOptions(), args);
+        SmokeOptions options = Options.parse(new SmokeOptions(), args);
         if (options == null) {
             return;
         }
@@ -55,7 +47,7 @@ public final class SmokeJob {
                 rate, Types.LONG);
         String topic = options.topic;
         KafkaSink<String> counts = KafkaSink.<String>builder()
-                .setBootstrapServers(options.bootstrapServers)
+                .setBootstrapServers(options.kafka.bootstrapServers)
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
                 .setRecordSerializer((KafkaRecordSerializationSchema<String>) (line, context, timestamp) ->
                         new ProducerRecord<>(topic, line.substring(0, line.indexOf(',')).getBytes(StandardCharsets.UTF_8),

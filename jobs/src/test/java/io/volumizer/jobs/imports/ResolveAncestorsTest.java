@@ -27,6 +27,9 @@ import org.junit.jupiter.api.Test;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.RawRecord;
+import io.volumizer.jobs.internal.stores.ParentLookup;
+import io.volumizer.options.Options;
+import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.jobs.testing.Documents;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DeadLetter;
@@ -83,8 +86,15 @@ class ResolveAncestorsTest {
 
     private static KeyedProcessOperator<String, RawRecord, ImportedEvent> operator(boolean keyedByParent,
             int resolvedFolders) {
-        return new KeyedProcessOperator<>(new ResolveAncestors(Documents::fromAvro, new MapLookup(), keyedByParent,
-                Duration.ofMillis(100), Duration.ofMillis(20), Duration.ofMillis(400), Duration.ofMillis(1000), Duration.ofHours(1), resolvedFolders));
+        ImportSettings settings = Options.defaults(new ImportSettings());
+        settings.partitionBy = keyedByParent ? ImportSettings.PartitionBy.parent : ImportSettings.PartitionBy.document;
+        settings.parentRetryInterval = Duration.ofMillis(100);
+        settings.parentCheckInterval = Duration.ofMillis(20);
+        settings.parentRetryMaxInterval = Duration.ofMillis(400);
+        settings.parentMaxWait = Duration.ofMillis(1000);
+        settings.parentCacheTtl = Duration.ofHours(1);
+        settings.resolvedFolderCache = resolvedFolders;
+        return new KeyedProcessOperator<>(new ResolveAncestors(Documents::fromAvro, new MapLookup(), settings));
     }
 
     /** A subtask of the import, in its job's environment. */

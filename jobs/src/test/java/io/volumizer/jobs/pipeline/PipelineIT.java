@@ -49,16 +49,17 @@ import com.mongodb.client.model.Sorts;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.jobs.options.PipelineOptions;
-import io.volumizer.jobs.submit.FlinkSessionClient;
-import io.volumizer.jobs.submit.JobArguments;
-import io.volumizer.jobs.submit.Stores;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.Options;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.codec.ConfluentWireFormat;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
-import picocli.CommandLine;
 
 /**
  * The pipeline on the local session cluster, Kafka, registry, MongoDB-protocol server and Elasticsearch: the jobs
@@ -66,9 +67,6 @@ import picocli.CommandLine;
  */
 class PipelineIT {
 
-    private static final String GENERATE = "io.volumizer.jobs.generate.GenerateJob";
-    private static final String IMPORT = "io.volumizer.jobs.imports.ImportJob";
-    private static final String INDEX = "io.volumizer.jobs.index.IndexJob";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final FlinkSessionClient FLINK = new FlinkSessionClient(
             System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081"));
@@ -76,23 +74,19 @@ class PipelineIT {
 
     private final String run = UUID.randomUUID().toString().substring(0, 8);
     private final String repository = "it" + run;
-    private final PipelineOptions pipeline = new PipelineOptions();
+    private PipelineOptions pipeline;
     private final List<String> jobs = new ArrayList<>();
     private Stores stores;
     private MongoClient mongo;
 
     @BeforeAll
     static void upload() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of("target"))) {
-            Path jar = files.filter(p -> p.getFileName().toString().matches("volumizer-jobs-.*\\.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("jobs jar not built in target/"));
-            jarId = FLINK.uploadJar(jar);
-        }
+        jarId = FLINK.uploadJar(JobsJar.path());
     }
 
     @BeforeEach
     void configure() {
-        new CommandLine(pipeline).parseArgs(
+        pipeline = Options.parse(new PipelineOptions(),
                 "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092"),
                 "--registry-url", System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7"),
                 "--mongodb-uri", System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"),
@@ -102,7 +96,7 @@ class PipelineIT {
                 "--index-prefix", "it-" + run + "-", "--partitions", "2", "--parallelism", "2",
                 "--checkpoint-interval", "PT1S");
         stores = new Stores(pipeline);
-        mongo = MongoClients.create(pipeline.mongodbUri);
+        mongo = MongoClients.create(pipeline.mongodb.uri);
     }
 
     @AfterEach
@@ -112,18 +106,18 @@ class PipelineIT {
                 FLINK.cancel(job, Duration.ofMinutes(1));
             }
         }
-        stores.reset(repository, pipeline.documentsTopic, pipeline.importedTopic, pipeline.deadletterTopic);
-        mongo.getDatabase(pipeline.mongodbDatabase).drop();
+        stores.reset(repository);
+        mongo.getDatabase(pipeline.mongodb.database).drop();
         mongo.close();
         stores.close();
     }
 
-    private List<String> args(String... overrides) {
-        return JobArguments.with(JobArguments.of(pipeline), overrides);
+    private List<String> args(String... options) {
+        return Options.with(pipeline, options);
     }
 
-    private String submit(String job, List<String> args, String savepoint) throws Exception {
-        String id = FLINK.run(jarId, job, args, savepoint);
+    private String submit(Step step, List<String> args, String savepoint) throws Exception {
+        String id = FLINK.run(jarId, step, args, savepoint);
         jobs.add(id);
         FLINK.awaitState(id, "RUNNING", Duration.ofMinutes(2));
         return id;
@@ -133,22 +127,14 @@ class PipelineIT {
         List<String> overrides = new ArrayList<>(List.of("--seed", "7", "--customers", Long.toString(customers),
                 "--statements-per-account", Integer.toString(statements), "--repository", repository));
         overrides.addAll(List.of(range));
-        String id = FLINK.run(jarId, GENERATE, args(overrides.toArray(String[]::new)), null);
+        String id = FLINK.run(jarId, Step.GENERATE, args(overrides.toArray(String[]::new)), null);
         jobs.add(id);
         FLINK.awaitState(id, "FINISHED", Duration.ofMinutes(3));
     }
 
     private static List<DocumentEvent> expected(long customers, int statements, String repository) {
-        BankGenerator generator = new BankGenerator(new GeneratorSettings(7, customers, statements, 2.0,
-                GeneratorSettings.DEFAULT_LAST_PERIOD, repository));
-        List<DocumentEvent> documents = new ArrayList<>();
-        for (long i = 0; i < generator.indexSpace(); i++) {
-            DocumentEvent document = generator.documentAt(i);
-            if (document != null) {
-                documents.add(document);
-            }
-        }
-        return documents;
+        return new BankGenerator(new GeneratorSettings(7, customers, statements, 2.0,
+                GeneratorSettings.DEFAULT_LAST_PERIOD, repository)).documents();
     }
 
     private static void await(String what, LongSupplier actual, long expected, Duration timeout) throws Exception {
@@ -165,6 +151,14 @@ class PipelineIT {
         return mongo.getDatabase(database).getCollection(repository).countDocuments();
     }
 
+    private static long restarts(String job) {
+        try {
+            return FLINK.restarts(job);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private long esCount() {
         try {
             return stores.elasticsearchCount(repository);
@@ -177,16 +171,16 @@ class PipelineIT {
     void generateImportIndexEndToEnd() throws Exception {
         List<DocumentEvent> expected = expected(160, 60, repository);
         assertThat(expected).hasSizeGreaterThanOrEqualTo(20_000);
-        submit(IMPORT, args("--group-id", "it-import-" + run), null);
-        submit(INDEX, args("--index-group-id", "it-index-" + run), null);
+        submit(Step.IMPORT, args("--group-id", "it-import-" + run), null);
+        submit(Step.INDEX, args("--index-group-id", "it-index-" + run), null);
 
         generate(160, 60);
 
-        await("documents in MongoDB", () -> mongoCount(pipeline.mongodbDatabase), expected.size(), Duration.ofMinutes(5));
+        await("documents in MongoDB", () -> mongoCount(pipeline.mongodb.database), expected.size(), Duration.ofMinutes(5));
         await("documents in Elasticsearch", this::esCount, expected.size(), Duration.ofMinutes(3));
         assertThat(stores.committedRecords(pipeline.deadletterTopic)).isZero();
 
-        var collection = mongo.getDatabase(pipeline.mongodbDatabase).getCollection(repository);
+        var collection = mongo.getDatabase(pipeline.mongodb.database).getCollection(repository);
         for (int i = 0; i < 25; i++) {
             DocumentEvent generated = expected.get((i * 7919) % expected.size());
             Document stored = collection.find(Filters.eq("_id", generated.getId())).first();
@@ -220,8 +214,8 @@ class PipelineIT {
     }
 
     private JsonNode search(String body) throws IOException {
-        try (RestClient client = RestClient.builder(HttpHost.create(pipeline.elasticsearchUrl)).build()) {
-            Request request = new Request("POST", "/" + pipeline.indexPrefix + repository + "/_search");
+        try (RestClient client = RestClient.builder(HttpHost.create(pipeline.elasticsearch.url)).build()) {
+            Request request = new Request("POST", "/" + pipeline.elasticsearch.indices().of(repository) + "/_search");
             request.setEntity(new NStringEntity(body, ContentType.APPLICATION_JSON));
             return JSON.readTree(EntityUtils.toString(client.performRequest(request).getEntity())).path("hits");
         }
@@ -246,24 +240,24 @@ class PipelineIT {
         generate(40, 60, "--to-customer", "20");
 
         List<String> interruptedArgs = args("--group-id", "it-b-" + run, "--mongodb-database", "it_" + run + "_b");
-        String first = submit(IMPORT, interruptedArgs, null);
+        String first = submit(Step.IMPORT, interruptedArgs, null);
         await("first part", () -> Math.min(mongoCount("it_" + run + "_b"), 1000), 1000, Duration.ofMinutes(2));
         String savepoint = FLINK.stopWithSavepoint(first, Duration.ofMinutes(1));
         long atStop = mongoCount("it_" + run + "_b");
         generate(40, 60, "--from-customer", "20");
-        String resumed = submit(IMPORT, interruptedArgs, savepoint);
+        String resumed = submit(Step.IMPORT, interruptedArgs, savepoint);
         await("resumed import", () -> mongoCount("it_" + run + "_b"), total, Duration.ofMinutes(3));
         FLINK.cancel(resumed, Duration.ofMinutes(1));
         assertThat(atStop).as("stopped mid-run").isLessThan(total);
 
-        String uninterrupted = submit(IMPORT, args("--group-id", "it-a-" + run, "--mongodb-database", "it_" + run + "_a"), null);
+        String uninterrupted = submit(Step.IMPORT, args("--group-id", "it-a-" + run, "--mongodb-database", "it_" + run + "_a"), null);
         await("uninterrupted import", () -> mongoCount("it_" + run + "_a"), total, Duration.ofMinutes(3));
         FLINK.cancel(uninterrupted, Duration.ofMinutes(1));
         assertThat(contentHashes("it_" + run + "_b")).isEqualTo(contentHashes("it_" + run + "_a"));
 
         // Reset: fresh collection, new consumer group from the earliest offset: the same content again.
         mongo.getDatabase("it_" + run + "_b").drop();
-        String replay = submit(IMPORT, args("--group-id", "it-c-" + run, "--mongodb-database", "it_" + run + "_b"), null);
+        String replay = submit(Step.IMPORT, args("--group-id", "it-c-" + run, "--mongodb-database", "it_" + run + "_b"), null);
         await("replayed import", () -> mongoCount("it_" + run + "_b"), total, Duration.ofMinutes(3));
         FLINK.cancel(replay, Duration.ofMinutes(1));
         assertThat(contentHashes("it_" + run + "_b")).isEqualTo(contentHashes("it_" + run + "_a"));
@@ -276,12 +270,13 @@ class PipelineIT {
         long total = expected(40, 60, repository).size();
         generate(40, 60);
 
-        String job = submit(IMPORT, args("--group-id", "it-crash-" + run, "--inject-failure-at", "1777"), null);
-        await("documents in MongoDB", () -> mongoCount(pipeline.mongodbDatabase), total, Duration.ofMinutes(4));
+        String job = submit(Step.IMPORT, args("--group-id", "it-crash-" + run, "--inject-failure-at", "1777"), null);
+        await("documents in MongoDB", () -> mongoCount(pipeline.mongodb.database), total, Duration.ofMinutes(4));
         await("imported events", () -> stores.committedRecords(pipeline.importedTopic), total, Duration.ofMinutes(1));
 
-        assertThat(FLINK.job(job).path("status-counts").toString()).isNotNull();
         assertThat(FLINK.exceptions(job)).as("the injected failure happened").contains("injected failure");
+        await("restarts after the failure", () -> restarts(job), 1, Duration.ofSeconds(30));
+        assertThat(FLINK.state(job)).as("and runs on").isEqualTo("RUNNING");
         List<String> importedIds = importedIds();
         assertThat(importedIds).hasSize((int) total);
         assertThat(Set.copyOf(importedIds)).as("no duplicates in the imported topic").hasSize((int) total);
@@ -289,7 +284,7 @@ class PipelineIT {
 
     private List<String> importedIds() {
         AvroCodec<io.volumizer.schemas.event.ImportedEvent> codec = AvroCodec.forSpecific(
-                new SchemaRegistryClient(pipeline.registryUrl), "unused", io.volumizer.schemas.event.ImportedEvent.class);
+                new SchemaRegistryClient(pipeline.registry.url), "unused", io.volumizer.schemas.event.ImportedEvent.class);
         List<String> ids = new ArrayList<>();
         try (var consumer = consumer()) {
             consumer.subscribe(List.of(pipeline.importedTopic));
@@ -306,7 +301,7 @@ class PipelineIT {
 
     private KafkaConsumer<byte[], byte[]> consumer() {
         Properties config = new Properties();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.bootstrapServers);
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.kafka.bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "it-read-" + UUID.randomUUID());
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -318,9 +313,9 @@ class PipelineIT {
         long total = expected(5, 6, repository).size();
         // Long enough for a parent at depth 4 to be written on a loaded machine (each level waits for the one above,
         // at backed-off lookups), short enough for the orphan to be dead-lettered soon.
-        String job = submit(IMPORT, args("--group-id", "it-bad-" + run, "--parent-max-wait", "PT30S"), null);
-        AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registryUrl),
-                AvroCodec.valueSubject(pipeline.documentsTopic), DocumentEvent.class);
+        String job = submit(Step.IMPORT, args("--group-id", "it-bad-" + run, "--parent-max-wait", "PT30S"), null);
+        AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registry.url),
+                AvroCodec.valueSubject(pipeline.documentsTopic()), DocumentEvent.class);
         DocumentEvent orphan = expected(5, 6, repository).get(60);
         orphan.setId("orphan-" + run);
         orphan.setParentId("never-arrives");
@@ -331,20 +326,20 @@ class PipelineIT {
         DocumentEvent misKeyed = expected(5, 6, repository).get(61);
         misKeyed.setId("mis-keyed-" + run);
         Properties config = new Properties();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.bootstrapServers);
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.kafka.bootstrapServers);
         try (var producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(pipeline.documentsTopic, "k".getBytes(), "{\"not\":\"avro\"}".getBytes()));
-            producer.send(new ProducerRecord<>(pipeline.documentsTopic, "k".getBytes(), unknownSchema));
-            producer.send(new ProducerRecord<>(pipeline.documentsTopic, "k".getBytes(), java.util.Arrays.copyOf(valid, 12)));
-            producer.send(new ProducerRecord<>(pipeline.documentsTopic, "never-arrives".getBytes(), codec.encode(orphan)));
-            producer.send(new ProducerRecord<>(pipeline.documentsTopic, "k".getBytes(), codec.encode(misKeyed)));
+            producer.send(new ProducerRecord<>(pipeline.documentsTopic(), "k".getBytes(), "{\"not\":\"avro\"}".getBytes()));
+            producer.send(new ProducerRecord<>(pipeline.documentsTopic(), "k".getBytes(), unknownSchema));
+            producer.send(new ProducerRecord<>(pipeline.documentsTopic(), "k".getBytes(), java.util.Arrays.copyOf(valid, 12)));
+            producer.send(new ProducerRecord<>(pipeline.documentsTopic(), "never-arrives".getBytes(), codec.encode(orphan)));
+            producer.send(new ProducerRecord<>(pipeline.documentsTopic(), "k".getBytes(), codec.encode(misKeyed)));
         }
         generate(5, 6);
 
-        await("good documents imported", () -> mongoCount(pipeline.mongodbDatabase), total, Duration.ofMinutes(2));
+        await("good documents imported", () -> mongoCount(pipeline.mongodb.database), total, Duration.ofMinutes(2));
         await("dead letters", () -> stores.committedRecords(pipeline.deadletterTopic), 5, Duration.ofMinutes(1));
 
-        AvroCodec<DeadLetter> deadLetters = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registryUrl),
+        AvroCodec<DeadLetter> deadLetters = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registry.url),
                 "unused", DeadLetter.class);
         List<String> reasons = new ArrayList<>();
         try (var consumer = consumer()) {

@@ -17,6 +17,9 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
+
+import io.volumizer.options.Options;
+import io.volumizer.options.steps.SmokeOptions;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The job graph on a MiniCluster, with a bounded test source and a collecting sink instead of Kafka. */
@@ -30,7 +33,7 @@ class SmokeJobTest {
 
     @Test
     void countsEveryRecordOncePerKey() throws Exception {
-        SmokeOptions options = io.volumizer.jobs.options.JobOptions.parse(new SmokeOptions(), "--keys", "4",
+        SmokeOptions options = Options.parse(new SmokeOptions(), "--keys", "4",
                 "--records", "1000");
         var source = new DataGeneratorSource<>(index -> index, options.recordsOrUnbounded(), RateLimiterStrategy.noOp(),
                 Types.LONG);

@@ -1,5 +1,20 @@
 package io.volumizer.sinks.elasticsearch;
 
+import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
+import static io.volumizer.sinks.DocumentFields.BLOB;
+import static io.volumizer.sinks.DocumentFields.CREATED;
+import static io.volumizer.sinks.DocumentFields.FULLTEXT;
+import static io.volumizer.sinks.DocumentFields.ID;
+import static io.volumizer.sinks.DocumentFields.MODIFIED;
+import static io.volumizer.sinks.DocumentFields.NAME;
+import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.PATH;
+import static io.volumizer.sinks.DocumentFields.PROPERTIES;
+import static io.volumizer.sinks.DocumentFields.REPOSITORY;
+import static io.volumizer.sinks.DocumentFields.TITLE;
+import static io.volumizer.sinks.DocumentFields.TYPE;
+import static io.volumizer.sinks.DocumentFields.VERSION;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,10 +40,11 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.BulkResult;
+import io.volumizer.sinks.DocumentFields;
 import io.volumizer.sinks.StoreUnavailableException;
 
 /**
- * The repository's search index: one index per repository ({@code <prefix><repository>}), written with the
+ * The repository's search index: one index per repository ({@link IndexNames}), written with the
  * {@code _bulk} API. Versions are external ({@code external_gte}), so replays are idempotent and an older event
  * never replaces a newer one (Elasticsearch answers 409, reported stale). Items rejected for overload (429,
  * rejected execution) are retried with backoff; other item failures are returned for the dead-letter topic.
@@ -39,22 +55,18 @@ public final class ElasticsearchDocumentStore {
     private static final ContentType NDJSON = ContentType.create("application/x-ndjson", StandardCharsets.UTF_8);
 
     private final RestClient client;
-    private final String indexPrefix;
+    private final IndexNames indices;
     private final Backoff backoff;
 
-    public ElasticsearchDocumentStore(RestClient client, String indexPrefix, Backoff backoff) {
+    public ElasticsearchDocumentStore(RestClient client, IndexNames indices, Backoff backoff) {
         this.client = client;
-        this.indexPrefix = indexPrefix;
+        this.indices = indices;
         this.backoff = backoff;
-    }
-
-    public String index(String repository) {
-        return indexPrefix + repository;
     }
 
     /** Installs the repository template for every index of this store. */
     public void ensureTemplate() throws IOException {
-        IndexTemplates.installRepositoryTemplate(client, indexPrefix + "repositories", indexPrefix + "*");
+        IndexTemplates.installRepositoryTemplate(client, indices);
     }
 
     public BulkResult<ImportedEvent> write(List<ImportedEvent> batch) {
@@ -125,7 +137,7 @@ public final class ElasticsearchDocumentStore {
                 DocumentEvent document = event.getDocument();
                 json.writeStartObject();
                 json.writeObjectFieldStart(document.getOperation() == Operation.DELETE ? "delete" : "index");
-                json.writeStringField("_index", index(document.getRepository()));
+                json.writeStringField("_index", indices.of(document.getRepository()));
                 json.writeStringField("_id", document.getId());
                 json.writeNumberField("version", document.getVersion());
                 json.writeStringField("version_type", "external_gte");
@@ -149,27 +161,27 @@ public final class ElasticsearchDocumentStore {
         return false;
     }
 
-    /** The indexed form: metadata, ancestry, typed properties and a fulltext field of every text value. */
+    /** The indexed form ({@link DocumentFields}): metadata, ancestry, typed properties and a fulltext field of every text value. */
     private static void writeDocument(JsonGenerator json, ImportedEvent event) throws IOException {
         DocumentEvent document = event.getDocument();
         json.writeStartObject();
-        json.writeStringField("id", document.getId());
-        json.writeStringField("repository", document.getRepository());
-        json.writeStringField("parentId", document.getParentId());
-        json.writeStringField("path", event.getPath());
-        json.writeStringField("type", document.getType());
-        json.writeStringField("name", document.getName());
-        json.writeStringField("title", document.getTitle());
-        json.writeStringField("created", document.getCreated().toString());
-        json.writeStringField("modified", document.getModified().toString());
-        json.writeNumberField("version", document.getVersion());
-        json.writeArrayFieldStart("ancestorIds");
+        json.writeStringField(ID, document.getId());
+        json.writeStringField(REPOSITORY, document.getRepository());
+        json.writeStringField(PARENT_ID, document.getParentId());
+        json.writeStringField(PATH, event.getPath());
+        json.writeStringField(TYPE, document.getType());
+        json.writeStringField(NAME, document.getName());
+        json.writeStringField(TITLE, document.getTitle());
+        json.writeStringField(CREATED, document.getCreated().toString());
+        json.writeStringField(MODIFIED, document.getModified().toString());
+        json.writeNumberField(VERSION, document.getVersion());
+        json.writeArrayFieldStart(ANCESTOR_IDS);
         for (String ancestor : event.getAncestorIds()) {
             json.writeString(ancestor);
         }
         json.writeEndArray();
         StringBuilder fulltext = new StringBuilder(document.getTitle());
-        json.writeObjectFieldStart("props");
+        json.writeObjectFieldStart(PROPERTIES);
         for (Map.Entry<String, Object> property : document.getProperties().entrySet()) {
             Object value = property.getValue();
             if (value instanceof String text) {
@@ -184,12 +196,12 @@ public final class ElasticsearchDocumentStore {
             }
         }
         json.writeEndObject();
-        json.writeStringField("fulltext", fulltext.toString());
+        json.writeStringField(FULLTEXT, fulltext.toString());
         if (document.getBlob() != null) {
-            json.writeObjectFieldStart("blob");
-            json.writeStringField("mimeType", document.getBlob().getMimeType());
-            json.writeStringField("filename", document.getBlob().getFilename());
-            json.writeStringField("key", document.getBlob().getKey());
+            json.writeObjectFieldStart(BLOB);
+            json.writeStringField(DocumentFields.Blob.MIME_TYPE, document.getBlob().getMimeType());
+            json.writeStringField(DocumentFields.Blob.FILENAME, document.getBlob().getFilename());
+            json.writeStringField(DocumentFields.Blob.KEY, document.getBlob().getKey());
             json.writeEndObject();
         }
         json.writeEndObject();

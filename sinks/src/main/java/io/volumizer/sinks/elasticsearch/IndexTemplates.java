@@ -22,10 +22,10 @@ public final class IndexTemplates {
     private IndexTemplates() {
     }
 
-    /** Installs (or replaces) the repository template as {@code name}, applying to indices matching {@code pattern}. */
-    public static void installRepositoryTemplate(RestClient client, String name, String pattern) throws IOException {
-        Request request = new Request("PUT", "/_index_template/" + name);
-        request.setEntity(new NStringEntity(repositoryTemplate(pattern), ContentType.APPLICATION_JSON));
+    /** Installs (or replaces) the repository template, applying to every repository index of {@code indices}. */
+    public static void installRepositoryTemplate(RestClient client, IndexNames indices) throws IOException {
+        Request request = new Request("PUT", "/_index_template/" + indices.template());
+        request.setEntity(new NStringEntity(repositoryTemplate(indices.all()), ContentType.APPLICATION_JSON));
         client.performRequest(request);
     }
 

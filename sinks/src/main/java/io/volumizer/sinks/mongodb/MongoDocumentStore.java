@@ -1,5 +1,21 @@
 package io.volumizer.sinks.mongodb;
 
+import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
+import static io.volumizer.sinks.DocumentFields.BLOB;
+import static io.volumizer.sinks.DocumentFields.CREATED;
+import static io.volumizer.sinks.DocumentFields.DELETED;
+import static io.volumizer.sinks.DocumentFields.KEY;
+import static io.volumizer.sinks.DocumentFields.MODIFIED;
+import static io.volumizer.sinks.DocumentFields.NAME;
+import static io.volumizer.sinks.DocumentFields.ORIGIN;
+import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.PATH;
+import static io.volumizer.sinks.DocumentFields.PROPERTIES;
+import static io.volumizer.sinks.DocumentFields.REPOSITORY;
+import static io.volumizer.sinks.DocumentFields.TITLE;
+import static io.volumizer.sinks.DocumentFields.TYPE;
+import static io.volumizer.sinks.DocumentFields.VERSION;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +45,7 @@ import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.BulkResult;
+import io.volumizer.sinks.DocumentFields;
 import io.volumizer.sinks.StoreUnavailableException;
 
 /**
@@ -41,6 +58,8 @@ import io.volumizer.sinks.StoreUnavailableException;
 public final class MongoDocumentStore {
 
     private static final int DUPLICATE_KEY = 11000;
+    /** The unique (parentId, name) index: a name is taken once under a parent. */
+    private static final String CHILDREN_INDEX = "children";
     private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
 
     private final MongoClient client;
@@ -61,8 +80,8 @@ public final class MongoDocumentStore {
     /** The indexes navigation needs: children of a parent by name (unique), and descendants by ancestor. */
     public void ensureIndexes(String repository) {
         MongoCollection<Document> documents = collection(repository);
-        documents.createIndex(Indexes.ascending("parentId", "name"), new IndexOptions().unique(true).name("children"));
-        documents.createIndex(Indexes.ascending("ancestorIds"), new IndexOptions().name("descendants"));
+        documents.createIndex(Indexes.ascending(PARENT_ID, NAME), new IndexOptions().unique(true).name(CHILDREN_INDEX));
+        documents.createIndex(Indexes.ascending(ANCESTOR_IDS), new IndexOptions().name("descendants"));
     }
 
     /** Writes a batch (unordered), retrying with backoff while the server is unreachable. */
@@ -79,8 +98,12 @@ public final class MongoDocumentStore {
             ensureIndexes(repository);
         }
         for (int attempt = 0; ; attempt++) {
+            // Each attempt starts afresh: events an attempt wrote before failing are written (or found) again by the
+            // next, and must be reported once.
+            BulkResult<ImportedEvent> attemptResult = new BulkResult<>();
             try {
-                writeOnce(collection(repository).withDocumentClass(RawBsonDocument.class), events, result);
+                writeOnce(collection(repository).withDocumentClass(RawBsonDocument.class), events, attemptResult);
+                result.addAll(attemptResult);
                 return;
             } catch (MongoException e) {
                 if (attempt >= backoff.maxRetries()) {
@@ -114,7 +137,7 @@ public final class MongoDocumentStore {
             for (BulkWriteError error : e.getWriteErrors()) {
                 rejected[error.getIndex()] = true;
                 ImportedEvent event = events.get(error.getIndex());
-                if (error.getCode() == DUPLICATE_KEY && error.getMessage().contains("children")) {
+                if (error.getCode() == DUPLICATE_KEY && error.getMessage().contains(CHILDREN_INDEX)) {
                     result.failed(event, "another document named '" + event.getDocument().getName()
                             + "' already exists under parent " + event.getDocument().getParentId());
                 } else if (error.getCode() == DUPLICATE_KEY) {
@@ -137,15 +160,15 @@ public final class MongoDocumentStore {
     private void replaceIfOlder(MongoCollection<RawBsonDocument> documents, ImportedEvent event,
             BulkResult<ImportedEvent> result) {
         DocumentEvent document = event.getDocument();
-        RawBsonDocument stored = documents.find(Filters.eq("_id", document.getId()))
-                .projection(Projections.include("version")).first();
-        long version = stored == null ? -1 : stored.getInt64("version").getValue();
+        RawBsonDocument stored = documents.find(Filters.eq(KEY, document.getId()))
+                .projection(Projections.include(VERSION)).first();
+        long version = stored == null ? -1 : stored.getInt64(VERSION).getValue();
         if (version == document.getVersion()) {
             result.written(event);
         } else if (version > document.getVersion()) {
             result.stale(event);
         } else {
-            long matched = documents.replaceOne(Filters.eq("_id", document.getId()), toBson(event)).getMatchedCount();
+            long matched = documents.replaceOne(Filters.eq(KEY, document.getId()), toBson(event)).getMatchedCount();
             if (matched == 1) {
                 result.written(event);
             } else {
@@ -156,14 +179,14 @@ public final class MongoDocumentStore {
 
     /** The ancestry of a stored, not deleted document. */
     public Optional<Ancestry> ancestry(String repository, String id) {
-        Document found = collection(repository).find(Filters.eq("_id", id))
-                .projection(Projections.include("ancestorIds", "path", "deleted")).first();
+        Document found = collection(repository).find(Filters.eq(KEY, id))
+                .projection(Projections.include(ANCESTOR_IDS, PATH, DELETED)).first();
         if (found == null || isTombstone(found)) {
             return Optional.empty();
         }
-        List<String> ids = new ArrayList<>(found.getList("ancestorIds", String.class));
+        List<String> ids = new ArrayList<>(found.getList(ANCESTOR_IDS, String.class));
         ids.add(id);
-        return Optional.of(new Ancestry(ids, found.getString("path")));
+        return Optional.of(new Ancestry(ids, found.getString(PATH)));
     }
 
     /** The stored form ({@link StoredForm}): the event's fields, its ancestry, a tombstone flag; BSON as sent. */
@@ -173,7 +196,7 @@ public final class MongoDocumentStore {
 
     /** Whether a stored document is the tombstone of a delete. */
     public static boolean isTombstone(Document stored) {
-        return Boolean.TRUE.equals(stored.getBoolean("deleted"));
+        return Boolean.TRUE.equals(stored.getBoolean(DELETED));
     }
 
     /**
@@ -181,21 +204,24 @@ public final class MongoDocumentStore {
      * {@link #toBson}, without the import's ancestry): what a writer changes and appends again.
      */
     public static DocumentEvent toEvent(Document stored, Operation operation) {
-        Document blob = stored.get("blob", Document.class);
-        Document origin = stored.get("origin", Document.class);
-        return DocumentEvent.newBuilder().setOperation(operation).setRepository(stored.getString("repository"))
-                .setId(stored.getString("_id")).setParentId(stored.getString("parentId"))
-                .setType(stored.getString("type")).setName(stored.getString("name"))
-                .setTitle(stored.getString("title")).setCreated(stored.getDate("created").toInstant())
-                .setModified(stored.getDate("modified").toInstant())
-                .setProperties(new LinkedHashMap<>(stored.get("properties", Document.class)))
-                .setBlob(blob == null ? null : BlobRef.newBuilder().setKey(blob.getString("key"))
-                        .setMimeType(blob.getString("mimeType")).setFilename(blob.getString("filename"))
-                        .setDigest(blob.getString("digest")).setLength(blob.getLong("length")).build())
-                .setEventTime(stored.getDate("modified").toInstant()).setVersion(stored.getLong("version"))
+        Document blob = stored.get(BLOB, Document.class);
+        Document origin = stored.get(ORIGIN, Document.class);
+        return DocumentEvent.newBuilder().setOperation(operation).setRepository(stored.getString(REPOSITORY))
+                .setId(stored.getString(KEY)).setParentId(stored.getString(PARENT_ID))
+                .setType(stored.getString(TYPE)).setName(stored.getString(NAME))
+                .setTitle(stored.getString(TITLE)).setCreated(stored.getDate(CREATED).toInstant())
+                .setModified(stored.getDate(MODIFIED).toInstant())
+                .setProperties(new LinkedHashMap<>(stored.get(PROPERTIES, Document.class)))
+                .setBlob(blob == null ? null : BlobRef.newBuilder().setKey(blob.getString(DocumentFields.Blob.KEY))
+                        .setMimeType(blob.getString(DocumentFields.Blob.MIME_TYPE))
+                        .setFilename(blob.getString(DocumentFields.Blob.FILENAME))
+                        .setDigest(blob.getString(DocumentFields.Blob.DIGEST))
+                        .setLength(blob.getLong(DocumentFields.Blob.LENGTH)).build())
+                .setEventTime(stored.getDate(MODIFIED).toInstant()).setVersion(stored.getLong(VERSION))
                 .setOrigin(origin == null ? null : Origin.newBuilder()
-                        .setSource(origin.getString("source")).setSeed(origin.getLong("seed"))
-                        .setIndex(origin.getLong("index")).build())
+                        .setSource(origin.getString(DocumentFields.Origin.SOURCE))
+                        .setSeed(origin.getLong(DocumentFields.Origin.SEED))
+                        .setIndex(origin.getLong(DocumentFields.Origin.INDEX)).build())
                 .build();
     }
 }

@@ -1,5 +1,22 @@
 package io.volumizer.sinks.mongodb;
 
+import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
+import static io.volumizer.sinks.DocumentFields.BLOB;
+import static io.volumizer.sinks.DocumentFields.CREATED;
+import static io.volumizer.sinks.DocumentFields.DELETED;
+import static io.volumizer.sinks.DocumentFields.IMPORTED_AT;
+import static io.volumizer.sinks.DocumentFields.KEY;
+import static io.volumizer.sinks.DocumentFields.MODIFIED;
+import static io.volumizer.sinks.DocumentFields.NAME;
+import static io.volumizer.sinks.DocumentFields.ORIGIN;
+import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.PATH;
+import static io.volumizer.sinks.DocumentFields.PROPERTIES;
+import static io.volumizer.sinks.DocumentFields.REPOSITORY;
+import static io.volumizer.sinks.DocumentFields.TITLE;
+import static io.volumizer.sinks.DocumentFields.TYPE;
+import static io.volumizer.sinks.DocumentFields.VERSION;
+
 import java.time.Instant;
 import java.util.Map;
 
@@ -12,15 +29,16 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
+import io.volumizer.sinks.DocumentFields;
 
 /**
  * The stored form of an imported document, written field by field straight into BSON bytes. The driver sends a
  * {@link RawBsonDocument} as it is; a {@code Document} is encoded value by value through the codec registry,
  * which took a third of the import's TaskManager samples in a profile.
  *
- * <p>Fields: {@code _id, repository, parentId, ancestorIds, path, type, name, title, created, modified, version,
- * properties, importedAt}, then {@code blob}, {@code origin} and {@code deleted} where they apply. Dates are BSON
- * dates (milliseconds), null values are BSON nulls.
+ * <p>Fields ({@link DocumentFields}): {@code _id, repository, parentId, ancestorIds, path, type, name, title, created,
+ * modified, version, properties, importedAt}, then {@code blob}, {@code origin} and {@code deleted} where they apply.
+ * Dates are BSON dates (milliseconds), null values are BSON nulls.
  */
 final class StoredForm {
 
@@ -32,47 +50,47 @@ final class StoredForm {
         BasicOutputBuffer buffer = new Utf8OutputBuffer(512);
         try (BsonBinaryWriter bson = new BsonBinaryWriter(buffer)) {
             bson.writeStartDocument();
-            bson.writeString("_id", document.getId());
-            bson.writeString("repository", document.getRepository());
-            writeNullable(bson, "parentId", document.getParentId());
-            bson.writeStartArray("ancestorIds");
+            bson.writeString(KEY, document.getId());
+            bson.writeString(REPOSITORY, document.getRepository());
+            writeNullable(bson, PARENT_ID, document.getParentId());
+            bson.writeStartArray(ANCESTOR_IDS);
             for (String ancestor : event.getAncestorIds()) {
                 bson.writeString(ancestor);
             }
             bson.writeEndArray();
-            bson.writeString("path", event.getPath());
-            bson.writeString("type", document.getType());
-            bson.writeString("name", document.getName());
-            bson.writeString("title", document.getTitle());
-            writeDate(bson, "created", document.getCreated());
-            writeDate(bson, "modified", document.getModified());
-            bson.writeInt64("version", document.getVersion());
-            bson.writeStartDocument("properties");
+            bson.writeString(PATH, event.getPath());
+            bson.writeString(TYPE, document.getType());
+            bson.writeString(NAME, document.getName());
+            bson.writeString(TITLE, document.getTitle());
+            writeDate(bson, CREATED, document.getCreated());
+            writeDate(bson, MODIFIED, document.getModified());
+            bson.writeInt64(VERSION, document.getVersion());
+            bson.writeStartDocument(PROPERTIES);
             for (Map.Entry<String, Object> property : document.getProperties().entrySet()) {
                 writeValue(bson, property.getKey(), property.getValue());
             }
             bson.writeEndDocument();
-            writeDate(bson, "importedAt", event.getImportedAt());
+            writeDate(bson, IMPORTED_AT, event.getImportedAt());
             BlobRef blob = document.getBlob();
             if (blob != null) {
-                bson.writeStartDocument("blob");
-                bson.writeString("key", blob.getKey());
-                bson.writeString("mimeType", blob.getMimeType());
-                bson.writeString("filename", blob.getFilename());
-                writeNullable(bson, "digest", blob.getDigest());
-                writeValue(bson, "length", blob.getLength());
+                bson.writeStartDocument(BLOB);
+                bson.writeString(DocumentFields.Blob.KEY, blob.getKey());
+                bson.writeString(DocumentFields.Blob.MIME_TYPE, blob.getMimeType());
+                bson.writeString(DocumentFields.Blob.FILENAME, blob.getFilename());
+                writeNullable(bson, DocumentFields.Blob.DIGEST, blob.getDigest());
+                writeValue(bson, DocumentFields.Blob.LENGTH, blob.getLength());
                 bson.writeEndDocument();
             }
             Origin origin = document.getOrigin();
             if (origin != null) {
-                bson.writeStartDocument("origin");
-                bson.writeString("source", origin.getSource());
-                writeValue(bson, "seed", origin.getSeed());
-                writeValue(bson, "index", origin.getIndex());
+                bson.writeStartDocument(ORIGIN);
+                bson.writeString(DocumentFields.Origin.SOURCE, origin.getSource());
+                writeValue(bson, DocumentFields.Origin.SEED, origin.getSeed());
+                writeValue(bson, DocumentFields.Origin.INDEX, origin.getIndex());
                 bson.writeEndDocument();
             }
             if (document.getOperation() == Operation.DELETE) {
-                bson.writeBoolean("deleted", true);
+                bson.writeBoolean(DELETED, true);
             }
             bson.writeEndDocument();
         }

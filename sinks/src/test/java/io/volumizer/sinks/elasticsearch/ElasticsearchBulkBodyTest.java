@@ -22,7 +22,7 @@ import io.volumizer.sinks.testing.Events;
 class ElasticsearchBulkBodyTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final ElasticsearchDocumentStore store = new ElasticsearchDocumentStore(null, "volumizer-", Backoff.DEFAULT);
+    private final ElasticsearchDocumentStore store = new ElasticsearchDocumentStore(null, new IndexNames("volumizer-"), Backoff.DEFAULT);
 
     @Test
     void indexActionThenTheDocumentWithTypedPropertiesAndFulltext() throws Exception {
@@ -48,7 +48,7 @@ class ElasticsearchBulkBodyTest {
         assertThat(document.path("created").asText()).isEqualTo("2024-01-01T00:00:00Z");
         assertThat(document.path("version").isIntegralNumber()).isTrue();
         assertThat(document.path("ancestorIds")).containsExactly(JSON.readTree("\"root\""), JSON.readTree("\"a-1\""));
-        assertThat(document.path("props")).isEqualTo(JSON.readTree(
+        assertThat(document.path("properties")).isEqualTo(JSON.readTree(
                 "{\"city\":\"Zürich \\\"Altstadt\\\"\",\"statementNumber\":7,\"closingBalance\":12.5,\"overdrawn\":false}"));
         assertThat(document.path("fulltext").asText()).isEqualTo("Statement\nJanuary Zürich \"Altstadt\"");
         assertThat(document.path("blob")).isEqualTo(JSON.readTree(

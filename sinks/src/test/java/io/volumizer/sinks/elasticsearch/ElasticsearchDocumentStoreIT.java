@@ -28,7 +28,7 @@ import io.volumizer.sinks.BulkResult;
 /** The index stage's writer against the local Elasticsearch: what each item of a bulk request came to. */
 class ElasticsearchDocumentStoreIT {
 
-    private final String prefix = "it-" + UUID.randomUUID() + "-";
+    private final IndexNames indices = new IndexNames("it-" + UUID.randomUUID() + "-");
     private RestClient client;
     private ElasticsearchDocumentStore store;
 
@@ -36,14 +36,14 @@ class ElasticsearchDocumentStoreIT {
     void connect() throws IOException {
         client = RestClient.builder(HttpHost.create(
                 System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200"))).build();
-        store = new ElasticsearchDocumentStore(client, prefix, Backoff.DEFAULT);
+        store = new ElasticsearchDocumentStore(client, indices, Backoff.DEFAULT);
         store.ensureTemplate();
     }
 
     @AfterEach
     void cleanUp() throws IOException {
-        client.performRequest(new Request("DELETE", "/" + prefix + "*"));
-        client.performRequest(new Request("DELETE", "/_index_template/" + prefix + "repositories"));
+        client.performRequest(new Request("DELETE", "/" + indices.all()));
+        client.performRequest(new Request("DELETE", "/_index_template/" + indices.template()));
         client.close();
     }
 
@@ -69,10 +69,10 @@ class ElasticsearchDocumentStoreIT {
             assertThat(failure.item()).isSameAs(badDate);
             assertThat(failure.reason()).startsWith("Elasticsearch 400 mapper_parsing_exception: ").contains("openingDate");
         });
-        client.performRequest(new Request("POST", "/" + store.index("bank") + "/_refresh"));
-        assertThat(get("/" + store.index("bank") + "/_count").path("count").asLong()).isEqualTo(1500);
-        assertThat(get("/" + store.index("bank") + "/_doc/d-2").path("_source").path("title").asText()).isEqualTo("New");
-        assertThat(get("/" + store.index("bank") + "/_doc/d-1").path("_source").path("title").asText()).isEqualTo("Title 1");
+        client.performRequest(new Request("POST", "/" + indices.of("bank") + "/_refresh"));
+        assertThat(get("/" + indices.of("bank") + "/_count").path("count").asLong()).isEqualTo(1500);
+        assertThat(get("/" + indices.of("bank") + "/_doc/d-2").path("_source").path("title").asText()).isEqualTo("New");
+        assertThat(get("/" + indices.of("bank") + "/_doc/d-1").path("_source").path("title").asText()).isEqualTo("Title 1");
     }
 
     private static ImportedEvent withProperties(ImportedEvent event, Map<String, Object> properties) {

@@ -25,21 +25,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 class ElasticsearchIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final String prefix = "it-" + UUID.randomUUID();
-    private final String index = prefix + "-documents";
+    private final IndexNames indices = new IndexNames("it-" + UUID.randomUUID() + "-");
+    private final String index = indices.of("documents");
     private RestClient client;
 
     @BeforeEach
     void connect() throws IOException {
         client = RestClient.builder(HttpHost.create(
                 System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200"))).build();
-        IndexTemplates.installRepositoryTemplate(client, prefix, prefix + "-*");
+        IndexTemplates.installRepositoryTemplate(client, indices);
     }
 
     @AfterEach
     void cleanUp() throws IOException {
         client.performRequest(new Request("DELETE", "/" + index + "?ignore_unavailable=true"));
-        client.performRequest(new Request("DELETE", "/_index_template/" + prefix));
+        client.performRequest(new Request("DELETE", "/_index_template/" + indices.template()));
         client.close();
     }
 

@@ -3,6 +3,7 @@ package io.volumizer.sinks.mongodb;
 import static io.volumizer.sinks.testing.Events.imported;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -19,6 +20,7 @@ import com.mongodb.client.model.Filters;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.BulkResult;
+import io.volumizer.sinks.testing.FaultyMongo;
 
 /** The repository store against the local MongoDB-protocol server. */
 class MongoDocumentStoreIT {
@@ -59,6 +61,22 @@ class MongoDocumentStoreIT {
         Document replaced = store.collection("bank").find(Filters.eq("_id", "d-2")).first();
         assertThat(replaced.getString("title")).isEqualTo("New");
         assertThat(replaced.getLong("version")).isEqualTo(3);
+    }
+
+    @Test
+    void aBatchRetriedAfterAConnectionFailureReportsEachEventOnce() {
+        store.write(List.of(imported("bank", "old", "p", "old.pdf", 1, "Old")));
+        MongoDocumentStore retrying = new MongoDocumentStore(FaultyMongo.failing(client, "replaceOne", 1), database,
+                new Backoff(Duration.ZERO, Duration.ZERO, 2));
+        ImportedEvent fresh = imported("bank", "new", "p", "new.pdf", 1, "New");
+        ImportedEvent newerVersion = imported("bank", "old", "p", "old.pdf", 2, "Old, revised");
+
+        // The first attempt inserts the fresh document, then loses its connection replacing the older one.
+        BulkResult<ImportedEvent> result = retrying.write(List.of(fresh, newerVersion));
+
+        assertThat(result.written()).containsExactlyInAnyOrder(fresh, newerVersion);
+        assertThat(result.stale()).isEmpty();
+        assertThat(store.collection("bank").find(Filters.eq("_id", "old")).first().getLong("version")).isEqualTo(2);
     }
 
     @Test

@@ -7,11 +7,13 @@ import org.apache.http.HttpHost;
 import org.elasticsearch.client.RestClient;
 
 import io.volumizer.jobs.internal.bulk.BulkWriter;
+import io.volumizer.options.endpoints.ElasticsearchOptions;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.BulkResult;
 import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
+import io.volumizer.sinks.elasticsearch.IndexNames;
 
 /** Indexes imported documents in Elasticsearch; a failed one is dead-lettered as its imported event. */
 public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> {
@@ -19,15 +21,15 @@ public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> 
     private static final long serialVersionUID = 1L;
 
     private final String url;
-    private final String indexPrefix;
+    private final IndexNames indices;
     private final Backoff backoff;
     private final AvroCodec<ImportedEvent> importedCodec;
     private transient RestClient client;
     private transient ElasticsearchDocumentStore store;
 
-    public ElasticsearchBulkWriter(String url, String indexPrefix, Backoff backoff, AvroCodec<ImportedEvent> importedCodec) {
-        this.url = url;
-        this.indexPrefix = indexPrefix;
+    public ElasticsearchBulkWriter(ElasticsearchOptions elasticsearch, Backoff backoff, AvroCodec<ImportedEvent> importedCodec) {
+        this.url = elasticsearch.url;
+        this.indices = elasticsearch.indices();
         this.backoff = backoff;
         this.importedCodec = importedCodec;
     }
@@ -35,14 +37,14 @@ public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> 
     /** Installs the index template before any index is created (from the job client, once). */
     public void ensureTemplate() throws java.io.IOException {
         try (RestClient oneOff = RestClient.builder(HttpHost.create(url)).build()) {
-            new ElasticsearchDocumentStore(oneOff, indexPrefix, backoff).ensureTemplate();
+            new ElasticsearchDocumentStore(oneOff, indices, backoff).ensureTemplate();
         }
     }
 
     @Override
     public void open(RuntimeContext context) {
         client = RestClient.builder(HttpHost.create(url)).build();
-        store = new ElasticsearchDocumentStore(client, indexPrefix, backoff);
+        store = new ElasticsearchDocumentStore(client, indices, backoff);
     }
 
     @Override

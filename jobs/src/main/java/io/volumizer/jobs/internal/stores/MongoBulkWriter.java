@@ -4,10 +4,8 @@ import java.util.List;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
-
 import io.volumizer.jobs.internal.bulk.BulkWriter;
+import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -20,25 +18,18 @@ public final class MongoBulkWriter implements BulkWriter<ImportedEvent> {
 
     private static final long serialVersionUID = 1L;
 
-    private final String uri;
-    private final String database;
-    private final Backoff backoff;
+    private final MongoConnection connection;
     private final AvroCodec<DocumentEvent> documentCodec;
-    private transient MongoClient client;
     private transient MongoDocumentStore store;
 
-    public MongoBulkWriter(String uri, String database, Backoff backoff, AvroCodec<DocumentEvent> documentCodec) {
-        this.uri = uri;
-        this.database = database;
-        this.backoff = backoff;
+    public MongoBulkWriter(MongoOptions mongodb, Backoff backoff, AvroCodec<DocumentEvent> documentCodec) {
+        this.connection = new MongoConnection(mongodb, backoff);
         this.documentCodec = documentCodec;
     }
 
     @Override
     public void open(RuntimeContext context) {
-        MongoDriverRelease.registerWith(context);
-        client = MongoClients.create(uri);
-        store = new MongoDocumentStore(client, database, backoff);
+        store = connection.open(context);
     }
 
     @Override
@@ -58,8 +49,6 @@ public final class MongoBulkWriter implements BulkWriter<ImportedEvent> {
 
     @Override
     public void close() {
-        if (client != null) {
-            client.close();
-        }
+        connection.close();
     }
 }

@@ -4,10 +4,7 @@ import java.util.Optional;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
-
-import io.volumizer.jobs.imports.ParentLookup;
+import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.mongodb.Ancestry;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
@@ -17,21 +14,16 @@ public final class MongoParentLookup implements ParentLookup {
 
     private static final long serialVersionUID = 1L;
 
-    private final String uri;
-    private final String database;
-    private transient MongoClient client;
+    private final MongoConnection connection;
     private transient MongoDocumentStore store;
 
-    public MongoParentLookup(String uri, String database) {
-        this.uri = uri;
-        this.database = database;
+    public MongoParentLookup(MongoOptions mongodb) {
+        this.connection = new MongoConnection(mongodb, Backoff.DEFAULT);
     }
 
     @Override
     public void open(RuntimeContext context) {
-        MongoDriverRelease.registerWith(context);
-        client = MongoClients.create(uri);
-        store = new MongoDocumentStore(client, database, Backoff.DEFAULT);
+        store = connection.open(context);
     }
 
     @Override
@@ -41,8 +33,6 @@ public final class MongoParentLookup implements ParentLookup {
 
     @Override
     public void close() {
-        if (client != null) {
-            client.close();
-        }
+        connection.close();
     }
 }

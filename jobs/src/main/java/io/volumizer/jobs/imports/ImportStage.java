@@ -1,0 +1,77 @@
+package io.volumizer.jobs.imports;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.StageOutput;
+import io.volumizer.jobs.internal.bulk.BulkWriteOperator;
+import io.volumizer.jobs.internal.bulk.BulkWriter;
+import io.volumizer.jobs.internal.bulk.ImportedEventSizes;
+import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.jobs.internal.kafka.RawRecord;
+import io.volumizer.jobs.internal.stores.MongoBulkWriter;
+import io.volumizer.jobs.internal.stores.MongoParentLookup;
+import io.volumizer.jobs.internal.stores.ParentLookup;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.ImportSettings;
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.Backoff;
+
+/**
+ * The import stage as a fragment of a job graph, with its operators' uids: the documents source → keyed by the
+ * record key (the parent id) → decode and resolve ancestors → [store blobs] → bulk upsert into MongoDB. The import
+ * job and the import-and-index job both apply it, so a savepoint of one restores into the same operators in the
+ * other. Records cross the shuffle as the bytes Kafka delivered and are decoded after it, once.
+ */
+public final class ImportStage {
+
+    private static final TypeInformation<ImportedEvent> IMPORTED = TypeInformation.of(ImportedEvent.class);
+
+    private final AvroCodec<DocumentEvent> codec;
+    private final ParentLookup lookup;
+    private final BulkWriter<ImportedEvent> repository;
+    private final ImportSettings settings;
+
+    public ImportStage(AvroCodec<DocumentEvent> codec, ParentLookup lookup, BulkWriter<ImportedEvent> repository,
+            ImportSettings settings) {
+        this.codec = codec;
+        this.lookup = lookup;
+        this.repository = repository;
+        this.settings = settings;
+    }
+
+    /** The stage on the pipeline's real registry and MongoDB. */
+    public static ImportStage onMongoDb(PipelineOptions pipeline, ImportSettings settings) {
+        AvroCodec<DocumentEvent> codec = Connectors.codec(pipeline, pipeline.documentsTopic(), DocumentEvent.class);
+        return new ImportStage(codec, new MongoParentLookup(pipeline.mongodb),
+                new MongoBulkWriter(pipeline.mongodb, Backoff.DEFAULT, codec), settings);
+    }
+
+    /** Adds the stage to {@code env}, reading {@code documents}; returns what MongoDB holds now, and the dead letters. */
+    public StageOutput<ImportedEvent> apply(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> documents) {
+        boolean keyedByParent = settings.partitionBy == ImportSettings.PartitionBy.parent;
+        SingleOutputStreamOperator<ImportedEvent> resolved = env
+                .fromSource(documents, WatermarkStrategy.noWatermarks(), "Documents").uid("import.documents-source")
+                .keyBy(keyedByParent ? (KeySelector<RawRecord, String>) RawRecord::keyText : RawRecord::position)
+                .process(new ResolveAncestors(codec::decode, lookup, settings))
+                .uid("import.parent-cache").name("Decode and resolve ancestors");
+        DataStream<ImportedEvent> withBlobs = !settings.blobs.configured() ? resolved
+                : resolved.map(new StoreBlobs(settings.blobs)).uid("import.blob-store").name("Store blobs");
+        DataStream<ImportedEvent> toWrite = settings.injectFailureAt > 0
+                ? withBlobs.map(InjectedFailure.at(settings.injectFailureAt)).uid("import.injected-failure")
+                        .name("Injected failure") : withBlobs;
+        SingleOutputStreamOperator<ImportedEvent> written = toWrite
+                .transform("Write to MongoDB", IMPORTED, new BulkWriteOperator<>(ResolveAncestors.STAGE, repository,
+                        settings.batchSize, Long.MAX_VALUE, settings.flushInterval, ImportedEventSizes::estimate))
+                .uid("import.mongodb-writer");
+        return new StageOutput<>(written, resolved.getSideOutput(DeadLetters.TAG).union(written.getSideOutput(DeadLetters.TAG)));
+    }
+}

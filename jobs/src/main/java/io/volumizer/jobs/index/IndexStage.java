@@ -1,0 +1,55 @@
+package io.volumizer.jobs.index;
+
+import java.io.IOException;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.StageOutput;
+import io.volumizer.jobs.internal.bulk.BulkWriteOperator;
+import io.volumizer.jobs.internal.bulk.BulkWriter;
+import io.volumizer.jobs.internal.bulk.ImportedEventSizes;
+import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.jobs.internal.stores.ElasticsearchBulkWriter;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.IndexSettings;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.Backoff;
+
+/**
+ * The index stage as a fragment of a job graph, with its operator's uid: bulk writes into Elasticsearch with
+ * external versions, backoff on overload and dead letters. The index job and the import-and-index job both apply
+ * it, so a savepoint of one restores into the same operator in the other.
+ */
+public final class IndexStage {
+
+    static final String STAGE = "index";
+    private static final TypeInformation<ImportedEvent> IMPORTED = TypeInformation.of(ImportedEvent.class);
+
+    private final BulkWriter<ImportedEvent> index;
+    private final IndexSettings settings;
+
+    public IndexStage(BulkWriter<ImportedEvent> index, IndexSettings settings) {
+        this.index = index;
+        this.settings = settings;
+    }
+
+    /** The stage on the pipeline's real Elasticsearch, whose repository template it installs first. */
+    public static IndexStage onElasticsearch(PipelineOptions pipeline, IndexSettings settings) throws IOException {
+        ElasticsearchBulkWriter writer = new ElasticsearchBulkWriter(pipeline.elasticsearch, Backoff.DEFAULT,
+                Connectors.codec(pipeline, pipeline.importedTopic, ImportedEvent.class));
+        writer.ensureTemplate();
+        return new IndexStage(writer, settings);
+    }
+
+    /** Adds the stage after {@code imported}; returns the indexed documents and the dead letters. */
+    public StageOutput<ImportedEvent> apply(DataStream<ImportedEvent> imported) {
+        SingleOutputStreamOperator<ImportedEvent> indexed = imported
+                .transform("Index in Elasticsearch", IMPORTED, new BulkWriteOperator<>(STAGE, index,
+                        settings.batchSize, settings.batchBytes, settings.flushInterval, ImportedEventSizes::estimate))
+                .uid("index.elasticsearch-writer");
+        return new StageOutput<>(indexed, indexed.getSideOutput(DeadLetters.TAG));
+    }
+}

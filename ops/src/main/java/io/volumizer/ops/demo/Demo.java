@@ -1,0 +1,168 @@
+package io.volumizer.ops.demo;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.runs.PipelineRunCommand;
+import io.volumizer.options.Failures;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.Options;
+import io.volumizer.options.steps.Step;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/volumizer demo}: resets the demo repository, submits the import, index and generate jobs to the
+ * session cluster (visible in its Web UI), prints a progress line per stage, stops the streaming jobs with
+ * savepoints once everything is through, and ends with a summary: documents and docs/s per stage, dead letters,
+ * and the reconciliation generated = imported + dead-lettered, imported = indexed, checked against the stores.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs generate -> import -> index end to end on the Flink session cluster.")
+public final class Demo extends PipelineRunCommand {
+
+    @Option(names = "--record", description = "Shell file to record the run's settings in, for the load tests' feeders and for resuming its import.")
+    Path record;
+
+    @Option(names = "--timeout", defaultValue = "PT20M", description = "Give up after (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    /** One stage's progress: its count and when it first and last moved. */
+    private static final class Stage {
+        final String name;
+        long count;
+        long firstNanos;
+        long lastNanos;
+
+        Stage(String name) {
+            this.name = name;
+        }
+
+        void update(long value, long now) {
+            if (value > count) {
+                if (count == 0) {
+                    firstNanos = now;
+                }
+                lastNanos = now;
+                count = value;
+            }
+        }
+
+        double rate() {
+            double seconds = (lastNanos - firstNanos) / 1e9;
+            return seconds > 0 ? count / seconds : 0;
+        }
+    }
+
+    @Override
+    protected int run(GeneratorSettings settings) throws Exception {
+        FlinkSessionClient flink = session.client();
+        String repository = settings.repository();
+        try (Stores stores = new Stores(pipeline)) {
+            System.out.println("resetting repository '" + repository + "' (topics, collection, index)");
+            stores.reset(repository);
+            String jarId = flink.uploadJar(session.jar);
+            String importJob = flink.run(jarId, Step.IMPORT, Options.with(pipeline, "--group-id", importGroup()), null);
+            String indexJob = flink.run(jarId, Step.INDEX,
+                    Options.with(pipeline, "--index-group-id", "volumizer-" + repository + "-index"), null);
+            flink.awaitState(importJob, "RUNNING", Duration.ofMinutes(2));
+            flink.awaitState(indexJob, "RUNNING", Duration.ofMinutes(2));
+            String generateJob = flink.run(jarId, Step.GENERATE, generateArguments(), null);
+            System.out.printf("jobs submitted; watch them at %s%n", session.flink.rest);
+
+            Stage generated = new Stage("generate");
+            Stage imported = new Stage("import");
+            Stage indexed = new Stage("index");
+            long deadLettered = 0;
+            long generatedTotal = -1;
+            long started = System.nanoTime();
+            boolean done = false;
+            while (!done) {
+                Thread.sleep(1000);
+                long now = System.nanoTime();
+                String generateState = flink.state(generateJob);
+                for (String job : List.of(importJob, indexJob)) {
+                    String state = flink.state(job);
+                    if (!state.equals("RUNNING")) {
+                        throw new IllegalStateException("job " + job + " is " + state + ": " + flink.exceptions(job));
+                    }
+                }
+                if (generateState.equals("FAILED") || generateState.equals("CANCELED")) {
+                    throw new IllegalStateException("generate job " + generateState + ": " + flink.exceptions(generateJob));
+                }
+                // A finished job's metrics are gone from REST: its final count is what its topic holds.
+                if (generateState.equals("FINISHED") && generatedTotal < 0) {
+                    generatedTotal = stores.committedRecords(pipeline.documentsTopic());
+                }
+                generated.update(generatedTotal >= 0 ? generatedTotal
+                        : flink.metricSum(generateJob, "Generate", "generated"), now);
+                imported.update(flink.metricSum(importJob, "MongoDB", "written"), now);
+                indexed.update(flink.metricSum(indexJob, "Elasticsearch", "written"), now);
+                deadLettered = flink.metricSum(importJob, "", "deadLettered") + flink.metricSum(indexJob, "", "deadLettered");
+                System.out.printf(Locale.ROOT, "\rgenerate %,10d (%,7.0f/s) | import %,10d (%,7.0f/s) | index %,10d (%,7.0f/s)"
+                        + " | dead letters %,d   ", generated.count, generated.rate(), imported.count, imported.rate(),
+                        indexed.count, indexed.rate(), deadLettered);
+                done = generateState.equals("FINISHED") && imported.count + deadLettered >= generated.count
+                        && indexed.count >= imported.count && generated.count > 0;
+                if (System.nanoTime() - started > timeout.toNanos()) {
+                    System.out.println();
+                    System.err.println("gave up after " + timeout);
+                    return 1;
+                }
+            }
+            System.out.println();
+            String importSavepoint = flink.stopWithSavepoint(importJob, Duration.ofMinutes(2));
+            String indexSavepoint = flink.stopWithSavepoint(indexJob, Duration.ofMinutes(2));
+            System.out.println("import stopped with savepoint " + importSavepoint);
+            System.out.println("index stopped with savepoint " + indexSavepoint);
+            int reconciled = summary(stores, settings, generated, imported, indexed, (System.nanoTime() - started) / 1e9);
+            if (reconciled == 0 && record != null) {
+                Files.writeString(record, String.join("\n", "DEMO_SEED=" + settings.seed(),
+                        "DEMO_CUSTOMERS=" + settings.customers(), "DEMO_STATEMENTS=" + settings.statementsPerAccount(),
+                        "DEMO_MEAN_ACCOUNTS=" + settings.meanAccountsPerCustomer(), "DEMO_REPOSITORY=" + repository,
+                        "DEMO_DOCUMENTS=" + imported.count, "DEMO_IMPORT_GROUP=" + importGroup(),
+                        "DEMO_IMPORT_SAVEPOINT=" + importSavepoint, "DEMO_INDEX_SAVEPOINT=" + indexSavepoint) + "\n");
+            }
+            return reconciled;
+        }
+    }
+
+    /** The import's consumer group: a later import job of this group continues where the demo's stopped. */
+    private String importGroup() {
+        return "volumizer-" + run.repository + "-import";
+    }
+
+    private int summary(Stores stores, GeneratorSettings settings, Stage generated, Stage imported, Stage indexed,
+            double seconds) throws Exception {
+        String repository = settings.repository();
+        long inMongo = stores.mongoCount(repository);
+        long inElasticsearch = stores.elasticsearchCount(repository);
+        long deadLetters = stores.committedRecords(pipeline.deadletterTopic);
+        boolean importReconciled = generated.count == inMongo + deadLetters;
+        boolean indexReconciled = inMongo == inElasticsearch;
+        System.out.println();
+        System.out.println("summary (" + repository + ", seed " + settings.seed() + ", " + settings.customers() + " customers)");
+        System.out.printf(Locale.ROOT, "  %-9s %12s %12s%n", "stage", "documents", "docs/s");
+        for (Stage stage : List.of(generated, imported, indexed)) {
+            System.out.printf(Locale.ROOT, "  %-9s %,12d %,12.0f%n", stage.name, stage.count, stage.rate());
+        }
+        System.out.printf(Locale.ROOT, "  end to end: %,d documents in %.1f s = %,.0f docs/s%n", indexed.count, seconds,
+                indexed.count / seconds);
+        System.out.printf(Locale.ROOT, "  dead-lettered: %,d%n", deadLetters);
+        System.out.printf(Locale.ROOT, "  generated %,d = imported %,d + dead-lettered %,d : %s%n", generated.count,
+                inMongo, deadLetters, importReconciled ? "OK" : "MISMATCH");
+        System.out.printf(Locale.ROOT, "  imported %,d = indexed %,d : %s%n", inMongo, inElasticsearch,
+                indexReconciled ? "OK" : "MISMATCH");
+        return importReconciled && indexReconciled ? 0 : 1;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Demo()).setExecutionExceptionHandler(Failures::oneLine).execute(args));
+    }
+}

@@ -1,0 +1,258 @@
+package io.volumizer.ops.flink;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.volumizer.options.steps.Step;
+
+/**
+ * Submits and operates jobs on a Flink session cluster through its REST API: the same calls the Web UI makes
+ * (upload a jar, run it, stop with a savepoint, resume from one), so whatever the CLI does, a user can do by hand.
+ */
+public final class FlinkSessionClient {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> TERMINAL = Set.of("FINISHED", "FAILED", "CANCELED");
+
+    private final String baseUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** @param baseUrl e.g. {@code http://127.0.0.1:8081} */
+    public FlinkSessionClient(String baseUrl) {
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    }
+
+    /**
+     * Uploads a job jar (POST /jars/upload) and returns its id on the cluster, or the id of the same bytes uploaded
+     * before (GET /jars). The upload is named after the jar's content digest: the cluster keeps every upload, so one
+     * per submitted step filled its upload folder (2.4 GB of identical 42 MB jars here), while the Web UI lists one
+     * upload per build this way.
+     */
+    public String uploadJar(Path jar) throws IOException {
+        byte[] content = Files.readAllBytes(jar);
+        String name = uploadName(jar.getFileName().toString(), content);
+        for (JsonNode uploaded : send(request("/jars").GET(), "list uploaded jars").path("files")) {
+            if (name.equals(uploaded.path("name").asText())) {
+                return uploaded.path("id").asText();
+            }
+        }
+        String boundary = "volumizer-" + UUID.randomUUID();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""
+                + name + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
+        body.write(content);
+        body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        JsonNode answer = send(request("/jars/upload")
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())), "upload " + jar);
+        String filename = answer.path("filename").asText();
+        return filename.substring(filename.lastIndexOf('/') + 1);
+    }
+
+    /** {@code volumizer-jobs-0.1.0.jar} → {@code volumizer-jobs-0.1.0-<first 12 hex digits of its SHA-256>.jar}. */
+    static String uploadName(String filename, byte[] content) {
+        String base = filename.endsWith(".jar") ? filename.substring(0, filename.length() - 4) : filename;
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(content);
+            return base + "-" + HexFormat.of().formatHex(digest, 0, 6) + ".jar";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /** Runs an uploaded jar's entry class (POST /jars/{id}/run), optionally from a savepoint; returns the job id. */
+    public String run(String jarId, String entryClass, List<String> programArgs, String savepointPath)
+            throws IOException {
+        ObjectNode body = JSON.createObjectNode().put("entryClass", entryClass);
+        programArgs.forEach(body.putArray("programArgsList")::add);
+        if (savepointPath != null) {
+            body.put("savepointPath", savepointPath).put("allowNonRestoredState", false);
+        }
+        JsonNode answer = send(request("/jars/" + jarId + "/run")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())), "run " + entryClass);
+        return answer.path("jobid").asText();
+    }
+
+    /**
+     * Runs a step of the uploaded jobs jar (POST /jars/{id}/run) with {@code args}, parsed and checked with the
+     * step's options class first (a later option replaces an earlier one); returns the job id.
+     */
+    public String run(String jarId, Step step, List<String> args, String savepointPath) throws IOException {
+        return run(jarId, step.mainClass(), step.arguments(args), savepointPath);
+    }
+
+    /** Every job the cluster knows, newest first (GET /jobs/overview). */
+    public List<JsonNode> jobs() throws IOException {
+        List<JsonNode> jobs = new java.util.ArrayList<>();
+        send(request("/jobs/overview").GET(), "list jobs").path("jobs").forEach(jobs::add);
+        jobs.sort((a, b) -> Long.compare(b.path("start-time").asLong(), a.path("start-time").asLong()));
+        return jobs;
+    }
+
+    /** Task slots no job holds (GET /overview). */
+    public int freeSlots() throws IOException {
+        return send(request("/overview").GET(), "read the cluster overview").path("slots-available").asInt();
+    }
+
+    /** The job's state: CREATED, RUNNING, FINISHED, FAILED, CANCELED... */
+    public String state(String jobId) throws IOException {
+        return job(jobId).path("state").asText();
+    }
+
+    /** The job's details (GET /jobs/{id}): state, vertices with their metrics. */
+    public JsonNode job(String jobId) throws IOException {
+        return send(request("/jobs/" + jobId).GET(), "read job " + jobId);
+    }
+
+    /** Waits until the job reaches {@code wanted}; fails fast if it ends in another terminal state. */
+    public void awaitState(String jobId, String wanted, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String state = state(jobId);
+        while (!state.equals(wanted)) {
+            if (TERMINAL.contains(state)) {
+                throw new IllegalStateException("job " + jobId + " ended " + state + " while waiting for " + wanted
+                        + ": " + exceptions(jobId));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("job " + jobId + " still " + state + " after " + timeout);
+            }
+            Thread.sleep(200);
+            state = state(jobId);
+        }
+    }
+
+    /** Stops the job with a savepoint (POST /jobs/{id}/stop) and returns the savepoint's path once written. */
+    public String stopWithSavepoint(String jobId, Duration timeout) throws IOException, InterruptedException {
+        ObjectNode body = JSON.createObjectNode().put("drain", false);
+        String trigger = send(request("/jobs/" + jobId + "/stop").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())), "stop " + jobId).path("request-id").asText();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode status = send(request("/jobs/" + jobId + "/savepoints/" + trigger).GET(), "poll savepoint");
+            if ("COMPLETED".equals(status.path("status").path("id").asText())) {
+                JsonNode operation = status.path("operation");
+                if (operation.has("failure-cause")) {
+                    throw new IllegalStateException("savepoint of " + jobId + " failed: "
+                            + operation.path("failure-cause").path("stack-trace").asText());
+                }
+                return operation.path("location").asText();
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("savepoint of " + jobId + " not done after " + timeout);
+    }
+
+    /**
+     * The sum over all subtasks of every operator metric of the job whose id ends with {@code .<metric>} and
+     * contains {@code operatorPart} (e.g. "MongoDB", "written"), or 0 before the job reports any.
+     */
+    public long metricSum(String jobId, String operatorPart, String metric) throws IOException {
+        long sum = 0;
+        for (JsonNode vertex : job(jobId).path("vertices")) {
+            String base = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/subtasks/metrics";
+            List<String> ids = new java.util.ArrayList<>();
+            for (JsonNode available : send(request(base).GET(), "list metrics")) {
+                String id = available.path("id").asText();
+                if (id.endsWith("." + metric) && id.contains(operatorPart)) {
+                    ids.add(id);
+                }
+            }
+            if (!ids.isEmpty()) {
+                String query = java.net.URLEncoder.encode(String.join(",", ids), java.nio.charset.StandardCharsets.UTF_8);
+                for (JsonNode value : send(request(base + "?agg=sum&get=" + query).GET(), "read metrics")) {
+                    sum += Math.round(value.path("sum").asDouble());
+                }
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * Cancels the job (PATCH /jobs/{id}?mode=cancel) and waits until it is gone: a job still cancelling may write
+     * into stores its caller is about to drop.
+     */
+    public void cancel(String jobId, Duration timeout) throws IOException, InterruptedException {
+        send(request("/jobs/" + jobId + "?mode=cancel").method("PATCH", HttpRequest.BodyPublishers.noBody()),
+                "cancel " + jobId);
+        awaitState(jobId, "CANCELED", timeout);
+    }
+
+    /**
+     * How many times the job has restarted after a failure (its {@code numRestarts} metric). The cluster serves job
+     * metrics from a cache it refreshes on request, so a value may lag by its fetch interval.
+     */
+    public long restarts(String jobId) throws IOException {
+        for (JsonNode metric : send(request("/jobs/" + jobId + "/metrics?get=numRestarts").GET(), "read restarts of " + jobId)) {
+            return metric.path("value").asLong();
+        }
+        return 0;
+    }
+
+    /** The root exception the cluster recorded for the job, or an empty string. */
+    public String exceptions(String jobId) throws IOException {
+        return send(request("/jobs/" + jobId + "/exceptions").GET(), "read exceptions of " + jobId)
+                .path("root-exception").asText("");
+    }
+
+    /** The innermost "Caused by" of a REST error's stack trace: what a person needs to read first. */
+    static String rootCause(String body) {
+        String cause = body;
+        try {
+            JsonNode errors = JSON.readTree(body).path("errors");
+            if (errors.isArray() && !errors.isEmpty()) {
+                cause = errors.get(0).asText();
+            }
+        } catch (IOException e) {
+            return body;
+        }
+        String[] lines = cause.split("\n");
+        String innermost = lines[0];
+        for (String line : lines) {
+            if (line.startsWith("Caused by: ")) {
+                innermost = line.substring("Caused by: ".length());
+            }
+        }
+        return innermost;
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60));
+    }
+
+    private JsonNode send(HttpRequest.Builder request, String what) throws IOException {
+        HttpResponse<String> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while trying to " + what, e);
+        } catch (IOException e) {
+            throw new IOException("Flink REST API at " + baseUrl + " unreachable: could not " + what, e);
+        }
+        if (response.statusCode() / 100 != 2) {
+            throw new IOException("Flink could not " + what + ": HTTP " + response.statusCode() + " "
+                    + rootCause(response.body()));
+        }
+        return response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
+    }
+}

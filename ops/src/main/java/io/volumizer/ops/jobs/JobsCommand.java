@@ -1,0 +1,194 @@
+package io.volumizer.ops.jobs;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.Failures;
+import io.volumizer.options.Options;
+import io.volumizer.options.endpoints.FlinkOptions;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.Step;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code bin/volumizer job ...}: operates the pipeline's steps on the session cluster through its REST API, the
+ * same calls the Web UI makes: submit, stop with a savepoint, resume from one, reset, list. A step's options are
+ * parsed and checked here, with the step's own options class, before anything is uploaded.
+ */
+@Command(name = "job", mixinStandardHelpOptions = true,
+        description = "Submit, stop, resume, reset and list Volumizer jobs on the Flink session cluster.",
+        subcommands = {JobsCommand.Submit.class, JobsCommand.Stop.class, JobsCommand.Resume.class,
+            JobsCommand.Reset.class, JobsCommand.ListJobs.class})
+public final class JobsCommand {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    FlinkOptions flink = new FlinkOptions();
+
+    @Option(names = "--jar", scope = CommandLine.ScopeType.INHERIT, description = "The jobs jar to upload.")
+    Path jar;
+
+    FlinkSessionClient flink() {
+        return new FlinkSessionClient(flink.rest);
+    }
+
+    /**
+     * Submits a step and waits until it runs; with {@code --help} among its options, prints them instead.
+     *
+     * @return the exit code: 0, or 2 for options the step refuses (reported in one line, then its usage)
+     */
+    int submit(String stepName, List<String> args, String savepoint, boolean json) throws Exception {
+        Step step;
+        List<String> arguments;
+        try {
+            step = Step.named(stepName);
+            if (step.parse(args) == null) {
+                return 0; // help, printed
+            }
+            arguments = step.arguments(args);
+        } catch (Options.InvalidOptionsException e) {
+            System.err.println("job submit " + stepName + ": " + e.reason());
+            System.err.println(e.usage());
+            return 2;
+        } catch (IllegalArgumentException e) {
+            System.err.println("job submit: " + e.getMessage());
+            return 2;
+        }
+        if (jar == null) {
+            System.err.println("job submit: --jar is required to submit a job");
+            return 2;
+        }
+        FlinkSessionClient client = flink();
+        String jobId = client.run(client.uploadJar(jar), step.mainClass(), arguments, savepoint);
+        client.awaitState(jobId, "RUNNING", Duration.ofMinutes(2));
+        if (json) {
+            System.out.println(JSON.createObjectNode().put("step", step.id()).put("jobId", jobId)
+                    .put("state", "RUNNING").put("savepoint", savepoint));
+        } else {
+            System.out.printf("%s job %s running%s%n", step.id(), jobId, savepoint == null ? "" : " from " + savepoint);
+        }
+        return 0;
+    }
+
+    /** What submitting and resuming a step share: the step, its options, and how to print the job that runs. */
+    abstract static class StepCommand implements Callable<Integer> {
+        @ParentCommand
+        JobsCommand parent;
+
+        @Option(names = "--json", description = "Print the job as JSON: {step, jobId, state, savepoint}.")
+        boolean json;
+
+        @Parameters(index = "0", description = "The step.")
+        String step;
+
+        @Parameters(index = "1..*", arity = "0..*", paramLabel = "ARGS", description = "See the command's description.")
+        List<String> args = new ArrayList<>();
+    }
+
+    /** Submits a step with its options (everything after the step name is the job's). */
+    @Command(name = "submit", description = "Submit a step (generate, import, index, import-and-index, smoke) with its "
+            + "own options after it (see <step> --help).")
+    static final class Submit extends StepCommand {
+        @Override
+        public Integer call() throws Exception {
+            return parent.submit(step, args, null, json);
+        }
+    }
+
+    /** Resumes a step from a savepoint, with the options it ran with. */
+    @Command(name = "resume", description = "Resume a step from a savepoint: the savepoint path 'stop' printed, then "
+            + "the step's options as when it was submitted.")
+    static final class Resume extends StepCommand {
+        @Override
+        public Integer call() throws Exception {
+            if (args.isEmpty()) {
+                throw new CommandLine.ParameterException(parent.spec.commandLine(), "job resume " + step
+                        + ": the savepoint path is missing (job resume <step> <savepoint> [options])");
+            }
+            return parent.submit(step, args.subList(1, args.size()), args.get(0), json);
+        }
+    }
+
+    /** Stops a job with a savepoint and prints where it is. */
+    @Command(name = "stop", description = "Stop a job with a savepoint.")
+    static final class Stop implements Callable<Integer> {
+        @ParentCommand
+        JobsCommand parent;
+
+        @Parameters(index = "0", description = "Job id.")
+        String jobId;
+
+        @Override
+        public Integer call() throws Exception {
+            String savepoint = parent.flink().stopWithSavepoint(jobId, Duration.ofMinutes(5));
+            System.out.println("stopped " + jobId + " with savepoint " + savepoint);
+            return 0;
+        }
+    }
+
+    /** Empties a repository's topics, collection and index, so the next run starts from nothing. */
+    @Command(name = "reset", description = "Delete a repository's topics, MongoDB collection and Elasticsearch index.")
+    static final class Reset implements Callable<Integer> {
+        @Mixin
+        PipelineOptions pipeline = new PipelineOptions();
+
+        @Parameters(index = "0", description = "Repository.")
+        String repository;
+
+        @Override
+        public Integer call() throws Exception {
+            try (Stores stores = new Stores(pipeline)) {
+                stores.reset(repository);
+            }
+            System.out.println("reset " + repository + ": topics " + pipeline.documentsTopic() + ", "
+                    + pipeline.importedTopic + ", " + pipeline.deadletterTopic + ", its collection and its index");
+            return 0;
+        }
+    }
+
+    /** Lists the cluster's jobs. */
+    @Command(name = "list", description = "List the jobs of the session cluster.")
+    static final class ListJobs implements Callable<Integer> {
+        @ParentCommand
+        JobsCommand parent;
+
+        @Override
+        public Integer call() throws Exception {
+            for (JsonNode job : parent.flink().jobs()) {
+                System.out.printf("%s  %-10s %s%n", job.path("jid").asText(), job.path("state").asText(),
+                        job.path("name").asText());
+            }
+            return 0;
+        }
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command and returns its exit code. */
+    static int execute(String... args) {
+        // The job's own options follow the step: they are passed on to the step's options class, not parsed here.
+        return new CommandLine(new JobsCommand()).setUnmatchedOptionsArePositionalParams(true)
+                .setExecutionExceptionHandler(Failures::oneLine).execute(args);
+    }
+}

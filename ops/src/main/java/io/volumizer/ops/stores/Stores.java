@@ -1,0 +1,158 @@
+package io.volumizer.ops.stores;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+
+import org.apache.http.HttpHost;
+import org.apache.http.util.EntityUtils;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.ResponseException;
+import org.elasticsearch.client.RestClient;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.sinks.elasticsearch.IndexNames;
+
+/**
+ * What the pipeline's views hold, read from the stores themselves (not from job metrics), and the reset of a
+ * step: its topics, collection and index emptied, so a replay starts from nothing.
+ */
+public final class Stores implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final PipelineOptions options;
+    private final MongoClient mongo;
+    private final RestClient elasticsearch;
+    private final Admin kafka;
+
+    public Stores(PipelineOptions options) {
+        this.options = options;
+        this.mongo = MongoClients.create(options.mongodb.uri);
+        this.elasticsearch = RestClient.builder(HttpHost.create(options.elasticsearch.url)).build();
+        this.kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers));
+    }
+
+    public long mongoCount(String repository) {
+        return mongo.getDatabase(options.mongodb.database).getCollection(repository).countDocuments();
+    }
+
+    /** Every document indexed so far: the index is refreshed first. */
+    public long elasticsearchCount(String repository) throws IOException {
+        return elasticsearchCount(options.elasticsearch.indices(), repository, true);
+    }
+
+    /**
+     * The documents a search sees now, without forcing a refresh: polled often, forced refreshes would make
+     * Elasticsearch cut a tiny segment each time, and merge them, while it indexes. None while the index is being
+     * created (its shard not started yet: 503).
+     */
+    public long searchableCount(IndexNames indices, String repository) throws IOException {
+        try {
+            return elasticsearchCount(indices, repository, false);
+        } catch (ResponseException e) {
+            if (e.getResponse().getStatusLine().getStatusCode() == 503) {
+                return 0;
+            }
+            throw e;
+        }
+    }
+
+    private long elasticsearchCount(IndexNames indices, String repository, boolean refresh) throws IOException {
+        String index = indices.of(repository);
+        try {
+            if (refresh) {
+                elasticsearch.performRequest(new Request("POST", "/" + index + "/_refresh"));
+            }
+            var response = elasticsearch.performRequest(new Request("GET", "/" + index + "/_count"));
+            return JSON.readTree(EntityUtils.toString(response.getEntity())).path("count").asLong();
+        } catch (ResponseException e) {
+            if (e.getResponse().getStatusLine().getStatusCode() == 404) {
+                return 0;
+            }
+            throw e;
+        }
+    }
+
+    /** Records of committed transactions in a topic (what a read_committed consumer sees). */
+    public long committedRecords(String topic) {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, "volumizer-count-" + UUID.randomUUID());
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        try (var consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long count = 0;
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
+                count += consumer.poll(Duration.ofMillis(200)).count();
+            }
+            return count;
+        }
+    }
+
+    /** Deletes the pipeline's topics, the repository's collection and its index: the next run starts from nothing. */
+    public void reset(String repository) throws IOException {
+        reset(repository, options.documentsTopic(), options.importedTopic, options.deadletterTopic);
+    }
+
+    /** Deletes the topics, the repository's collection and its index. */
+    public void reset(String repository, String... topics) throws IOException {
+        try {
+            Set<String> existing = kafka.listTopics().names().get();
+            List<String> toDelete = new ArrayList<>();
+            for (String topic : topics) {
+                if (existing.contains(topic)) {
+                    toDelete.add(topic);
+                }
+            }
+            kafka.deleteTopics(toDelete).all().get();
+            // Deletion is asynchronous: wait until the broker no longer lists them.
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (kafka.listTopics().names().get().stream().anyMatch(toDelete::contains) && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+        } catch (ExecutionException e) {
+            throw new IOException("cannot delete topics: " + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while deleting topics", e);
+        }
+        mongo.getDatabase(options.mongodb.database).getCollection(repository).drop();
+        try {
+            elasticsearch.performRequest(new Request("DELETE", "/" + options.elasticsearch.indices().of(repository)));
+        } catch (ResponseException e) {
+            if (e.getResponse().getStatusLine().getStatusCode() != 404) {
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        mongo.close();
+        elasticsearch.close();
+        kafka.close();
+    }
+}

@@ -1,0 +1,67 @@
+package io.volumizer.options.steps;
+
+import static io.volumizer.options.Options.require;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorOptions;
+import io.volumizer.generators.GeneratorSettings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Options of the generate job: a run's settings, the range of its customers to generate, and a rate cap. */
+@Command(name = "generate", description =
+        "Generates a seeded bank repository into the documents topic (exactly once).")
+public final class GenerateOptions extends PipelineStepOptions {
+
+    @Mixin
+    public GeneratorOptions run = new GeneratorOptions();
+
+    @Option(names = "--from-customer", defaultValue = "0",
+            description = "First customer of the range to generate; the repository root and states come with customer 0 (default: ${DEFAULT-VALUE}).")
+    public long fromCustomer;
+
+    @Option(names = "--to-customer", description = "End (exclusive) of the range to generate (default: --customers).")
+    public Long toCustomer;
+
+    @Option(names = "--max-docs-per-second", defaultValue = "0",
+            description = "Cap on documents/s across all subtasks, for imports beside user traffic; 0 is uncapped (default: ${DEFAULT-VALUE}).")
+    public double maxDocsPerSecond;
+
+    private GeneratorSettings settings;
+
+    @Override
+    protected void validateStep() {
+        settings = run.settings();
+        long to = toCustomer == null ? run.customers : toCustomer;
+        require(fromCustomer >= 0 && fromCustomer < to && to <= run.customers,
+                "--from-customer and --to-customer must satisfy 0 <= from < to <= --customers, were " + fromCustomer + " and " + to);
+        require(maxDocsPerSecond >= 0, "--max-docs-per-second must be 0 or positive, was " + maxDocsPerSecond);
+    }
+
+    /** The run's settings, once validated. */
+    public GeneratorSettings settings() {
+        return settings;
+    }
+
+    /** First generator index of the customer range (0 includes the root and the states). */
+    public long fromIndex() {
+        return fromCustomer == 0 ? 0 : new BankGenerator(settings).firstIndexOf(fromCustomer);
+    }
+
+    /** End (exclusive) generator index of the customer range. */
+    public long toIndex() {
+        BankGenerator generator = new BankGenerator(settings);
+        return toCustomer == null || toCustomer == run.customers ? generator.indexSpace() : generator.firstIndexOf(toCustomer);
+    }
+
+    /**
+     * The generator's index rate that yields about {@code maxDocsPerSecond} documents/s: a customer's slot holds
+     * room for 3 accounts, of which it has {@code meanAccounts} on average.
+     */
+    public double maxIndicesPerSecond() {
+        double slot = 2 + 3 * (2 + run.statementsPerAccount);
+        double documents = 2 + run.meanAccounts * (2 + run.statementsPerAccount);
+        return maxDocsPerSecond * slot / documents;
+    }
+}

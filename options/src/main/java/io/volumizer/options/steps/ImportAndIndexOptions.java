@@ -1,0 +1,25 @@
+package io.volumizer.options.steps;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * Options of the import-and-index job: the import stage's and the index stage's. It has no {@code --index-group-id}:
+ * its index stage reads no topic, it takes the import stage's output.
+ */
+@Command(name = "import-and-index", description =
+        "Imports document events into MongoDB and indexes them in Elasticsearch in one job graph.")
+public final class ImportAndIndexOptions extends PipelineStepOptions {
+
+    @Mixin
+    public ImportSettings importSettings = new ImportSettings();
+
+    @Mixin
+    public IndexSettings indexSettings = new IndexSettings();
+
+    @Override
+    protected void validateStep() {
+        importSettings.validate();
+        indexSettings.validate();
+    }
+}

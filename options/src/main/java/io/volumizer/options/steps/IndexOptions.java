@@ -1,0 +1,23 @@
+package io.volumizer.options.steps;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Options of the index job: it reads the imported topic in a consumer group of its own. */
+@Command(name = "index", description =
+        "Indexes imported documents into Elasticsearch.")
+public final class IndexOptions extends PipelineStepOptions {
+
+    @Mixin
+    public IndexSettings settings = new IndexSettings();
+
+    @Option(names = "--index-group-id", defaultValue = "volumizer-index",
+            description = "Kafka consumer group reading the imported topic (default: ${DEFAULT-VALUE}).")
+    public String groupId;
+
+    @Override
+    protected void validateStep() {
+        settings.validate();
+    }
+}

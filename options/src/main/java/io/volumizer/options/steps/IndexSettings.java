@@ -1,0 +1,26 @@
+package io.volumizer.options.steps;
+
+import static io.volumizer.options.Options.require;
+
+import java.time.Duration;
+
+import picocli.CommandLine.Option;
+
+/** How the index stage batches (a mixin of the index and import-and-index jobs). */
+public final class IndexSettings {
+
+    @Option(names = "--index-batch-size", defaultValue = "1000", description = "Documents per _bulk request (default: ${DEFAULT-VALUE}).")
+    public int batchSize;
+
+    @Option(names = "--index-batch-bytes", defaultValue = "5242880", description = "Estimated bytes per _bulk request (default: ${DEFAULT-VALUE}).")
+    public long batchBytes;
+
+    @Option(names = "--index-flush-interval", defaultValue = "PT1S", description = "Longest a document waits in a batch (default: ${DEFAULT-VALUE}).")
+    public Duration flushInterval;
+
+    public void validate() {
+        require(batchSize >= 1, "--index-batch-size must be at least 1, was " + batchSize);
+        require(batchBytes >= 1024, "--index-batch-bytes must be at least 1024, was " + batchBytes);
+        require(flushInterval.toMillis() >= 1, "--index-flush-interval must be positive, was " + flushInterval);
+    }
+}

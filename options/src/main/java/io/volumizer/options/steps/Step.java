@@ -1,0 +1,79 @@
+package io.volumizer.options.steps;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.volumizer.options.Options;
+
+/**
+ * The pipeline's steps, each a Flink job of the jobs jar: its name on the command line, the main class the
+ * cluster runs, the name the job runs under, and its options class. The tools that submit, resume and recover
+ * steps read them here, so they parse and check a step's options without Flink and before anything is uploaded.
+ */
+public enum Step {
+
+    GENERATE("generate", "io.volumizer.jobs.generate.GenerateJob", GenerateOptions::new),
+    IMPORT("import", "io.volumizer.jobs.imports.ImportJob", ImportOptions::new),
+    INDEX("index", "io.volumizer.jobs.index.IndexJob", IndexOptions::new),
+    IMPORT_AND_INDEX("import-and-index", "io.volumizer.jobs.pipeline.ImportAndIndexJob", ImportAndIndexOptions::new),
+    SMOKE("smoke", "io.volumizer.jobs.smoke.SmokeJob", SmokeOptions::new);
+
+    private final String id;
+    private final String mainClass;
+    private final Supplier<Object> options;
+
+    Step(String id, String mainClass, Supplier<Object> options) {
+        this.id = id;
+        this.mainClass = mainClass;
+        this.options = options;
+    }
+
+    /** The step as users name it: {@code import-and-index}. */
+    public String id() {
+        return id;
+    }
+
+    public String mainClass() {
+        return mainClass;
+    }
+
+    /** The name its Flink job runs under, as the Web UI lists it. */
+    public String jobName() {
+        return "volumizer-" + id;
+    }
+
+    /** A new, unparsed options object of this step. */
+    public Object newOptions() {
+        return options.get();
+    }
+
+    /**
+     * This step's options from {@code args}, where a later option replaces an earlier one of the same name, checked
+     * as the job will check them; {@code null} when they asked for help (printed).
+     *
+     * @throws Options.InvalidOptionsException naming the option at fault, with the step's usage
+     */
+    public Object parse(List<String> args) {
+        return Options.parseWithOverrides(newOptions(), args);
+    }
+
+    /** The program arguments the job is submitted with: {@code args} parsed, checked, and written out whole. */
+    public List<String> arguments(List<String> args) {
+        Object parsed = parse(args);
+        if (parsed == null) {
+            throw new IllegalArgumentException("--help is not a job argument");
+        }
+        return Options.arguments(parsed);
+    }
+
+    /** @throws IllegalArgumentException naming the steps there are */
+    public static Step named(String id) {
+        return Arrays.stream(values()).filter(step -> step.id.equals(id)).findFirst().orElseThrow(() ->
+                new IllegalArgumentException("unknown step '" + id + "'; steps: " + ids()));
+    }
+
+    public static List<String> ids() {
+        return Arrays.stream(values()).map(Step::id).toList();
+    }
+}

@@ -1,0 +1,97 @@
+package io.volumizer.options;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+import io.volumizer.options.steps.GenerateOptions;
+import io.volumizer.options.steps.ImportAndIndexOptions;
+import io.volumizer.options.steps.ImportOptions;
+import io.volumizer.options.steps.Step;
+
+class OptionsTest {
+
+    @ParameterizedTest
+    @EnumSource(Step.class)
+    void argumentsDerivedFromAStepsOptionsParseBackIntoTheSameOptions(Step step) {
+        List<String> arguments = step.arguments(List.of());
+
+        assertThat(arguments).isNotEmpty().doesNotContain("--help", "-h", "--version");
+        assertThat(Options.arguments(Options.parse(step.newOptions(), arguments.toArray(String[]::new))))
+                .isEqualTo(arguments);
+    }
+
+    @Test
+    void everyOptionOfAMixinAndOfTheStepIsWrittenWithItsValue() {
+        ImportOptions options = (ImportOptions) Step.IMPORT.parse(List.of("--group-id", "g1", "--mongodb-database", "db1",
+                "--parent-max-wait", "PT30S", "--blob-store", "/tmp/blobs"));
+
+        List<String> arguments = Options.arguments(options);
+
+        assertThat(arguments).containsSequence("--group-id", "g1").containsSequence("--mongodb-database", "db1")
+                .containsSequence("--parent-max-wait", "PT30S").containsSequence("--blob-store", "/tmp/blobs")
+                .containsSequence("--bootstrap-servers", "127.0.0.1:9092")
+                .doesNotContain("--s3-endpoint"); // no value, no argument
+        assertThat(options.settings.parentMaxWait).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aStepsArgumentsLetALaterOptionReplaceAnEarlierOne() {
+        ImportOptions options = (ImportOptions) Step.IMPORT.parse(List.of("--mongodb-database", "base",
+                "--group-id", "g", "--mongodb-database", "override"));
+
+        assertThat(options.pipeline.mongodb.database).isEqualTo("override");
+    }
+
+    @Test
+    void aJobRefusesTheSameOptionTwice() {
+        assertThatThrownBy(() -> Options.parse(new ImportOptions(), "--group-id", "a", "--group-id", "b"))
+                .isInstanceOf(Options.InvalidOptionsException.class).hasMessageContaining("--group-id");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--statements-per-account|5000|--statements-per-account must be within 0..1200, was 5000",
+        "--mean-accounts|4|--mean-accounts must be within 1..3, was 4.0",
+        "--customers|0|--customers must be at least 1, was 0",
+        "--repository|Bank|--repository must be 1-64 lower-case letters, digits, '-' or '_', was 'Bank'",
+        "--checkpoint-interval|PT0S|--checkpoint-interval must be positive, was PT0S",
+        "--index-prefix|Volumizer-|--index-prefix must be lower case, was Volumizer-"})
+    void aRefusalIsOneLineNamingTheFlag(String option, String value, String reason) {
+        assertThatThrownBy(() -> Options.parse(new GenerateOptions(), option, value))
+                .isInstanceOfSatisfying(Options.InvalidOptionsException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(reason);
+                    assertThat(e.usage()).contains("Usage: generate", "--customers");
+                });
+    }
+
+    @Test
+    void anUnknownOptionIsRefusedWithTheStepsUsage() {
+        assertThatThrownBy(() -> Step.IMPORT_AND_INDEX.parse(List.of("--repository", "x")))
+                .isInstanceOfSatisfying(Options.InvalidOptionsException.class, e -> {
+                    assertThat(e.reason()).contains("Unknown option", "--repository").doesNotContain("\n");
+                    assertThat(e.usage()).contains("Usage: import-and-index");
+                });
+    }
+
+    @Test
+    void importAndIndexHasNoConsumerGroupOfAnIndexTopicToIgnore() {
+        assertThatThrownBy(() -> Options.parse(new ImportAndIndexOptions(), "--index-group-id", "g"))
+                .isInstanceOf(Options.InvalidOptionsException.class).hasMessageContaining("--index-group-id");
+    }
+
+    @Test
+    void stepsAreFoundByTheirNameAndAnUnknownOneNamesThemAll() {
+        assertThat(Step.named("import-and-index")).isEqualTo(Step.IMPORT_AND_INDEX);
+        assertThat(Step.IMPORT.jobName()).isEqualTo("volumizer-import");
+        assertThatThrownBy(() -> Step.named("imprt")).hasMessage(
+                "unknown step 'imprt'; steps: [generate, import, index, import-and-index, smoke]");
+    }
+}
