@@ -8,6 +8,7 @@ endpoint_properties() {
   echo "-Dvolumizer.mongodb.uri=mongodb://$BIND_HOST:$MONGO_PORT"
   echo "-Dvolumizer.flink.rest=http://$BIND_HOST:$FLINK_REST_PORT"
   echo "-Dvolumizer.s3.endpoint=http://$BIND_HOST:$S3_PORT"
+  echo "-Dvolumizer.state=$STATE"
 }
 
 build_all() {

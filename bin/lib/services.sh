@@ -114,6 +114,7 @@ install_infra() {
   cp "$ROOT/infra/mongo-server/target/classpath.txt" "$STATE/lib/mongo.classpath"
   cp "$ROOT"/infra/mongo-server/target/volumizer-infra-mongo-server-*.jar "$STATE/lib/mongo-server.jar"
   cp "$ROOT/infra/s3-server/target/classpath.txt" "$STATE/lib/s3.classpath"
+  cp "$ROOT"/infra/s3-server/target/volumizer-infra-s3-server-*.jar "$STATE/lib/s3-server.jar"
   touch "$stamp"
 }
 
@@ -275,6 +276,13 @@ execution:
 state:
   backend:
     type: hashmap
+# A job that fails (a store or a broker down) restarts from its checkpoint, again and again while the outage lasts,
+# at most 10 s apart, so that it is back soon after the outage ends.
+restart-strategy:
+  type: exponential-delay
+  exponential-delay:
+    initial-backoff: 1 s
+    max-backoff: 10 s
 io:
   tmp:
     dirs: $dir/tmp
@@ -401,8 +409,10 @@ start_service() {
     s3)
       check_port_free s3 "$S3_TLS_PORT"
       mkdir -p "$STATE/s3"
-      # S3Mock: a Spring Boot server that keeps buckets as files under $STATE/s3 across restarts.
-      launch s3 java "-Xmx$S3_HEAP" -cp "$(cat "$STATE/lib/s3.classpath")" com.adobe.testing.s3mock.S3MockApplication \
+      # S3Mock: a Spring Boot server that keeps buckets as files under $STATE/s3 across restarts; its plain-HTTP
+      # connector is bound to BIND_HOST by our LoopbackHttpConnector (S3Mock has no setting for it).
+      launch s3 java "-Xmx$S3_HEAP" -cp "$STATE/lib/s3-server.jar:$(cat "$STATE/lib/s3.classpath")" \
+        com.adobe.testing.s3mock.S3MockApplication --spring.main.sources=io.volumizer.infra.s3.LoopbackHttpConnector \
         --http.port="$S3_PORT" --server.port="$S3_TLS_PORT" --server.address="$BIND_HOST" \
         --com.adobe.testing.s3mock.store.root="$STATE/s3" --com.adobe.testing.s3mock.store.retain-files-on-exit=true \
         --com.adobe.testing.s3mock.store.initial-buckets="$S3_BUCKET" --spring.main.banner-mode=off

@@ -9,11 +9,9 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
-import io.volumizer.options.pipeline.CheckpointOptions;
 import io.volumizer.options.steps.GenerateOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -23,16 +21,15 @@ import io.volumizer.schemas.keys.DocumentKeys;
  * Generates a seeded run into the documents topic. The source splits the generator's index range among subtasks
  * and checkpoints its position, so the job is parallel, resumable and replays the same documents.
  */
-public record GenerateJob(Source<Long, ?, ?> indices, GeneratorSettings settings, Sink<DocumentEvent> documents,
-        CheckpointOptions checkpoints) implements JobMains.Job {
+public record GenerateJob(Source<Long, ?, ?> indices, Sink<DocumentEvent> documents, GenerateOptions options) implements JobMains.Job {
 
     @Override
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, checkpoints);
+        JobDefaults.apply(env, Step.GENERATE, options);
         env.fromSource(indices, WatermarkStrategy.noWatermarks(), "Generator indices").uid("generate.indices")
-                .flatMap(new GenerateDocuments(settings)).uid("generate.documents").name("Generate documents")
+                .flatMap(new GenerateDocuments(options.settings())).uid("generate.documents").name("Generate documents")
                 .sinkTo(documents).uid("generate.documents-sink").name("Documents to Kafka");
-        return env.execute(Step.GENERATE.jobName() + " " + settings.repository() + " seed " + settings.seed());
+        return env.execute(Step.GENERATE.runName(options) + " seed " + options.settings().seed());
     }
 
     /** Indices [from, to) of a run, as a parallel, checkpointed source, optionally rate-limited. */
@@ -47,8 +44,8 @@ public record GenerateJob(Source<Long, ?, ?> indices, GeneratorSettings settings
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic());
             return new GenerateJob(indices(options.fromIndex(), options.toIndex(), options.maxIndicesPerSecond()),
-                    options.settings(), Connectors.exactlyOnceSink(pipeline, Step.GENERATE, pipeline.documentsTopic(),
-                            DocumentEvent.class, DocumentKeys::parentKey), pipeline.checkpoints);
+                    Connectors.exactlyOnceSink(pipeline, Step.GENERATE, pipeline.documentsTopic(), DocumentEvent.class,
+                            DocumentKeys::parentKey), options);
         });
     }
 }

@@ -24,11 +24,11 @@ public record ImportJob(Source<RawRecord, ?, ?> documents, ImportStage stage, Si
 
     @Override
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, options.pipeline.checkpoints);
+        JobDefaults.apply(env, Step.IMPORT, options);
         StageOutput<ImportedEvent> output = stage.apply(env, documents);
         output.stream().sinkTo(imported).uid("import.imported-sink").name("Imported to Kafka");
         output.deadLetters().sinkTo(deadLetters).uid("import.deadletter-sink").name("Dead letters to Kafka");
-        return env.execute(Step.IMPORT.jobName());
+        return env.execute(Step.IMPORT.runName(options));
     }
 
     public static void main(String[] args) throws Exception {

@@ -42,7 +42,8 @@ import io.volumizer.sinks.mongodb.Ancestry;
  * every sibling parked meanwhile. The wait is deliberate: a parent that is new is usually still in flight (in the
  * writer's batch), and an immediate lookup would mostly find nothing and cost a second one. A parent still missing
  * is looked up again at doubling intervals (up to a maximum), never dropped; past the configured wait its children
- * become dead letters naming it. A root needs no lookup, and its ancestry primes the cache for its children.
+ * become dead letters naming it. The wait is counted while the job runs: after a restart, a child parked before it
+ * waits its whole time again. A root needs no lookup, and its ancestry primes the cache for its children.
  *
  * <p>A folder (a document without content) resolved here is also remembered in {@link ResolvedFolders}, shared by
  * this job's import subtasks in the TaskManager: when its first child arrives, in whichever of those subtasks, the
@@ -78,6 +79,12 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private transient ValueState<Long> nextLookup;
     /** Null when turned off. */
     private transient ResolvedFolders resolvedFolders;
+    /**
+     * When this subtask started (processing time of its first record or timer), from which a child parked before a
+     * restart waits its whole time again: an outage must not make a good document look orphaned, as its parent may
+     * come with the replay that follows the restart.
+     */
+    private transient long startedAt;
     private transient Counter hits;
     private transient Counter folderHits;
     private transient Counter misses;
@@ -128,6 +135,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                     + getRuntimeContext().getTaskInfo().getTaskName(), resolvedFolderCapacity);
         }
         lookup.open(getRuntimeContext());
+        startedAt = -1;
     }
 
     @Override
@@ -141,6 +149,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     @Override
     public void processElement(RawRecord record, Context context, Collector<ImportedEvent> out) throws Exception {
+        noteStart(context.timerService().currentProcessingTime());
         Optional<Ancestry> parent = keyedByParent && parkedSince.value() == null ? cachedParent(context) : Optional.empty();
         if (parent.isEmpty()) {
             park(record, context);
@@ -174,11 +183,14 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         if (since == null) {
             return;
         }
-        boolean expired = timestamp - since >= maxWaitMillis;
+        // Now, not the timer's time: timers restored after a restart fire at once, with the times they were set for.
+        long now = context.timerService().currentProcessingTime();
+        noteStart(now);
+        boolean expired = now - Math.max(since, startedAt) >= maxWaitMillis;
         Optional<Ancestry> parent = keyedByParent ? cachedParent(context) : Optional.empty();
         Long lookupAt = nextLookup.value();
-        if (parent.isEmpty() && !expired && lookupAt != null && timestamp < lookupAt) {
-            context.timerService().registerProcessingTimeTimer(nextFiring(timestamp, lookupAt));
+        if (parent.isEmpty() && !expired && lookupAt != null && now < lookupAt) {
+            context.timerService().registerProcessingTimeTimer(nextFiring(now, lookupAt));
             return;
         }
         List<RawRecord> waiting = new ArrayList<>();
@@ -211,7 +223,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                         + Duration.ofMillis(maxWaitMillis), context);
             } else {
                 parkedCount.dec(i);
-                keepParked(waiting.subList(i, waiting.size()), timestamp, context);
+                keepParked(waiting.subList(i, waiting.size()), now, context);
                 return;
             }
         }
@@ -221,14 +233,20 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         nextLookup.clear();
     }
 
-    private void keepParked(List<RawRecord> stillWaiting, long timestamp, OnTimerContext context) throws Exception {
+    private void noteStart(long now) {
+        if (startedAt < 0) {
+            startedAt = now;
+        }
+    }
+
+    private void keepParked(List<RawRecord> stillWaiting, long now, OnTimerContext context) throws Exception {
         parked.update(stillWaiting.stream().map(RawRecord::toBytes).toList());
         // Back off: the interval doubles (it is the time waited so far) up to the maximum. A parent still missing
         // after one interval is usually stuck behind backpressure, and lookups every interval would be wasted.
-        long waited = timestamp - parkedSince.value();
-        long lookupAt = timestamp + Math.min(maxRetryMillis, Math.max(retryMillis, waited));
+        long waited = now - Math.max(parkedSince.value(), startedAt);
+        long lookupAt = now + Math.min(maxRetryMillis, Math.max(retryMillis, waited));
         nextLookup.update(lookupAt);
-        context.timerService().registerProcessingTimeTimer(nextFiring(timestamp, lookupAt));
+        context.timerService().registerProcessingTimeTimer(nextFiring(now, lookupAt));
     }
 
     /** Without resolved folders to check, only the lookups need a firing. */

@@ -27,7 +27,7 @@ public record IndexJob(Source<RawRecord, ?, ?> imported, AvroCodec<ImportedEvent
 
     @Override
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, options.pipeline.checkpoints);
+        JobDefaults.apply(env, Step.INDEX, options);
         SingleOutputStreamOperator<ImportedEvent> decoded = env
                 .fromSource(imported, WatermarkStrategy.noWatermarks(), "Imported documents").uid("index.imported-source")
                 .process(new DecodeFunction<>(IndexStage.STAGE, codec::decode, ImportedEvent.class))
@@ -36,7 +36,7 @@ public record IndexJob(Source<RawRecord, ?, ?> imported, AvroCodec<ImportedEvent
         indexed.stream().sinkTo(new DiscardingSink<>()).uid("index.indexed").name("Indexed");
         decoded.getSideOutput(DeadLetters.TAG).union(indexed.deadLetters()).sinkTo(deadLetters)
                 .uid("index.deadletter-sink").name("Dead letters to Kafka");
-        return env.execute(Step.INDEX.jobName());
+        return env.execute(Step.INDEX.runName(options));
     }
 
     public static void main(String[] args) throws Exception {

@@ -27,13 +27,13 @@ public record ImportAndIndexJob(Source<RawRecord, ?, ?> documents, ImportStage i
 
     @Override
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, options.pipeline.checkpoints);
+        JobDefaults.apply(env, Step.IMPORT_AND_INDEX, options);
         StageOutput<ImportedEvent> imported = importStage.apply(env, documents);
         StageOutput<ImportedEvent> indexed = indexStage.apply(imported.stream());
         indexed.stream().sinkTo(new DiscardingSink<>()).uid("index.indexed").name("Indexed");
         imported.deadLetters().union(indexed.deadLetters()).sinkTo(deadLetters).uid("import.deadletter-sink")
                 .name("Dead letters to Kafka");
-        return env.execute(Step.IMPORT_AND_INDEX.jobName());
+        return env.execute(Step.IMPORT_AND_INDEX.runName(options));
     }
 
     public static void main(String[] args) throws Exception {

@@ -64,6 +64,17 @@ class ResolveAncestorsTest {
 
     private long offset;
 
+    /**
+     * Moves processing time forward a millisecond at a time, as it passes in a running job: each timer fires at its
+     * own time, not all at once at the end of a jump.
+     */
+    private static void advance(KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness,
+            long from, long to) throws Exception {
+        for (long time = from + 1; time <= to; time++) {
+            harness.setProcessingTime(time);
+        }
+    }
+
     @BeforeEach
     void reset() {
         STORED.clear();
@@ -200,12 +211,12 @@ class ResolveAncestorsTest {
             harness.open();
             harness.processElement(record(document("root", null, "bank"), offset++), 0);
             send(harness, "account", "root");
-            harness.setProcessingTime(50);
+            advance(harness, 0, 50);
             send(harness, "s1", "account");
-            harness.setProcessingTime(100);
+            advance(harness, 50, 100);
             assertThat(ids(harness)).as("the root's records come out at its first firing").containsExactly("root", "account");
 
-            harness.setProcessingTime(150);
+            advance(harness, 100, 150);
             assertThat(ids(harness)).containsExactly("root", "account", "s1");
             assertThat(LOOKUPS.get()).isZero();
         }
@@ -216,7 +227,7 @@ class ResolveAncestorsTest {
         try (var harness = harness()) {
             harness.open();
             harness.processElement(record(document("root", null, "bank"), offset++), 0);
-            harness.setProcessingTime(100);
+            advance(harness, 0, 100);
             send(harness, "s1", "account");
             send(harness, "account", "customer");
             send(harness, "customer", "state");
@@ -224,7 +235,7 @@ class ResolveAncestorsTest {
             send(harness, "state", "root");
             assertThat(ids(harness)).containsExactly("root", "state");
 
-            harness.setProcessingTime(160);
+            advance(harness, 105, 160);
             assertThat(ids(harness)).as("three levels, three check intervals of 20 ms, before the first lookup is due")
                     .containsExactlyInAnyOrder("root", "state", "customer", "account", "s1");
             assertThat(harness.extractOutputValues().stream().filter(e -> e.getDocument().getId().equals("s1")).findFirst()
@@ -433,6 +444,30 @@ class ResolveAncestorsTest {
 
             assertThat(ids(restored)).containsExactly("s2", "x1");
             assertThat(LOOKUPS.get()).as("s2 hit the restored cache; x1 was looked up once more, on its timer").isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aChildParkedBeforeARestartWaitsItsWholeTimeAgainAfterIt() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var harness = harness()) {
+            harness.open();
+            send(harness, "x1", "late");
+            harness.setProcessingTime(900);
+            snapshot = harness.snapshot(1, 900);
+        }
+        // The job was down longer than the maximum wait (1000 ms); its parent comes with the replay after the restart.
+        try (var restored = harness()) {
+            restored.initializeState(snapshot);
+            restored.open();
+            restored.setProcessingTime(5_000);
+            advance(restored, 5_000, 5_500);
+            assertThat(restored.getSideOutput(DeadLetters.TAG)).as("not expired by the time the job was down").isNull();
+
+            STORED.put("late", new Ancestry(List.of("root", "late"), "/bank/l"));
+            advance(restored, 5_500, 5_900);
+            assertThat(ids(restored)).containsExactly("x1");
+            assertThat(restored.getSideOutput(DeadLetters.TAG)).isNull();
         }
     }
 }

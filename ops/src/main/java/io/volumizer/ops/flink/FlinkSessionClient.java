@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -109,9 +110,24 @@ public final class FlinkSessionClient {
         return jobs;
     }
 
+    /** A value of the JobManager's configuration (GET /jobmanager/config), if set. */
+    public Optional<String> clusterSetting(String key) throws IOException {
+        for (JsonNode setting : send(request("/jobmanager/config").GET(), "read the cluster's configuration")) {
+            if (key.equals(setting.path("key").asText())) {
+                return Optional.of(setting.path("value").asText());
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Task slots no job holds (GET /overview). */
     public int freeSlots() throws IOException {
         return send(request("/overview").GET(), "read the cluster overview").path("slots-available").asInt();
+    }
+
+    /** Whether a job in this state has ended: it neither runs nor will run again. */
+    public static boolean isTerminal(String state) {
+        return TERMINAL.contains(state);
     }
 
     /** The job's state: CREATED, RUNNING, FINISHED, FAILED, CANCELED... */

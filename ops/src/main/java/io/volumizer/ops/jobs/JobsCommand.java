@@ -4,17 +4,20 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.flink.RetainedCheckpoints;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,13 +30,14 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code bin/volumizer job ...}: operates the pipeline's steps on the session cluster through its REST API, the
- * same calls the Web UI makes: submit, stop with a savepoint, resume from one, reset, list. A step's options are
- * parsed and checked here, with the step's own options class, before anything is uploaded.
+ * same calls the Web UI makes: submit, stop with a savepoint, resume from one, recover from the newest retained
+ * checkpoint, reset, list. A step's options are parsed and checked here, with the step's own options class, before
+ * anything is uploaded.
  */
 @Command(name = "job", mixinStandardHelpOptions = true,
         description = "Submit, stop, resume, reset and list Volumizer jobs on the Flink session cluster.",
         subcommands = {JobsCommand.Submit.class, JobsCommand.Stop.class, JobsCommand.Resume.class,
-            JobsCommand.Reset.class, JobsCommand.ListJobs.class})
+            JobsCommand.Recover.class, JobsCommand.Reset.class, JobsCommand.ListJobs.class})
 public final class JobsCommand {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -104,6 +108,50 @@ public final class JobsCommand {
         List<String> args = new ArrayList<>();
     }
 
+    /**
+     * Resumes a step from the newest checkpoint its runs left in the step's checkpoint folder (see
+     * {@link Step#checkpointDirectory}), e.g. after the JobManager was lost with the job: what a user does by hand
+     * with the Web UI, given the path.
+     */
+    int recover(String stepName, List<String> args, boolean json) throws Exception {
+        Object options;
+        try {
+            options = Step.named(stepName).parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("job recover " + stepName + ": " + (e instanceof Options.InvalidOptionsException invalid
+                    ? invalid.reason() + System.lineSeparator() + invalid.usage() : e.getMessage()));
+            return 2;
+        }
+        if (!(options instanceof PipelineStepOptions run)) {
+            System.err.println("job recover: " + stepName + " is not a pipeline step with retained checkpoints");
+            return 2;
+        }
+        Step step = Step.named(stepName);
+        FlinkSessionClient client = flink();
+        for (JsonNode job : client.jobs()) {
+            if (job.path("name").asText().startsWith(step.runName(run)) && !FlinkSessionClient.isTerminal(job.path("state").asText())) {
+                System.err.println("job recover " + stepName + ": " + step.runName(run) + " is " + job.path("state").asText()
+                        + " as job " + job.path("jid").asText() + "; stop it first");
+                return 1;
+            }
+        }
+        String clusterFolder = client.clusterSetting("execution.checkpointing.dir").orElseThrow(() ->
+                new IllegalStateException("the cluster has no execution.checkpointing.dir: no checkpoint is retained"));
+        String folder = step.checkpointDirectory(clusterFolder, run);
+        if (!RetainedCheckpoints.isLocal(folder)) {
+            System.err.println("job recover: the checkpoints are in " + folder + ", not on this machine; on Kubernetes the "
+                    + "Flink operator resumes a step from its last checkpoint (job.upgradeMode: last-state)");
+            return 1;
+        }
+        Optional<String> checkpoint = RetainedCheckpoints.newest(folder);
+        if (checkpoint.isEmpty()) {
+            System.err.println("job recover " + stepName + ": no retained checkpoint of " + step.runName(run) + " in "
+                    + folder + "; submit it anew");
+            return 1;
+        }
+        return submit(stepName, args, checkpoint.get(), json);
+    }
+
     /** Submits a step with its options (everything after the step name is the job's). */
     @Command(name = "submit", description = "Submit a step (generate, import, index, import-and-index, smoke) with its "
             + "own options after it (see <step> --help).")
@@ -125,6 +173,16 @@ public final class JobsCommand {
                         + ": the savepoint path is missing (job resume <step> <savepoint> [options])");
             }
             return parent.submit(step, args.subList(1, args.size()), args.get(0), json);
+        }
+    }
+
+    /** Resumes a step from its newest retained checkpoint, with the options it ran with. */
+    @Command(name = "recover", description = "Resume a step from the newest checkpoint its runs left (kept when a job "
+            + "is cancelled, fails, or is lost with the JobManager), with the step's options as when it was submitted.")
+    static final class Recover extends StepCommand {
+        @Override
+        public Integer call() throws Exception {
+            return parent.recover(step, args, json);
         }
     }
 

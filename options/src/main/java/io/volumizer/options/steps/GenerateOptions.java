@@ -64,4 +64,9 @@ public final class GenerateOptions extends PipelineStepOptions {
         double documents = 2 + run.meanAccounts * (2 + run.statementsPerAccount);
         return maxDocsPerSecond * slot / documents;
     }
+
+    @Override
+    public String instance() {
+        return run.repository;
+    }
 }

@@ -22,4 +22,9 @@ public final class ImportAndIndexOptions extends PipelineStepOptions {
         importSettings.validate();
         indexSettings.validate();
     }
+
+    @Override
+    public String instance() {
+        return importSettings.groupId;
+    }
 }

@@ -15,4 +15,9 @@ public final class ImportOptions extends PipelineStepOptions {
     protected void validateStep() {
         settings.validate();
     }
+
+    @Override
+    public String instance() {
+        return settings.groupId;
+    }
 }

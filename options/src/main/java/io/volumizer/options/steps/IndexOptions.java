@@ -20,4 +20,9 @@ public final class IndexOptions extends PipelineStepOptions {
     protected void validateStep() {
         settings.validate();
     }
+
+    @Override
+    public String instance() {
+        return groupId;
+    }
 }

@@ -23,4 +23,10 @@ public abstract class PipelineStepOptions implements Options.Validated {
 
     /** @throws IllegalArgumentException naming the step's option that is wrong and why */
     protected abstract void validateStep();
+
+    /**
+     * What tells two runs of this step apart: the consumer group it reads with (so a run's checkpoints and offsets
+     * go together), or the repository it generates. Part of its job's name and of its checkpoints' folder.
+     */
+    public abstract String instance();
 }

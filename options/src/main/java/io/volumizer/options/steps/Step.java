@@ -38,9 +38,23 @@ public enum Step {
         return mainClass;
     }
 
-    /** The name its Flink job runs under, as the Web UI lists it. */
+    /** The name of the step's jobs, which their Kafka transactions are named after too. */
     public String jobName() {
         return "volumizer-" + id;
+    }
+
+    /** The name a run of the step runs under, as the Web UI lists it: its job name and its instance. */
+    public String runName(PipelineStepOptions options) {
+        return jobName() + " " + options.instance();
+    }
+
+    /**
+     * Where a run of the step keeps its checkpoints, below the cluster's checkpoint folder: one folder per step and
+     * instance, which holds a folder per job id; {@code job recover} resumes the newest checkpoint found there.
+     */
+    public String checkpointDirectory(String clusterDirectory, PipelineStepOptions options) {
+        return clusterDirectory.replaceAll("/+$", "") + "/" + jobName() + "/"
+                + options.instance().replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
     /** A new, unparsed options object of this step. */

@@ -46,8 +46,9 @@ import io.volumizer.sinks.StoreUnavailableException;
 /**
  * The repository's search index: one index per repository ({@link IndexNames}), written with the
  * {@code _bulk} API. Versions are external ({@code external_gte}), so replays are idempotent and an older event
- * never replaces a newer one (Elasticsearch answers 409, reported stale). Items rejected for overload (429,
- * rejected execution) are retried with backoff; other item failures are returned for the dead-letter topic.
+ * never replaces a newer one (Elasticsearch answers 409, reported stale). Items the cluster could not take now
+ * ({@link #outcome}) are retried with backoff, then the write fails (the task restarts from its checkpoint); only an
+ * item that is the document's own fault is returned for the dead-letter topic.
  */
 public final class ElasticsearchDocumentStore {
 
@@ -97,23 +98,43 @@ public final class ElasticsearchDocumentStore {
             ArrayNode items = (ArrayNode) answer.path("items");
             for (int i = 0; i < pending.size(); i++) {
                 JsonNode item = items.get(i).elements().next();
-                int status = item.path("status").asInt();
                 ImportedEvent event = pending.get(i);
-                if (status / 100 == 2 || (status == 404 && event.getDocument().getOperation() == Operation.DELETE)) {
-                    result.written(event);
-                } else if (status == 409) {
-                    result.stale(event);
-                } else if (status == 429 || item.path("error").path("type").asText().contains("rejected_execution")) {
-                    retry.add(event);
-                } else {
-                    JsonNode error = item.path("error");
-                    result.failed(event, "Elasticsearch " + status + " " + error.path("type").asText() + ": "
-                            + error.path("reason").asText());
+                JsonNode error = item.path("error");
+                switch (outcome(item.path("status").asInt(), error.path("type").asText(),
+                        event.getDocument().getOperation() == Operation.DELETE)) {
+                    case WRITTEN -> result.written(event);
+                    case STALE -> result.stale(event);
+                    case RETRY -> retry.add(event);
+                    case FAILED -> result.failed(event, "Elasticsearch " + item.path("status").asInt() + " "
+                            + error.path("type").asText() + ": " + error.path("reason").asText());
                 }
             }
             pending = retry;
         }
         return result;
+    }
+
+    /** What became of one item of a bulk request. */
+    enum Outcome { WRITTEN, STALE, RETRY, FAILED }
+
+    /**
+     * An item's outcome from its status and error type. Overload (429, rejected execution), a shard or node not
+     * available (5xx) and a cluster block (say, a disk watermark) are the cluster's state of the moment: retried,
+     * never dead-lettered. 409 is a version conflict: the index holds this version or a newer one. Any other failure
+     * is the document's own (a value that does not fit the mapping, say).
+     */
+    static Outcome outcome(int status, String errorType, boolean delete) {
+        if (status / 100 == 2 || (status == 404 && delete)) {
+            return Outcome.WRITTEN;
+        }
+        if (status == 409) {
+            return Outcome.STALE;
+        }
+        if (status == 429 || status >= 500 || errorType.contains("rejected_execution")
+                || errorType.equals("cluster_block_exception")) {
+            return Outcome.RETRY;
+        }
+        return Outcome.FAILED;
     }
 
     private JsonNode bulk(List<ImportedEvent> events) throws IOException {

@@ -21,12 +21,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.bson.Document;
 import org.bson.RawBsonDocument;
 
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoException;
+import com.mongodb.MongoWriteException;
 import com.mongodb.bulk.BulkWriteError;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
@@ -58,6 +60,13 @@ import io.volumizer.sinks.StoreUnavailableException;
 public final class MongoDocumentStore {
 
     private static final int DUPLICATE_KEY = 11000;
+    /**
+     * Write errors that are the document's own fault, so that writing it again cannot succeed: a bad or unparsable
+     * value, a type mismatch, a field name a document cannot have, a document or index key too large, a failed schema
+     * validation. Every other error is the store's (a write concern not met, a primary stepping down, a shutdown):
+     * the write is retried, and never dead-letters a good document.
+     */
+    private static final Set<Integer> DOCUMENT_FAULTS = Set.of(2, 9, 14, 52, 55, 56, 57, 10334, 17280, 17419, 121);
     /** The unique (parentId, name) index: a name is taken once under a parent. */
     private static final String CHILDREN_INDEX = "children";
     private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
@@ -65,7 +74,7 @@ public final class MongoDocumentStore {
     private final MongoClient client;
     private final String database;
     private final Backoff backoff;
-    private final java.util.Set<String> indexedRepositories = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> indexedRepositories = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public MongoDocumentStore(MongoClient client, String database, Backoff backoff) {
         this.client = client;
@@ -116,9 +125,11 @@ public final class MongoDocumentStore {
     }
 
     /**
-     * Inserts the batch (unordered); only the documents that already exist are then read one by one (by id, an
-     * indexed lookup) and replaced, by id, when older. The same version already stored is a replay: nothing to
-     * write. A first import is thus pure inserts, with no read before the write.
+     * Inserts the batch (unordered); only the documents refused as duplicates are then read one by one and settled
+     * ({@link #settleDuplicate}). A first import is thus pure inserts, with no read before the write. An error that is
+     * the document's own fault ({@link #DOCUMENT_FAULTS}) fails that document; any other (a write concern not met, a
+     * primary stepping down, a connection lost) fails the attempt, which is retried whole: what it wrote is then
+     * found again, as a replay.
      *
      * <p>Read-then-replace is safe because each id has one writer: the documents topic is keyed by parent id, so
      * every version of a document goes through the same import subtask, in order. The replace filters on the id
@@ -129,21 +140,27 @@ public final class MongoDocumentStore {
             BulkResult<ImportedEvent> result) {
         List<WriteModel<RawBsonDocument>> inserts = new ArrayList<>(events.size());
         events.forEach(event -> inserts.add(new InsertOneModel<>(toBson(event))));
-        List<ImportedEvent> existing = new ArrayList<>();
+        List<ImportedEvent> duplicates = new ArrayList<>();
         boolean[] rejected = new boolean[events.size()];
         try {
             documents.bulkWrite(inserts, UNORDERED);
         } catch (MongoBulkWriteException e) {
+            if (e.getWriteConcernError() != null) {
+                throw e;
+            }
+            for (BulkWriteError error : e.getWriteErrors()) {
+                if (error.getCode() != DUPLICATE_KEY && !DOCUMENT_FAULTS.contains(error.getCode())) {
+                    throw e;
+                }
+            }
             for (BulkWriteError error : e.getWriteErrors()) {
                 rejected[error.getIndex()] = true;
                 ImportedEvent event = events.get(error.getIndex());
-                if (error.getCode() == DUPLICATE_KEY && error.getMessage().contains(CHILDREN_INDEX)) {
-                    result.failed(event, "another document named '" + event.getDocument().getName()
-                            + "' already exists under parent " + event.getDocument().getParentId());
-                } else if (error.getCode() == DUPLICATE_KEY) {
-                    existing.add(event);
+                if (error.getCode() == DUPLICATE_KEY) {
+                    duplicates.add(event);
                 } else {
-                    result.failed(event, "MongoDB error " + error.getCode() + ": " + error.getMessage());
+                    result.failed(event, "MongoDB refused the document (error " + error.getCode() + "): "
+                            + error.getMessage());
                 }
             }
         }
@@ -152,29 +169,79 @@ public final class MongoDocumentStore {
                 result.written(events.get(i));
             }
         }
-        for (ImportedEvent event : existing) {
-            replaceIfOlder(documents, event, result);
+        for (ImportedEvent event : duplicates) {
+            settleDuplicate(documents, event, result);
         }
     }
 
-    private void replaceIfOlder(MongoCollection<RawBsonDocument> documents, ImportedEvent event,
+    /**
+     * An insert refused as a duplicate. Which unique index the server names is its own choice (the local stand-in,
+     * after a restart, names (parentId, name) for an id already stored), so what is stored decides: the same id is
+     * this document, replayed or at another version; only another id under that name is a conflict.
+     */
+    private void settleDuplicate(MongoCollection<RawBsonDocument> documents, ImportedEvent event,
             BulkResult<ImportedEvent> result) {
         DocumentEvent document = event.getDocument();
         RawBsonDocument stored = documents.find(Filters.eq(KEY, document.getId()))
                 .projection(Projections.include(VERSION)).first();
-        long version = stored == null ? -1 : stored.getInt64(VERSION).getValue();
-        if (version == document.getVersion()) {
+        RawBsonDocument named = stored != null ? null : byName(documents, document);
+        if (named != null && !isSameDocument(named, document)) {
+            result.failed(event, nameTaken(document, named));
+            return;
+        }
+        if (stored == null && named == null) {
+            // Neither the id nor the name is taken any more: the holder went in between. The attempt is retried.
+            throw new MongoException("document " + document.getId() + " was refused as a duplicate, and nothing holds"
+                    + " its id or its name now");
+        }
+        replaceIfOlder(documents, event, (stored != null ? stored : named).getInt64(VERSION).getValue(), result);
+    }
+
+    /** The same version is a replay: written already, and still passed on. An older one is replaced by id. */
+    private void replaceIfOlder(MongoCollection<RawBsonDocument> documents, ImportedEvent event, long storedVersion,
+            BulkResult<ImportedEvent> result) {
+        DocumentEvent document = event.getDocument();
+        if (storedVersion == document.getVersion()) {
             result.written(event);
-        } else if (version > document.getVersion()) {
+        } else if (storedVersion > document.getVersion()) {
             result.stale(event);
         } else {
-            long matched = documents.replaceOne(Filters.eq(KEY, document.getId()), toBson(event)).getMatchedCount();
-            if (matched == 1) {
-                result.written(event);
-            } else {
-                result.stale(event); // deleted meanwhile by an operator: nothing to replace
+            try {
+                long matched = documents.replaceOne(Filters.eq(KEY, document.getId()), toBson(event)).getMatchedCount();
+                if (matched == 1) {
+                    result.written(event);
+                } else {
+                    result.stale(event); // deleted meanwhile by an operator: nothing to replace
+                }
+            } catch (MongoWriteException e) {
+                RawBsonDocument named = e.getCode() == DUPLICATE_KEY ? byName(documents, document) : null;
+                boolean taken = named != null && !isSameDocument(named, document);
+                if (!taken && !DOCUMENT_FAULTS.contains(e.getCode())) {
+                    throw e;
+                }
+                result.failed(event, taken ? nameTaken(document, named)
+                        : "MongoDB refused the document (error " + e.getCode() + "): " + e.getMessage());
             }
         }
+    }
+
+    /** The stored document under the same parent with the same name, if any (the unique (parentId, name) index). */
+    private static RawBsonDocument byName(MongoCollection<RawBsonDocument> documents, DocumentEvent document) {
+        // Exactly the keys of the index, as a plain document: servers that match an index only on a query naming
+        // exactly its keys (the local stand-in) answer it from the index.
+        return documents.find(new Document(PARENT_ID, document.getParentId()).append(NAME, document.getName()))
+                .projection(Projections.include(KEY, VERSION, DELETED)).first();
+    }
+
+    private static boolean isSameDocument(RawBsonDocument stored, DocumentEvent document) {
+        return stored.getString(KEY).getValue().equals(document.getId());
+    }
+
+    private static String nameTaken(DocumentEvent document, RawBsonDocument holder) {
+        boolean deleted = holder.containsKey(DELETED) && holder.getBoolean(DELETED).getValue();
+        return "another document named '" + document.getName() + "' already exists under parent "
+                + document.getParentId() + ": " + (deleted ? "deleted document " : "document ")
+                + holder.getString(KEY).getValue();
     }
 
     /** The ancestry of a stored, not deleted document. */

@@ -80,13 +80,30 @@ class MongoDocumentStoreIT {
     }
 
     @Test
+    void aReplayIsWrittenAndPassedOnWhicheverUniqueIndexTheServerNamesForIt() {
+        List<ImportedEvent> batch = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            batch.add(imported("bank", "d-" + i, "p-" + i % 5, "n-" + i, 1, "Title " + i));
+        }
+        store.write(batch);
+        MongoDocumentStore namingChildren = new MongoDocumentStore(FaultyMongo.namingIndex(client, "children"),
+                database, Backoff.DEFAULT);
+
+        BulkResult<ImportedEvent> replay = namingChildren.write(batch);
+
+        assertThat(replay.failed()).as("dead letters").isEmpty();
+        assertThat(replay.written()).as("passed on downstream").hasSize(500);
+        assertThat(store.collection("bank").countDocuments()).isEqualTo(500);
+    }
+
+    @Test
     void aSecondDocumentWithTheSameNameUnderOneParentFailsWithTheReason() {
         BulkResult<ImportedEvent> result = store.write(List.of(imported("bank", "a", "p", "same.pdf", 1, "A"),
                 imported("bank", "b", "p", "same.pdf", 1, "B")));
 
         assertThat(result.written()).hasSize(1);
         assertThat(result.failed()).singleElement().satisfies(f -> assertThat(f.reason())
-                .contains("another document named 'same.pdf' already exists under parent p"));
+                .contains("another document named 'same.pdf' already exists under parent p: document a"));
     }
 
     @Test
