@@ -1,5 +1,6 @@
 package io.volumizer.jobs.pipeline;
 
+import static io.volumizer.jobs.testing.PipelineRun.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -36,7 +37,6 @@ import org.bson.Document;
 import org.elasticsearch.client.Request;
 import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -49,7 +49,7 @@ import com.mongodb.client.model.Sorts;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
@@ -68,87 +68,48 @@ import io.volumizer.schemas.registry.SchemaRegistryClient;
 class PipelineIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final FlinkSessionClient FLINK = new FlinkSessionClient(
-            System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081"));
-    private static String jarId;
+    private static final FlinkSessionClient FLINK = PipelineRun.FLINK;
 
-    private final String run = UUID.randomUUID().toString().substring(0, 8);
-    private final String repository = "it" + run;
+    private PipelineRun it;
+    private String run;
+    private String repository;
     private PipelineOptions pipeline;
-    private final List<String> jobs = new ArrayList<>();
     private Stores stores;
     private MongoClient mongo;
 
-    @BeforeAll
-    static void upload() throws IOException {
-        jarId = FLINK.uploadJar(JobsJar.path());
-    }
-
     @BeforeEach
-    void configure() {
-        pipeline = Options.parse(new PipelineOptions(),
-                "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092"),
-                "--registry-url", System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7"),
-                "--mongodb-uri", System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"),
-                "--elasticsearch-url", System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200"),
-                "--documents-topic", "it." + run + ".documents", "--imported-topic", "it." + run + ".imported",
-                "--deadletter-topic", "it." + run + ".deadletter", "--mongodb-database", "it_" + run,
-                "--index-prefix", "it-" + run + "-", "--partitions", "2", "--parallelism", "2",
-                "--checkpoint-interval", "PT1S");
-        stores = new Stores(pipeline);
-        mongo = MongoClients.create(pipeline.mongodb.uri);
+    void configure() throws IOException {
+        it = new PipelineRun();
+        run = it.run;
+        repository = it.repository;
+        pipeline = it.pipeline;
+        stores = it.stores;
+        mongo = it.mongo;
     }
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (String job : jobs) {
-            if ("RUNNING".equals(FLINK.state(job))) {
-                FLINK.cancel(job, Duration.ofMinutes(1));
-            }
-        }
-        stores.reset(repository);
-        mongo.getDatabase(pipeline.mongodb.database).drop();
-        mongo.close();
-        stores.close();
+        it.close();
     }
 
     private List<String> args(String... options) {
-        return Options.with(pipeline, options);
+        return it.args(options);
     }
 
     private String submit(Step step, List<String> args, String savepoint) throws Exception {
-        String id = FLINK.run(jarId, step, args, savepoint);
-        jobs.add(id);
-        FLINK.awaitState(id, "RUNNING", Duration.ofMinutes(2));
-        return id;
+        return it.submit(step, args, savepoint);
     }
 
     private void generate(long customers, int statements, String... range) throws Exception {
-        List<String> overrides = new ArrayList<>(List.of("--seed", "7", "--customers", Long.toString(customers),
-                "--statements-per-account", Integer.toString(statements), "--repository", repository));
-        overrides.addAll(List.of(range));
-        String id = FLINK.run(jarId, Step.GENERATE, args(overrides.toArray(String[]::new)), null);
-        jobs.add(id);
-        FLINK.awaitState(id, "FINISHED", Duration.ofMinutes(3));
+        it.generate(customers, statements, range);
     }
 
-    private static List<DocumentEvent> expected(long customers, int statements, String repository) {
-        return new BankGenerator(new GeneratorSettings(7, customers, statements, 2.0,
-                GeneratorSettings.DEFAULT_LAST_PERIOD, repository)).documents();
-    }
-
-    private static void await(String what, LongSupplier actual, long expected, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long value = actual.getAsLong();
-        while (value < expected && System.nanoTime() < deadline) {
-            Thread.sleep(500);
-            value = actual.getAsLong();
-        }
-        assertThat(value).as(what).isEqualTo(expected);
+    private List<DocumentEvent> expected(long customers, int statements) {
+        return it.generated(customers, statements);
     }
 
     private long mongoCount(String database) {
-        return mongo.getDatabase(database).getCollection(repository).countDocuments();
+        return it.mongoCount(database);
     }
 
     private static long restarts(String job) {
@@ -159,17 +120,9 @@ class PipelineIT {
         }
     }
 
-    private long esCount() {
-        try {
-            return stores.elasticsearchCount(repository);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Test
     void generateImportIndexEndToEnd() throws Exception {
-        List<DocumentEvent> expected = expected(160, 60, repository);
+        List<DocumentEvent> expected = expected(160, 60);
         assertThat(expected).hasSizeGreaterThanOrEqualTo(20_000);
         submit(Step.IMPORT, args("--group-id", "it-import-" + run), null);
         submit(Step.INDEX, args("--index-group-id", "it-index-" + run), null);
@@ -177,7 +130,7 @@ class PipelineIT {
         generate(160, 60);
 
         await("documents in MongoDB", () -> mongoCount(pipeline.mongodb.database), expected.size(), Duration.ofMinutes(5));
-        await("documents in Elasticsearch", this::esCount, expected.size(), Duration.ofMinutes(3));
+        await("documents in Elasticsearch", it::elasticsearchCount, expected.size(), Duration.ofMinutes(3));
         assertThat(stores.committedRecords(pipeline.deadletterTopic)).isZero();
 
         var collection = mongo.getDatabase(pipeline.mongodb.database).getCollection(repository);
@@ -235,7 +188,7 @@ class PipelineIT {
 
     @Test
     void stopWithSavepointAndResumeGivesTheSameContentAsAnUninterruptedRunAndResetReplaysIt() throws Exception {
-        long total = expected(40, 60, repository).size();
+        long total = expected(40, 60).size();
         // The second half of the customers is generated only after the stop, so the stop is always mid-run.
         generate(40, 60, "--to-customer", "20");
 
@@ -267,7 +220,7 @@ class PipelineIT {
 
     @Test
     void anInjectedFailureRestartsFromTheCheckpointWithNothingLostOrDuplicated() throws Exception {
-        long total = expected(40, 60, repository).size();
+        long total = expected(40, 60).size();
         generate(40, 60);
 
         String job = submit(Step.IMPORT, args("--group-id", "it-crash-" + run, "--inject-failure-at", "1777"), null);
@@ -310,20 +263,20 @@ class PipelineIT {
 
     @Test
     void badInputIsDeadLetteredWithItsReasonAndTheJobKeepsGoing() throws Exception {
-        long total = expected(5, 6, repository).size();
+        long total = expected(5, 6).size();
         // Long enough for a parent at depth 4 to be written on a loaded machine (each level waits for the one above,
         // at backed-off lookups), short enough for the orphan to be dead-lettered soon.
         String job = submit(Step.IMPORT, args("--group-id", "it-bad-" + run, "--parent-max-wait", "PT30S"), null);
         AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registry.url),
                 AvroCodec.valueSubject(pipeline.documentsTopic()), DocumentEvent.class);
-        DocumentEvent orphan = expected(5, 6, repository).get(60);
+        DocumentEvent orphan = expected(5, 6).get(60);
         orphan.setId("orphan-" + run);
         orphan.setParentId("never-arrives");
         orphan.setName("orphan.pdf");
         byte[] unknownSchema = codec.encode(orphan).clone();
         ConfluentWireFormat.writeHeader(Integer.MAX_VALUE - 3, unknownSchema);
-        byte[] valid = codec.encode(expected(5, 6, repository).get(60));
-        DocumentEvent misKeyed = expected(5, 6, repository).get(61);
+        byte[] valid = codec.encode(expected(5, 6).get(60));
+        DocumentEvent misKeyed = expected(5, 6).get(61);
         misKeyed.setId("mis-keyed-" + run);
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, pipeline.kafka.bootstrapServers);

@@ -1,0 +1,136 @@
+package io.volumizer.jobs.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.Options;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.event.DocumentEvent;
+
+/**
+ * One test's pipeline on the local services: topics, database and index of its own, the jobs jar uploaded and its
+ * steps run on the session cluster through Flink's REST API as a user would, the stores read directly; every job
+ * cancelled and everything deleted by {@link #close()}.
+ */
+public final class PipelineRun implements AutoCloseable {
+
+    public static final FlinkSessionClient FLINK = new FlinkSessionClient(
+            System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081"));
+    /** The seed of every test run's content. */
+    public static final long SEED = 7;
+
+    private static String jarId;
+
+    public final String run = UUID.randomUUID().toString().substring(0, 8);
+    public final String repository = "it" + run;
+    public final PipelineOptions pipeline;
+    public final Stores stores;
+    public final MongoClient mongo;
+    private final List<String> jobs = new ArrayList<>();
+
+    public PipelineRun() throws IOException {
+        pipeline = Options.parse(new PipelineOptions(),
+                "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092"),
+                "--registry-url", System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7"),
+                "--mongodb-uri", System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"),
+                "--elasticsearch-url", System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200"),
+                "--documents-topic", "it." + run + ".documents", "--imported-topic", "it." + run + ".imported",
+                "--deadletter-topic", "it." + run + ".deadletter", "--mongodb-database", "it_" + run,
+                "--index-prefix", "it-" + run + "-", "--partitions", "2", "--parallelism", "2",
+                "--checkpoint-interval", "PT1S");
+        stores = new Stores(pipeline);
+        mongo = MongoClients.create(pipeline.mongodb.uri);
+        synchronized (PipelineRun.class) {
+            if (jarId == null) {
+                jarId = FLINK.uploadJar(JobsJar.path());
+            }
+        }
+    }
+
+    /** The pipeline's options, then {@code options} (which replace the pipeline's of the same name). */
+    public List<String> args(String... options) {
+        return Options.with(pipeline, options);
+    }
+
+    /** Submits a step (from a savepoint or checkpoint, or none) and waits until it runs. */
+    public String submit(Step step, List<String> args, String savepoint) throws Exception {
+        String id = FLINK.run(jarId, step, args, savepoint);
+        jobs.add(id);
+        FLINK.awaitState(id, "RUNNING", Duration.ofMinutes(2));
+        return id;
+    }
+
+    /** Generates {@link #generated} into the documents topic and waits until the generate job is done. */
+    public void generate(long customers, int statements, String... range) throws Exception {
+        List<String> options = new ArrayList<>(List.of("--seed", Long.toString(SEED), "--customers", Long.toString(customers),
+                "--statements-per-account", Integer.toString(statements), "--repository", repository));
+        options.addAll(List.of(range));
+        String id = FLINK.run(jarId, Step.GENERATE, args(options.toArray(String[]::new)), null);
+        jobs.add(id);
+        FLINK.awaitState(id, "FINISHED", Duration.ofMinutes(3));
+    }
+
+    /** The documents a run of this repository generates. */
+    public List<DocumentEvent> generated(long customers, int statements) {
+        return new BankGenerator(new GeneratorSettings(SEED, customers, statements, 2.0,
+                GeneratorSettings.DEFAULT_LAST_PERIOD, repository)).documents();
+    }
+
+    public long mongoCount() {
+        return mongoCount(pipeline.mongodb.database);
+    }
+
+    public long mongoCount(String database) {
+        return mongo.getDatabase(database).getCollection(repository).countDocuments();
+    }
+
+    public long elasticsearchCount() {
+        try {
+            return stores.elasticsearchCount(repository);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public long deadLetters() {
+        return stores.committedRecords(pipeline.deadletterTopic);
+    }
+
+    /** Waits until {@code actual} reaches {@code expected} (or the time is up), then asserts it is exactly that. */
+    public static void await(String what, LongSupplier actual, long expected, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long value = actual.getAsLong();
+        while (value < expected && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            value = actual.getAsLong();
+        }
+        assertThat(value).as(what).isEqualTo(expected);
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (String job : jobs) {
+            if (!FlinkSessionClient.isTerminal(FLINK.state(job))) {
+                FLINK.cancel(job, Duration.ofMinutes(1));
+            }
+        }
+        stores.reset(repository);
+        mongo.getDatabase(pipeline.mongodb.database).drop();
+        mongo.close();
+        stores.close();
+    }
+}
