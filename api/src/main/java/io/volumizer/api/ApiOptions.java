@@ -1,6 +1,9 @@
 package io.volumizer.api;
 
 import java.time.Duration;
+import java.util.Map;
+
+import io.volumizer.api.internal.Admission;
 
 import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.RepositoryServicesOptions;
@@ -46,12 +49,39 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
             description = "How long ?wait=true waits for a write to be visible in MongoDB (default: ${DEFAULT-VALUE}).")
     public Duration waitTimeout;
 
-    @Option(names = "--backend-timeout", defaultValue = "PT3S",
+    @Option(names = "--backend-timeout", defaultValue = "PT1S",
             description = "Connect/select timeout towards each backend, so a dead one gives a fast 503 (default: ${DEFAULT-VALUE}).")
     public Duration backendTimeout;
 
+    @Option(names = "--request-timeout", defaultValue = "PT2S", description = "Longest a read or a search waits for its "
+            + "backend's answer: no request thread waits on a backend longer (default: ${DEFAULT-VALUE}).")
+    public Duration requestTimeout;
+
+    @Option(names = "--max-reads", defaultValue = "16", description = "Document, children and ancestors requests "
+            + "served at once; more wait --admission-wait for a place, then get 503 (default: ${DEFAULT-VALUE}).")
+    public int maxReads;
+
+    @Option(names = "--max-searches", defaultValue = "8", description = "Searches served at once (default: ${DEFAULT-VALUE}).")
+    public int maxSearches;
+
+    @Option(names = "--max-writes", defaultValue = "8", description = "Writes served at once (default: ${DEFAULT-VALUE}).")
+    public int maxWrites;
+
+    @Option(names = "--max-blobs", defaultValue = "4", description = "Blob downloads served at once (default: ${DEFAULT-VALUE}).")
+    public int maxBlobs;
+
+    @Option(names = "--admission-wait", defaultValue = "PT0.02S", description = "Longest a request waits for a place "
+            + "before it is refused with 503 and Retry-After (default: ${DEFAULT-VALUE}).")
+    public Duration admissionWait;
+
     @Option(names = "--max-upload-bytes", defaultValue = "52428800", description = "Largest file upload (default: ${DEFAULT-VALUE}).")
     public long maxUploadBytes;
+
+    /** The places of each class of request. */
+    public Map<Admission.RequestClass, Integer> admissionLimits() {
+        return Map.of(Admission.RequestClass.reads, maxReads, Admission.RequestClass.search, maxSearches,
+                Admission.RequestClass.writes, maxWrites, Admission.RequestClass.blobs, maxBlobs);
+    }
 
     @Override
     public void validate() {
@@ -61,6 +91,14 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
         Options.require(!waitTimeout.isNegative() && !waitTimeout.isZero(), "--wait-timeout must be positive, was " + waitTimeout);
         Options.require(!backendTimeout.isNegative() && !backendTimeout.isZero(),
                 "--backend-timeout must be positive, was " + backendTimeout);
+        Options.require(requestTimeout.compareTo(backendTimeout) > 0,
+                "--request-timeout must be longer than --backend-timeout, was " + requestTimeout);
+        Options.require(maxReads >= 1, "--max-reads must be at least 1, was " + maxReads);
+        Options.require(maxSearches >= 1, "--max-searches must be at least 1, was " + maxSearches);
+        Options.require(maxWrites >= 1, "--max-writes must be at least 1, was " + maxWrites);
+        Options.require(maxBlobs >= 1, "--max-blobs must be at least 1, was " + maxBlobs);
+        Options.require(!admissionWait.isNegative() && admissionWait.compareTo(requestTimeout) < 0,
+                "--admission-wait must be 0 or more and shorter than --request-timeout, was " + admissionWait);
         Options.require(maxUploadBytes >= 1, "--max-upload-bytes must be positive, was " + maxUploadBytes);
         elasticsearch.validate();
         Options.require(blobs.configured(), "--blob-store must be set: uploads are stored there, and the blobs an import "

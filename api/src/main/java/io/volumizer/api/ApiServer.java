@@ -28,6 +28,8 @@ import io.volumizer.api.documents.DocumentWrites;
 import io.volumizer.api.documents.Documents;
 import io.volumizer.api.documents.ElasticsearchChildren;
 import io.volumizer.api.documents.MongoChildren;
+import io.volumizer.api.internal.Admission;
+import io.volumizer.api.internal.Admission.RequestClass;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.sinks.blob.BlobStoreException;
@@ -56,6 +58,7 @@ public final class ApiServer {
         DocumentReads reads = new DocumentReads(documents, children, backends.blobs, options.maxPageSize);
         DocumentWrites writes = new DocumentWrites(documents, children, backends, options.waitTimeout, options.maxUploadBytes);
         SearchHandler search = new SearchHandler(backends.elasticsearch, options.maxPageSize);
+        Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
         byte[] openApi = resource("openapi.json");
         byte[] token = ("Bearer " + options.token).getBytes(StandardCharsets.UTF_8);
 
@@ -78,20 +81,26 @@ public final class ApiServer {
         app.get("/health/ready", ctx -> {
             Map<String, String> status = backends.readiness();
             boolean up = status.values().stream().allMatch("UP"::equals);
-            ctx.status(up ? 200 : 503).json(Map.of("status", up ? "UP" : "DOWN", "backends", status));
+            boolean overloaded = admission.overloaded();
+            ctx.status(up && !overloaded ? 200 : 503).json(Map.of("status", !up ? "DOWN" : overloaded ? "OVERLOADED" : "UP",
+                    "backends", status, "admission", admission.status()));
         });
         app.get("/api/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
-        app.get("/api/v1/search", search::search);
-        app.get("/api/v1/{repository}/search", search::search);
-        app.post("/api/v1/{repository}/documents", writes::create);
-        app.get("/api/v1/{repository}/documents/{id}", reads::get);
-        app.put("/api/v1/{repository}/documents/{id}", writes::update);
-        app.delete("/api/v1/{repository}/documents/{id}", writes::delete);
-        app.get("/api/v1/{repository}/documents/{id}/children", reads::children);
-        app.get("/api/v1/{repository}/documents/{id}/ancestors", reads::ancestors);
-        app.get("/api/v1/{repository}/documents/{id}/blob", reads::blob);
+        app.get("/api/v1/search", admission.guard(RequestClass.search, search::search));
+        app.get("/api/v1/{repository}/search", admission.guard(RequestClass.search, search::search));
+        app.post("/api/v1/{repository}/documents", admission.guard(RequestClass.writes, writes::create));
+        app.get("/api/v1/{repository}/documents/{id}", admission.guard(RequestClass.reads, reads::get));
+        app.put("/api/v1/{repository}/documents/{id}", admission.guard(RequestClass.writes, writes::update));
+        app.delete("/api/v1/{repository}/documents/{id}", admission.guard(RequestClass.writes, writes::delete));
+        app.get("/api/v1/{repository}/documents/{id}/children", admission.guard(RequestClass.reads, reads::children));
+        app.get("/api/v1/{repository}/documents/{id}/ancestors", admission.guard(RequestClass.reads, reads::ancestors));
+        app.get("/api/v1/{repository}/documents/{id}/blob", admission.guard(RequestClass.blobs, reads::blob));
 
         app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.error(), e.field(), e.getMessage()));
+        app.exception(Admission.OverloadedException.class, (e, ctx) -> {
+            ctx.header("Retry-After", "1");
+            error(ctx, 503, "overloaded", null, e.getMessage());
+        });
         app.exception(BackendUnavailableException.class, (e, ctx) -> unavailable(ctx, e.backend(), e));
         app.exception(MongoTimeoutException.class, (e, ctx) -> unavailable(ctx, "mongodb", e));
         app.exception(BlobStoreException.class, (e, ctx) -> unavailable(ctx, "blob store", e));

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -73,6 +74,10 @@ public final class LoadTestRunner implements Callable<Integer> {
     @Mixin
     CheckOptions check = new CheckOptions();
 
+    @Option(names = "--refused-p95", defaultValue = "50",
+            description = "Target: the 95th percentile of the answers the API refuses with 503, ms (default: ${DEFAULT-VALUE}).")
+    long refusedP95;
+
     @Option(names = "--label", defaultValue = "", description = "Names this run in its summary file (e.g. baseline).")
     String label;
 
@@ -133,6 +138,18 @@ public final class LoadTestRunner implements Callable<Integer> {
                 .put("report", report.folder().resolve("index.html").toString());
         ObjectNode requests = summary.putObject("requests");
         report.requests().forEach((request, stats) -> requests.set(request, JSON.valueToTree(stats)));
+        Map<String, Admissions.Split> splits = Admissions.splits();
+        if (!splits.isEmpty()) {
+            ObjectNode admission = summary.putObject("admission");
+            splits.forEach((request, split) -> admission.set(request, JSON.valueToTree(split)));
+            Admissions.Split all = splits.get(Report.ALL);
+            long otherFailures = report.all().failed();
+            summary.putObject("overloadTargets")
+                    .put("admittedP95Millis", all.admittedP95()).put("admittedP95Target", p95 == null ? 0 : p95)
+                    .put("refusedP95Millis", all.refusedP95()).put("refusedP95Target", refusedP95)
+                    .put("failedOtherThan503", otherFailures)
+                    .put("met", (p95 == null || all.admittedP95() < p95) && all.refusedP95() < refusedP95 && otherFailures == 0);
+        }
         return summary;
     }
 
@@ -148,6 +165,27 @@ public final class LoadTestRunner implements Callable<Integer> {
         report.requests().forEach((request, s) -> text.append(String.format(Locale.ROOT,
                 "| %s | %d | %d (%.2f%%) | %.1f | %d | %d | %d | %d |%n", request.equals(Report.ALL) ? "**all**" : request,
                 s.count(), s.failed(), s.failedPercent(), s.perSecond(), s.p50(), s.p95(), s.p99(), s.max())));
+        JsonNode admission = summary.path("admission");
+        if (!admission.isMissingNode()) {
+            text.append("\nAdmitted and refused apart (a refusal is a 503 with Retry-After from the API's admission "
+                    + "control; \"errors\" above are every other failure):\n\n"
+                    + "| request | admitted | p50 ms | p95 ms | p99 ms | refused (503) | p50 ms | p95 ms | p99 ms |\n"
+                    + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            admission.fields().forEachRemaining(entry -> {
+                JsonNode a = entry.getValue();
+                text.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d |%n",
+                        entry.getKey().equals(Report.ALL) ? "**all**" : entry.getKey(), a.path("admitted").asLong(),
+                        a.path("admittedP50").asLong(), a.path("admittedP95").asLong(), a.path("admittedP99").asLong(),
+                        a.path("refused").asLong(), a.path("refusedP50").asLong(), a.path("refusedP95").asLong(),
+                        a.path("refusedP99").asLong()));
+            });
+            JsonNode targets = summary.path("overloadTargets");
+            text.append(String.format(Locale.ROOT, "%nTargets: admitted p95 %d ms (< %d), refused p95 %d ms (< %d), "
+                    + "failed otherwise %d (0): %s.%n", targets.path("admittedP95Millis").asLong(),
+                    targets.path("admittedP95Target").asLong(), targets.path("refusedP95Millis").asLong(),
+                    targets.path("refusedP95Target").asLong(), targets.path("failedOtherThan503").asLong(),
+                    targets.path("met").asBoolean() ? "met" : "NOT met"));
+        }
         return text.toString();
     }
 

@@ -18,17 +18,23 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.header;
 import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
+import static io.gatling.javaapi.core.CoreDsl.responseTimeInMillis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import io.gatling.javaapi.core.Assertion;
+import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.CheckBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.http.Http;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.gatling.javaapi.http.HttpRequestActionBuilder;
 
 /**
  * The user journeys the simulations combine. Request names are stable: the summary and the assertions refer to
@@ -70,20 +76,19 @@ public final class Scenarios {
     public static ScenarioBuilder navigation(LoadSettings settings, long drawSeed) {
         String documents = settings.documents();
         return scenario("navigation").feed(Feeders.customers(settings, drawSeed)).exec(
-                http("get document").get(documents + "/#{customerId}").check(status().is(200)),
-                http("children").get(documents + "/#{customerId}/children").queryParam("limit", 20).check(status().is(200)),
-                http("get document").get(documents + "/#{accountId}").check(status().is(200)),
-                http("children").get(documents + "/#{accountId}/children").queryParam("limit", 20).queryParam("sort", "date")
-                        .check(status().is(200), nextCursor()),
-                doIf(session -> session.contains("next")).then(exec(http("next children page")
+                refusable("get document", r -> r.get(documents + "/#{customerId}"), 200),
+                refusable("children", r -> r.get(documents + "/#{customerId}/children").queryParam("limit", 20), 200),
+                refusable("get document", r -> r.get(documents + "/#{accountId}"), 200),
+                refusable("children", r -> r.get(documents + "/#{accountId}/children").queryParam("limit", 20)
+                        .queryParam("sort", "date").check(nextCursor()), 200),
+                doIf(session -> session.contains("next")).then(refusable("next children page", r -> r
                         .get(documents + "/#{accountId}/children").queryParam("limit", 20).queryParam("sort", "date")
-                        .queryParam("cursor", "#{next}").check(status().is(200)))),
-                http("get document").get(documents + "/#{statementId}")
-                        .check(status().is(200), jsonPath("$.parentId").saveAs("parentId")),
-                http("ancestors").get(documents + "/#{statementId}/ancestors").check(status().is(200)),
-                http("get parent").get(documents + "/#{parentId}").check(status().is(200)),
-                randomSwitch().on(percent(30.0).then(exec(http("blob").get(documents + "/#{statementId}/blob")
-                        .check(status().is(200))))));
+                        .queryParam("cursor", "#{next}"), 200)),
+                refusable("get document", r -> r.get(documents + "/#{statementId}")
+                        .check(jsonPath("$.parentId").optional().saveAs("parentId")), 200),
+                refusable("ancestors", r -> r.get(documents + "/#{statementId}/ancestors"), 200),
+                refusable("get parent", r -> r.get(documents + "/#{parentId}"), 200),
+                randomSwitch().on(percent(30.0).then(refusable("blob", r -> r.get(documents + "/#{statementId}/blob"), 200))));
     }
 
     /** Fulltext on names and places drawn from the generator, filtered, sorted, aggregated; some users page on. */
@@ -91,23 +96,39 @@ public final class Scenarios {
         String repository = settings.generator().repository();
         return scenario("search").feed(Feeders.customers(settings, drawSeed)).exec(
                 randomSwitch().on(
-                        percent(40.0).then(exec(http("search fulltext").get("/api/v1/search")
+                        percent(40.0).then(refusable("search fulltext", r -> r.get("/api/v1/search")
                                 .queryParam("repository", repository).queryParam("q", "#{lastName}")
-                                .queryParam("aggs", "type,state").queryParam("limit", 20)
-                                .check(status().is(200), nextCursor()))),
-                        percent(40.0).then(exec(http("search filtered").get("/api/v1/search")
+                                .queryParam("aggs", "type,state").queryParam("limit", 20).check(nextCursor()), 200)),
+                        percent(40.0).then(refusable("search filtered", r -> r.get("/api/v1/search")
                                 .queryParam("repository", repository).queryParam("q", "#{city}")
                                 .queryParam("type", "Statement").queryParam("state", "#{stateCode}")
-                                .queryParam("sort", "-date").queryParam("limit", 20)
-                                .check(status().is(200), nextCursor()))),
-                        percent(20.0).then(exec(http("search by period").get("/api/v1/search")
+                                .queryParam("sort", "-date").queryParam("limit", 20).check(nextCursor()), 200)),
+                        percent(20.0).then(refusable("search by period", r -> r.get("/api/v1/search")
                                 .queryParam("repository", repository).queryParam("q", "#{firstName} #{lastName}")
                                 .queryParam("from", "2024-01-01").queryParam("to", "2025-12-31")
-                                .queryParam("aggs", "month").queryParam("limit", 20).check(status().is(200))))),
-                randomSwitch().on(percent(30.0).then(doIf(session -> session.contains("next")).then(exec(
-                        http("search next page").get("/api/v1/search").queryParam("repository", repository)
+                                .queryParam("aggs", "month").queryParam("limit", 20), 200))),
+                randomSwitch().on(percent(30.0).then(doIf(session -> session.contains("next")).then(
+                        refusable("search next page", r -> r.get("/api/v1/search").queryParam("repository", repository)
                                 .queryParam("q", "#{lastName}").queryParam("aggs", "type,state").queryParam("limit", 20)
-                                .queryParam("cursor", "#{next}").check(status().in(200, 400)))))));
+                                .queryParam("cursor", "#{next}"), 200, 400)))));
+    }
+
+    /**
+     * A request the API may refuse under overload (503 with Retry-After): a refusal is an answer, not a failure.
+     * Its response time is recorded apart ({@link Admissions}), and a refused user leaves, as a client that backs off
+     * would; any other unexpected status fails the request.
+     */
+    private static ChainBuilder refusable(String name, Function<Http, HttpRequestActionBuilder> request,
+            Integer... expected) {
+        List<Integer> statuses = new ArrayList<>(List.of(expected));
+        statuses.add(Admissions.REFUSED);
+        return exec(request.apply(http(name)).check(status().in(statuses).saveAs("status"),
+                responseTimeInMillis().saveAs("responseTime")))
+                .exec(session -> {
+                    Admissions.record(name, session.getInt("status"), session.getLong("responseTime"));
+                    return session;
+                })
+                .exitHereIf(session -> session.getInt("status") == Admissions.REFUSED);
     }
 
     /**

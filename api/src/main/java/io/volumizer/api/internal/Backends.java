@@ -43,16 +43,18 @@ public final class Backends implements AutoCloseable {
 
     public Backends(ApiOptions options) {
         timeoutMillis = (int) options.backendTimeout.toMillis();
+        int requestTimeoutMillis = (int) options.requestTimeout.toMillis();
         mongo = MongoClients.create(MongoClientSettings.builder()
                 .applyConnectionString(new ConnectionString(options.mongodb.uri))
                 .applyToClusterSettings(c -> c.serverSelectionTimeout(timeoutMillis, TimeUnit.MILLISECONDS))
                 .applyToSocketSettings(s -> s.connectTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
-                        .readTimeout(30, TimeUnit.SECONDS))
+                        .readTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS))
                 .applyToConnectionPoolSettings(p -> p.maxSize(200).maxWaitTime(timeoutMillis, TimeUnit.MILLISECONDS))
                 .build());
         database = mongo.getDatabase(options.mongodb.database);
         elasticsearchClient = RestClient.builder(HttpHost.create(options.elasticsearch.url))
-                .setRequestConfigCallback(r -> r.setConnectTimeout(timeoutMillis).setSocketTimeout(30_000))
+                .setRequestConfigCallback(r -> r.setConnectTimeout(timeoutMillis).setSocketTimeout(requestTimeoutMillis)
+                        .setConnectionRequestTimeout(timeoutMillis))
                 .setHttpClientConfigCallback(h -> h.setMaxConnTotal(200).setMaxConnPerRoute(200))
                 .build();
         elasticsearch = new Elasticsearch(elasticsearchClient, options.elasticsearch.indices());
