@@ -232,6 +232,20 @@ run_bench() {
       done
       "${benchmark[@]}" --store-pid "$(service_pid mongodb)" --service-pids "$(IFS=,; echo "${others[*]}")" "$@"
       ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline)" ;;
+    reliability)
+      shift
+      local jobs_jar
+      jobs_jar=$(ensure_built jobs)
+      local -a endpoints
+      read -r -a endpoints <<<"$(endpoint_options)"
+      local -a benchmark=(java "-Dvolumizer.root=$ROOT" "-Dvolumizer.state=$STATE" -cp "$jar"
+        io.volumizer.benchmarks.reliability.ReliabilityBenchmark --jar "$jobs_jar"
+        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${endpoints[@]}" --repository reliability
+        --customers "$RELIABILITY_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S --results "$results")
+      "${benchmark[@]}" "$@" --check-options || exit $?
+      services_up
+      "${benchmark[@]}" "$@"
+      ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability)" ;;
   esac
 }

@@ -109,13 +109,19 @@ install_infra() {
   mvn_quiet -f "$ROOT/infra/pom.xml" package -DskipTests >"$STATE/logs/infra-build.log" 2>&1 \
     || { tail -n 30 "$STATE/logs/infra-build.log" >&2; die "infra: Maven build failed (see $STATE/logs/infra-build.log)"; }
   mkdir -p "$STATE/lib"
-  cp "$ROOT/infra/kafka-server/target/classpath.txt" "$STATE/lib/kafka.classpath"
-  cp "$ROOT/infra/flink-cluster/target/classpath.txt" "$STATE/lib/flink.classpath"
-  cp "$ROOT/infra/mongo-server/target/classpath.txt" "$STATE/lib/mongo.classpath"
-  cp "$ROOT"/infra/mongo-server/target/volumizer-infra-mongo-server-*.jar "$STATE/lib/mongo-server.jar"
-  cp "$ROOT/infra/s3-server/target/classpath.txt" "$STATE/lib/s3.classpath"
-  cp "$ROOT"/infra/s3-server/target/volumizer-infra-s3-server-*.jar "$STATE/lib/s3-server.jar"
+  # Each file is replaced by a rename: a running service keeps reading the jar it opened.
+  install_file "$ROOT/infra/kafka-server/target/classpath.txt" "$STATE/lib/kafka.classpath"
+  install_file "$ROOT/infra/flink-cluster/target/classpath.txt" "$STATE/lib/flink.classpath"
+  install_file "$ROOT/infra/mongo-server/target/classpath.txt" "$STATE/lib/mongo.classpath"
+  install_file "$(ls "$ROOT"/infra/mongo-server/target/volumizer-infra-mongo-server-*.jar)" "$STATE/lib/mongo-server.jar"
+  install_file "$ROOT/infra/s3-server/target/classpath.txt" "$STATE/lib/s3.classpath"
+  install_file "$(ls "$ROOT"/infra/s3-server/target/volumizer-infra-s3-server-*.jar)" "$STATE/lib/s3-server.jar"
   touch "$stamp"
+}
+
+# Copies a file into place by renaming a copy over it.
+install_file() {
+  cp "$1" "$2.part" && mv -f "$2.part" "$2"
 }
 
 install_registry() {
@@ -175,6 +181,7 @@ network.host: $BIND_HOST
 http.port: $ES_PORT
 transport.port: $ES_TRANSPORT_PORT
 discovery.type: single-node
+thread_pool.write.queue_size: $ES_WRITE_QUEUE_SIZE
 path.data: $home/data
 path.logs: $home/logs
 action.destructive_requires_name: false

@@ -1,6 +1,7 @@
 package io.volumizer.api;
 
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.Map;
 
 import io.volumizer.api.internal.Admission;
@@ -57,18 +58,14 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
             + "backend's answer: no request thread waits on a backend longer (default: ${DEFAULT-VALUE}).")
     public Duration requestTimeout;
 
-    @Option(names = "--max-reads", defaultValue = "16", description = "Document, children and ancestors requests "
-            + "served at once; more wait --admission-wait for a place, then get 503 (default: ${DEFAULT-VALUE}).")
-    public int maxReads;
+    /** Places per class of request when --max-concurrent does not name it. */
+    private static final Map<Admission.RequestClass, Integer> CONCURRENCY = Map.of(Admission.RequestClass.reads, 16,
+            Admission.RequestClass.search, 8, Admission.RequestClass.writes, 8, Admission.RequestClass.blobs, 4);
 
-    @Option(names = "--max-searches", defaultValue = "8", description = "Searches served at once (default: ${DEFAULT-VALUE}).")
-    public int maxSearches;
-
-    @Option(names = "--max-writes", defaultValue = "8", description = "Writes served at once (default: ${DEFAULT-VALUE}).")
-    public int maxWrites;
-
-    @Option(names = "--max-blobs", defaultValue = "4", description = "Blob downloads served at once (default: ${DEFAULT-VALUE}).")
-    public int maxBlobs;
+    @Option(names = "--max-concurrent", split = ",", paramLabel = "CLASS=N", description = "Requests of a class served "
+            + "at once: reads (document, children, ancestors), search, writes, blobs; more wait --admission-wait for a "
+            + "place, then get 503 (default: reads=16,search=8,writes=8,blobs=4).")
+    public Map<Admission.RequestClass, Integer> maxConcurrent = new EnumMap<>(Admission.RequestClass.class);
 
     @Option(names = "--admission-wait", defaultValue = "PT0.02S", description = "Longest a request waits for a place "
             + "before it is refused with 503 and Retry-After (default: ${DEFAULT-VALUE}).")
@@ -77,10 +74,11 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
     @Option(names = "--max-upload-bytes", defaultValue = "52428800", description = "Largest file upload (default: ${DEFAULT-VALUE}).")
     public long maxUploadBytes;
 
-    /** The places of each class of request. */
+    /** The places of each class of request: --max-concurrent over the defaults. */
     public Map<Admission.RequestClass, Integer> admissionLimits() {
-        return Map.of(Admission.RequestClass.reads, maxReads, Admission.RequestClass.search, maxSearches,
-                Admission.RequestClass.writes, maxWrites, Admission.RequestClass.blobs, maxBlobs);
+        Map<Admission.RequestClass, Integer> limits = new EnumMap<>(CONCURRENCY);
+        limits.putAll(maxConcurrent);
+        return limits;
     }
 
     @Override
@@ -93,10 +91,8 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
                 "--backend-timeout must be positive, was " + backendTimeout);
         Options.require(requestTimeout.compareTo(backendTimeout) > 0,
                 "--request-timeout must be longer than --backend-timeout, was " + requestTimeout);
-        Options.require(maxReads >= 1, "--max-reads must be at least 1, was " + maxReads);
-        Options.require(maxSearches >= 1, "--max-searches must be at least 1, was " + maxSearches);
-        Options.require(maxWrites >= 1, "--max-writes must be at least 1, was " + maxWrites);
-        Options.require(maxBlobs >= 1, "--max-blobs must be at least 1, was " + maxBlobs);
+        maxConcurrent.forEach((requestClass, places) -> Options.require(places >= 1,
+                "--max-concurrent " + requestClass + " must be at least 1, was " + places));
         Options.require(!admissionWait.isNegative() && admissionWait.compareTo(requestTimeout) < 0,
                 "--admission-wait must be 0 or more and shorter than --request-timeout, was " + admissionWait);
         Options.require(maxUploadBytes >= 1, "--max-upload-bytes must be positive, was " + maxUploadBytes);

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -26,11 +27,13 @@ public final class LocalServices {
     }
 
     /**
-     * The services of the checkout above the working directory, with the state folder of the system property
-     * {@code volumizer.state} (set by {@code bin/volumizer test}), else the checkout's {@code .volumizer}.
+     * The services of the checkout named by the system property {@code volumizer.root} (set by {@code bin/volumizer}),
+     * else the one above the working directory, with the state folder of the system property {@code volumizer.state}
+     * (set by {@code bin/volumizer}), else the checkout's {@code .volumizer}.
      */
     public static LocalServices ofThisCheckout() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+        String root = System.getProperty("volumizer.root");
+        for (Path dir = root != null ? Path.of(root) : Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isExecutable(dir.resolve("bin/volumizer"))) {
                 String state = System.getProperty("volumizer.state");
                 return new LocalServices(dir, state == null ? dir.resolve(".volumizer") : Path.of(state));
@@ -66,33 +69,48 @@ public final class LocalServices {
 
     /** Starts the services with {@code bin/volumizer up}, which waits until each is healthy. */
     public void start(String... services) {
-        volumizer("up", services);
+        start(Map.of(), services);
+    }
+
+    /**
+     * Starts the services with settings of {@code conf/volumizer.conf} overridden, as environment variables (say,
+     * {@code ES_WRITE_QUEUE_SIZE}).
+     */
+    public void start(Map<String, String> settings, String... services) {
+        volumizer(settings, with("up", services));
     }
 
     /** Stops the services with {@code bin/volumizer down}. */
     public void stop(String... services) {
-        volumizer("down", services);
+        volumizer(Map.of(), with("down", services));
     }
 
-    /** Runs {@code bin/volumizer <command> <services>}; fails with its output if it fails. */
-    private void volumizer(String command, String... services) {
-        List<String> args = new ArrayList<>(List.of(root.resolve("bin/volumizer").toString(), command));
-        args.addAll(List.of(services));
-        ProcessBuilder builder = new ProcessBuilder(args).directory(root.toFile()).redirectErrorStream(true);
+    /** Runs {@code bin/volumizer <args>} on these services and returns what it printed; fails with it if it fails. */
+    public String volumizer(Map<String, String> settings, List<String> args) {
+        List<String> command = new ArrayList<>(List.of(root.resolve("bin/volumizer").toString()));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
+        builder.environment().putAll(settings);
         builder.environment().put("VOLUMIZER_STATE", state.toString());
         try {
             Process process = builder.start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (process.waitFor() != 0) {
-                throw new IllegalStateException("bin/volumizer " + String.join(" ", args.subList(1, args.size()))
-                        + " failed:\n" + output);
+                throw new IllegalStateException("bin/volumizer " + String.join(" ", args) + " failed:\n" + output);
             }
+            return output;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
+    }
+
+    private static List<String> with(String command, String... services) {
+        List<String> args = new ArrayList<>(List.of(command));
+        args.addAll(List.of(services));
+        return args;
     }
 
     /** When the process started, in clock ticks since boot: field 22 of /proc/<pid>/stat, counted after the name. */

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 
@@ -92,6 +93,13 @@ public final class Stores implements AutoCloseable {
 
     /** Records of committed transactions in a topic (what a read_committed consumer sees). */
     public long committedRecords(String topic) {
+        long[] count = {0};
+        readCommitted(topic, value -> count[0]++);
+        return count[0];
+    }
+
+    /** Every committed record of a topic, from its start to its end as it is now, in each partition's order. */
+    public void readCommitted(String topic, Consumer<byte[]> each) {
         Properties config = new Properties();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "volumizer-count-" + UUID.randomUUID());
@@ -103,12 +111,10 @@ public final class Stores implements AutoCloseable {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long count = 0;
             long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
             while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
-                count += consumer.poll(Duration.ofMillis(200)).count();
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> each.accept(record.value()));
             }
-            return count;
         }
     }
 

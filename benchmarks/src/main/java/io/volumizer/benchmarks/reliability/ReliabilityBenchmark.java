@@ -1,0 +1,518 @@
+package io.volumizer.benchmarks.reliability;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+
+import org.apache.http.HttpHost;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.bson.Document;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.RestClient;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.runs.PipelineRunCommand;
+import io.volumizer.ops.services.LocalServices;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.Failures;
+import io.volumizer.options.Options;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.registry.SchemaRegistryClient;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The pipeline through one fault at a time, on the local services, over a generated run of at least 250,000
+ * documents: TaskManager, JobManager and Kafka broker killed (kill -9) and restarted, the schema registry, MongoDB
+ * and Elasticsearch down for an outage, Elasticsearch saturated (429s from a write queue of a few entries), the
+ * separate import and index jobs as well as import-and-index, and bad input at scale. Each row is read from the
+ * stores and topics through the official clients, document by document: nothing lost, nothing extra, no good
+ * document dead-lettered (and exactly the injected bad records dead-lettered, each with its reason). Writes
+ * {@code reliability.json} and {@code reliability.md}.
+ */
+@Command(name = "reliability-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs the pipeline through one fault at a time and audits the stores.")
+public final class ReliabilityBenchmark extends PipelineRunCommand {
+
+    /** Which jobs carry the documents. */
+    enum Topology { IMPORT_AND_INDEX, SEPARATE_JOBS }
+
+    /** A fault and the jobs it is run against. */
+    enum Scenario {
+        TASKMANAGER_KILLED(Fault.TASKMANAGER_KILLED, Topology.IMPORT_AND_INDEX),
+        JOBMANAGER_KILLED(Fault.JOBMANAGER_KILLED, Topology.IMPORT_AND_INDEX),
+        KAFKA_KILLED(Fault.KAFKA_KILLED, Topology.IMPORT_AND_INDEX),
+        REGISTRY_DOWN(Fault.REGISTRY_DOWN, Topology.IMPORT_AND_INDEX),
+        ELASTICSEARCH_DOWN(Fault.ELASTICSEARCH_DOWN, Topology.IMPORT_AND_INDEX),
+        ELASTICSEARCH_SATURATED(Fault.ELASTICSEARCH_SATURATED, Topology.IMPORT_AND_INDEX),
+        MONGODB_DOWN(Fault.MONGODB_DOWN, Topology.IMPORT_AND_INDEX),
+        TASKMANAGER_KILLED_SEPARATE_JOBS(Fault.TASKMANAGER_KILLED, Topology.SEPARATE_JOBS),
+        ELASTICSEARCH_DOWN_SEPARATE_JOBS(Fault.ELASTICSEARCH_DOWN, Topology.SEPARATE_JOBS),
+        MONGODB_DOWN_SEPARATE_JOBS(Fault.MONGODB_DOWN, Topology.SEPARATE_JOBS),
+        BAD_INPUT(Fault.BAD_INPUT, Topology.IMPORT_AND_INDEX);
+
+        final Fault fault;
+        final Topology topology;
+
+        Scenario(Fault fault, Topology topology) {
+            this.fault = fault;
+            this.topology = topology;
+        }
+
+        String id() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /** Scenarios on the command line, by their ids: {@code mongodb-down}. */
+        static final class ById implements CommandLine.ITypeConverter<Scenario>, Iterable<String> {
+            @Override
+            public Scenario convert(String id) {
+                for (Scenario scenario : values()) {
+                    if (scenario.id().equals(id)) {
+                        return scenario;
+                    }
+                }
+                throw new CommandLine.TypeConversionException("unknown scenario '" + id + "'; scenarios: " + String.join(", ", this));
+            }
+
+            @Override
+            public java.util.Iterator<String> iterator() {
+                return java.util.Arrays.stream(values()).map(Scenario::id).iterator();
+            }
+        }
+    }
+
+    /** The share of the statements the bad-input scenario replaces with bad records. */
+    static final double BAD_SHARE = 0.01;
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    @Option(names = "--scenarios", split = ",", converter = Scenario.ById.class, completionCandidates = Scenario.ById.class,
+            description = "Scenarios to run (default: all of them): ${COMPLETION-CANDIDATES}.")
+    List<Scenario> scenarios;
+
+    @Option(names = "--outage", defaultValue = "PT60S", description = "How long a service stays down or saturated (default: ${DEFAULT-VALUE}).")
+    Duration outage;
+
+    @Option(names = "--fault-at", defaultValue = "0.25", description = "Share of the documents imported when a fault starts (default: ${DEFAULT-VALUE}).")
+    double faultAt;
+
+    @Option(names = "--timeout", defaultValue = "PT20M", description = "Longest a scenario may take to bring every document through (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of reliability.json and reliability.md.")
+    Path results;
+
+    private final String runId = Long.toString(System.currentTimeMillis(), 36);
+    private final LocalServices services = LocalServices.ofThisCheckout();
+    private FlinkSessionClient flink;
+    private String jarId;
+
+    @Override
+    protected int run(GeneratorSettings settings) throws Exception {
+        flink = session.client();
+        jarId = flink.uploadJar(session.jar);
+        List<DocumentEvent> generated = new BankGenerator(settings).documents();
+        List<Row> rows = new ArrayList<>();
+        for (Scenario scenario : scenarios == null ? List.of(Scenario.values()) : scenarios) {
+            System.out.printf(Locale.ROOT, "%s: %s, %s%n", scenario.id(), scenario.fault.description(outage),
+                    scenario.topology);
+            Row row;
+            try {
+                row = new ScenarioRun(scenario, generated, settings).run();
+            } catch (Exception e) {
+                row = Row.failed(scenario, outage, generated.size(), e);
+            }
+            rows.add(row);
+            System.out.println("  " + row.summary());
+            write(rows, settings, generated.size());
+        }
+        return rows.stream().allMatch(Row::passed) ? 0 : 1;
+    }
+
+    /** One scenario, on topics, a database and an index of its own. */
+    private final class ScenarioRun {
+
+        private final Scenario scenario;
+        private final List<DocumentEvent> generated;
+        private final GeneratorSettings settings;
+        private final PipelineOptions options;
+        private final List<String> jobs = new ArrayList<>();
+        private final Map<Step, List<String>> submitted = new LinkedHashMap<>();
+        private final Throughput imported = new Throughput();
+        private final Throughput indexed = new Throughput();
+        private final long started = System.currentTimeMillis();
+
+        ScenarioRun(Scenario scenario, List<DocumentEvent> generated, GeneratorSettings settings) {
+            this.scenario = scenario;
+            this.generated = generated;
+            this.settings = settings;
+            String name = "rel-" + runId + "-" + scenario.ordinal();
+            this.options = Options.parseWithOverrides(new PipelineOptions(), Options.with(pipeline,
+                    "--documents-topic", "volumizer." + name + ".documents",
+                    "--imported-topic", "volumizer." + name + ".imported",
+                    "--deadletter-topic", "volumizer." + name + ".deadletter",
+                    "--mongodb-database", name.replace('-', '_'), "--index-prefix", name + "-"));
+        }
+
+        Row run() throws Exception {
+            try (Stores stores = new Stores(options); MongoClient mongo = MongoClients.create(options.mongodb.uri);
+                    RestClient elasticsearch = RestClient.builder(HttpHost.create(options.elasticsearch.url)).build()) {
+                MongoCollection<Document> collection = mongo.getDatabase(options.mongodb.database)
+                        .getCollection(settings.repository());
+                String index = options.elasticsearch.indices().of(settings.repository());
+                try {
+                    scenario.fault.prepare(faults());
+                    BadInput.Injected bad = fill();
+                    Map<String, Long> expected = generated.stream().filter(d -> !bad.replacedIds().contains(d.getId()))
+                            .collect(Collectors.toMap(DocumentEvent::getId, DocumentEvent::getVersion));
+                    submit(scenario == Scenario.BAD_INPUT ? List.of("--parent-max-wait", "PT30S") : List.of());
+                    ScheduledExecutorService monitor = Executors.newSingleThreadScheduledExecutor();
+                    monitor.scheduleAtFixedRate(() -> poll(collection, stores), 0, 500, TimeUnit.MILLISECONDS);
+                    List<long[]> windows;
+                    try {
+                        windows = scenario.fault.inject(faults(), new Trigger(collection::estimatedDocumentCount,
+                                expected.size(), faultAt));
+                        awaitThrough(collection, stores, expected.size(), bad.positions().size());
+                    } finally {
+                        monitor.shutdownNow();
+                    }
+                    Thread.sleep(3_000); // a last checkpoint: dead letters are committed with it
+                    return audit(stores, collection, elasticsearch, index, expected, bad, windows);
+                } finally {
+                    for (String job : jobs) {
+                        cancel(job);
+                    }
+                    scenario.fault.restore(faults());
+                    services.start(); // whatever a fault left down
+                    stores.reset(settings.repository(), options.documentsTopic(), options.importedTopic, options.deadletterTopic);
+                    mongo.getDatabase(options.mongodb.database).drop();
+                    elasticsearch.performRequest(new Request("DELETE", "/" + options.elasticsearch.indices().all()));
+                }
+            }
+        }
+
+        /** Cancels a job still running; one the cluster no longer knows (lost with its JobManager) is left. */
+        private void cancel(String job) throws InterruptedException {
+            try {
+                if (!FlinkSessionClient.isTerminal(flink.state(job))) {
+                    flink.cancel(job, Duration.ofMinutes(2));
+                }
+            } catch (IOException unknown) {
+                System.out.println("  job " + job + ": " + unknown.getMessage());
+            }
+        }
+
+        private Faults faults() {
+            return new Faults(services, outage, options, this::recover);
+        }
+
+        /** The documents topic: generated by the generate job, or produced here with bad records among them. */
+        private BadInput.Injected fill() throws Exception {
+            if (scenario != Scenario.BAD_INPUT) {
+                String generate = flink.run(jarId, Step.GENERATE, generateArguments(options), null);
+                jobs.add(generate);
+                flink.awaitState(generate, "FINISHED", Duration.ofMinutes(15));
+                return new BadInput.Injected(Set.of(), Set.of());
+            }
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers))) {
+                admin.createTopics(List.of(new NewTopic(options.documentsTopic(), options.partitions, (short) 1))).all().get();
+            }
+            AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
+                    AvroCodec.valueSubject(options.documentsTopic()), DocumentEvent.class);
+            return BadInput.produce(options.kafka.bootstrapServers, options.documentsTopic(), codec, generated, BAD_SHARE,
+                    settings.seed());
+        }
+
+        private void submit(List<String> importOptions) throws Exception {
+            String group = "rel-" + runId + "-" + scenario.id();
+            List<String> importArgs = Options.with(options, "--group-id", group);
+            importArgs.addAll(importOptions);
+            if (scenario.topology == Topology.IMPORT_AND_INDEX) {
+                submitted.put(Step.IMPORT_AND_INDEX, importArgs);
+            } else {
+                submitted.put(Step.IMPORT, importArgs);
+                submitted.put(Step.INDEX, Options.with(options, "--index-group-id", group + "-index"));
+            }
+            for (Map.Entry<Step, List<String>> step : submitted.entrySet()) {
+                String job = flink.run(jarId, step.getKey(), step.getValue(), null);
+                jobs.add(job);
+                flink.awaitState(job, "RUNNING", Duration.ofMinutes(2));
+            }
+        }
+
+        /** After the JobManager was lost with the jobs: each step resumed from its newest checkpoint, as a user would. */
+        private void recover() {
+            for (Map.Entry<Step, List<String>> step : submitted.entrySet()) {
+                List<String> args = new ArrayList<>(List.of("job", "recover", "--json", step.getKey().id()));
+                args.addAll(step.getValue());
+                String output = services.volumizer(Map.of(), args);
+                String jobId = output.lines().filter(line -> line.startsWith("{")).reduce((a, b) -> b)
+                        .map(line -> readJson(line).path("jobId").asText())
+                        .orElseThrow(() -> new IllegalStateException("job recover printed no job: " + output));
+                jobs.add(jobId);
+            }
+        }
+
+        private void poll(MongoCollection<Document> collection, Stores stores) {
+            long now = System.currentTimeMillis() - started;
+            try {
+                imported.record(now, collection.estimatedDocumentCount());
+            } catch (RuntimeException down) {
+                // the store is down: no sample
+            }
+            try {
+                indexed.record(now, stores.searchableCount(options.elasticsearch.indices(), settings.repository()));
+            } catch (IOException | RuntimeException down) {
+                // the store is down: no sample
+            }
+        }
+
+        private void awaitThrough(MongoCollection<Document> collection, Stores stores, long documents, long deadLetters)
+                throws Exception {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                if (count(collection::countDocuments) >= documents && count(() -> elasticsearchCount(stores)) >= documents
+                        && (deadLetters == 0 || stores.committedRecords(options.deadletterTopic) >= deadLetters)) {
+                    return;
+                }
+                Thread.sleep(1_000);
+            }
+        }
+
+        private long elasticsearchCount(Stores stores) {
+            try {
+                return stores.elasticsearchCount(settings.repository());
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        private Row audit(Stores stores, MongoCollection<Document> collection, RestClient elasticsearch, String index,
+                Map<String, Long> expected, BadInput.Injected bad, List<long[]> windows) throws Exception {
+            StoreAudit.Findings mongo = StoreAudit.mongo(collection, expected);
+            StoreAudit.Findings indexedDocuments = StoreAudit.elasticsearch(elasticsearch, index, expected);
+            Map<String, Long> reasons = new TreeMap<>();
+            long expectedLetters = 0;
+            long unexpectedLetters = 0;
+            for (DeadLetter letter : deadLetters(stores)) {
+                boolean injected = letter.getPartition() != null && letter.getOffset() != null
+                        && bad.positions().contains(BadInput.position(letter.getPartition(), letter.getOffset()));
+                if (injected) {
+                    expectedLetters++;
+                } else {
+                    unexpectedLetters++;
+                }
+                reasons.merge(reasonClass(letter.getReason()), 1L, Long::sum);
+            }
+            ImportedTopic importedTopic = scenario.topology == Topology.SEPARATE_JOBS ? importedTopic(stores) : null;
+            return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), expected.size(),
+                    bad.positions().size(), mongo, indexedDocuments, expectedLetters, unexpectedLetters, reasons,
+                    importedTopic, faultSeconds(windows), recoverySeconds(windows, expected.size()),
+                    (System.currentTimeMillis() - started) / 1000);
+        }
+
+        /** How long the faults lasted, from the first harm to the service being back (and the jobs recovered). */
+        private Double faultSeconds(List<long[]> windows) {
+            return windows.isEmpty() ? null : windows.stream().mapToLong(w -> w[1] - w[0]).sum() / 1000.0;
+        }
+
+        /** The slowest recovery of any fault window, over both stores' throughput; null when there was no fault. */
+        private Double recoverySeconds(List<long[]> windows, long total) {
+            double slowest = -1;
+            for (long[] window : windows) {
+                long start = window[0] - started;
+                long end = window[1] - started;
+                for (Throughput stage : List.of(imported, indexed)) {
+                    double before = stage.rateBefore(start);
+                    if (before <= 0) {
+                        continue; // the stage had not started, or was done, when the fault began
+                    }
+                    OptionalDouble recovery = stage.recoveryMillis(end, before, total);
+                    slowest = Math.max(slowest, recovery.isPresent() ? recovery.getAsDouble() / 1000 : Double.MAX_VALUE);
+                }
+            }
+            return slowest < 0 ? null : slowest;
+        }
+
+        /** The imported topic (separate jobs), written exactly once: each document once, however often replayed. */
+        private ImportedTopic importedTopic(Stores stores) {
+            AvroCodec<ImportedEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
+                    AvroCodec.valueSubject(options.importedTopic), ImportedEvent.class);
+            Set<String> ids = new HashSet<>();
+            long[] records = {0};
+            stores.readCommitted(options.importedTopic, bytes -> {
+                records[0]++;
+                ids.add(codec.decode(bytes).getDocument().getId());
+            });
+            return new ImportedTopic(records[0], ids.size());
+        }
+
+        private List<DeadLetter> deadLetters(Stores stores) {
+            AvroCodec<DeadLetter> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
+                    AvroCodec.valueSubject(options.deadletterTopic), DeadLetter.class);
+            List<DeadLetter> letters = new ArrayList<>();
+            stores.readCommitted(options.deadletterTopic, bytes -> letters.add(codec.decode(bytes)));
+            return letters;
+        }
+    }
+
+    /** A dead letter's reason without its particulars (ids, offsets): what kind of refusal it was. */
+    static String reasonClass(String reason) {
+        if (reason.startsWith("parent ")) {
+            return "parent not found";
+        }
+        int colon = reason.indexOf(':');
+        String head = colon > 0 ? reason.substring(0, colon) : reason;
+        return head.replaceAll("\\d+", "#").replaceAll("'[^']*'", "'…'");
+    }
+
+    private List<String> generateArguments(PipelineOptions options) {
+        List<String> args = Options.with(options);
+        args.addAll(Options.arguments(run));
+        return args;
+    }
+
+    private static long count(LongSupplier count) {
+        try {
+            return count.getAsLong();
+        } catch (RuntimeException down) {
+            return -1;
+        }
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode readJson(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The imported topic: its committed records, and how many documents they are about. */
+    record ImportedTopic(long records, long documents) {
+    }
+
+    /** One scenario's audit. */
+    record Row(String scenario, String fault, String jobs, long documents, long badRecords, StoreAudit.Findings mongodb,
+            StoreAudit.Findings elasticsearch, long expectedDeadLetters, long unexpectedDeadLetters,
+            Map<String, Long> deadLetterReasons, ImportedTopic importedTopic, Double faultSeconds, Double recoverySeconds,
+            long seconds, String error) {
+
+        Row(String scenario, String fault, String jobs, long documents, long badRecords, StoreAudit.Findings mongodb,
+                StoreAudit.Findings elasticsearch, long expectedDeadLetters, long unexpectedDeadLetters,
+                Map<String, Long> deadLetterReasons, ImportedTopic importedTopic, Double faultSeconds,
+                Double recoverySeconds, long seconds) {
+            this(scenario, fault, jobs, documents, badRecords, mongodb, elasticsearch, expectedDeadLetters,
+                    unexpectedDeadLetters, deadLetterReasons, importedTopic, faultSeconds, recoverySeconds, seconds, null);
+        }
+
+        /** A scenario that could not run to its audit. */
+        static Row failed(Scenario scenario, Duration outage, long documents, Exception error) {
+            StoreAudit.Findings none = new StoreAudit.Findings(0, documents, 0, 0);
+            return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), documents, 0, none,
+                    none, 0, 0, Map.of(), null, null, null, 0, error.toString());
+        }
+
+        /** Nothing lost, nothing extra, no good document dead-lettered, exactly the bad records dead-lettered. */
+        boolean passed() {
+            return error == null && mongodb.exact() && elasticsearch.exact() && unexpectedDeadLetters == 0
+                    && expectedDeadLetters == badRecords && (importedTopic == null
+                            || importedTopic.records() == documents && importedTopic.documents() == documents);
+        }
+
+        String summary() {
+            if (error != null) {
+                return "FAILED to run: " + error;
+            }
+            return String.format(Locale.ROOT, "MongoDB %,d (missing %d, extra %d), Elasticsearch %,d (missing %d, extra %d),"
+                    + " dead letters %d expected / %d unexpected, recovery %s: %s", mongodb.found(), mongodb.missing(),
+                    mongodb.extra(), elasticsearch.found(), elasticsearch.missing(), elasticsearch.extra(),
+                    expectedDeadLetters, unexpectedDeadLetters, recovery(), passed() ? "OK" : "FAILED");
+        }
+
+        String recovery() {
+            return recoverySeconds == null ? "—" : recoverySeconds == Double.MAX_VALUE ? "not within the run"
+                    : String.format(Locale.ROOT, "%.0f s", recoverySeconds);
+        }
+    }
+
+    private void write(List<Row> rows, GeneratorSettings settings, long documents) throws IOException {
+        Files.createDirectories(results);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("date", LocalDate.now().toString());
+        json.put("machine", Runtime.getRuntime().availableProcessors() + " cores, every service on this machine");
+        json.put("documents", documents);
+        json.put("customers", settings.customers());
+        json.put("outageSeconds", outage.toSeconds());
+        json.put("faultAt", faultAt);
+        json.put("rows", rows);
+        JSON.writeValue(results.resolve("reliability.json").toFile(), json);
+        StringBuilder md = new StringBuilder("# Reliability under faults\n\n")
+                .append(String.format(Locale.ROOT, "Measured %s on %s: %,d generated documents per scenario (%d customers),"
+                        + " each fault starting once %.0f%% of them are in MongoDB, outages of %d s. Every figure is read from"
+                        + " the stores and topics through the official clients, document by document (never from job"
+                        + " metrics): *missing* is a generated document not stored, *extra* one stored that nobody generated"
+                        + " (or twice), *other version* one at a version it was not generated at. *Fault lasted* runs from the"
+                        + " first harm until the service is back (a killed process restarted and healthy; for the JobManager,"
+                        + " also the job recovered with bin/volumizer job recover), summed over the kills. *Recovery* runs from the end"
+                        + " of the fault until the throughput (documents per second into MongoDB and into Elasticsearch, polled"
+                        + " twice a second) is back to half its rate over the 5 s before the fault, or every document is"
+                        + " through; for three kills, the slowest. Target of every row: nothing missing, nothing extra, no"
+                        + " good document dead-lettered, and for bad input exactly the injected records dead-lettered.%n%n",
+                        json.get("date"), json.get("machine"), documents, settings.customers(), faultAt * 100, outage.toSeconds()))
+                .append("| scenario | jobs | documents | MongoDB (missing / extra / other version) | Elasticsearch (missing / extra / other version) | dead letters expected / unexpected | fault lasted | recovery | met |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
+        for (Row row : rows) {
+            md.append(String.format(Locale.ROOT, "| %s | %s | %,d%s | %,d (%d / %d / %d) | %,d (%d / %d / %d) | %d / %d%s | %s | %s | %s |%n",
+                    row.fault(), row.importedTopic() == null ? "import-and-index" : String.format(Locale.ROOT,
+                            "import, index (imported topic: %,d records of %,d documents)", row.importedTopic().records(),
+                            row.importedTopic().documents()), row.documents(),
+                    row.badRecords() > 0 ? " + " + row.badRecords() + " bad" : "", row.mongodb().found(),
+                    row.mongodb().missing(), row.mongodb().extra(), row.mongodb().otherVersion(), row.elasticsearch().found(),
+                    row.elasticsearch().missing(), row.elasticsearch().extra(), row.elasticsearch().otherVersion(),
+                    row.expectedDeadLetters(), row.unexpectedDeadLetters(),
+                    row.deadLetterReasons().isEmpty() ? "" : " (" + row.deadLetterReasons().entrySet().stream()
+                            .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", ")) + ")",
+                    row.faultSeconds() == null ? "—" : String.format(Locale.ROOT, "%.0f s", row.faultSeconds()),
+                    row.recovery(), row.passed() ? "yes" : "**NO**" + (row.error() == null ? "" : ": " + row.error())));
+        }
+        Files.writeString(results.resolve("reliability.md"), md);
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ReliabilityBenchmark()).setOverwrittenOptionsAllowed(true)
+                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
+    }
+}
