@@ -80,9 +80,14 @@ run_api() {
   jar=$(ensure_built api)
   local -a endpoints
   read -r -a endpoints <<<"$(endpoint_options)"
+  local jobs_jar
+  jobs_jar=$(ensure_built jobs)
   local -a server=(java "-Xmx$API_HEAP" -cp "$jar:$(cat "$ROOT/api/target/classpath.txt")" io.volumizer.api.ApiServer
     --bind "$BIND_HOST" --port "$API_PORT" --token "$API_TOKEN" "${endpoints[@]}"
-    --documents-topic "volumizer.$DEMO_REPOSITORY.documents" --blob-store "$STATE/blobs")
+    --documents-topic "volumizer.$DEMO_REPOSITORY.documents" --blob-store "$STATE/blobs"
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jobs-jar "$jobs_jar"
+    "--job-option=--imported-topic=volumizer.$DEMO_REPOSITORY.imported"
+    "--job-option=--deadletter-topic=volumizer.$DEMO_REPOSITORY.deadletter" "--job-option=--checkpoint-interval=PT2S")
   case "${1:-}" in
     start)
       shift
@@ -162,6 +167,26 @@ stop_jobs() {
   for job in "$@"; do
     run_job stop "$job" >&2 || echo "volumizer: could not stop job $job" >&2
   done
+}
+
+# Reindex and bulk commands (the API's, from a shell) on a repository's topics (volumizer.<repository>.*) and stores.
+run_commands() {
+  ensure_tools
+  mkdir -p "$STATE/logs"
+  local command=$1 repository=
+  shift
+  case "$command" in
+    reindex) [[ $# -ge 1 ]] || die "usage: bin/volumizer reindex <repository> [--delete-old] [--range-size N] [--no-wait]"
+      repository=$1 ;;
+    bulk) [[ $# -ge 2 ]] || die "usage: bin/volumizer bulk update|delete <repository> [filters] [--set name=value], bulk status|abort|resume|retry <command id>"
+      [[ $1 == update || $1 == delete ]] && repository=$2 ;;
+  esac
+  local jar
+  jar=$(ensure_built jobs)
+  local -a pipeline
+  read -r -a pipeline <<<"$(endpoint_options) $(topic_options "${repository:-$DEMO_REPOSITORY}") --checkpoint-interval PT2S"
+  ops io.volumizer.ops.commands.CommandsCli --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" \
+    "${pipeline[@]}" "$command" "$@"
 }
 
 # Operates jobs on the session cluster: submit/stop/resume/reset/list.

@@ -1,12 +1,16 @@
 package io.volumizer.api;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 import io.volumizer.api.internal.Admission;
 
 import io.volumizer.options.Options;
+import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.pipeline.RepositoryServicesOptions;
 import io.volumizer.sinks.blob.BlobStoreOptions;
 import picocli.CommandLine.Command;
@@ -33,6 +37,17 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
     @Option(names = "--token", required = true, defaultValue = "${env:VOLUMIZER_API_TOKEN}",
             description = "Bearer token that writes must present (default: $VOLUMIZER_API_TOKEN).")
     public String token;
+
+    /** Where reindex and bulk commands run: the session cluster. */
+    @Mixin
+    public FlinkOptions flink = new FlinkOptions();
+
+    @Option(names = "--jobs-jar", description = "The jobs jar commands are submitted from; without it, reindex and bulk commands answer 503.")
+    public Path jobsJar;
+
+    @Option(names = "--job-option", paramLabel = "OPTION", description = "An option given to the commands' jobs besides "
+            + "the services above, e.g. --job-option=--deadletter-topic=volumizer.bank.deadletter (repeatable).")
+    public List<String> jobOptions = new ArrayList<>();
 
     /** Uploaded blobs, and those an import stored: the import job's --blob-store. */
     @Mixin
@@ -79,6 +94,16 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
         Map<Admission.RequestClass, Integer> limits = new EnumMap<>(CONCURRENCY);
         limits.putAll(maxConcurrent);
         return limits;
+    }
+
+    /** What the commands' jobs are given: this API's services and documents topic, then --job-option. */
+    public List<String> jobArguments() {
+        List<String> arguments = new ArrayList<>();
+        for (Object services : List.of(kafka, registry, documents, mongodb, elasticsearch)) {
+            arguments.addAll(Options.arguments(services));
+        }
+        arguments.addAll(jobOptions);
+        return arguments;
     }
 
     @Override

@@ -22,6 +22,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.javalin.json.JavalinJackson;
+import io.volumizer.api.commands.CommandsHandler;
 import io.volumizer.api.documents.Children;
 import io.volumizer.api.documents.DocumentReads;
 import io.volumizer.api.documents.DocumentWrites;
@@ -35,6 +36,8 @@ import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.sinks.blob.BlobStoreException;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.search.SearchHandler;
+import io.volumizer.ops.commands.Commands;
+import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.options.Options;
 
 /**
@@ -58,6 +61,8 @@ public final class ApiServer {
         DocumentReads reads = new DocumentReads(documents, children, backends.blobs, options.maxPageSize);
         DocumentWrites writes = new DocumentWrites(documents, children, backends, options.waitTimeout, options.maxUploadBytes);
         SearchHandler search = new SearchHandler(backends.elasticsearch, options.maxPageSize);
+        CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
+                new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.database, options.jobArguments()));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
         byte[] openApi = resource("openapi.json");
         byte[] token = ("Bearer " + options.token).getBytes(StandardCharsets.UTF_8);
@@ -95,6 +100,12 @@ public final class ApiServer {
         app.get("/api/v1/{repository}/documents/{id}/children", admission.guard(RequestClass.reads, reads::children));
         app.get("/api/v1/{repository}/documents/{id}/ancestors", admission.guard(RequestClass.reads, reads::ancestors));
         app.get("/api/v1/{repository}/documents/{id}/blob", admission.guard(RequestClass.blobs, reads::blob));
+        app.post("/api/v1/{repository}/reindex", admission.guard(RequestClass.writes, commands::reindex));
+        app.post("/api/v1/{repository}/bulk", admission.guard(RequestClass.writes, commands::bulk));
+        app.get("/api/v1/bulk/{commandId}", admission.guard(RequestClass.reads, commands::status));
+        app.post("/api/v1/bulk/{commandId}/abort", admission.guard(RequestClass.writes, commands::abort));
+        app.post("/api/v1/bulk/{commandId}/resume", admission.guard(RequestClass.writes, commands::resume));
+        app.post("/api/v1/bulk/{commandId}/retry", admission.guard(RequestClass.writes, commands::retry));
 
         app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.error(), e.field(), e.getMessage()));
         app.exception(Admission.OverloadedException.class, (e, ctx) -> {

@@ -3,6 +3,7 @@ package io.volumizer.options;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -116,6 +117,11 @@ public final class Options {
                 for (Object item : values) {
                     args.add(option.longestName());
                     args.add(String.valueOf(item));
+                }
+            } else if (value instanceof Map<?, ?> entries) {
+                for (Map.Entry<?, ?> entry : entries.entrySet()) {
+                    args.add(option.longestName());
+                    args.add(entry.getKey() + "=" + entry.getValue());
                 }
             } else {
                 args.add(option.longestName());

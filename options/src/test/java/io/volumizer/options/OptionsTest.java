@@ -18,10 +18,20 @@ import io.volumizer.options.steps.Step;
 
 class OptionsTest {
 
+    /** What a step cannot run without: the commands' repository, id and action. */
+    private static List<String> required(Step step) {
+        return switch (step) {
+            case REINDEX -> List.of("--repository", "bank", "--command-id", "reindex-1");
+            case BULK_UPDATE -> List.of("--repository", "bank", "--command-id", "bulk-1", "--action", "setProperties",
+                    "--filter", "type=Statement", "--filter", "state=TX", "--properties", "{\"reviewed\":\"yes\"}");
+            default -> List.of();
+        };
+    }
+
     @ParameterizedTest
     @EnumSource(Step.class)
     void argumentsDerivedFromAStepsOptionsParseBackIntoTheSameOptions(Step step) {
-        List<String> arguments = step.arguments(List.of());
+        List<String> arguments = step.arguments(required(step));
 
         assertThat(arguments).isNotEmpty().doesNotContain("--help", "-h", "--version");
         assertThat(Options.arguments(Options.parse(step.newOptions(), arguments.toArray(String[]::new))))
@@ -88,10 +98,22 @@ class OptionsTest {
     }
 
     @Test
+    void aBulkCommandIsRefusedBeforeItRunsForAFilterOrAPropertyItCannotUse() {
+        assertThatThrownBy(() -> Step.BULK_UPDATE.parse(List.of("--repository", "bank", "--command-id", "b",
+                "--action", "delete", "--filter", "colour=red"))).hasMessageContaining("unknown filter 'colour'");
+        assertThatThrownBy(() -> Step.BULK_UPDATE.parse(List.of("--repository", "bank", "--command-id", "b",
+                "--action", "setProperties", "--properties", "{\"a.b\": 1}"))).hasMessageContaining("property names");
+        assertThatThrownBy(() -> Step.BULK_UPDATE.parse(List.of("--repository", "bank", "--command-id", "b",
+                "--action", "setProperties"))).hasMessageContaining("--properties must name a property");
+        assertThatThrownBy(() -> Step.REINDEX.parse(List.of("--repository", "Bank!", "--command-id", "r")))
+                .hasMessageContaining("--repository must be");
+    }
+
+    @Test
     void stepsAreFoundByTheirNameAndAnUnknownOneNamesThemAll() {
         assertThat(Step.named("import-and-index")).isEqualTo(Step.IMPORT_AND_INDEX);
         assertThat(Step.IMPORT.jobName()).isEqualTo("volumizer-import");
         assertThatThrownBy(() -> Step.named("imprt")).hasMessage(
-                "unknown step 'imprt'; steps: [generate, import, index, import-and-index, smoke]");
+                "unknown step 'imprt'; steps: [generate, import, index, import-and-index, smoke, reindex, bulk-update]");
     }
 }

@@ -58,6 +58,7 @@ public final class DocumentFields {
         public static final String SOURCE = "source";
         public static final String SEED = "seed";
         public static final String INDEX = "index";
+        public static final String COMMAND = "command";
 
         private Origin() {
         }

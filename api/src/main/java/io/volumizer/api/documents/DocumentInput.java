@@ -9,7 +9,6 @@ import static io.volumizer.sinks.DocumentFields.TYPE;
 
 import java.io.IOException;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.internal.ApiException;
-import io.volumizer.sinks.DocumentFields;
+import io.volumizer.sinks.PropertyValues;
 
 /**
  * A document as a client sends it (JSON), checked field by field: every refusal names the field. Absent fields
@@ -29,7 +28,6 @@ public record DocumentInput(String id, String parentId, String type, String name
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> FIELDS = List.of(ID, PARENT_ID, TYPE, NAME, TITLE, PROPERTIES);
-    private static final int MAX_PROPERTIES = 200;
 
     public static DocumentInput parse(byte[] body) {
         JsonNode json;
@@ -89,34 +87,10 @@ public record DocumentInput(String id, String parentId, String type, String name
         if (json == null || json.isNull()) {
             return null;
         }
-        if (!json.isObject()) {
-            throw ApiException.badRequest(PROPERTIES, "properties must be an object of names to scalar values");
+        try {
+            return PropertyValues.read(json);
+        } catch (PropertyValues.InvalidPropertyException e) {
+            throw ApiException.badRequest(e.path(), e.getMessage());
         }
-        if (json.size() > MAX_PROPERTIES) {
-            throw ApiException.badRequest(PROPERTIES, "at most " + MAX_PROPERTIES + " properties, was " + json.size());
-        }
-        Map<String, Object> properties = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> fields = json.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            String path = DocumentFields.nested(PROPERTIES, field.getKey());
-            if (!field.getKey().matches("[A-Za-z][A-Za-z0-9_]{0,63}")) {
-                throw ApiException.badRequest(path, "property names are 1-64 letters, digits or '_', starting with a letter");
-            }
-            JsonNode value = field.getValue();
-            if (value.isNull()) {
-                properties.put(field.getKey(), null);
-            } else if (value.isBoolean()) {
-                properties.put(field.getKey(), value.booleanValue());
-            } else if (value.isIntegralNumber() && value.canConvertToLong()) {
-                properties.put(field.getKey(), value.longValue());
-            } else if (value.isNumber()) {
-                properties.put(field.getKey(), value.doubleValue());
-            } else if (value.isTextual() && value.asText().length() <= 32_768) {
-                properties.put(field.getKey(), value.asText());
-            } else {
-                throw ApiException.badRequest(path, path + " must be a string (up to 32 KiB), number, boolean or null");
-            }
-        }
-        return properties;
     }
 }

@@ -2,6 +2,7 @@ package io.volumizer.api.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 
 import org.apache.http.entity.ContentType;
 import org.apache.http.nio.entity.NStringEntity;
@@ -15,30 +16,49 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.sinks.elasticsearch.IndexNames;
+import io.volumizer.sinks.elasticsearch.RepositoryIndices;
 
 /** Searches of the API: bodies are built as JSON trees (user text is a JSON value, never spliced into a string). */
 public final class Elasticsearch {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** How long the list of repositories' aliases is reused for searches over all of them. */
+    private static final long ALIASES_TTL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+
     private final RestClient client;
     private final IndexNames indices;
+    private final RepositoryIndices repositories;
+    private volatile String allAliases;
+    private volatile long allAliasesRead;
 
     public Elasticsearch(RestClient client, IndexNames indices) {
         this.client = client;
         this.indices = indices;
+        this.repositories = new RepositoryIndices(client, indices);
     }
 
-    /** The index of one repository, or of all of them when {@code repository} is null. */
-    private String index(String repository) {
-        return repository == null ? indices.all() : indices.of(repository);
+    /**
+     * The index of one repository (its alias), or of all of them when {@code repository} is null: the aliases, not
+     * a pattern of indices, which would also match generations kept after a reindex and find documents twice.
+     */
+    private String index(String repository) throws IOException {
+        if (repository != null) {
+            return indices.of(repository);
+        }
+        if (allAliases == null || System.nanoTime() - allAliasesRead > ALIASES_TTL_NANOS) {
+            List<String> aliases = repositories.repositoryAliases();
+            allAliases = aliases.isEmpty() ? indices.all() : String.join(",", aliases);
+            allAliasesRead = System.nanoTime();
+        }
+        return allAliases;
     }
 
     public JsonNode search(String repository, ObjectNode body) {
-        Request request = new Request("POST", "/" + index(repository) + "/_search");
-        request.addParameter("allow_partial_search_results", "false");
-        request.setEntity(new NStringEntity(body.toString(), ContentType.APPLICATION_JSON));
         try {
+            Request request = new Request("POST", "/" + index(repository) + "/_search");
+            request.addParameter("allow_partial_search_results", "false");
+            request.setEntity(new NStringEntity(body.toString(), ContentType.APPLICATION_JSON));
             Response response = client.performRequest(request);
             try (InputStream in = response.getEntity().getContent()) {
                 return JSON.readTree(in);

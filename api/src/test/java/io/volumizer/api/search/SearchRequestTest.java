@@ -78,11 +78,4 @@ class SearchRequestTest {
         assertThatThrownBy(() -> new QueryParameters(Map.of("q", List.of("a", "b")), Set.of("q")))
                 .isInstanceOf(ApiException.class).hasMessageContaining("2 times");
     }
-
-    @Test
-    void escapedQuotesAndQuotedBracketsAreBalanced() {
-        SearchRequest.checkSyntax("\"a (b\" c");
-        SearchRequest.checkSyntax("a \\\" b");
-        SearchRequest.checkSyntax("(a | b) -c*");
-    }
 }

@@ -303,7 +303,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                 throws Exception {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline) {
-                if (count(collection::countDocuments) >= documents && count(() -> elasticsearchCount(stores)) >= documents
+                if (count(collection::estimatedDocumentCount) >= documents && count(() -> elasticsearchCount(stores)) >= documents
                         && (deadLetters == 0 || stores.committedRecords(options.deadletterTopic) >= deadLetters)) {
                     return;
                 }

@@ -22,6 +22,7 @@ import io.volumizer.jobs.internal.kafka.AvroRecordSerializer;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.kafka.RawRecordDeserializer;
 import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.CommandStepOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
@@ -79,9 +80,24 @@ public final class Connectors {
         return exactlyOnceSink(options, topic, codec(options, topic, type), keyOf, step.jobName() + "-" + topic);
     }
 
+    /**
+     * A command's records to a topic exactly once; the transactions are named after the step, the command and the
+     * topic: commands run side by side, and each must abort only what its own earlier attempt left open.
+     */
+    public static <T extends SpecificRecord> KafkaSink<T> exactlyOnceSink(CommandStepOptions command, Step step,
+            String topic, Class<T> type, AvroRecordSerializer.KeyOf<T> keyOf) {
+        return exactlyOnceSink(command.pipeline, topic, codec(command.pipeline, topic, type), keyOf,
+                step.jobName() + "-" + command.commandId + "-" + topic);
+    }
+
     /** A step's dead letters, keyed by the document id where one is known. */
     public static KafkaSink<DeadLetter> deadLetterSink(PipelineOptions options, Step step) {
         return exactlyOnceSink(options, step, options.deadletterTopic, DeadLetter.class, DeadLetter::getDocumentId);
+    }
+
+    /** A command's dead letters (see {@link #exactlyOnceSink(CommandStepOptions, Step, String, Class, AvroRecordSerializer.KeyOf)}). */
+    public static KafkaSink<DeadLetter> deadLetterSink(CommandStepOptions command, Step step) {
+        return exactlyOnceSink(command, step, command.pipeline.deadletterTopic, DeadLetter.class, DeadLetter::getDocumentId);
     }
 
     /** The execution environment with the pipeline's parallelism (0 keeps the cluster's default). */

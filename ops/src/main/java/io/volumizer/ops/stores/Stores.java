@@ -30,6 +30,7 @@ import com.mongodb.client.MongoClients;
 
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.sinks.elasticsearch.IndexNames;
+import io.volumizer.sinks.elasticsearch.RepositoryIndices;
 
 /**
  * What the pipeline's views hold, read from the stores themselves (not from job metrics), and the reset of a
@@ -146,13 +147,7 @@ public final class Stores implements AutoCloseable {
             throw new IOException("interrupted while deleting topics", e);
         }
         mongo.getDatabase(options.mongodb.database).getCollection(repository).drop();
-        try {
-            elasticsearch.performRequest(new Request("DELETE", "/" + options.elasticsearch.indices().of(repository)));
-        } catch (ResponseException e) {
-            if (e.getResponse().getStatusLine().getStatusCode() != 404) {
-                throw e;
-            }
-        }
+        new RepositoryIndices(elasticsearch, options.elasticsearch.indices()).delete(repository);
     }
 
     @Override

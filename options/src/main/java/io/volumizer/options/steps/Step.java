@@ -17,7 +17,9 @@ public enum Step {
     IMPORT("import", "io.volumizer.jobs.imports.ImportJob", ImportOptions::new),
     INDEX("index", "io.volumizer.jobs.index.IndexJob", IndexOptions::new),
     IMPORT_AND_INDEX("import-and-index", "io.volumizer.jobs.pipeline.ImportAndIndexJob", ImportAndIndexOptions::new),
-    SMOKE("smoke", "io.volumizer.jobs.smoke.SmokeJob", SmokeOptions::new);
+    SMOKE("smoke", "io.volumizer.jobs.smoke.SmokeJob", SmokeOptions::new),
+    REINDEX("reindex", "io.volumizer.jobs.reindex.ReindexJob", ReindexOptions::new),
+    BULK_UPDATE("bulk-update", "io.volumizer.jobs.bulk.BulkUpdateJob", BulkUpdateOptions::new);
 
     private final String id;
     private final String mainClass;

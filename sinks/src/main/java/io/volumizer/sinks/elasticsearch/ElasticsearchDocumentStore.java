@@ -22,6 +22,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.http.entity.ContentType;
 import org.apache.http.nio.entity.NByteArrayEntity;
@@ -57,12 +59,27 @@ public final class ElasticsearchDocumentStore {
 
     private final RestClient client;
     private final IndexNames indices;
+    /** Where every document goes instead of its repository's alias: the new generation a reindex fills. */
+    private final String generation;
     private final Backoff backoff;
+    private final Set<String> ensured = ConcurrentHashMap.newKeySet();
 
+    /** Writes each document to its repository's index (its alias, made on first use: {@link RepositoryIndices}). */
     public ElasticsearchDocumentStore(RestClient client, IndexNames indices, Backoff backoff) {
+        this(client, indices, null, backoff);
+    }
+
+    private ElasticsearchDocumentStore(RestClient client, IndexNames indices, String generation, Backoff backoff) {
         this.client = client;
         this.indices = indices;
+        this.generation = generation;
         this.backoff = backoff;
+    }
+
+    /** Writes every document to one generation of a repository's index: what a reindex fills before the swap. */
+    public static ElasticsearchDocumentStore intoGeneration(RestClient client, IndexNames indices, String generation,
+            Backoff backoff) {
+        return new ElasticsearchDocumentStore(client, indices, generation, backoff);
     }
 
     /** Installs the repository template for every index of this store. */
@@ -86,6 +103,7 @@ public final class ElasticsearchDocumentStore {
             }
             JsonNode answer;
             try {
+                ensureIndices(pending);
                 answer = bulk(pending);
             } catch (IOException e) {
                 lastFailure = e;
@@ -112,6 +130,23 @@ public final class ElasticsearchDocumentStore {
             pending = retry;
         }
         return result;
+    }
+
+    /**
+     * Each repository of the batch has its index (alias and generation) before its first write: a write to an alias
+     * nobody made would make Elasticsearch create a plain index of that name.
+     */
+    private void ensureIndices(List<ImportedEvent> batch) throws IOException {
+        if (generation != null) {
+            return;
+        }
+        for (ImportedEvent event : batch) {
+            String repository = event.getDocument().getRepository();
+            if (!ensured.contains(repository)) {
+                new RepositoryIndices(client, indices).ensure(repository);
+                ensured.add(repository);
+            }
+        }
     }
 
     /** What became of one item of a bulk request. */
@@ -158,7 +193,7 @@ public final class ElasticsearchDocumentStore {
                 DocumentEvent document = event.getDocument();
                 json.writeStartObject();
                 json.writeObjectFieldStart(document.getOperation() == Operation.DELETE ? "delete" : "index");
-                json.writeStringField("_index", indices.of(document.getRepository()));
+                json.writeStringField("_index", generation != null ? generation : indices.of(document.getRepository()));
                 json.writeStringField("_id", document.getId());
                 json.writeNumberField("version", document.getVersion());
                 json.writeStringField("version_type", "external_gte");

@@ -29,6 +29,16 @@ public final class IndexTemplates {
         client.performRequest(request);
     }
 
+    /** The replicas the template gives a repository's index. */
+    static int replicas() {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(repositoryTemplate("*"))
+                    .path("template").path("settings").path("number_of_replicas").asInt(1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static String repositoryTemplate(String pattern) {
         try (InputStream in = IndexTemplates.class.getResourceAsStream(REPOSITORY_TEMPLATE)) {
             if (in == null) {

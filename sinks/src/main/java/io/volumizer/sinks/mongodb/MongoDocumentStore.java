@@ -4,6 +4,7 @@ import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.sinks.DocumentFields.BLOB;
 import static io.volumizer.sinks.DocumentFields.CREATED;
 import static io.volumizer.sinks.DocumentFields.DELETED;
+import static io.volumizer.sinks.DocumentFields.IMPORTED_AT;
 import static io.volumizer.sinks.DocumentFields.KEY;
 import static io.volumizer.sinks.DocumentFields.MODIFIED;
 import static io.volumizer.sinks.DocumentFields.NAME;
@@ -86,11 +87,15 @@ public final class MongoDocumentStore {
         return client.getDatabase(database).getCollection(repository);
     }
 
-    /** The indexes navigation needs: children of a parent by name (unique), and descendants by ancestor. */
+    /**
+     * The indexes navigation needs, children of a parent by name (unique) and descendants by ancestor, and the one a
+     * reindex catches up with: documents by when they were imported.
+     */
     public void ensureIndexes(String repository) {
         MongoCollection<Document> documents = collection(repository);
         documents.createIndex(Indexes.ascending(PARENT_ID, NAME), new IndexOptions().unique(true).name(CHILDREN_INDEX));
         documents.createIndex(Indexes.ascending(ANCESTOR_IDS), new IndexOptions().name("descendants"));
+        documents.createIndex(Indexes.ascending(IMPORTED_AT), new IndexOptions().name("recent"));
     }
 
     /** Writes a batch (unordered), retrying with backoff while the server is unreachable. */
@@ -267,6 +272,17 @@ public final class MongoDocumentStore {
     }
 
     /**
+     * A stored document as the imported event the index stage takes (a tombstone as a delete): what a reindex reads
+     * back from MongoDB.
+     */
+    public static ImportedEvent toImported(Document stored) {
+        DocumentEvent document = toEvent(stored, isTombstone(stored) ? Operation.DELETE : Operation.UPDATE);
+        return ImportedEvent.newBuilder().setDocument(document)
+                .setAncestorIds(new ArrayList<>(stored.getList(ANCESTOR_IDS, String.class)))
+                .setPath(stored.getString(PATH)).setImportedAt(stored.getDate(IMPORTED_AT).toInstant()).build();
+    }
+
+    /**
      * The stored form read back as the next event of {@code operation} on that document (the inverse of
      * {@link #toBson}, without the import's ancestry): what a writer changes and appends again.
      */
@@ -288,7 +304,8 @@ public final class MongoDocumentStore {
                 .setOrigin(origin == null ? null : Origin.newBuilder()
                         .setSource(origin.getString(DocumentFields.Origin.SOURCE))
                         .setSeed(origin.getLong(DocumentFields.Origin.SEED))
-                        .setIndex(origin.getLong(DocumentFields.Origin.INDEX)).build())
+                        .setIndex(origin.getLong(DocumentFields.Origin.INDEX))
+                        .setCommand(origin.getString(DocumentFields.Origin.COMMAND)).build())
                 .build();
     }
 }

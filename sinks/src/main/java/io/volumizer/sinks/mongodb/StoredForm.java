@@ -87,6 +87,9 @@ final class StoredForm {
                 bson.writeString(DocumentFields.Origin.SOURCE, origin.getSource());
                 writeValue(bson, DocumentFields.Origin.SEED, origin.getSeed());
                 writeValue(bson, DocumentFields.Origin.INDEX, origin.getIndex());
+                if (origin.getCommand() != null) {
+                    bson.writeString(DocumentFields.Origin.COMMAND, origin.getCommand());
+                }
                 bson.writeEndDocument();
             }
             if (document.getOperation() == Operation.DELETE) {

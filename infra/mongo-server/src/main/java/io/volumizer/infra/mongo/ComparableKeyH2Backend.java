@@ -1,25 +1,35 @@
 package io.volumizer.infra.mongo;
 
 import java.nio.ByteBuffer;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.stream.Stream;
 
+import org.h2.mvstore.Cursor;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.WriteBuffer;
 import org.h2.mvstore.type.BasicDataType;
 import org.h2.mvstore.type.ObjectDataType;
 
+import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.AbstractUniqueIndex;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.Missing;
+import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.ValueComparator;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
+import de.bwaldvogel.mongo.bson.Document;
 
 /**
  * mongo-java-server's H2 backend, with unique indexes whose keys H2 compares as values.
@@ -29,6 +39,11 @@ import de.bwaldvogel.mongo.backend.h2.H2Database;
  * import put 78% of the server's time there. Here the keys are compared element by element in MongoDB's order, as
  * a real server compares BSON keys; they are still stored in H2's serialized form. The order of stored index pages
  * differs from the stock backend's, so a data file written by one must not be opened by the other.
+ *
+ * <p>A unique single-field index also serves range queries ({@code $gt, $gte, $lt, $lte}) in key order, and a
+ * query sorted by {@code _id} alone reads the {@code _id} index in order instead of sorting every match in memory:
+ * the stock backend scans the whole collection for a range and sorts it, which made each {@code _id} range of a
+ * reindex cost a full scan.
  */
 final class ComparableKeyH2Backend extends H2Backend {
 
@@ -61,10 +76,62 @@ final class ComparableKeyH2Backend extends H2Backend {
                     new MVMap.Builder<KeyValue, Object>().keyType(new KeyType()));
             return new UniqueIndex(map, indexName, keys, sparse);
         }
+
+        @Override
+        protected MongoCollection<Object> openOrCreateCollection(String collectionName, CollectionOptions options) {
+            // The stock backend's map names, so that files written before this class stay readable.
+            MVStore store = ComparableKeyH2Backend.this.getMvStore();
+            String namespace = getFullCollectionNamespace(collectionName);
+            return new Collection(this, collectionName, options, store.openMap("databases." + namespace),
+                    store.openMap("meta." + namespace), getCursorRegistry());
+        }
     }
 
-    /** What the stock H2 unique index does, on a map with comparable keys. */
+    /**
+     * A collection whose queries sorted by {@code _id} (alone, ascending) read the {@code _id} index in order, and
+     * whose aggregations read their documents as a stream: the stock backend collected every document of the
+     * collection into one list first, so counting 250,000 documents ran the server out of memory.
+     */
+    private static final class Collection extends H2Collection {
+
+        private final MVMap<Object, Document> data;
+
+        Collection(MongoDatabase database, String name, CollectionOptions options, MVMap<Object, Document> data,
+                MVMap<String, Object> meta, CursorRegistry cursors) {
+            super(database, name, options, data, meta, cursors);
+            this.data = data;
+        }
+
+        @Override
+        public Stream<Document> queryAllAsStream() {
+            return data.values().stream();
+        }
+
+        @Override
+        protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
+                Document projection) {
+            if (orderBy != null && orderBy.size() == 1 && isAscending(orderBy.get(getIdField()))) {
+                for (Index<Object> index : getIndexes()) {
+                    if (index instanceof UniqueIndex ids && ids.isOnlyOn(getIdField())
+                            && ids.readsInOrder(query)) {
+                        // Matches arrive in _id order: no sort, and a limit stops the read.
+                        return matchDocuments(query, ids.positionsInOrder(query), null, skip, limit, batchSize, projection);
+                    }
+                }
+            }
+            return super.queryDocuments(query, orderBy, skip, limit, batchSize, projection);
+        }
+
+        private static boolean isAscending(Object order) {
+            return order instanceof Number number && number.intValue() == 1;
+        }
+    }
+
+    /** What the stock H2 unique index does, on a map with comparable keys, and ranges of a one-field index. */
     private static final class UniqueIndex extends AbstractUniqueIndex<Object> {
+
+        private static final Set<String> RANGE_OPERATORS = Set.of("$gt", "$gte", "$lt", "$lte");
+        private static final KeyType ORDER = new KeyType();
 
         private final MVMap<KeyValue, Object> map;
 
@@ -96,6 +163,85 @@ final class ComparableKeyH2Backend extends H2Backend {
         @Override
         public long getCount() {
             return map.sizeAsLong();
+        }
+
+        @Override
+        public synchronized boolean canHandle(Document query) {
+            return super.canHandle(query) || isRange(query);
+        }
+
+        @Override
+        public synchronized Iterable<Object> getPositions(Document query) {
+            return isRange(query) ? positionsInOrder(query) : super.getPositions(query);
+        }
+
+        boolean isOnlyOn(String field) {
+            return keys().equals(List.of(field));
+        }
+
+        /** Whether {@link #positionsInOrder} serves the query: everything, or a range of this one-field index. */
+        boolean readsInOrder(Document query) {
+            return query.isEmpty() || isRange(query);
+        }
+
+        /** {@code {field: {$gt|$gte|$lt|$lte: value, ...}}} on this index's only field. */
+        private boolean isRange(Document query) {
+            if (isCompoundIndex() || !query.keySet().equals(keySet())) {
+                return false;
+            }
+            Object condition = query.get(keys().get(0));
+            return condition instanceof Document operators && !operators.isEmpty()
+                    && RANGE_OPERATORS.containsAll(operators.keySet());
+        }
+
+        /**
+         * The positions of the documents in the range (or of all), in key order, read lazily: the collection still
+         * matches each document against the whole query, so positions just outside a bound are filtered there.
+         */
+        Iterable<Object> positionsInOrder(Document query) {
+            Document range = query.isEmpty() ? new Document() : (Document) query.get(keys().get(0));
+            Object lower = range.containsKey("$gte") ? range.get("$gte") : range.get("$gt");
+            Object upper = range.containsKey("$lt") ? range.get("$lt") : range.get("$lte");
+            KeyValue from = lower == null ? null : new KeyValue(lower).normalized();
+            KeyValue to = upper == null ? null : new KeyValue(upper).normalized();
+            boolean fromExclusive = range.containsKey("$gt") && !range.containsKey("$gte");
+            boolean toInclusive = range.containsKey("$lte") && !range.containsKey("$lt");
+            return () -> new Iterator<>() {
+                private final Cursor<KeyValue, Object> cursor = map.cursor(from);
+                private Object next = advance();
+
+                private Object advance() {
+                    while (cursor.hasNext()) {
+                        KeyValue key = cursor.next();
+                        if (fromExclusive && ORDER.compare(key, from) == 0) {
+                            continue;
+                        }
+                        if (to != null) {
+                            int order = ORDER.compare(key, to);
+                            if (order > 0 || (order == 0 && !toInclusive)) {
+                                return null;
+                            }
+                        }
+                        return cursor.getValue();
+                    }
+                    return null;
+                }
+
+                @Override
+                public boolean hasNext() {
+                    return next != null;
+                }
+
+                @Override
+                public Object next() {
+                    if (next == null) {
+                        throw new NoSuchElementException();
+                    }
+                    Object position = next;
+                    next = advance();
+                    return position;
+                }
+            };
         }
 
         @Override

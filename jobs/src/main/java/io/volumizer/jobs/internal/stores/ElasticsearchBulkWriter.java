@@ -15,7 +15,10 @@ import io.volumizer.sinks.BulkResult;
 import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
 import io.volumizer.sinks.elasticsearch.IndexNames;
 
-/** Indexes imported documents in Elasticsearch; a failed one is dead-lettered as its imported event. */
+/**
+ * Indexes imported documents in Elasticsearch, each into its repository's index (its alias) or, for a reindex,
+ * all into one new generation; a failed one is dead-lettered as its imported event.
+ */
 public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> {
 
     private static final long serialVersionUID = 1L;
@@ -24,14 +27,28 @@ public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> 
     private final IndexNames indices;
     private final Backoff backoff;
     private final AvroCodec<ImportedEvent> importedCodec;
+    /** The generation a reindex fills, or null: each document's repository alias. */
+    private final String generation;
     private transient RestClient client;
     private transient ElasticsearchDocumentStore store;
 
     public ElasticsearchBulkWriter(ElasticsearchOptions elasticsearch, Backoff backoff, AvroCodec<ImportedEvent> importedCodec) {
+        this(elasticsearch, backoff, importedCodec, null);
+    }
+
+    private ElasticsearchBulkWriter(ElasticsearchOptions elasticsearch, Backoff backoff,
+            AvroCodec<ImportedEvent> importedCodec, String generation) {
         this.url = elasticsearch.url;
         this.indices = elasticsearch.indices();
         this.backoff = backoff;
         this.importedCodec = importedCodec;
+        this.generation = generation;
+    }
+
+    /** Writes every document into {@code generation}, a concrete index a reindex fills before the alias moves. */
+    public static ElasticsearchBulkWriter intoGeneration(ElasticsearchOptions elasticsearch, Backoff backoff,
+            AvroCodec<ImportedEvent> importedCodec, String generation) {
+        return new ElasticsearchBulkWriter(elasticsearch, backoff, importedCodec, generation);
     }
 
     /** Installs the index template before any index is created (from the job client, once). */
@@ -44,7 +61,8 @@ public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> 
     @Override
     public void open(RuntimeContext context) {
         client = RestClient.builder(HttpHost.create(url)).build();
-        store = new ElasticsearchDocumentStore(client, indices, backoff);
+        store = generation == null ? new ElasticsearchDocumentStore(client, indices, backoff)
+                : ElasticsearchDocumentStore.intoGeneration(client, indices, generation, backoff);
     }
 
     @Override

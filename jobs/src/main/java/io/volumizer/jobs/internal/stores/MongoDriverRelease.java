@@ -12,7 +12,7 @@ import com.mongodb.internal.connection.PowerOfTwoBufferPool;
  * thread behind that kept all of the job's classes loaded: the TaskManager failed with a Metaspace
  * OutOfMemoryError after about fifty job submissions. The pruner is stopped when Flink releases the job's classes.
  */
-final class MongoDriverRelease {
+public final class MongoDriverRelease {
 
     private static final String HOOK = "volumizer-mongodb-buffer-pool-pruner";
 
@@ -23,8 +23,12 @@ final class MongoDriverRelease {
         context.registerUserCodeClassLoaderReleaseHookIfAbsent(HOOK, MongoDriverRelease::stopBufferPoolPruner);
     }
 
-    /** The driver's own {@code disablePruning}, which shuts the pruner down; not public, hence reflection. */
-    static void stopBufferPoolPruner() {
+    /**
+     * The driver's own {@code disablePruning}, which shuts the pruner down; not public, hence reflection. Code
+     * without a runtime context (a source's enumerator and readers) calls it when it closes: the pool works on
+     * without pruning, for any other subtask of the job still using it.
+     */
+    public static void stopBufferPoolPruner() {
         try {
             Method disablePruning = PowerOfTwoBufferPool.class.getDeclaredMethod("disablePruning");
             disablePruning.setAccessible(true);

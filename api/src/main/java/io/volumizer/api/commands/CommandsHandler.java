@@ -1,0 +1,162 @@
+package io.volumizer.api.commands;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.javalin.http.Context;
+import io.volumizer.api.internal.ApiException;
+import io.volumizer.api.internal.BackendUnavailableException;
+import io.volumizer.ops.commands.CommandRefusedException;
+import io.volumizer.ops.commands.Commands;
+
+/**
+ * Reindex and bulk commands over HTTP ({@link Commands} does the work): starting one answers 202 with its id, and
+ * {@code GET /api/v1/bulk/{id}} its status, read from the stores, so it survives a restart of the API. Bodies are
+ * read strictly: an unknown field is a 400 naming it.
+ */
+public final class CommandsHandler {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> REINDEX_FIELDS = Set.of("deleteOld", "rangeSize");
+    private static final Set<String> BULK_FIELDS = Set.of("action", "query", "params");
+    private static final Set<String> BULK_PARAMS = Set.of("properties");
+
+    private final Commands commands;
+
+    /** @param commands null when the API was started without a jobs jar: commands then answer 503 */
+    public CommandsHandler(Commands commands) {
+        this.commands = commands;
+    }
+
+    public void reindex(Context ctx) throws IOException {
+        JsonNode body = body(ctx, REINDEX_FIELDS);
+        List<String> options = new ArrayList<>();
+        JsonNode deleteOld = body.path("deleteOld");
+        if (!deleteOld.isMissingNode() && !deleteOld.isBoolean()) {
+            throw ApiException.badRequest("deleteOld", "deleteOld must be true or false");
+        }
+        if (deleteOld.asBoolean(false)) {
+            options.add("--delete-old");
+        }
+        JsonNode rangeSize = body.path("rangeSize");
+        if (!rangeSize.isMissingNode()) {
+            if (!rangeSize.canConvertToInt() || rangeSize.asInt() < 1) {
+                throw ApiException.badRequest("rangeSize", "rangeSize must be a positive integer");
+            }
+            options.addAll(List.of("--range-size", rangeSize.asText()));
+        }
+        String commandId = refusals(() -> commands().reindex(ctx.pathParam("repository"), options));
+        accepted(ctx, commandId);
+    }
+
+    public void bulk(Context ctx) throws IOException {
+        JsonNode body = body(ctx, BULK_FIELDS);
+        JsonNode query = body.path("query");
+        Map<String, String> filters = new LinkedHashMap<>();
+        if (!query.isMissingNode()) {
+            if (!query.isObject()) {
+                throw ApiException.badRequest("query", "query must be an object of filters: q, type, state, from, to");
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> fields = query.fields(); fields.hasNext(); ) {
+                Map.Entry<String, JsonNode> filter = fields.next();
+                if (!filter.getValue().isTextual()) {
+                    throw ApiException.badRequest("query." + filter.getKey(), "query." + filter.getKey() + " must be a string");
+                }
+                filters.put(filter.getKey(), filter.getValue().asText());
+            }
+        }
+        JsonNode params = body.path("params");
+        if (!params.isMissingNode()) {
+            strict(params, BULK_PARAMS, "params.");
+        }
+        String commandId = refusals(() -> commands().bulk(ctx.pathParam("repository"), body.path("action").asText(null),
+                filters, params.get("properties")));
+        accepted(ctx, commandId);
+    }
+
+    public void status(Context ctx) throws IOException {
+        ctx.json(refusals(() -> commands().status(ctx.pathParam("commandId"))));
+    }
+
+    public void abort(Context ctx) throws IOException {
+        ctx.json(refusals(() -> commands().abort(ctx.pathParam("commandId"))));
+    }
+
+    public void resume(Context ctx) throws IOException {
+        ctx.status(202).json(refusals(() -> commands().resume(ctx.pathParam("commandId"))));
+    }
+
+    public void retry(Context ctx) throws IOException {
+        ctx.status(202).json(refusals(() -> commands().retry(ctx.pathParam("commandId"))));
+    }
+
+    private Commands commands() {
+        if (commands == null) {
+            throw new ApiException(503, "unavailable", null, "commands need the API to be started with --jobs-jar");
+        }
+        return commands;
+    }
+
+    private static void accepted(Context ctx, String commandId) {
+        ObjectNode answer = JSON.createObjectNode().put("commandId", commandId).put("status", "/api/v1/bulk/" + commandId);
+        ctx.status(202).header("Location", "/api/v1/bulk/" + commandId).json(answer);
+    }
+
+    /** Work whose refusals become the API's errors. */
+    private interface Work<T> {
+        T run() throws Exception;
+    }
+
+    private static <T> T refusals(Work<T> work) throws IOException {
+        try {
+            return work.run();
+        } catch (CommandRefusedException e) {
+            throw new ApiException(e.reason().status(), e.reason().error(), e.field(), e.getMessage());
+        } catch (IOException e) {
+            // The stores answer through drivers that throw their own exceptions: an IOException is the cluster's.
+            throw new BackendUnavailableException("flink", e);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
+
+    private static JsonNode body(Context ctx, Set<String> fields) {
+        String text = ctx.body();
+        if (text.isBlank()) {
+            return JSON.createObjectNode();
+        }
+        JsonNode body;
+        try {
+            body = JSON.readTree(text);
+        } catch (IOException e) {
+            throw ApiException.badRequest(null, "the body must be JSON: " + e.getMessage());
+        }
+        strict(body, fields, "");
+        return body;
+    }
+
+    private static void strict(JsonNode object, Set<String> fields, String prefix) {
+        if (!object.isObject()) {
+            throw ApiException.badRequest(prefix.isEmpty() ? null : prefix.substring(0, prefix.length() - 1),
+                    "expected a JSON object");
+        }
+        for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!fields.contains(name)) {
+                throw ApiException.badRequest(prefix + name, "unknown field '" + prefix + name + "'; fields: "
+                        + String.join(", ", fields.stream().sorted().toList()));
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.volumizer.jobs.bulk;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.OutputTag;
+import org.bson.Document;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.mongodb.MongoException;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+
+import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.options.steps.BulkUpdateOptions.Action;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.Operation;
+import io.volumizer.schemas.event.Origin;
+import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.DocumentFields;
+import io.volumizer.sinks.mongodb.MongoDocumentStore;
+
+/**
+ * Turns selected documents into events, a batch of MongoDB reads at a time: each document as MongoDB holds it,
+ * with the properties set (or as a delete), at the version after the one selected, from the command (origin
+ * {@code bulk}, the command's id). A document whose version changed since it was selected is skipped (a user's
+ * newer edit wins), and so is one deleted since. One this command already changed (a slice read again after a
+ * restart) yields nothing and is not counted again. The import applies the events like any other: in the log,
+ * replayable, followed by the index.
+ */
+final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
+        implements OneInputStreamOperator<Selected, DocumentEvent>, BoundedOneInput {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(ApplyBulkAction.class);
+    static final OutputTag<Counts> COUNTS = new OutputTag<>("counts") { };
+    static final String ORIGIN = "bulk";
+
+    private final String mongoUri;
+    private final String database;
+    private final String repository;
+    private final String commandId;
+    private final Action action;
+    private final LinkedHashMap<String, Object> properties;
+    private final Instant commandTime;
+    private final int batchSize;
+    private final Backoff backoff;
+
+    private transient List<Selected> buffer;
+    private transient MongoClient client;
+    private transient MongoCollection<Document> documents;
+
+    ApplyBulkAction(String mongoUri, String database, String repository, String commandId, Action action,
+            Map<String, Object> properties, Instant commandTime, int batchSize, Backoff backoff) {
+        this.mongoUri = mongoUri;
+        this.database = database;
+        this.repository = repository;
+        this.commandId = commandId;
+        this.action = action;
+        this.properties = new LinkedHashMap<>(properties);
+        this.commandTime = commandTime;
+        this.batchSize = batchSize;
+        this.backoff = backoff;
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        buffer = new ArrayList<>(batchSize);
+        client = MongoClients.create(mongoUri);
+        documents = client.getDatabase(database).getCollection(repository);
+    }
+
+    @Override
+    public void processElement(StreamRecord<Selected> element) {
+        buffer.add(element.getValue());
+        if (buffer.size() >= batchSize) {
+            flush();
+        }
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        flush();
+    }
+
+    @Override
+    public void endInput() {
+        flush();
+    }
+
+    private void flush() {
+        if (buffer.isEmpty()) {
+            return;
+        }
+        Map<String, Long> selected = new HashMap<>();
+        for (Selected document : buffer) {
+            selected.put(document.id, document.version);
+        }
+        long processed = 0;
+        long skipped = buffer.size();
+        for (Document stored : read(List.copyOf(selected.keySet()))) {
+            String id = stored.getString(DocumentFields.KEY);
+            Document origin = stored.get(DocumentFields.ORIGIN, Document.class);
+            if (origin != null && commandId.equals(origin.getString(DocumentFields.Origin.COMMAND))) {
+                skipped--; // changed by this command already: counted when it was
+            } else if (!MongoDocumentStore.isTombstone(stored) && stored.getLong(DocumentFields.VERSION) == selected.get(id)) {
+                output.collect(new StreamRecord<>(change(stored)));
+                processed++;
+                skipped--;
+            }
+        }
+        output.collect(COUNTS, new StreamRecord<>(new Counts(processed, skipped)));
+        buffer.clear();
+    }
+
+    /** The documents as MongoDB holds them, read again with backoff while it cannot be reached. */
+    private List<Document> read(List<String> ids) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return documents.find(Filters.in(DocumentFields.KEY, ids)).into(new ArrayList<>());
+            } catch (MongoException e) {
+                if (attempt > backoff.maxRetries()) {
+                    throw e;
+                }
+                LOG.warn("{}: reading selected documents failed ({}), retry {}", commandId, e.getMessage(), attempt);
+                backoff.sleep(attempt);
+            }
+        }
+    }
+
+    private DocumentEvent change(Document stored) {
+        DocumentEvent current = MongoDocumentStore.toEvent(stored, action == Action.delete ? Operation.DELETE : Operation.UPDATE);
+        DocumentEvent.Builder next = DocumentEvent.newBuilder(current).setVersion(current.getVersion() + 1)
+                .setModified(commandTime).setEventTime(commandTime)
+                .setOrigin(Origin.newBuilder().setSource(ORIGIN).setCommand(commandId).build());
+        if (action == Action.setProperties) {
+            Map<String, Object> changed = new LinkedHashMap<>(current.getProperties());
+            changed.putAll(properties);
+            next.setProperties(changed);
+        }
+        return next.build();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (client != null) {
+                client.close();
+            }
+            MongoDriverRelease.stopBufferPoolPruner();
+        } finally {
+            super.close();
+        }
+    }
+}

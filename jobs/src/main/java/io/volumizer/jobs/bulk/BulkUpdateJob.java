@@ -1,0 +1,88 @@
+package io.volumizer.jobs.bulk;
+
+import java.time.Instant;
+import java.util.Date;
+
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.bson.Document;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+
+import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.JobDefaults;
+import io.volumizer.jobs.internal.JobMains;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.BulkUpdateOptions;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.keys.DocumentKeys;
+import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.commands.CommandStore;
+
+/**
+ * A bulk command: the documents a selection finds in Elasticsearch (a sliced scroll, {@link ReadSlice}), each
+ * read from MongoDB and changed into an event on the documents topic ({@link ApplyBulkAction}), exactly once,
+ * keyed by parent id like every other event: the running import applies them and the index follows. The counts go
+ * to the command's record as checkpoints complete ({@link FinishBulk}).
+ */
+public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, ApplyBulkAction apply, FinishBulk finish,
+        Sink<DocumentEvent> documents, BulkUpdateOptions options) implements JobMains.Job {
+
+    @Override
+    public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
+        JobDefaults.apply(env, Step.BULK_UPDATE, options);
+        SingleOutputStreamOperator<DocumentEvent> changes = env
+                .fromSource(slices, WatermarkStrategy.noWatermarks(), "Slices").uid("bulk.slices")
+                .rebalance()
+                .flatMap(readSlice).uid("bulk.read-slice").name("Read the selection (sliced scroll)")
+                .transform("Change each document", TypeInformation.of(DocumentEvent.class), apply).uid("bulk.apply");
+        changes.sinkTo(documents).uid("bulk.documents-sink").name("Documents to Kafka");
+        changes.getSideOutput(ApplyBulkAction.COUNTS)
+                .transform("Count", TypeInformation.of(Void.class), finish).uid("bulk.finish").setParallelism(1)
+                .setMaxParallelism(1).sinkTo(new DiscardingSink<>()).uid("bulk.end").name("End").setParallelism(1);
+        return env.execute(Step.BULK_UPDATE.runName(options));
+    }
+
+    public static void main(String[] args) throws Exception {
+        JobMains.run(new BulkUpdateOptions(), args, options -> {
+            PipelineOptions pipeline = options.pipeline;
+            Connectors.ensureTopics(pipeline, pipeline.documentsTopic());
+            Instant commandTime = begin(options);
+            return new BulkUpdateJob(new NumberSequenceSource(0, options.slices - 1),
+                    new ReadSlice(pipeline.elasticsearch.url, pipeline.elasticsearch.indices(), options.repository,
+                            options.selection().filters(), options.slices, options.scrollSize, options.scrollKeepAlive,
+                            pipeline.mongodb.uri, pipeline.mongodb.database, options.commandId, Backoff.DEFAULT),
+                    new ApplyBulkAction(pipeline.mongodb.uri, pipeline.mongodb.database, options.repository,
+                            options.commandId, options.action, options.propertyValues(), commandTime, 500, Backoff.DEFAULT),
+                    new FinishBulk(pipeline.mongodb.uri, pipeline.mongodb.database, options.commandId),
+                    Connectors.exactlyOnceSink(options, Step.BULK_UPDATE, pipeline.documentsTopic(), DocumentEvent.class,
+                            DocumentKeys::parentKey), options);
+        });
+    }
+
+    /**
+     * The command's record, RUNNING; returns the time its changes are stamped with: when it was submitted, so an
+     * event made again after a restart is the same event.
+     */
+    static Instant begin(BulkUpdateOptions options) {
+        PipelineOptions pipeline = options.pipeline;
+        try (MongoClient mongo = MongoClients.create(pipeline.mongodb.uri)) {
+            CommandStore commands = new CommandStore(mongo.getDatabase(pipeline.mongodb.database));
+            commands.createIfAbsent(options.commandId, options.action.name(), options.repository,
+                    new Document(CommandStore.QUERY, new Document(options.selection().filters()))
+                            .append(CommandStore.PARAMS, new Document("properties", new Document(options.propertyValues()))));
+            Date submitted = commands.find(options.commandId).orElseThrow().getDate(CommandStore.SUBMITTED);
+            commands.state(options.commandId, CommandStore.State.RUNNING);
+            return submitted.toInstant();
+        }
+    }
+}

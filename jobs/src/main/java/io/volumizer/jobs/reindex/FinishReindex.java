@@ -1,0 +1,197 @@
+package io.volumizer.jobs.reindex;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.http.HttpHost;
+import org.bson.Document;
+import org.elasticsearch.client.RestClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+
+import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.BulkResult;
+import io.volumizer.sinks.DocumentFields;
+import io.volumizer.sinks.commands.CommandRanges;
+import io.volumizer.sinks.commands.CommandStore;
+import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
+import io.volumizer.sinks.elasticsearch.IndexNames;
+import io.volumizer.sinks.elasticsearch.RepositoryIndices;
+import io.volumizer.sinks.mongodb.MongoDocumentStore;
+
+/**
+ * The end of a reindex, in one subtask, once every range was read and written: the dead letters of the writers
+ * pass through it (counted into the command's errors), and when they end, so has the writing. Then: if a range
+ * failed, the command fails and the alias stays where it is (a retry reads the failed ranges again). Otherwise the
+ * documents imported since the reindex began are written too (the catch-up, from the imported time the command
+ * recorded at its start, less a margin), the template's settings come back, and the repository's alias moves to
+ * the new index in one request; a second catch-up then takes what was imported while the first ran (until the
+ * move, the index stage wrote it to the old index). External versions make the overlaps harmless. Every step is
+ * idempotent, so a finish interrupted by a failure runs again whole.
+ */
+final class FinishReindex extends AbstractStreamOperator<DeadLetter>
+        implements OneInputStreamOperator<DeadLetter, DeadLetter>, BoundedOneInput {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(FinishReindex.class);
+    static final String STAGE = "reindex";
+
+    private final RangeSettings settings;
+    private final String elasticsearchUrl;
+    private final IndexNames indexNames;
+    private final String generation;
+    private final Duration catchUpMargin;
+    private final boolean deleteOld;
+    private final int batchSize;
+    private final AvroCodec<ImportedEvent> importedCodec;
+
+    private transient ListState<Long> errorsState;
+    private transient long errors;
+    private transient MongoClient mongo;
+    private transient RestClient elasticsearch;
+
+    FinishReindex(RangeSettings settings, String elasticsearchUrl, IndexNames indexNames, String generation,
+            Duration catchUpMargin, boolean deleteOld, int batchSize, AvroCodec<ImportedEvent> importedCodec) {
+        this.settings = settings;
+        this.elasticsearchUrl = elasticsearchUrl;
+        this.indexNames = indexNames;
+        this.generation = generation;
+        this.catchUpMargin = catchUpMargin;
+        this.deleteOld = deleteOld;
+        this.batchSize = batchSize;
+        this.importedCodec = importedCodec;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        errorsState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("errors", Long.class));
+        for (Long count : errorsState.get()) {
+            errors += count;
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        errorsState.update(List.of(errors));
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        mongo = MongoClients.create(settings.mongoUri());
+        elasticsearch = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
+    }
+
+    @Override
+    public void processElement(StreamRecord<DeadLetter> deadLetter) {
+        errors++;
+        output.collect(deadLetter);
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        MongoDatabase database = mongo.getDatabase(settings.database());
+        CommandStore commands = new CommandStore(database);
+        CommandRanges.Counts ranges = new CommandRanges(database).counts(settings.commandId());
+        if (ranges.failed() > 0) {
+            String firstReason = new CommandRanges(database).failed(settings.commandId()).get(0).reason();
+            commands.state(settings.commandId(), CommandStore.State.FAILED, Updates.set(CommandStore.ERRORS, errors),
+                    Updates.set(CommandStore.PROCESSED, ranges.documents()),
+                    Updates.set(CommandStore.ERROR, ranges.failed() + " of " + ranges.total() + " id ranges failed (first: "
+                            + firstReason + "); the alias stays on the old index. Retry them: POST /api/v1/bulk/"
+                            + settings.commandId() + "/retry"));
+            LOG.warn("{}: {} of {} ranges failed; alias not moved", settings.commandId(), ranges.failed(), ranges.total());
+            return;
+        }
+        Document record = commands.find(settings.commandId()).orElseThrow(() ->
+                new IllegalStateException("command " + settings.commandId() + " has no record"));
+        Instant firstFrom = record.getDate(CommandStore.CATCH_UP_FROM).toInstant();
+        RepositoryIndices indices = new RepositoryIndices(elasticsearch, indexNames);
+        Instant secondFrom = Instant.now().minus(catchUpMargin);
+        long caughtUp = catchUp(database, firstFrom);
+        indices.finishLoad(settings.repository(), generation);
+        Optional<String> left = indices.swap(settings.repository(), generation);
+        caughtUp += catchUp(database, secondFrom);
+        if (deleteOld && left.isPresent()) {
+            indices.deleteGeneration(left.get());
+        }
+        long processed = ranges.documents() + caughtUp;
+        commands.state(settings.commandId(), CommandStore.State.COMPLETED, Updates.set(CommandStore.PROCESSED, processed),
+                Updates.set(CommandStore.TOTAL, processed), Updates.set(CommandStore.ERRORS, errors),
+                Updates.set("caughtUp", caughtUp), Updates.set("ranges.total", ranges.total()),
+                Updates.set(CommandStore.PREVIOUS_INDEX, left.orElse(null)),
+                Updates.set("previousIndexDeleted", deleteOld && left.isPresent()));
+        LOG.info("{}: {} documents reindexed into {} ({} caught up), alias {} moved from {}", settings.commandId(),
+                processed, generation, caughtUp, indexNames.of(settings.repository()), left.orElse("nothing"));
+    }
+
+    /** Writes what was imported since {@code from} (deletes included) into the new index; returns how many. */
+    private long catchUp(MongoDatabase database, Instant from) throws IOException {
+        ElasticsearchDocumentStore store = ElasticsearchDocumentStore.intoGeneration(elasticsearch, indexNames,
+                generation, settings.backoff());
+        List<ImportedEvent> batch = new ArrayList<>(batchSize);
+        long written = 0;
+        for (Document stored : database.getCollection(settings.repository())
+                .find(Filters.gte(DocumentFields.IMPORTED_AT, Date.from(from))).batchSize(batchSize)) {
+            batch.add(MongoDocumentStore.toImported(stored));
+            if (batch.size() >= batchSize) {
+                written += write(store, batch);
+            }
+        }
+        return written + write(store, batch);
+    }
+
+    private long write(ElasticsearchDocumentStore store, List<ImportedEvent> batch) {
+        if (batch.isEmpty()) {
+            return 0;
+        }
+        BulkResult<ImportedEvent> result = store.write(batch);
+        for (BulkResult.Failure<ImportedEvent> failure : result.failed()) {
+            errors++;
+            output.collect(new StreamRecord<>(DeadLetters.of(STAGE, failure.reason(),
+                    failure.item().getDocument().getId(), importedCodec.encode(failure.item()))));
+        }
+        batch.clear();
+        return result.written().size() + result.stale().size();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (elasticsearch != null) {
+                elasticsearch.close();
+            }
+            if (mongo != null) {
+                mongo.close();
+            }
+            MongoDriverRelease.stopBufferPoolPruner();
+        } finally {
+            super.close();
+        }
+    }
+}

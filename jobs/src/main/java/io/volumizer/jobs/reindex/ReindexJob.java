@@ -1,0 +1,115 @@
+package io.volumizer.jobs.reindex;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Date;
+
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.http.HttpHost;
+import org.bson.Document;
+import org.elasticsearch.client.RestClient;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Updates;
+
+import io.volumizer.jobs.index.IndexStage;
+import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.JobDefaults;
+import io.volumizer.jobs.internal.JobMains;
+import io.volumizer.jobs.internal.StageOutput;
+import io.volumizer.jobs.internal.stores.ElasticsearchBulkWriter;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.ReindexOptions;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.commands.CommandStore;
+import io.volumizer.sinks.elasticsearch.IndexTemplates;
+import io.volumizer.sinks.elasticsearch.RepositoryIndices;
+import io.volumizer.sinks.mongodb.MongoDocumentStore;
+
+/**
+ * Reindexes a repository: its MongoDB documents read by id ranges ({@link MongoRangeSource}), written by the index
+ * stage into a new generation of its index, then the alias moved ({@link FinishReindex}). The on-the-fly index job
+ * keeps writing to the alias meanwhile; searches answer from the old index until the move.
+ */
+public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index, FinishReindex finish,
+        Sink<DeadLetter> deadLetters, ReindexOptions options) implements JobMains.Job {
+
+    @Override
+    public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
+        JobDefaults.apply(env, Step.REINDEX, options);
+        DataStream<ImportedEvent> stored = env.fromSource(documents, WatermarkStrategy.noWatermarks(), "Stored documents")
+                .uid("reindex.mongodb-source");
+        StageOutput<ImportedEvent> indexed = index.apply(stored);
+        indexed.stream().sinkTo(new DiscardingSink<>()).uid("reindex.indexed").name("Indexed");
+        indexed.deadLetters()
+                .transform("Finish: catch up, move the alias", TypeInformation.of(DeadLetter.class), finish)
+                .uid("reindex.finish").setParallelism(1).setMaxParallelism(1)
+                .sinkTo(deadLetters).uid("reindex.deadletter-sink").name("Dead letters to Kafka").setParallelism(1);
+        return env.execute(Step.REINDEX.runName(options));
+    }
+
+    public static void main(String[] args) throws Exception {
+        JobMains.run(new ReindexOptions(), args, options -> {
+            PipelineOptions pipeline = options.pipeline;
+            Connectors.ensureTopics(pipeline, pipeline.deadletterTopic);
+            AvroCodec<ImportedEvent> codec = Connectors.codec(pipeline, pipeline.importedTopic, ImportedEvent.class);
+            String generation = begin(options);
+            RangeSettings settings = new RangeSettings(pipeline.mongodb.uri, pipeline.mongodb.database, options.repository,
+                    options.commandId, options.rangeSize, options.readBatchSize, options.retryFailed, options.failRange,
+                    Backoff.DEFAULT);
+            return new ReindexJob(new MongoRangeSource(settings),
+                    new IndexStage(ElasticsearchBulkWriter.intoGeneration(pipeline.elasticsearch, Backoff.DEFAULT, codec,
+                            generation), options.settings),
+                    new FinishReindex(settings, pipeline.elasticsearch.url, pipeline.elasticsearch.indices(), generation,
+                            options.catchUpMargin, options.deleteOld, options.settings.batchSize, codec),
+                    Connectors.deadLetterSink(options, Step.REINDEX), options);
+        });
+    }
+
+    /**
+     * The command's record, RUNNING, and the index it fills: on its first run a new generation (from the template,
+     * with bulk-load settings) and where the catch-up will start; a resumed or retried run finds both recorded.
+     */
+    static String begin(ReindexOptions options) throws IOException {
+        PipelineOptions pipeline = options.pipeline;
+        try (MongoClient mongo = MongoClients.create(pipeline.mongodb.uri);
+                RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearch.url)).build()) {
+            MongoDatabase database = mongo.getDatabase(pipeline.mongodb.database);
+            CommandStore commands = new CommandStore(database);
+            commands.createIfAbsent(options.commandId, CommandStore.REINDEX, options.repository,
+                    new Document(CommandStore.PARAMS, new Document("rangeSize", options.rangeSize)
+                            .append("deleteOld", options.deleteOld)));
+            Document record = commands.find(options.commandId).orElseThrow();
+            String generation = record.getString(CommandStore.INDEX);
+            if (generation != null) {
+                commands.state(options.commandId, CommandStore.State.RUNNING);
+                return generation;
+            }
+            IndexTemplates.installRepositoryTemplate(elasticsearch, pipeline.elasticsearch.indices());
+            RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.elasticsearch.indices());
+            // The importedAt index the catch-up reads by, on a collection imported before it existed.
+            new MongoDocumentStore(mongo, pipeline.mongodb.database, Backoff.DEFAULT).ensureIndexes(options.repository);
+            Instant catchUpFrom = Instant.now().minus(options.catchUpMargin);
+            long estimated = database.getCollection(options.repository).estimatedDocumentCount();
+            generation = indices.createForReindex(options.repository);
+            commands.state(options.commandId, CommandStore.State.RUNNING, Updates.set(CommandStore.INDEX, generation),
+                    Updates.set(CommandStore.PREVIOUS_INDEX, indices.current(options.repository).orElse(null)),
+                    Updates.set(CommandStore.CATCH_UP_FROM, Date.from(catchUpFrom)),
+                    Updates.set(CommandStore.TOTAL, estimated));
+            return generation;
+        }
+    }
+}

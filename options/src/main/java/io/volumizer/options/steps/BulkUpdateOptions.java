@@ -1,0 +1,71 @@
+package io.volumizer.options.steps;
+
+import static io.volumizer.options.Options.require;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.volumizer.options.selection.Selection;
+import io.volumizer.sinks.PropertyValues;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Options of the bulk update job: which documents (the search API's filters), what to do to each (set properties,
+ * or delete), and how the selection is read from Elasticsearch.
+ */
+@Command(name = "bulk-update", description = "Changes or deletes the documents a selection finds, as events on the documents topic.")
+public final class BulkUpdateOptions extends CommandStepOptions {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What a bulk command does to each document it selects. */
+    public enum Action { setProperties, delete }
+
+    @Option(names = "--action", required = true, description = "setProperties or delete.")
+    public Action action;
+
+    @Option(names = "--filter", mapFallbackValue = "", description = "A filter of the selection, name=value: q, type, state, from, to (as the search API's).")
+    public Map<String, String> filters = new LinkedHashMap<>();
+
+    @Option(names = "--properties", defaultValue = "{}", description = "setProperties: the properties to set, a JSON object of names to scalar values (default: ${DEFAULT-VALUE}).")
+    public String properties;
+
+    @Option(names = "--slices", defaultValue = "4", description = "Slices of the scroll reading the selection, read in parallel (default: ${DEFAULT-VALUE}).")
+    public int slices;
+
+    @Option(names = "--scroll-size", defaultValue = "1000", description = "Documents per scroll page (default: ${DEFAULT-VALUE}).")
+    public int scrollSize;
+
+    @Option(names = "--scroll-keep-alive", defaultValue = "PT5M", description = "How long a scroll waits for its next page (default: ${DEFAULT-VALUE}).")
+    public Duration scrollKeepAlive;
+
+    /** The selection, as {@link Selection#parse} reads the filters. */
+    public Selection selection() {
+        return Selection.parse(filters);
+    }
+
+    /** The properties to set, as {@link PropertyValues#read} reads them. */
+    public Map<String, Object> propertyValues() {
+        try {
+            return PropertyValues.read(JSON.readTree(properties));
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("--properties must be a JSON object, was '" + properties + "': " + e.getOriginalMessage());
+        }
+    }
+
+    @Override
+    protected void validateCommand() {
+        selection();
+        Map<String, Object> values = propertyValues();
+        require(action != Action.setProperties || !values.isEmpty(), "--properties must name a property to set");
+        require(action != Action.delete || values.isEmpty(), "--properties is for setProperties, not delete");
+        require(slices >= 1 && slices <= 1024, "--slices must be between 1 and 1024, was " + slices);
+        require(scrollSize >= 1 && scrollSize <= 10_000, "--scroll-size must be between 1 and 10000, was " + scrollSize);
+        require(scrollKeepAlive.toSeconds() >= 1, "--scroll-keep-alive must be at least a second, was " + scrollKeepAlive);
+    }
+}

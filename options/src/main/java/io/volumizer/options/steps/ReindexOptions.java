@@ -1,0 +1,47 @@
+package io.volumizer.options.steps;
+
+import static io.volumizer.options.Options.require;
+
+import java.time.Duration;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Options of the reindex job: how it cuts the repository's ids into ranges and reads them, how it writes the new
+ * index, and what it does at the end.
+ */
+@Command(name = "reindex", description = "Reindexes a repository from MongoDB into a new index, then moves the repository's alias to it.")
+public final class ReindexOptions extends CommandStepOptions {
+
+    @Option(names = "--range-size", defaultValue = "1000", description = "Documents per id range, the unit of progress and of retries (default: ${DEFAULT-VALUE}).")
+    public int rangeSize;
+
+    @Option(names = "--read-batch-size", defaultValue = "1000", description = "Documents per MongoDB cursor batch (default: ${DEFAULT-VALUE}).")
+    public int readBatchSize;
+
+    @Option(names = "--retry-failed", description = "Read again only the ranges that failed in this command's earlier run, into its index.")
+    public boolean retryFailed;
+
+    @Option(names = "--delete-old", description = "Delete the index the alias leaves, once it moved (default: kept, for a rollback).")
+    public boolean deleteOld;
+
+    @Option(names = "--catch-up-margin", defaultValue = "PT1M", description = "How far before the newest imported document the catch-up reads from: "
+            + "longer than a batch takes to reach MongoDB and than the TaskManagers' clocks differ (default: ${DEFAULT-VALUE}).")
+    public Duration catchUpMargin;
+
+    @Option(names = "--fail-range", defaultValue = "-1", hidden = true, description = "Fails the range of this index (a test's fault).")
+    public int failRange;
+
+    @Mixin
+    public IndexSettings settings = new IndexSettings();
+
+    @Override
+    protected void validateCommand() {
+        require(rangeSize >= 1, "--range-size must be at least 1, was " + rangeSize);
+        require(readBatchSize >= 1, "--read-batch-size must be at least 1, was " + readBatchSize);
+        require(!catchUpMargin.isNegative(), "--catch-up-margin must not be negative, was " + catchUpMargin);
+        settings.validate();
+    }
+}

@@ -1,0 +1,66 @@
+package io.volumizer.sinks.elasticsearch;
+
+import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
+import static io.volumizer.sinks.DocumentFields.CREATED;
+import static io.volumizer.sinks.DocumentFields.FULLTEXT;
+import static io.volumizer.sinks.DocumentFields.TITLE;
+import static io.volumizer.sinks.DocumentFields.TYPE;
+
+import java.time.Instant;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * A selection of documents as an Elasticsearch {@code bool} query: what a search and a bulk command both select
+ * by. Every user value goes in as a JSON value, never spliced into a string.
+ */
+public final class SelectionQuery {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private SelectionQuery() {
+    }
+
+    /**
+     * @param q simple query syntax over the title and fulltext, or null
+     * @param types document types, any of them (none: all)
+     * @param ancestorIds folders the documents are below, any of them (none: all)
+     * @param from created at or after, or null
+     * @param to created at or before, or null
+     */
+    public static ObjectNode bool(String q, List<String> types, List<String> ancestorIds, Instant from, Instant to) {
+        ObjectNode query = JSON.createObjectNode();
+        ObjectNode bool = query.putObject("bool");
+        if (q != null) {
+            bool.putObject("must").putObject("simple_query_string").put("query", q).put("default_operator", "and")
+                    .put("flags", "AND|OR|NOT|PHRASE|PREFIX|PRECEDENCE|WHITESPACE|ESCAPE")
+                    .putArray("fields").add(TITLE + "^2").add(FULLTEXT);
+        }
+        ArrayNode filter = bool.putArray("filter");
+        if (!types.isEmpty()) {
+            filter.addObject().putObject("terms").set(TYPE, strings(types));
+        }
+        if (!ancestorIds.isEmpty()) {
+            filter.addObject().putObject("terms").set(ANCESTOR_IDS, strings(ancestorIds));
+        }
+        if (from != null || to != null) {
+            ObjectNode range = filter.addObject().putObject("range").putObject(CREATED);
+            if (from != null) {
+                range.put("gte", from.toString());
+            }
+            if (to != null) {
+                range.put("lte", to.toString());
+            }
+        }
+        return query;
+    }
+
+    private static ArrayNode strings(List<String> values) {
+        ArrayNode array = JSON.createArrayNode();
+        values.forEach(array::add);
+        return array;
+    }
+}
