@@ -78,6 +78,7 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     public void open() throws Exception {
         super.open();
         buffer = new ArrayList<>(batchSize);
+        MongoDriverRelease.registerWith(getRuntimeContext());
         client = MongoClients.create(mongoUri);
         documents = client.getDatabase(database).getCollection(repository);
     }
@@ -160,7 +161,6 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
             if (client != null) {
                 client.close();
             }
-            MongoDriverRelease.stopBufferPoolPruner();
         } finally {
             super.close();
         }

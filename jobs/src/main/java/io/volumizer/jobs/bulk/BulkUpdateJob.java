@@ -20,6 +20,7 @@ import com.mongodb.client.MongoClients;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
+import io.volumizer.jobs.internal.stores.MongoDriverRelease;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.BulkUpdateOptions;
 import io.volumizer.options.steps.Step;
@@ -83,6 +84,8 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
             Date submitted = commands.find(options.commandId).orElseThrow().getDate(CommandStore.SUBMITTED);
             commands.state(options.commandId, CommandStore.State.RUNNING);
             return submitted.toInstant();
+        } finally {
+            MongoDriverRelease.stopBufferPoolPruner(); // main() runs in the JobManager, in a class loader of its own
         }
     }
 }

@@ -65,6 +65,7 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     @Override
     public void open() throws Exception {
         super.open();
+        MongoDriverRelease.registerWith(getRuntimeContext());
         client = MongoClients.create(mongoUri);
     }
 
@@ -116,7 +117,6 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
             if (client != null) {
                 client.close();
             }
-            MongoDriverRelease.stopBufferPoolPruner();
         } finally {
             super.close();
         }

@@ -75,6 +75,7 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
     @Override
     public void open(OpenContext context) {
         client = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
+        MongoDriverRelease.registerWith(getRuntimeContext());
         mongo = MongoClients.create(mongoUri);
     }
 
@@ -147,6 +148,5 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
         if (mongo != null) {
             mongo.close();
         }
-        MongoDriverRelease.stopBufferPoolPruner();
     }
 }

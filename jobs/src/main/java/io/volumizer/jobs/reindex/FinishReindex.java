@@ -103,6 +103,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     @Override
     public void open() throws Exception {
         super.open();
+        MongoDriverRelease.registerWith(getRuntimeContext());
         mongo = MongoClients.create(settings.mongoUri());
         elasticsearch = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
     }
@@ -189,7 +190,6 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
             if (mongo != null) {
                 mongo.close();
             }
-            MongoDriverRelease.stopBufferPoolPruner();
         } finally {
             super.close();
         }

@@ -6,9 +6,9 @@ import io.volumizer.sinks.Backoff;
 
 /**
  * What the reindex source reads and where it reports: the repository's collection, how ranges are cut and read,
- * the command whose ranges it records, whether it reads only that command's failed ranges again, and a range to
- * fail on purpose (a test's fault; -1 for none).
+ * how fast (documents a second, all readers together; 0: no limit), the command whose ranges it records, whether
+ * it reads only that command's failed ranges again, and a range to fail on purpose (a test's fault; -1 for none).
  */
 record RangeSettings(String mongoUri, String database, String repository, String commandId, int rangeSize,
-        int batchSize, boolean retryFailed, int failRange, Backoff backoff) implements Serializable {
+        int batchSize, double maxDocsPerSecond, boolean retryFailed, int failRange, Backoff backoff) implements Serializable {
 }

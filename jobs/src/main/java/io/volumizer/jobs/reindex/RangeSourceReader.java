@@ -18,7 +18,8 @@ import io.volumizer.schemas.event.ImportedEvent;
 final class RangeSourceReader extends SingleThreadMultiplexSourceReaderBase<ImportedEvent, ImportedEvent, IdRange, IdRange> {
 
     RangeSourceReader(RangeSettings settings, SourceReaderContext context) {
-        super(() -> new RangeSplitReader(settings), new Emitter(), new Configuration(), context);
+        super(() -> new RangeSplitReader(settings, settings.maxDocsPerSecond() / context.currentParallelism()),
+                new Emitter(), new Configuration(), context);
     }
 
     @Override

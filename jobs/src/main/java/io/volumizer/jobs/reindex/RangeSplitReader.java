@@ -48,13 +48,19 @@ final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
     private String lastRead;
     private long readInRange;
     private int failedAttempts;
+    /** This reader's share of --max-docs-per-second (0: no limit), and what it read since it started. */
+    private final double maxDocsPerSecond;
+    private long startedNanos;
+    private long readSinceStart;
 
-    RangeSplitReader(RangeSettings settings) {
+    RangeSplitReader(RangeSettings settings, double maxDocsPerSecond) {
         this.settings = settings;
+        this.maxDocsPerSecond = maxDocsPerSecond;
     }
 
     @Override
     public RecordsWithSplitIds<ImportedEvent> fetch() throws IOException {
+        throttle();
         RecordsBySplits.Builder<ImportedEvent> batch = new RecordsBySplits.Builder<>();
         if (current == null && !startNext()) {
             return batch.build();
@@ -86,6 +92,7 @@ final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
                     readInRange++;
                 }
                 lastRead = id;
+                readSinceStart++;
             }
             failedAttempts = 0;
             if (fetched < settings.batchSize()) {
@@ -102,6 +109,26 @@ final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
             settings.backoff().sleep(failedAttempts);
         }
         return batch.build();
+    }
+
+    /** Waits until what this reader read is within its rate. */
+    private void throttle() throws IOException {
+        if (maxDocsPerSecond <= 0) {
+            return;
+        }
+        if (startedNanos == 0) {
+            startedNanos = System.nanoTime();
+        }
+        long due = startedNanos + (long) (readSinceStart * 1e9 / maxDocsPerSecond);
+        long wait = due - System.nanoTime();
+        if (wait > 0) {
+            try {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while throttled", e);
+            }
+        }
     }
 
     private boolean startNext() {

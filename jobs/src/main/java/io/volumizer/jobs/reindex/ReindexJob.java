@@ -27,6 +27,7 @@ import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
 import io.volumizer.jobs.internal.stores.ElasticsearchBulkWriter;
+import io.volumizer.jobs.internal.stores.MongoDriverRelease;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.ReindexOptions;
 import io.volumizer.options.steps.Step;
@@ -68,7 +69,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
             AvroCodec<ImportedEvent> codec = Connectors.codec(pipeline, pipeline.importedTopic, ImportedEvent.class);
             String generation = begin(options);
             RangeSettings settings = new RangeSettings(pipeline.mongodb.uri, pipeline.mongodb.database, options.repository,
-                    options.commandId, options.rangeSize, options.readBatchSize, options.retryFailed, options.failRange,
+                    options.commandId, options.rangeSize, options.readBatchSize, options.maxDocsPerSecond, options.retryFailed,
+                    options.failRange,
                     Backoff.DEFAULT);
             return new ReindexJob(new MongoRangeSource(settings),
                     new IndexStage(ElasticsearchBulkWriter.intoGeneration(pipeline.elasticsearch, Backoff.DEFAULT, codec,
@@ -110,6 +112,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                     Updates.set(CommandStore.CATCH_UP_FROM, Date.from(catchUpFrom)),
                     Updates.set(CommandStore.TOTAL, estimated));
             return generation;
+        } finally {
+            MongoDriverRelease.stopBufferPoolPruner(); // main() runs in the JobManager, in a class loader of its own
         }
     }
 }

@@ -21,6 +21,10 @@ public final class ReindexOptions extends CommandStepOptions {
     @Option(names = "--read-batch-size", defaultValue = "1000", description = "Documents per MongoDB cursor batch (default: ${DEFAULT-VALUE}).")
     public int readBatchSize;
 
+    @Option(names = "--max-docs-per-second", defaultValue = "0", description = "Reads at most this many documents a second, "
+            + "all readers together, to leave the stores to their users; 0: as fast as they go (default: ${DEFAULT-VALUE}).")
+    public double maxDocsPerSecond;
+
     @Option(names = "--retry-failed", description = "Read again only the ranges that failed in this command's earlier run, into its index.")
     public boolean retryFailed;
 
@@ -41,6 +45,7 @@ public final class ReindexOptions extends CommandStepOptions {
     protected void validateCommand() {
         require(rangeSize >= 1, "--range-size must be at least 1, was " + rangeSize);
         require(readBatchSize >= 1, "--read-batch-size must be at least 1, was " + readBatchSize);
+        require(maxDocsPerSecond >= 0, "--max-docs-per-second must be 0 (no limit) or positive, was " + maxDocsPerSecond);
         require(!catchUpMargin.isNegative(), "--catch-up-margin must not be negative, was " + catchUpMargin);
         settings.validate();
     }

@@ -19,14 +19,15 @@ public final class MongoDriverRelease {
     private MongoDriverRelease() {
     }
 
-    static void registerWith(RuntimeContext context) {
+    /** Stops the pruner when Flink releases the job's classes from the subtask's TaskManager. */
+    public static void registerWith(RuntimeContext context) {
         context.registerUserCodeClassLoaderReleaseHookIfAbsent(HOOK, MongoDriverRelease::stopBufferPoolPruner);
     }
 
     /**
      * The driver's own {@code disablePruning}, which shuts the pruner down; not public, hence reflection. Code
-     * without a runtime context (a source's enumerator and readers) calls it when it closes: the pool works on
-     * without pruning, for any other subtask of the job still using it.
+     * without a runtime context (a job's main method, a source's enumerator and readers) calls it when it is done
+     * with MongoDB: the pool works on without pruning, for any other code of the job still using it.
      */
     public static void stopBufferPoolPruner() {
         try {
