@@ -479,6 +479,53 @@ class ApiIT {
         }
     }
 
+    // ---- commands
+
+    @Test
+    void aReindexThroughTheApiMovesTheAliasWhileSearchesKeepAnswering() throws Exception {
+        long statements = search("repository=" + repository + "&type=Statement&limit=1").path("total").path("value").asLong();
+        HttpResponse<byte[]> accepted = write("POST", "/api/v1/" + repository + "/reindex", "{\"rangeSize\": 20}", auth());
+        assertThat(accepted.statusCode()).as(new String(accepted.body(), StandardCharsets.UTF_8)).isEqualTo(202);
+        String commandId = json(accepted).path("commandId").asText();
+        assertThat(accepted.headers().firstValue("Location")).contains("/api/v1/bulk/" + commandId);
+        assertError(write("POST", "/api/v1/" + repository + "/reindex", null, auth()), 409, null);
+
+        JsonNode status = json(get("/api/v1/bulk/" + commandId));
+        while (List.of("SCHEDULED", "RUNNING").contains(status.path("state").asText())) {
+            assertThat(search("repository=" + repository + "&type=Statement&limit=1").path("total").path("value").asLong())
+                    .as("statements found during the reindex").isEqualTo(statements);
+            Thread.sleep(200);
+            status = json(get("/api/v1/bulk/" + commandId));
+        }
+        assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("COMPLETED");
+        for (String field : List.of("commandId", "action", "repository", "total", "processed", "skipped", "errors",
+                "submitted", "started", "completed", "docsPerSecond", "index")) {
+            assertThat(status.has(field)).as(field + " in " + status).isTrue();
+        }
+        assertThat(status.path("ranges").path("processed").asLong()).isEqualTo(status.path("ranges").path("total").asLong())
+                .isGreaterThan(1);
+        assertThat(status.path("processed").asLong()).isGreaterThanOrEqualTo(generated.size());
+        assertThat(search("repository=" + repository + "&type=Statement&limit=1").path("total").path("value").asLong())
+                .as("statements found after the reindex").isEqualTo(statements);
+    }
+
+    @Test
+    void aCommandItCannotRunIsRefusedNamingWhy() throws Exception {
+        String bulk = "/api/v1/" + repository + "/bulk";
+        assertError(write("POST", bulk, "{\"action\": \"setProperties\", \"query\": {\"colour\": \"red\"}, "
+                + "\"params\": {\"properties\": {\"reviewed\": \"yes\"}}}", auth()), 400, "query.colour");
+        assertError(write("POST", bulk, "{\"action\": \"setProperties\", \"query\": {\"type\": \"Statement\"}, "
+                + "\"params\": {\"properties\": {\"a.b\": 1}}}", auth()), 400, "params.properties.a.b");
+        assertError(write("POST", bulk, "{\"action\": \"setProperties\", \"query\": {\"state\": \"Texas\"}, "
+                + "\"params\": {\"properties\": {\"reviewed\": \"yes\"}}}", auth()), 400, "query.state");
+        assertError(write("POST", bulk, "{\"action\": \"purge\"}", auth()), 400, "action");
+        assertError(write("POST", bulk, "{\"action\": \"delete\", \"filter\": {}}", auth()), 400, "filter");
+        assertError(write("POST", bulk, "{\"action\": \"delete\"}"), 401, "Authorization");
+        assertError(get("/api/v1/bulk/no-such-command"), 404, null);
+        assertError(write("POST", "/api/v1/bulk/no-such-command/abort", null, auth()), 404, null);
+        assertError(write("POST", "/api/v1/nothing" + run + "/reindex", null, auth()), 404, "repository");
+    }
+
     @Test
     void waitGivesUpWith504WhenNothingAppliesTheWrite() throws Exception {
         String orphan = "it." + run + ".unconsumed";

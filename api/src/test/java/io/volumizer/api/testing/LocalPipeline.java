@@ -2,6 +2,7 @@ package io.volumizer.api.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,6 +40,7 @@ public final class LocalPipeline implements AutoCloseable {
     public static final String MONGODB = System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017");
     public static final String ELASTICSEARCH = System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200");
     public static final String S3 = System.getProperty("volumizer.s3.endpoint", "http://127.0.0.1:9000");
+    public static final String FLINK = System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081");
     /** The tests' bucket on the local S3-compatible server; each pipeline stores its blobs under a prefix of its own. */
     public static final String BUCKET = "volumizer-it";
 
@@ -106,12 +108,27 @@ public final class LocalPipeline implements AutoCloseable {
         }
     }
 
+    /** The jobs jar this build made: what the API submits reindex and bulk commands from. */
+    public Path jobsJar() throws IOException {
+        try (var files = Files.list(root.resolve("jobs/target"))) {
+            return files.filter(p -> p.getFileName().toString().matches("volumizer-jobs-.*\\.jar"))
+                    .findFirst().orElseThrow(() -> new IllegalStateException("jobs jar not built in jobs/target"));
+        }
+    }
+
     /** API options pointing at this pipeline's stores and topic; {@code overrides} come last and win. */
     public ApiOptions apiOptions(String token, String... overrides) {
         List<String> args = new ArrayList<>(List.of("--token", token, "--bootstrap-servers", KAFKA, "--registry-url",
                 REGISTRY, "--mongodb-uri", MONGODB, "--mongodb-database", database(), "--elasticsearch-url",
                 ELASTICSEARCH, "--index-prefix", indexPrefix(), "--documents-topic", documentsTopic(),
-                "--blob-store", blobStore(), "--s3-endpoint", S3, "--port", "0", "--max-page-size", "50"));
+                "--blob-store", blobStore(), "--s3-endpoint", S3, "--port", "0", "--max-page-size", "50",
+                "--flink-rest", FLINK, "--job-option=--imported-topic=it." + run + ".imported",
+                "--job-option=--deadletter-topic=it." + run + ".deadletter", "--job-option=--checkpoint-interval=PT1S"));
+        try {
+            args.addAll(List.of("--jobs-jar", jobsJar().toString()));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
         args.addAll(List.of(overrides));
         return Options.parseWithOverrides(new ApiOptions(), args);
     }
