@@ -115,7 +115,10 @@ run_loadtest() {
   jar=$(ensure_built loadtest)
   local -a runner=(java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED
     -cp "$jar:$(cat "$ROOT/loadtest/target/classpath.txt")" io.volumizer.loadtest.LoadTestRunner)
-  "${runner[@]}" "$simulation" "$@" --check-options || exit $?
+  # 'reindex' is the navigation simulation twice: alone, then while the demo repository is reindexed.
+  local checked=$simulation
+  [[ $simulation == reindex ]] && checked=navigation
+  "${runner[@]}" "$checked" "$@" --check-options || exit $?
   [[ -f "$STATE/demo.env" ]] || die "no demo import recorded in $STATE/demo.env; run bin/volumizer demo first (the feeders use its settings)"
   # shellcheck disable=SC1091
   source "$STATE/demo.env"
@@ -148,6 +151,15 @@ run_loadtest() {
     "${runner[@]}" mixed "${fed[@]}" --label importing "$@" || status=$?
     "${runner[@]}" compare "$results/mixed-baseline.json" "$results/mixed-importing.json" \
       --requests "get document,children,next children page,ancestors,get parent,blob" --out "$results/mixed.md"
+  elif [[ "$simulation" == reindex ]]; then
+    "${runner[@]}" navigation "${fed[@]}" --label baseline "$@" || status=$?
+    run_commands reindex "$DEMO_REPOSITORY" --no-wait | tee "$results/navigation-reindex.command"
+    info "reindexing $DEMO_REPOSITORY beside the users"
+    "${runner[@]}" navigation "${fed[@]}" --label reindexing "$@" || status=$?
+    run_commands bulk status "$(sed -n 's/.*command \([^ ]*\)$/\1/p' "$results/navigation-reindex.command" | head -1)" \
+      >>"$results/navigation-reindex.command"
+    "${runner[@]}" compare "$results/navigation-baseline.json" "$results/navigation-reindexing.json" \
+      --out "$results/navigation-reindex.md"
   else
     "${runner[@]}" "$simulation" "${fed[@]}" "$@" || status=$?
   fi
@@ -220,6 +232,27 @@ run_generate() {
   java -cp "$jar:$(cat "$ROOT/generators/target/classpath.txt")" io.volumizer.generators.cli.GenerateCommand "$@"
 }
 
+# A benchmark runner of a generated repository on its own topics, measured also with MongoDB on cores of its own.
+store_benchmark() {
+  local class=$1 repository=$2 customers=$3
+  shift 3
+  local jar=$ROOT/benchmarks/target/benchmarks.jar jobs_jar
+  jobs_jar=$(ensure_built jobs)
+  local -a endpoints topics
+  read -r -a endpoints <<<"$(endpoint_options)"
+  read -r -a topics <<<"$(topic_options "$repository")"
+  local -a benchmark=(java -cp "$jar" "$class" --jar "$jobs_jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT"
+    "${endpoints[@]}" "${topics[@]}" --repository "$repository" --customers "$customers" --parallelism 2
+    --checkpoint-interval PT2S --results "$ROOT/benchmarks/results")
+  "${benchmark[@]}" "$@" --check-options || exit $?
+  services_up
+  local others=() service
+  for service in "${SERVICES[@]}"; do
+    [[ $service == mongodb ]] || others+=("$(service_pid "$service")")
+  done
+  "${benchmark[@]}" --store-pid "$(service_pid mongodb)" --service-pids "$(IFS=,; echo "${others[*]}")" "$@"
+}
+
 # JMH benchmarks: one thread, then one per core; JSON and a markdown table land in benchmarks/results/.
 run_bench() {
   local suite=${1:-generators}
@@ -240,22 +273,7 @@ run_bench() {
       ;;
     pipeline)
       shift
-      local jobs_jar
-      jobs_jar=$(ensure_built jobs)
-      local -a endpoints topics
-      read -r -a endpoints <<<"$(endpoint_options)"
-      read -r -a topics <<<"$(topic_options "$BENCH_REPOSITORY")"
-      local -a benchmark=(java -cp "$jar" io.volumizer.benchmarks.pipeline.PipelineBenchmark --jar "$jobs_jar"
-        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${endpoints[@]}" "${topics[@]}"
-        --repository "$BENCH_REPOSITORY" --customers "$BENCH_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S
-        --results "$results")
-      "${benchmark[@]}" "$@" --check-options || exit $?
-      services_up
-      local others=() service
-      for service in "${SERVICES[@]}"; do
-        [[ $service == mongodb ]] || others+=("$(service_pid "$service")")
-      done
-      "${benchmark[@]}" --store-pid "$(service_pid mongodb)" --service-pids "$(IFS=,; echo "${others[*]}")" "$@"
+      store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" "$@"
       ;;
     reliability)
       shift
@@ -271,6 +289,10 @@ run_bench() {
       services_up
       "${benchmark[@]}" "$@"
       ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability)" ;;
+    commands)
+      shift
+      store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" "$@"
+      ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, commands)" ;;
   esac
 }

@@ -458,7 +458,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         return ratios;
     }
 
-    static double median(List<Double> values) {
+    public static double median(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
         int middle = sorted.size() / 2;
         return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
@@ -527,7 +527,8 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         return String.format(Locale.ROOT, "%,.0f (%,.0f)", median(samples.get(what + SUSTAINED)), median(samples.get(what)));
     }
 
-    private static String ratioWithRange(List<Double> ratios) {
+    /** {@code 0.95× (0.90–0.99)}: the median of per-round ratios, with their range. */
+    public static String ratioWithRange(List<Double> ratios) {
         return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", median(ratios),
                 ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
                 ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow());

@@ -12,7 +12,7 @@ import java.util.Locale;
  * TaskManager's 66 µs per document over the first 72,000 documents, 9 of 28 up to 186,000, 1 to 5 of 22 to 26
  * after. On a run of billions only the sustained rate is left, so it is the figure compared with the targets.
  */
-final class Progress {
+public final class Progress {
 
     private static final double SUSTAINED_FROM = 0.5;
     private static final double SUSTAINED_TO = 0.9;
@@ -20,31 +20,31 @@ final class Progress {
     private final long expected;
     private final List<long[]> samples = new ArrayList<>();
 
-    Progress(long expected) {
+    public Progress(long expected) {
         this.expected = expected;
     }
 
     /** A run that starts now with nothing done, like a baseline loop. */
-    static Progress startingNow(long expected) {
+    public static Progress startingNow(long expected) {
         Progress progress = new Progress(expected);
         progress.reached(System.nanoTime(), 0);
         return progress;
     }
 
-    long expected() {
+    public long expected() {
         return expected;
     }
 
     /** The last count seen, 0 before any. */
-    long count() {
+    public long count() {
         return samples.isEmpty() ? 0 : last()[1];
     }
 
-    boolean complete() {
+    public boolean complete() {
         return count() >= expected;
     }
 
-    void reached(long count) {
+    public void reached(long count) {
         reached(System.nanoTime(), count);
     }
 
@@ -52,15 +52,15 @@ final class Progress {
         samples.add(new long[] {nanos, count});
     }
 
-    long elapsedNanos() {
+    public long elapsedNanos() {
         return last()[0] - samples.get(0)[0];
     }
 
-    double rate() {
+    public double rate() {
         return last()[1] / (elapsedNanos() / 1e9);
     }
 
-    double sustainedRate() {
+    public double sustainedRate() {
         long[] from = firstAtLeast(SUSTAINED_FROM);
         long[] to = firstAtLeast(SUSTAINED_TO);
         if (to[0] == from[0]) {
@@ -70,7 +70,7 @@ final class Progress {
     }
 
     /** When each share of the documents was reached, in seconds from the start. */
-    String describe() {
+    public String describe() {
         StringBuilder text = new StringBuilder();
         for (double share : new double[] {0.1, SUSTAINED_FROM, SUSTAINED_TO, 0.99, 1.0}) {
             text.append(String.format(Locale.ROOT, "%s%.0f%% at %.1f s", text.isEmpty() ? "" : ", ", share * 100,

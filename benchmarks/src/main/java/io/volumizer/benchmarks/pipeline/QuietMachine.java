@@ -11,20 +11,20 @@ import java.util.Arrays;
  * left behind (Elasticsearch merging the index just written, the MongoDB stand-in flushing its file): on two
  * shared cores that work took a fifth of the next run's rate. Reads the CPU times of {@code /proc/stat}.
  */
-final class QuietMachine {
+public final class QuietMachine {
 
     private static final Path STAT = Path.of("/proc/stat");
 
     private final double maxBusy;
     private final Duration maxWait;
 
-    QuietMachine(double maxBusy, Duration maxWait) {
+    public QuietMachine(double maxBusy, Duration maxWait) {
         this.maxBusy = maxBusy;
         this.maxWait = maxWait;
     }
 
     /** @return how long it waited; at once where {@code /proc/stat} cannot be read */
-    Duration await() throws IOException, InterruptedException {
+    public Duration await() throws IOException, InterruptedException {
         long started = System.nanoTime();
         if (!Files.isReadable(STAT)) {
             return Duration.ZERO;

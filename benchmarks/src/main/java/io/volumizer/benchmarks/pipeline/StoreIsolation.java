@@ -15,14 +15,14 @@ import java.util.Map;
  * it writes to, so a job can only match a loop that costs nothing besides the store. Closing gives every process
  * the cores it had.
  */
-final class StoreIsolation implements AutoCloseable {
+public final class StoreIsolation implements AutoCloseable {
 
     private final Map<Long, String> allowedBefore = new LinkedHashMap<>();
 
     private StoreIsolation() {
     }
 
-    static StoreIsolation start(long storePid, List<Long> otherPids, int cores) throws IOException, InterruptedException {
+    public static StoreIsolation start(long storePid, List<Long> otherPids, int cores) throws IOException, InterruptedException {
         if (cores < 2) {
             throw new IllegalStateException("a store of its own needs at least 2 cores, this machine has " + cores);
         }
@@ -41,12 +41,12 @@ final class StoreIsolation implements AutoCloseable {
     }
 
     /** The store's cores: the first half, at least one. */
-    static String storeCores(int cores) {
+    public static String storeCores(int cores) {
         return range(0, Math.max(1, cores / 2) - 1);
     }
 
     /** Everyone else's: the rest. */
-    static String otherCores(int cores) {
+    public static String otherCores(int cores) {
         return range(Math.max(1, cores / 2), cores - 1);
     }
 

@@ -17,12 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.mongodb.MongoException;
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
-import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.options.steps.BulkUpdateOptions.Action;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
@@ -47,8 +45,7 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     static final OutputTag<Counts> COUNTS = new OutputTag<>("counts") { };
     static final String ORIGIN = "bulk";
 
-    private final String mongoUri;
-    private final String database;
+    private final MongoConnection mongo;
     private final String repository;
     private final String commandId;
     private final Action action;
@@ -58,13 +55,11 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     private final Backoff backoff;
 
     private transient List<Selected> buffer;
-    private transient MongoClient client;
     private transient MongoCollection<Document> documents;
 
-    ApplyBulkAction(String mongoUri, String database, String repository, String commandId, Action action,
+    ApplyBulkAction(MongoConnection mongo, String repository, String commandId, Action action,
             Map<String, Object> properties, Instant commandTime, int batchSize, Backoff backoff) {
-        this.mongoUri = mongoUri;
-        this.database = database;
+        this.mongo = mongo;
         this.repository = repository;
         this.commandId = commandId;
         this.action = action;
@@ -78,9 +73,7 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     public void open() throws Exception {
         super.open();
         buffer = new ArrayList<>(batchSize);
-        MongoDriverRelease.registerWith(getRuntimeContext());
-        client = MongoClients.create(mongoUri);
-        documents = client.getDatabase(database).getCollection(repository);
+        documents = mongo.openDatabase(getRuntimeContext()).getCollection(repository);
     }
 
     @Override
@@ -158,9 +151,7 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     @Override
     public void close() throws Exception {
         try {
-            if (client != null) {
-                client.close();
-            }
+            mongo.close();
         } finally {
             super.close();
         }

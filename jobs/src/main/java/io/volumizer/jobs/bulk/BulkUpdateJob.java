@@ -20,6 +20,7 @@ import com.mongodb.client.MongoClients;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
+import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.BulkUpdateOptions;
@@ -61,10 +62,10 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
             return new BulkUpdateJob(new NumberSequenceSource(0, options.slices - 1),
                     new ReadSlice(pipeline.elasticsearch.url, pipeline.elasticsearch.indices(), options.repository,
                             options.selection().filters(), options.slices, options.scrollSize, options.scrollKeepAlive,
-                            pipeline.mongodb.uri, pipeline.mongodb.database, options.commandId, Backoff.DEFAULT),
-                    new ApplyBulkAction(pipeline.mongodb.uri, pipeline.mongodb.database, options.repository,
+                            new MongoConnection(pipeline.mongodb, Backoff.DEFAULT), options.commandId, Backoff.DEFAULT),
+                    new ApplyBulkAction(new MongoConnection(pipeline.mongodb, Backoff.DEFAULT), options.repository,
                             options.commandId, options.action, options.propertyValues(), commandTime, 500, Backoff.DEFAULT),
-                    new FinishBulk(pipeline.mongodb.uri, pipeline.mongodb.database, options.commandId),
+                    new FinishBulk(new MongoConnection(pipeline.mongodb, Backoff.DEFAULT), options.commandId),
                     Connectors.exactlyOnceSink(options, Step.BULK_UPDATE, pipeline.documentsTopic(), DocumentEvent.class,
                             DocumentKeys::parentKey), options);
         });

@@ -14,11 +14,10 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.bson.Document;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Updates;
 
-import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.sinks.commands.CommandStore;
 
 /**
@@ -31,8 +30,7 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
 
     private static final long serialVersionUID = 1L;
 
-    private final String mongoUri;
-    private final String database;
+    private final MongoConnection mongo;
     private final String commandId;
 
     private transient ListState<Long> state;
@@ -41,11 +39,10 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     private transient boolean ended;
     /** Counts as of each checkpoint taken and not yet complete; whether input had ended by then. */
     private transient TreeMap<Long, long[]> snapshots;
-    private transient MongoClient client;
+    private transient MongoDatabase database;
 
-    FinishBulk(String mongoUri, String database, String commandId) {
-        this.mongoUri = mongoUri;
-        this.database = database;
+    FinishBulk(MongoConnection mongo, String commandId) {
+        this.mongo = mongo;
         this.commandId = commandId;
     }
 
@@ -65,8 +62,7 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     @Override
     public void open() throws Exception {
         super.open();
-        MongoDriverRelease.registerWith(getRuntimeContext());
-        client = MongoClients.create(mongoUri);
+        database = mongo.openDatabase(getRuntimeContext());
     }
 
     @Override
@@ -95,7 +91,7 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
             return;
         }
         snapshots.headMap(checkpointId, true).clear();
-        CommandStore commands = new CommandStore(client.getDatabase(database));
+        CommandStore commands = new CommandStore(database);
         if (counts[2] == 0) {
             commands.set(commandId, Updates.set(CommandStore.PROCESSED, counts[0]), Updates.set(CommandStore.SKIPPED, counts[1]));
             return;
@@ -114,9 +110,7 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     @Override
     public void close() throws Exception {
         try {
-            if (client != null) {
-                client.close();
-            }
+            mongo.close();
         } finally {
             super.close();
         }

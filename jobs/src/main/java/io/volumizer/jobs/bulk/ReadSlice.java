@@ -20,11 +20,9 @@ import org.slf4j.LoggerFactory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.model.Updates;
 
-import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.options.selection.Selection;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.commands.CommandStore;
@@ -50,15 +48,14 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
     private final int slices;
     private final int pageSize;
     private final Duration keepAlive;
-    private final String mongoUri;
-    private final String database;
+    private final MongoConnection mongo;
     private final String commandId;
     private final Backoff backoff;
     private transient RestClient client;
-    private transient MongoClient mongo;
+    private transient CommandStore commands;
 
     ReadSlice(String elasticsearchUrl, IndexNames indices, String repository, Map<String, String> filters, int slices,
-            int pageSize, Duration keepAlive, String mongoUri, String database, String commandId, Backoff backoff) {
+            int pageSize, Duration keepAlive, MongoConnection mongo, String commandId, Backoff backoff) {
         this.elasticsearchUrl = elasticsearchUrl;
         this.indices = indices;
         this.repository = repository;
@@ -66,8 +63,7 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
         this.slices = slices;
         this.pageSize = pageSize;
         this.keepAlive = keepAlive;
-        this.mongoUri = mongoUri;
-        this.database = database;
+        this.mongo = mongo;
         this.commandId = commandId;
         this.backoff = backoff;
     }
@@ -75,8 +71,7 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
     @Override
     public void open(OpenContext context) {
         client = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
-        MongoDriverRelease.registerWith(getRuntimeContext());
-        mongo = MongoClients.create(mongoUri);
+        commands = new CommandStore(mongo.openDatabase(getRuntimeContext()));
     }
 
     @Override
@@ -95,7 +90,7 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
         String scrollId = page.path("_scroll_id").asText(null);
         try {
             long total = page.path("hits").path("total").path("value").asLong();
-            new CommandStore(mongo.getDatabase(database)).set(commandId, Updates.set("slices." + slice, total));
+            commands.set(commandId, Updates.set("slices." + slice, total));
             while (page.path("hits").path("hits").size() > 0) {
                 for (JsonNode hit : page.path("hits").path("hits")) {
                     out.collect(new Selected(hit.path("_id").asText(), hit.path("_version").asLong()));
@@ -145,8 +140,6 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
         if (client != null) {
             client.close();
         }
-        if (mongo != null) {
-            mongo.close();
-        }
+        mongo.close();
     }
 }

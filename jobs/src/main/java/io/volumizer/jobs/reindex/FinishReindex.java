@@ -22,14 +22,12 @@ import org.elasticsearch.client.RestClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
-import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -60,6 +58,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     static final String STAGE = "reindex";
 
     private final RangeSettings settings;
+    private final MongoConnection mongoConnection;
     private final String elasticsearchUrl;
     private final IndexNames indexNames;
     private final String generation;
@@ -70,12 +69,13 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
 
     private transient ListState<Long> errorsState;
     private transient long errors;
-    private transient MongoClient mongo;
+    private transient MongoDatabase database;
     private transient RestClient elasticsearch;
 
-    FinishReindex(RangeSettings settings, String elasticsearchUrl, IndexNames indexNames, String generation,
+    FinishReindex(RangeSettings settings, MongoConnection mongoConnection, String elasticsearchUrl, IndexNames indexNames, String generation,
             Duration catchUpMargin, boolean deleteOld, int batchSize, AvroCodec<ImportedEvent> importedCodec) {
         this.settings = settings;
+        this.mongoConnection = mongoConnection;
         this.elasticsearchUrl = elasticsearchUrl;
         this.indexNames = indexNames;
         this.generation = generation;
@@ -103,8 +103,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     @Override
     public void open() throws Exception {
         super.open();
-        MongoDriverRelease.registerWith(getRuntimeContext());
-        mongo = MongoClients.create(settings.mongoUri());
+        database = mongoConnection.openDatabase(getRuntimeContext());
         elasticsearch = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
     }
 
@@ -116,7 +115,6 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
 
     @Override
     public void endInput() throws Exception {
-        MongoDatabase database = mongo.getDatabase(settings.database());
         CommandStore commands = new CommandStore(database);
         CommandRanges.Counts ranges = new CommandRanges(database).counts(settings.commandId());
         if (ranges.failed() > 0) {
@@ -134,10 +132,10 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         Instant firstFrom = record.getDate(CommandStore.CATCH_UP_FROM).toInstant();
         RepositoryIndices indices = new RepositoryIndices(elasticsearch, indexNames);
         Instant secondFrom = Instant.now().minus(catchUpMargin);
-        long caughtUp = catchUp(database, firstFrom);
+        long caughtUp = catchUp(firstFrom);
         indices.finishLoad(settings.repository(), generation);
         Optional<String> left = indices.swap(settings.repository(), generation);
-        caughtUp += catchUp(database, secondFrom);
+        caughtUp += catchUp(secondFrom);
         if (deleteOld && left.isPresent()) {
             indices.deleteGeneration(left.get());
         }
@@ -152,7 +150,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     }
 
     /** Writes what was imported since {@code from} (deletes included) into the new index; returns how many. */
-    private long catchUp(MongoDatabase database, Instant from) throws IOException {
+    private long catchUp(Instant from) throws IOException {
         ElasticsearchDocumentStore store = ElasticsearchDocumentStore.intoGeneration(elasticsearch, indexNames,
                 generation, settings.backoff());
         List<ImportedEvent> batch = new ArrayList<>(batchSize);
@@ -187,9 +185,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
             if (elasticsearch != null) {
                 elasticsearch.close();
             }
-            if (mongo != null) {
-                mongo.close();
-            }
+            mongoConnection.close();
         } finally {
             super.close();
         }

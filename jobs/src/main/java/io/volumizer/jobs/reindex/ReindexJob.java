@@ -27,6 +27,7 @@ import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
 import io.volumizer.jobs.internal.stores.ElasticsearchBulkWriter;
+import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.ReindexOptions;
@@ -75,7 +76,7 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
             return new ReindexJob(new MongoRangeSource(settings),
                     new IndexStage(ElasticsearchBulkWriter.intoGeneration(pipeline.elasticsearch, Backoff.DEFAULT, codec,
                             generation), options.settings),
-                    new FinishReindex(settings, pipeline.elasticsearch.url, pipeline.elasticsearch.indices(), generation,
+                    new FinishReindex(settings, new MongoConnection(pipeline.mongodb, Backoff.DEFAULT), pipeline.elasticsearch.url, pipeline.elasticsearch.indices(), generation,
                             options.catchUpMargin, options.deleteOld, options.settings.batchSize, codec),
                     Connectors.deadLetterSink(options, Step.REINDEX), options);
         });

@@ -1,0 +1,360 @@
+package io.volumizer.benchmarks.commands;
+
+import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
+import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.http.HttpHost;
+import org.bson.Document;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.RestClient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Sorts;
+
+import io.volumizer.benchmarks.pipeline.Progress;
+import io.volumizer.benchmarks.pipeline.QuietMachine;
+import io.volumizer.benchmarks.pipeline.StoreIsolation;
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.commands.Commands;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.runs.PipelineRunCommand;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.Failures;
+import io.volumizer.options.Options;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.DocumentFields;
+import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
+import io.volumizer.sinks.elasticsearch.RepositoryIndices;
+import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The commands' speed, on a repository the pipeline imported and keeps importing: the reindex job against a raw
+ * ceiling measured in the same round on the same services (a plain loop reading MongoDB by id ranges, 1,000 at a
+ * time, and sending them with the index stage's own {@code _bulk} writer into a new index with the same bulk-load
+ * settings), also with MongoDB on cores of its own; and a bulk update of every statement (about 100,000 documents
+ * with the default run): how fast the selection becomes events, and how long until every change is found by a
+ * search. Writes {@code commands.json} and {@code commands.md}.
+ */
+@Command(name = "commands-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+public final class CommandsBenchmark extends PipelineRunCommand {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String RAW = "raw ceiling: MongoDB id ranges → _bulk loop";
+    private static final String JOB = "reindex job";
+    private static final String RAW_ISOLATED = RAW + ", store on its own cores";
+    private static final String JOB_ISOLATED = JOB + ", store on its own cores";
+    private static final String SUSTAINED = ", sustained";
+    private static final String FINISH = "reindex finish (catch-up, settings, refresh, alias), s";
+    private static final String SELECTION = "bulk update: selection → events, docs/s";
+    private static final String VISIBLE = "bulk update: submitted → every change found by search, s";
+    private static final int RANGE = 1000;
+
+    @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of commands.json and commands.md.")
+    Path results;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "Rounds of every measure; the table shows medians (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--store-pid", defaultValue = "0", description = "PID of the MongoDB server: the reindex and its "
+            + "ceiling are then also measured with the store on cores of its own (default: not measured).")
+    long storePid;
+
+    @Option(names = "--service-pids", split = ",", description = "PIDs of the other services, kept off the store's cores then.")
+    List<Long> servicePids = new ArrayList<>();
+
+    private final Map<String, List<Double>> samples = new LinkedHashMap<>();
+    private final QuietMachine quiet = new QuietMachine(0.15, Duration.ofMinutes(1));
+    private long documents;
+    private long statements;
+    private GeneratorSettings settings;
+
+    @Override
+    protected int run(GeneratorSettings run) throws Exception {
+        settings = run;
+        FlinkSessionClient flink = session.client();
+        try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodb.uri);
+             RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearch.url)).build()) {
+            String repository = run.repository();
+            stores.reset(repository);
+            documents = new BankGenerator(run).documents().size();
+            statements = new BankGenerator(run).documents().stream().filter(d -> d.getType().equals("Statement")).count();
+            String jarId = flink.uploadJar(session.jar);
+            flink.awaitState(flink.run(jarId, Step.GENERATE, generateArguments(), null), "FINISHED", Duration.ofMinutes(10));
+            String importJob = flink.run(jarId, Step.IMPORT_AND_INDEX, Options.with(pipeline, "--group-id",
+                    "bench-commands-" + System.currentTimeMillis()), null);
+            System.out.printf(Locale.ROOT, "importing %,d documents%n", documents);
+            awaitCount("imported", () -> stores.mongoCount(repository), documents);
+            awaitCount("indexed", () -> stores.elasticsearchCount(repository), documents);
+            Commands commands = new Commands(flink, session.jar, mongo.getDatabase(pipeline.mongodb.database),
+                    Options.arguments(pipeline));
+            try {
+                for (int round = 1; round <= rounds; round++) {
+                    System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
+                    boolean ceilingFirst = round % 2 == 1;
+                    pair(ceilingFirst, () -> sample(RAW, rawCeiling(mongo, elasticsearch)),
+                            () -> sample(JOB, reindex(commands, stores)));
+                    if (storePid > 0) {
+                        pair(ceilingFirst, () -> isolated(() -> sample(RAW_ISOLATED, rawCeiling(mongo, elasticsearch))),
+                                () -> isolated(() -> sample(JOB_ISOLATED, reindex(commands, stores))));
+                    }
+                    settle();
+                    bulkUpdate(commands, stores, elasticsearch, "round-" + round);
+                }
+            } finally {
+                flink.cancel(importJob, Duration.ofMinutes(2));
+            }
+            stores.reset(repository);
+        }
+        write();
+        return 0;
+    }
+
+    private interface Measure {
+        void run() throws Exception;
+    }
+
+    private void pair(boolean ceilingFirst, Measure ceiling, Measure job) throws Exception {
+        for (Measure measure : ceilingFirst ? List.of(ceiling, job) : List.of(job, ceiling)) {
+            settle();
+            measure.run();
+        }
+    }
+
+    private void isolated(Measure measure) throws Exception {
+        try (StoreIsolation isolation = StoreIsolation.start(storePid, servicePids, cores())) {
+            measure.run();
+        }
+    }
+
+    private void settle() throws Exception {
+        Duration waited = quiet.await();
+        if (waited.toSeconds() >= 2) {
+            System.out.printf(Locale.ROOT, "  waited %d s for a quiet machine%n", waited.toSeconds());
+        }
+    }
+
+    /** The reindex job through its command, measured by the documents its ranges report read and written. */
+    private Progress reindex(Commands commands, Stores stores) throws Exception {
+        String id = commands.reindex(settings.repository(), List.of("--delete-old", "--range-size", Integer.toString(RANGE)));
+        Progress progress = new Progress(documents);
+        JsonNode status;
+        do {
+            Thread.sleep(100);
+            status = commands.status(id);
+            long processed = status.path("processed").asLong();
+            if (processed > 0 && !progress.complete()) {
+                progress.reached(Math.min(processed, documents));
+            }
+        } while (status.path("state").asText().matches("SCHEDULED|RUNNING"));
+        if (!status.path("state").asText().equals("COMPLETED")) {
+            throw new IllegalStateException("reindex " + id + " ended " + status);
+        }
+        double finish = Duration.between(Instant.parse(status.path("started").asText()),
+                Instant.parse(status.path("completed").asText())).toMillis() / 1000.0 - progress.elapsedNanos() / 1e9;
+        samples.computeIfAbsent(FINISH, k -> new ArrayList<>()).add(Math.max(0, finish));
+        long indexed = stores.elasticsearchCount(settings.repository());
+        if (indexed != documents) {
+            throw new IllegalStateException("after reindex " + id + " the index holds " + indexed + " of " + documents);
+        }
+        return progress;
+    }
+
+    /**
+     * What a one-off script would do: read the collection in id ranges of 1,000 (keyset: after the last id read),
+     * turn each stored document into the event the index stage takes, and write it with the same writer into a new
+     * index with the same bulk-load settings; measured by its own count, as the job is by its ranges'.
+     */
+    private Progress rawCeiling(MongoClient mongo, RestClient elasticsearch) throws Exception {
+        RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.elasticsearch.indices());
+        String generation = indices.createForReindex(settings.repository());
+        ElasticsearchDocumentStore store = ElasticsearchDocumentStore.intoGeneration(elasticsearch,
+                pipeline.elasticsearch.indices(), generation, Backoff.DEFAULT);
+        MongoCollection<Document> collection = mongo.getDatabase(pipeline.mongodb.database).getCollection(settings.repository());
+        AtomicLong written = new AtomicLong();
+        Progress progress = Progress.startingNow(documents);
+        CompletableFuture<Void> loop = CompletableFuture.runAsync(() -> {
+            String last = null;
+            while (true) {
+                Document range = last == null ? new Document() : new Document(DocumentFields.KEY, new Document("$gt", last));
+                List<Document> batch = collection.find(range).sort(Sorts.ascending(DocumentFields.KEY)).limit(RANGE)
+                        .batchSize(RANGE).into(new ArrayList<>(RANGE));
+                if (batch.isEmpty()) {
+                    return;
+                }
+                List<ImportedEvent> events = batch.stream().filter(d -> !MongoDocumentStore.isTombstone(d))
+                        .map(MongoDocumentStore::toImported).toList();
+                var result = store.write(events);
+                if (!result.failed().isEmpty()) {
+                    throw new CompletionException(new IllegalStateException("raw loop: " + result.failed().get(0).reason()));
+                }
+                written.addAndGet(batch.size());
+                last = batch.get(batch.size() - 1).getString(DocumentFields.KEY);
+            }
+        });
+        while (!progress.complete()) {
+            if (loop.isCompletedExceptionally() || (loop.isDone() && written.get() < documents)) {
+                loop.join();
+                throw new IllegalStateException("raw loop wrote " + written.get() + " of " + documents);
+            }
+            if (written.get() > 0) {
+                progress.reached(written.get());
+            }
+            Thread.sleep(100);
+        }
+        loop.join();
+        indices.deleteGeneration(generation);
+        return progress;
+    }
+
+    /** Sets a property on every statement; measures the selection and when search finds every change. */
+    private void bulkUpdate(Commands commands, Stores stores, RestClient elasticsearch, String value) throws Exception {
+        long started = System.nanoTime();
+        String id = commands.bulk(settings.repository(), "setProperties", Map.of("type", "Statement"),
+                JSON.createObjectNode().put("reviewed", value));
+        JsonNode status = commands.status(id);
+        while (status.path("state").asText().matches("SCHEDULED|RUNNING")) {
+            Thread.sleep(100);
+            status = commands.status(id);
+        }
+        if (!status.path("state").asText().equals("COMPLETED") || status.path("processed").asLong() != statements) {
+            throw new IllegalStateException("bulk update " + id + " ended " + status);
+        }
+        double seconds = Duration.between(Instant.parse(status.path("started").asText()),
+                Instant.parse(status.path("completed").asText())).toMillis() / 1000.0;
+        samples.computeIfAbsent(SELECTION, k -> new ArrayList<>()).add(statements / seconds);
+        long found = 0;
+        long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
+        while (found < statements && System.nanoTime() < deadline) {
+            Thread.sleep(250);
+            found = searchCount(elasticsearch, "properties.reviewed:" + value);
+        }
+        if (found < statements) {
+            throw new IllegalStateException("after 15 minutes search finds " + found + " of " + statements + " changes");
+        }
+        double visible = (System.nanoTime() - started) / 1e9;
+        samples.computeIfAbsent(VISIBLE, k -> new ArrayList<>()).add(visible);
+        System.out.printf(Locale.ROOT, "%-60s %,10.0f docs/s; every change searchable after %.1f s%n", "bulk update of "
+                + statements + " statements", statements / seconds, visible);
+    }
+
+    private long searchCount(RestClient elasticsearch, String query) throws Exception {
+        Request request = new Request("GET", "/" + pipeline.elasticsearch.indices().of(settings.repository()) + "/_count");
+        request.addParameter("q", query);
+        try (InputStream in = elasticsearch.performRequest(request).getEntity().getContent()) {
+            return JSON.readTree(in).path("count").asLong();
+        }
+    }
+
+    private interface Count {
+        long get() throws Exception;
+    }
+
+    private static void awaitCount(String what, Count count, long expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(20).toNanos();
+        long value = count.get();
+        while (value < expected) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(what + ": " + value + " of " + expected + " after 20 minutes");
+            }
+            Thread.sleep(1000);
+            value = count.get();
+        }
+    }
+
+    private void sample(String what, Progress progress) {
+        samples.computeIfAbsent(what, k -> new ArrayList<>()).add(progress.rate());
+        samples.computeIfAbsent(what + SUSTAINED, k -> new ArrayList<>()).add(progress.sustainedRate());
+        System.out.printf(Locale.ROOT, "%-60s %,10.0f docs/s, sustained %,10.0f docs/s (%s)%n", what, progress.rate(),
+                progress.sustainedRate(), progress.describe());
+    }
+
+    private List<Double> ratios(String figure, String baseline) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < samples.get(figure).size(); i++) {
+            ratios.add(samples.get(figure).get(i) / samples.get(baseline).get(i));
+        }
+        return ratios;
+    }
+
+    private void write() throws Exception {
+        Files.createDirectories(results);
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("date", LocalDate.now().toString());
+        figures.put("machine", cores() + " cores, every service on this machine");
+        figures.put("documents", documents);
+        figures.put("statements", statements);
+        figures.put("rounds", rounds);
+        figures.put("samples per round", samples);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.resolve("commands.json").toFile(), figures);
+        String table = String.join("\n",
+                "# Command benchmarks (reindex, bulk update)", "",
+                "Measured " + figures.get("date") + " on " + figures.get("machine") + "; a repository of "
+                        + String.format(Locale.ROOT, "%,d", documents) + " documents (" + settings.customers()
+                        + " customers), imported by the pipeline, whose import-and-index job keeps running throughout. "
+                        + "Job parallelism " + pipeline.parallelism + "; ranges of " + RANGE + " documents. Each figure is the median of "
+                        + rounds + " rounds; the ceiling and the job run one after the other in each round (the ceiling first in odd "
+                        + "rounds), once the machine is quiet. *Sustained*: between 50% and 90% of the documents, past the job's start.",
+                "The reindex is measured from its ranges' counts (documents read and written into the new index); its finish "
+                        + "(catch-up of what was imported meanwhile, settings restored, refresh, alias moved, old index deleted) is "
+                        + "reported apart.", "",
+                "| measure | docs/s sustained (whole run) | ceiling, docs/s sustained (whole run) | ratio sustained (range) | ratio whole run (range) | target | met |",
+                "|---|---|---|---|---|---|---|",
+                row("reindex job, every service on the same cores", JOB, RAW, 0.85),
+                storePid > 0 ? row("reindex job, MongoDB on cores of its own (cores " + StoreIsolation.storeCores(cores())
+                        + ", the rest on " + StoreIsolation.otherCores(cores()) + ")", JOB_ISOLATED, RAW_ISOLATED, 0.85)
+                        : "| reindex job, MongoDB on cores of its own | not measured (no --store-pid) | | | | ≥ 0.85× | |",
+                String.format(Locale.ROOT, "| reindex finish, s | %.1f | | | | | |", median(samples.get(FINISH))),
+                String.format(Locale.ROOT, "| bulk update of %,d statements: selection → events on the documents topic, docs/s | %,.0f | | | | | |",
+                        statements, median(samples.get(SELECTION))),
+                String.format(Locale.ROOT, "| bulk update: from submission until search finds every change (import and index included), s | %.1f | | | | | |",
+                        median(samples.get(VISIBLE))), "");
+        Files.writeString(results.resolve("commands.md"), table);
+        System.out.println(table);
+    }
+
+    private String row(String what, String figure, String baseline, double target) {
+        List<Double> sustained = ratios(figure + SUSTAINED, baseline + SUSTAINED);
+        return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | ≥ %.2f× | %s |", what, rates(figure), rates(baseline),
+                ratioWithRange(sustained), ratioWithRange(ratios(figure, baseline)), target,
+                median(sustained) >= target ? "yes" : "NO");
+    }
+
+    private String rates(String what) {
+        return String.format(Locale.ROOT, "%,.0f (%,.0f)", median(samples.get(what + SUSTAINED)), median(samples.get(what)));
+    }
+
+    private static int cores() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new CommandsBenchmark()).setOverwrittenOptionsAllowed(true)
+                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
+    }
+}
