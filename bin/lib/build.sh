@@ -152,6 +152,8 @@ run_loadtest() {
     "${runner[@]}" compare "$results/mixed-baseline.json" "$results/mixed-importing.json" \
       --requests "get document,children,next children page,ancestors,get parent,blob" --out "$results/mixed.md"
   elif [[ "$simulation" == reindex ]]; then
+    # A first pass warms the API up (compiled code, connection pools), so that the baseline is not a cold start.
+    "${runner[@]}" navigation "${fed[@]}" --label warm-up "$@" --results "$STATE/loadtest-warm-up" >/dev/null || true
     "${runner[@]}" navigation "${fed[@]}" --label baseline "$@" || status=$?
     run_commands reindex "$DEMO_REPOSITORY" --no-wait | tee "$results/navigation-reindex.command"
     info "reindexing $DEMO_REPOSITORY beside the users"
