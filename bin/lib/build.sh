@@ -31,8 +31,49 @@ run_tests() {
   services_up
   local -a properties
   mapfile -t properties < <(endpoint_properties)
+  local chart_tools
+  chart_tools=$(chart_tool_properties) || exit 1
+  mapfile -t -O "${#properties[@]}" properties <<<"$chart_tools"
   info "running the test suite"
   mvn -B --no-transfer-progress -f "$ROOT/pom.xml" verify "${properties[@]}" "$@"
+}
+
+# A tool built from its Go module once (no binary downloads here) into the state folder; prints its path.
+go_tool() {
+  local name=$1 module=$2
+  local tool=$STATE/tools/$name-${module##*@}
+  if [[ ! -x "$tool" ]]; then
+    local go
+    go=$(command -v go || echo /usr/local/go/bin/go)
+    [[ -x "$go" ]] || die "Go 1.24 or newer is needed to build $name for the chart's tests (https://go.dev/dl/)"
+    mkdir -p "$STATE/tools/gobin" "$STATE/logs"
+    info "building $name from its Go module $module (once)" >&2
+    GOBIN="$STATE/tools/gobin" "$go" install "$module" >"$STATE/logs/build-$name.log" 2>&1 \
+      || { tail -n 20 "$STATE/logs/build-$name.log" >&2; die "could not build $name (see $STATE/logs/build-$name.log)"; }
+    mv "$STATE/tools/gobin/$name" "$tool"
+  fi
+  echo "$tool"
+}
+
+# The Kubernetes API's OpenAPI document, from the kubernetes Go module (kubeconform's schemas are made from it).
+kubernetes_swagger() {
+  local go dir
+  go=$(command -v go || echo /usr/local/go/bin/go)
+  dir=$("$go" mod download -json "k8s.io/kubernetes@$KUBERNETES_VERSION" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])') \
+    || die "could not download k8s.io/kubernetes@$KUBERNETES_VERSION"
+  echo "$dir/api/openapi-spec/swagger.json"
+}
+
+# What the chart's tests need: helm, kubeconform, the Kubernetes OpenAPI document and its version, as -D properties.
+chart_tool_properties() {
+  local helm kubeconform swagger
+  helm=$(go_tool helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION") || return 1
+  kubeconform=$(go_tool kubeconform "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION") || return 1
+  swagger=$(kubernetes_swagger) || return 1
+  echo "-Dvolumizer.helm=$helm"
+  echo "-Dvolumizer.kubeconform=$kubeconform"
+  echo "-Dvolumizer.kubernetes.swagger=$swagger"
+  echo "-Dvolumizer.kubernetes.version=$KUBERNETES_VERSION"
 }
 
 # The local services' endpoints, as the options every job, the API and the tools share.

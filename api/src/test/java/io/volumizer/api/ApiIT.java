@@ -191,7 +191,9 @@ class ApiIT {
         assertThat(paths).containsExactlyInAnyOrder("/health/live", "/health/ready", "/api/v1/openapi.json",
                 "/api/v1/search", "/api/v1/{repository}/search", "/api/v1/{repository}/documents",
                 "/api/v1/{repository}/documents/{id}", "/api/v1/{repository}/documents/{id}/children",
-                "/api/v1/{repository}/documents/{id}/ancestors", "/api/v1/{repository}/documents/{id}/blob");
+                "/api/v1/{repository}/documents/{id}/ancestors", "/api/v1/{repository}/documents/{id}/blob",
+                "/api/v1/{repository}/reindex", "/api/v1/{repository}/bulk", "/api/v1/bulk/{commandId}",
+                "/api/v1/bulk/{commandId}/abort", "/api/v1/bulk/{commandId}/resume", "/api/v1/bulk/{commandId}/retry");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.volumizer.options;
 
+import java.lang.reflect.AnnotatedElement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
@@ -106,7 +108,7 @@ public final class Options {
         List<String> args = new ArrayList<>();
         for (OptionSpec option : CommandSpec.forAnnotatedObject(options).options()) {
             Object value = option.getValue();
-            if (option.usageHelp() || option.versionHelp() || value == null) {
+            if (option.usageHelp() || option.versionHelp() || value == null || fromEnvironment(option)) {
                 continue;
             }
             if (option.arity().max() == 0) {
@@ -129,6 +131,19 @@ public final class Options {
             }
         }
         return args;
+    }
+
+    /**
+     * Whether the option holds what its default read from the environment ({@code ${env:NAME...}}): a secret such
+     * as a connection string or a token, which the process it is given to reads from its own environment, and which
+     * must not end up in a job's arguments (the Web UI and the REST API show those).
+     */
+    private static boolean fromEnvironment(OptionSpec option) {
+        // picocli keeps only the interpolated default, so the declaration is read from the annotated field
+        Option declared = option.userObject() instanceof AnnotatedElement field
+                ? field.getAnnotation(Option.class) : null;
+        return declared != null && declared.defaultValue().startsWith("${env:")
+                && String.valueOf((Object) option.getValue()).equals(option.defaultValue());
     }
 
     /**

@@ -98,6 +98,16 @@ class OptionsTest {
     }
 
     @Test
+    void aSecretTakenFromTheEnvironmentIsNeverWrittenIntoAJobsArguments() {
+        List<String> defaults = Step.IMPORT.arguments(List.of());
+        assertThat(defaults).doesNotContain("--mongodb-uri");
+        List<String> given = Step.IMPORT.arguments(List.of("--mongodb-uri", "mongodb://db.example:27017",
+                "--kafka-property", "security.protocol=SASL_SSL"));
+        assertThat(given).containsSequence("--mongodb-uri", "mongodb://db.example:27017")
+                .containsSequence("--kafka-property", "security.protocol=SASL_SSL");
+    }
+
+    @Test
     void aBulkCommandIsRefusedBeforeItRunsForAFilterOrAPropertyItCannotUse() {
         assertThatThrownBy(() -> Step.BULK_UPDATE.parse(List.of("--repository", "bank", "--command-id", "b",
                 "--action", "delete", "--filter", "colour=red"))).hasMessageContaining("unknown filter 'colour'");

@@ -58,8 +58,7 @@ public final class Backends implements AutoCloseable {
                 .setHttpClientConfigCallback(h -> h.setMaxConnTotal(200).setMaxConnPerRoute(200))
                 .build();
         elasticsearch = new Elasticsearch(elasticsearchClient, options.elasticsearch.indices());
-        Properties producerConfig = new Properties();
-        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers);
+        Properties producerConfig = options.kafka.clientProperties();
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 1);
@@ -69,8 +68,7 @@ public final class Backends implements AutoCloseable {
         producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
                 KafkaAvroSerde.serializer(options.registry.url, DocumentEvent.class));
         documentsTopic = options.documents.topic;
-        Properties adminConfig = new Properties();
-        adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers);
+        Properties adminConfig = options.kafka.clientProperties();
         adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMillis);
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);
         kafkaAdmin = Admin.create(adminConfig);

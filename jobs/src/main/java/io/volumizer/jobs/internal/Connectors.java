@@ -44,6 +44,7 @@ public final class Connectors {
      */
     public static KafkaSource<RawRecord> rawSource(PipelineOptions options, String topic, String groupId) {
         return KafkaSource.<RawRecord>builder()
+                .setProperties(options.kafka.clientProperties())
                 .setBootstrapServers(options.kafka.bootstrapServers)
                 .setTopics(topic)
                 .setGroupId(groupId)
@@ -59,6 +60,7 @@ public final class Connectors {
     private static <T> KafkaSink<T> exactlyOnceSink(PipelineOptions options, String topic, AvroCodec<T> codec,
             AvroRecordSerializer.KeyOf<T> keyOf, String transactionalIdPrefix) {
         return KafkaSink.<T>builder()
+                .setKafkaProducerConfig(options.kafka.clientProperties())
                 .setBootstrapServers(options.kafka.bootstrapServers)
                 .setRecordSerializer(new AvroRecordSerializer<>(topic, codec, keyOf))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
@@ -111,7 +113,7 @@ public final class Connectors {
 
     /** Creates the topics that do not exist yet. */
     public static void ensureTopics(PipelineOptions options, String... topics) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers))) {
+        try (Admin admin = Admin.create(options.kafka.clientProperties())) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = new ArrayList<>();
             for (String topic : topics) {

@@ -47,6 +47,7 @@ public record SmokeJob(Source<Long, ?, ?> sequence, Sink<String> counts, SmokeOp
                 rate, Types.LONG);
         String topic = options.topic;
         KafkaSink<String> counts = KafkaSink.<String>builder()
+                .setKafkaProducerConfig(options.kafka.clientProperties())
                 .setBootstrapServers(options.kafka.bootstrapServers)
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
                 .setRecordSerializer((KafkaRecordSerializationSchema<String>) (line, context, timestamp) ->

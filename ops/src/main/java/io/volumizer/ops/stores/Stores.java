@@ -48,7 +48,7 @@ public final class Stores implements AutoCloseable {
         this.options = options;
         this.mongo = MongoClients.create(options.mongodb.uri);
         this.elasticsearch = RestClient.builder(HttpHost.create(options.elasticsearch.url)).build();
-        this.kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers));
+        this.kafka = Admin.create(options.kafka.clientProperties());
     }
 
     public long mongoCount(String repository) {
@@ -101,8 +101,7 @@ public final class Stores implements AutoCloseable {
 
     /** Every committed record of a topic, from its start to its end as it is now, in each partition's order. */
     public void readCommitted(String topic, Consumer<byte[]> each) {
-        Properties config = new Properties();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers);
+        Properties config = options.kafka.clientProperties();
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "volumizer-count-" + UUID.randomUUID());
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

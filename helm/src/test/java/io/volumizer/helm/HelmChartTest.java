@@ -1,0 +1,205 @@
+package io.volumizer.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import io.volumizer.options.steps.Step;
+
+/**
+ * The chart as the Flink Kubernetes Operator and the jobs will read it, for every profile: each rendered
+ * FlinkDeployment read into the operator's own classes (and written back whole: a field the classes do not know
+ * would be lost), its entry class the step's, its arguments accepted by the step's own options class; and values
+ * the chart's schema refuses, named.
+ */
+class HelmChartTest {
+
+    private static final Path CHART = Path.of("volumizer");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    /** Equal trees, a number equal to the same number written otherwise (the operator reads cpu: 1 as 1.0). */
+    private static final Comparator<JsonNode> NUMBERS_BY_VALUE = (a, b) -> a.isNumber() && b.isNumber()
+            ? a.decimalValue().compareTo(b.decimalValue())
+            : a.equals(b) ? 0 : 1;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml"})
+    void everyFlinkDeploymentIsWhatTheOperatorAndTheJobReadIt(String profile) throws Exception {
+        List<JsonNode> deployments = new ArrayList<>();
+        for (JsonNode resource : render(profile)) {
+            if ("FlinkDeployment".equals(resource.path("kind").asText())) {
+                deployments.add(resource);
+            }
+        }
+        assertThat(deployments).as("FlinkDeployments of profile '%s'", profile).isNotEmpty();
+        for (JsonNode rendered : deployments) {
+            FlinkDeployment deployment = YAML.treeToValue(rendered, FlinkDeployment.class);
+            JsonNode readBack = YAML.valueToTree(deployment).path("spec");
+            assertThat(readBack.equals(NUMBERS_BY_VALUE, rendered.path("spec")))
+                    .as("%s as the operator reads it:%n%s%nrendered:%n%s", rendered.path("metadata").path("name").asText(),
+                            readBack, rendered.path("spec"))
+                    .isTrue();
+
+            Step step = Step.named(rendered.path("metadata").path("labels").path("volumizer.io/step").asText());
+            var job = deployment.getSpec().getJob();
+            assertThat(job.getEntryClass()).isEqualTo(step.mainClass());
+            assertThat(job.getJarURI()).isEqualTo("local:///opt/flink/usrlib/volumizer-jobs.jar");
+            assertThat(step.parse(List.of(job.getArgs()))).as("%s's arguments %s", step.id(), List.of(job.getArgs()))
+                    .isNotNull();
+            assertThat(String.join(" ", job.getArgs())).doesNotContain("--mongodb-uri").doesNotContain("sasl.jaas.config");
+            var configuration = deployment.getSpec().getFlinkConfiguration();
+            assertThat(configuration).containsKeys("execution.checkpointing.dir", "execution.checkpointing.savepoint-dir",
+                    "high-availability.type");
+            assertThat(deployment.getSpec().getPodTemplate().getSpec().getContainers().get(0).getName())
+                    .isEqualTo("flink-main-container");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"docker/Dockerfile", "docker/Dockerfile.api"})
+    void whatTheImagesCopyIsWhatTheBuildMakes(String dockerfile) throws IOException {
+        List<String> copied = Files.readString(Path.of(dockerfile)).lines().filter(line -> line.startsWith("COPY "))
+                .map(line -> line.split("\\s+")[1]).toList();
+        assertThat(copied).isNotEmpty();
+        for (String source : copied) {
+            assertThat(Path.of("..").resolve(source)).as("what %s copies", dockerfile).exists();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml"})
+    void theChartLintsStrictly(String profile) throws Exception {
+        Result result = helm("lint", profile, "--strict");
+        assertThat(result.exitCode).as("helm lint --strict %s: %s%s", profile, result.out, result.err).isZero();
+    }
+
+    /**
+     * kubeconform -strict against the Kubernetes API's schemas and the operator's CRDs, made here from the
+     * Kubernetes OpenAPI document ({@code -Dvolumizer.kubernetes.swagger}) and the CRDs in the operator's jar.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml"})
+    void everyResourceValidatesStrictlyAgainstTheKubernetesAndOperatorSchemas(String profile) throws Exception {
+        Path schemas = schemas();
+        Result rendered = helm("template", profile);
+        assertThat(rendered.exitCode).as(rendered.err).isZero();
+        Path manifests = Files.createTempFile("rendered", ".yaml");
+        try {
+            Files.writeString(manifests, rendered.out);
+            Result validated = run(List.of(tool("volumizer.kubeconform"), "-strict", "-summary", "-schema-location",
+                    schemas + "/{{ .ResourceKind }}{{ .KindSuffix }}.json", manifests.toString()));
+            assertThat(validated.exitCode).as("kubeconform %s:%n%s%s", profile, validated.out, validated.err).isZero();
+            assertThat(validated.out).contains("Invalid: 0, Errors: 0, Skipped: 0");
+        } finally {
+            Files.delete(manifests);
+        }
+    }
+
+    @Test
+    void valuesTheSchemaRefusesAreNamed() throws Exception {
+        assertThat(failure("--set", "steps.import.parallelism=two")).contains("parallelism");
+        assertThat(failure("--set", "api.replica=3")).contains("replica");
+        assertThat(failure("--set", "steps.reindexing.enabled=true")).contains("reindexing");
+        assertThat(failure("--set", "steps.import.state=paused")).contains("state");
+    }
+
+    private static List<JsonNode> render(String profile) throws Exception {
+        Result result = helm("template", profile);
+        assertThat(result.exitCode).as("helm template %s: %s", profile, result.err).isZero();
+        List<JsonNode> resources = new ArrayList<>();
+        try (var parser = YAML.getFactory().createParser(result.out)) {
+            for (var documents = YAML.readValues(parser, JsonNode.class); documents.hasNext(); ) {
+                JsonNode document = documents.next();
+                if (document instanceof ObjectNode) {
+                    resources.add(document);
+                }
+            }
+        }
+        return resources;
+    }
+
+    private static String failure(String... arguments) throws Exception {
+        Result result = helm("template", "", arguments);
+        assertThat(result.exitCode).as("helm template %s should fail", List.of(arguments)).isNotZero();
+        return result.err;
+    }
+
+    private static Path schemaFolder;
+
+    /** Strict schemas for kubeconform, made once per run by scripts/kubernetes_schemas.py. */
+    private static synchronized Path schemas() throws Exception {
+        if (schemaFolder == null) {
+            Path folder = Path.of("target/kubernetes-schemas");
+            Path crd = Files.createDirectories(Path.of("target")).resolve("flinkdeployments.flink.apache.org-v1.yml");
+            try (var in = FlinkDeployment.class.getResourceAsStream("/META-INF/fabric8/flinkdeployments.flink.apache.org-v1.yml")) {
+                assertThat(in).as("the FlinkDeployment CRD in the operator's jar").isNotNull();
+                Files.copy(in, crd, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+            Result made = run(List.of("python3", "scripts/kubernetes_schemas.py", folder.toString(),
+                    tool("volumizer.kubernetes.swagger"), crd.toString()));
+            assertThat(made.exitCode).as(made.err).isZero();
+            schemaFolder = folder;
+        }
+        return schemaFolder;
+    }
+
+    /**
+     * helm {@code verb} on the chart with a values {@code profile} (none if empty), for the Kubernetes version the
+     * resources are validated against ({@code -Dvolumizer.kubernetes.version}): a helm built from source assumes
+     * an old one.
+     */
+    private static Result helm(String verb, String profile, String... more) throws Exception {
+        List<String> command = new ArrayList<>(List.of(tool("volumizer.helm"), verb));
+        if (verb.equals("template")) {
+            command.add("volumizer");
+        }
+        command.addAll(List.of(CHART.toString(), "--kube-version", tool("volumizer.kubernetes.version")));
+        if (!profile.isEmpty()) {
+            command.addAll(List.of("-f", CHART.resolve(profile).toString()));
+        }
+        command.addAll(List.of(more));
+        return run(command);
+    }
+
+    /** What bin/volumizer test provides (a tool's path, a version), by its system property. */
+    private static String tool(String property) {
+        String path = System.getProperty(property);
+        assertThat(path).as("-D%s (bin/volumizer test provides it)", property).isNotBlank();
+        return path;
+    }
+
+    private record Result(int exitCode, String out, String err) {
+    }
+
+    private static Result run(List<String> command) throws Exception {
+        Path err = Files.createTempFile("helm", ".err");
+        try {
+            Process process = new ProcessBuilder(command).redirectError(err.toFile()).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("%s finished", command).isTrue();
+            return new Result(process.exitValue(), out, Files.readString(err));
+        } finally {
+            Files.delete(err);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+{{/* Names and labels. */}}
+{{- define "volumizer.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}{{ .Release.Name | trunc 40 | trimSuffix "-" }}{{- else -}}{{ printf "%s-%s" .Release.Name .Chart.Name | trunc 40 | trimSuffix "-" }}{{- end -}}
+{{- end -}}
+
+{{- define "volumizer.labels" -}}
+app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}
+
+{{- define "volumizer.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}{{ .Values.serviceAccount.name }}{{- else -}}{{ default "default" .Values.serviceAccount.name }}{{- end -}}
+{{- end -}}
+
+{{/* The schema registry the jobs and the API use: the given one, else the chart's own. */}}
+{{- define "volumizer.registryUrl" -}}
+{{- if .Values.services.registry.url -}}{{ .Values.services.registry.url }}{{- else -}}{{ printf "http://%s-registry:8080/apis/ccompat/v7" (include "volumizer.fullname" .) }}{{- end -}}
+{{- end -}}
+
+{{/*
+  Each step's main class, as options/src/main/java/io/volumizer/options/steps/Step.java names it
+  (HelmChartTest checks that they agree).
+*/}}
+{{- define "volumizer.entryClass" -}}
+{{- $classes := dict "generate" "io.volumizer.jobs.generate.GenerateJob" "import" "io.volumizer.jobs.imports.ImportJob" "index" "io.volumizer.jobs.index.IndexJob" "import-and-index" "io.volumizer.jobs.pipeline.ImportAndIndexJob" -}}
+{{- required (printf "unknown step %q: steps are generate, import, index, import-and-index" .) (get $classes .) -}}
+{{- end -}}
+
+{{/*
+  The repository's services and documents topic, as options of the jobs and the API. Credentials are not options:
+  the MongoDB URI and the Kafka SASL login come from Secrets, as environment variables (volumizer.secretEnv).
+*/}}
+{{- define "volumizer.serviceArgs" -}}
+- --bootstrap-servers
+- {{ .Values.services.kafka.bootstrapServers | quote }}
+{{- with .Values.services.kafka.securityProtocol }}
+- --kafka-property
+- {{ printf "security.protocol=%s" . | quote }}
+{{- end }}
+{{- with .Values.services.kafka.saslMechanism }}
+- --kafka-property
+- {{ printf "sasl.mechanism=%s" . | quote }}
+{{- end }}
+- --registry-url
+- {{ include "volumizer.registryUrl" . | quote }}
+- --mongodb-database
+- {{ .Values.services.mongodb.database | quote }}
+- --elasticsearch-url
+- {{ .Values.services.elasticsearch.url | quote }}
+- --index-prefix
+- {{ .Values.services.elasticsearch.indexPrefix | quote }}
+- --documents-topic
+- {{ printf "volumizer.%s.documents" .Values.repository | quote }}
+{{- end -}}
+
+{{/* What every step gets from the chart: the services, and the repository's other topics. */}}
+{{- define "volumizer.pipelineArgs" -}}
+{{ include "volumizer.serviceArgs" . }}
+- --imported-topic
+- {{ printf "volumizer.%s.imported" .Values.repository | quote }}
+- --deadletter-topic
+- {{ printf "volumizer.%s.deadletter" .Values.repository | quote }}
+{{- end -}}
+
+{{/* The environment of every Volumizer container: secrets by reference, never by value. */}}
+{{- define "volumizer.secretEnv" -}}
+- name: VOLUMIZER_MONGODB_URI
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.services.mongodb.uriSecret | quote }}
+      key: uri
+{{- if .Values.services.kafka.saslSecret }}
+- name: VOLUMIZER_KAFKA_SASL_JAAS_CONFIG
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.services.kafka.saslSecret | quote }}
+      key: sasl.jaas.config
+{{- end }}
+- name: AWS_REGION
+  value: {{ .Values.services.s3.region | quote }}
+{{- end -}}
