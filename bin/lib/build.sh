@@ -7,6 +7,7 @@ endpoint_properties() {
   echo "-Dvolumizer.elasticsearch.url=http://$BIND_HOST:$ES_PORT"
   echo "-Dvolumizer.mongodb.uri=mongodb://$BIND_HOST:$MONGO_PORT"
   echo "-Dvolumizer.flink.rest=http://$BIND_HOST:$FLINK_REST_PORT"
+  echo "-Dvolumizer.flink.metrics=$BIND_HOST:$FLINK_JM_METRICS_PORT,$BIND_HOST:$FLINK_TM_METRICS_PORTS"
   echo "-Dvolumizer.s3.endpoint=http://$BIND_HOST:$S3_PORT"
   echo "-Dvolumizer.state=$STATE"
 }

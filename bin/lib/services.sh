@@ -112,6 +112,7 @@ install_infra() {
   # Each file is replaced by a rename: a running service keeps reading the jar it opened.
   install_file "$ROOT/infra/kafka-server/target/classpath.txt" "$STATE/lib/kafka.classpath"
   install_file "$ROOT/infra/flink-cluster/target/classpath.txt" "$STATE/lib/flink.classpath"
+  install_file "$(ls "$ROOT"/infra/flink-cluster/target/volumizer-infra-flink-cluster-*.jar)" "$STATE/lib/flink-cluster.jar"
   install_file "$ROOT/infra/mongo-server/target/classpath.txt" "$STATE/lib/mongo.classpath"
   install_file "$(ls "$ROOT"/infra/mongo-server/target/volumizer-infra-mongo-server-*.jar)" "$STATE/lib/mongo-server.jar"
   install_file "$ROOT/infra/s3-server/target/classpath.txt" "$STATE/lib/s3.classpath"
@@ -308,6 +309,14 @@ metrics:
   fetcher:
     # Progress lines read metrics through REST; the default refreshes them only every 10 s.
     update-interval: 1000
+  reporters: prom
+  reporter:
+    prom:
+      # Flink's Prometheus reporter, bound to BIND_HOST (Flink's own binds every interface): infra/flink-cluster.
+      factory:
+        class: io.volumizer.infra.flink.HostBoundPrometheusReporterFactory
+      host: $BIND_HOST
+      port: $FLINK_TM_METRICS_PORTS
 EOF
   cat >"$dir/conf/log4j.properties" <<'EOF'
 rootLogger.level = INFO
@@ -437,10 +446,14 @@ start_service() {
       [[ $(wc -l <<<"$params") -eq 2 ]] || die "$service: could not compute memory settings from $STATE/flink/conf"
       jvm=$(sed -n 1p <<<"$params")
       dynamic=$(sed -n 2p <<<"$params")
+      if [[ "$service" == flink-jobmanager ]]; then
+        dynamic+=" -D metrics.reporter.prom.port=$FLINK_JM_METRICS_PORT"
+      fi
       # shellcheck disable=SC2086 # the computed flags are space-separated words
       launch "$service" java $jvm "${FLINK_JVM_FLAGS[@]}" -Dlog.file="$STATE/logs/$service.log" \
         -Dlog4j.configurationFile="file:$STATE/flink/conf/log4j.properties" \
-        -cp "$(cat "$STATE/lib/flink.classpath")" "$entrypoint" --configDir "$STATE/flink/conf" $dynamic
+        -cp "$STATE/lib/flink-cluster.jar:$(cat "$STATE/lib/flink.classpath")" "$entrypoint" \
+        --configDir "$STATE/flink/conf" $dynamic
       ;;
   esac
 }
@@ -566,6 +579,8 @@ services_status() {
     fi
     printf '%-18s %-6s %-8s %s\n' "$service" "$(service_port "$service")" "$pid" "$health"
   done
+  echo "Prometheus metrics: JobManager http://$BIND_HOST:$FLINK_JM_METRICS_PORT/metrics," \
+    "TaskManagers on the first free ports of $BIND_HOST:$FLINK_TM_METRICS_PORTS"
   return $all_healthy
 }
 

@@ -82,6 +82,8 @@ public final class ApiServer {
                         "writes need the header 'Authorization: Bearer <token>' with the API's token");
             }
         });
+        backends.metrics.watch(admission);
+        backends.metrics.install(app);
         app.get("/health/live", ctx -> ctx.json(Map.of("status", "UP")));
         app.get("/health/ready", ctx -> {
             Map<String, String> status = backends.readiness();

@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,7 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -35,6 +38,7 @@ import io.volumizer.api.internal.Backends;
 import io.volumizer.api.testing.LocalPipeline;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.sinks.blob.BlobStore;
 
@@ -194,6 +198,50 @@ class ApiIT {
                 "/api/v1/{repository}/documents/{id}/ancestors", "/api/v1/{repository}/documents/{id}/blob",
                 "/api/v1/{repository}/reindex", "/api/v1/{repository}/bulk", "/api/v1/bulk/{commandId}",
                 "/api/v1/bulk/{commandId}/abort", "/api/v1/bulk/{commandId}/resume", "/api/v1/bulk/{commandId}/retry");
+    }
+
+    @Test
+    void metricsCountRequestsByRouteAndStatusWithTheBackendsAndTheAdmissionClasses() throws Exception {
+        DocumentEvent account = first("Account");
+        assertThat(get(documents() + "/" + account.getId()).statusCode()).isEqualTo(200);
+        assertThat(get(documents() + "/no-such-document").statusCode()).isEqualTo(404);
+        assertThat(get("/api/v1/search?q=statement").statusCode()).isEqualTo(200);
+
+        HttpResponse<byte[]> scrape = get("/metrics");
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        String metrics = new String(scrape.body(), StandardCharsets.UTF_8);
+        String route = "route=\"/api/v1/{repository}/documents/{id}\"";
+        assertThat(metrics.lines().filter(l -> l.startsWith("volumizer_api_requests_seconds_count{"))
+                .filter(l -> l.contains(route) && l.contains("method=\"GET\"")))
+                .as("one series per route and status, never per id")
+                .anyMatch(l -> l.contains("status=\"200\"")).anyMatch(l -> l.contains("status=\"404\""))
+                .noneMatch(l -> l.contains(account.getId()));
+        assertThat(metrics).contains("volumizer_api_requests_seconds_bucket{", "volumizer_api_in_flight{class=\"reads\"}",
+                "volumizer_api_refused_total{class=\"search\"}", "mongodb_driver_commands_seconds_count{",
+                "volumizer_api_elasticsearch_requests_seconds_count ", "jvm_memory_used_bytes{", "jvm_gc_");
+    }
+
+    /** Metric names in the dashboard's queries: Volumizer's, Flink's, the JVM's and the MongoDB driver's. */
+    private static final Pattern QUERIED_METRIC = Pattern.compile("\\b(?:flink|volumizer|jvm|mongodb)_[A-Za-z0-9_]+");
+
+    @Test
+    void everyMetricTheDashboardQueriesIsExportedWhileAnImportRuns() throws Exception {
+        assertThat(get("/api/v1/search?q=account").statusCode()).isEqualTo(200);
+        Set<String> exported = new TreeSet<>(PrometheusScrape.of(System.getProperty("volumizer.flink.metrics",
+                "127.0.0.1:9249,127.0.0.1:9250-9259")).names());
+        exported.addAll(PrometheusScrape.parse(new String(get("/metrics").body(), StandardCharsets.UTF_8)).stream()
+                .map(PrometheusScrape.Sample::name).toList());
+
+        Set<String> queried = new TreeSet<>();
+        JsonNode dashboard = JSON.readTree(Path.of(System.getProperty("volumizer.dashboard",
+                "../helm/volumizer/dashboards/volumizer.json")).toFile());
+        for (JsonNode panel : dashboard.path("panels")) {
+            for (JsonNode target : panel.path("targets")) {
+                QUERIED_METRIC.matcher(target.path("expr").asText()).results().forEach(m -> queried.add(m.group()));
+            }
+        }
+        assertThat(queried).as("metrics the dashboard queries").hasSizeGreaterThanOrEqualTo(15);
+        assertThat(exported).as("metrics the Flink processes and the API export").containsAll(queried);
     }
 
     @Test

@@ -116,6 +116,17 @@ class HelmChartTest {
     }
 
     @Test
+    void theGrafanaDashboardShipsAsAConfigMapForGrafanasSidecarUnchanged() throws Exception {
+        JsonNode dashboard = render("").stream()
+                .filter(r -> "ConfigMap".equals(r.path("kind").asText()))
+                .filter(r -> r.path("metadata").path("labels").path("grafana_dashboard").asText().equals("1"))
+                .findFirst().orElseThrow();
+        JsonNode file = new ObjectMapper().readTree(CHART.resolve("dashboards/volumizer.json").toFile());
+        assertThat(new ObjectMapper().readTree(dashboard.path("data").path("volumizer.json").asText())).isEqualTo(file);
+        assertThat(file.path("panels")).as("panels").hasSizeGreaterThanOrEqualTo(10);
+    }
+
+    @Test
     void valuesTheSchemaRefusesAreNamed() throws Exception {
         assertThat(failure("--set", "steps.import.parallelism=two")).contains("parallelism");
         assertThat(failure("--set", "api.replica=3")).contains("replica");

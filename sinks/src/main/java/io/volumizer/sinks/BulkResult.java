@@ -17,6 +17,7 @@ public final class BulkResult<T> {
     private final List<T> written = new ArrayList<>();
     private final List<T> stale = new ArrayList<>();
     private final List<Failure<T>> failed = new ArrayList<>();
+    private int retries;
 
     public void written(T item) {
         written.add(item);
@@ -30,11 +31,17 @@ public final class BulkResult<T> {
         failed.add(new Failure<>(item, reason));
     }
 
+    /** Records that the store was unavailable or overloaded, and the write is about to be retried after a backoff. */
+    public void retried() {
+        retries++;
+    }
+
     /** Adds everything {@code other} recorded. */
     public void addAll(BulkResult<T> other) {
         written.addAll(other.written);
         stale.addAll(other.stale);
         failed.addAll(other.failed);
+        retries += other.retries;
     }
 
     public List<T> written() {
@@ -47,5 +54,10 @@ public final class BulkResult<T> {
 
     public List<Failure<T>> failed() {
         return Collections.unmodifiableList(failed);
+    }
+
+    /** How many times the write backed off and retried before this result. */
+    public int retries() {
+        return retries;
     }
 }

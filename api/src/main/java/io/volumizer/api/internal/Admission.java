@@ -69,11 +69,20 @@ public final class Admission {
     public Map<String, Map<String, Long>> status() {
         Map<String, Map<String, Long>> status = new LinkedHashMap<>();
         for (RequestClass requestClass : RequestClass.values()) {
-            long limit = limits.get(requestClass);
-            status.put(requestClass.name(), Map.of("inFlight", limit - places.get(requestClass).availablePermits(),
-                    "limit", limit, "refused", refused.get(requestClass).sum()));
+            status.put(requestClass.name(), Map.of("inFlight", inFlight(requestClass),
+                    "limit", (long) limits.get(requestClass), "refused", refused(requestClass)));
         }
         return status;
+    }
+
+    /** Requests of {@code requestClass} being served now. */
+    public long inFlight(RequestClass requestClass) {
+        return limits.get(requestClass) - places.get(requestClass).availablePermits();
+    }
+
+    /** Requests of {@code requestClass} refused since the start. */
+    public long refused(RequestClass requestClass) {
+        return refused.get(requestClass).sum();
     }
 
     /** A request refused for want of a place in its class. */

@@ -41,6 +41,9 @@ public final class Backends implements AutoCloseable {
     private final SchemaRegistryClient registry;
     private final int timeoutMillis;
 
+    /** What the API and its backend calls measure, served at /metrics. */
+    public final ApiMetrics metrics = new ApiMetrics();
+
     public Backends(ApiOptions options) {
         timeoutMillis = (int) options.backendTimeout.toMillis();
         int requestTimeoutMillis = (int) options.requestTimeout.toMillis();
@@ -50,12 +53,13 @@ public final class Backends implements AutoCloseable {
                 .applyToSocketSettings(s -> s.connectTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
                         .readTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS))
                 .applyToConnectionPoolSettings(p -> p.maxSize(200).maxWaitTime(timeoutMillis, TimeUnit.MILLISECONDS))
+                .addCommandListener(metrics.mongoCommands())
                 .build());
         database = mongo.getDatabase(options.mongodb.database);
         elasticsearchClient = RestClient.builder(HttpHost.create(options.elasticsearch.url))
                 .setRequestConfigCallback(r -> r.setConnectTimeout(timeoutMillis).setSocketTimeout(requestTimeoutMillis)
                         .setConnectionRequestTimeout(timeoutMillis))
-                .setHttpClientConfigCallback(h -> h.setMaxConnTotal(200).setMaxConnPerRoute(200))
+                .setHttpClientConfigCallback(h -> metrics.timeElasticsearch(h.setMaxConnTotal(200).setMaxConnPerRoute(200)))
                 .build();
         elasticsearch = new Elasticsearch(elasticsearchClient, options.elasticsearch.indices());
         Properties producerConfig = options.kafka.clientProperties();

@@ -8,6 +8,7 @@ import org.apache.flink.util.Collector;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.jobs.internal.StageMetrics;
 
 /** Turns generator indices into documents; indices of accounts a customer does not have yield nothing. */
 final class GenerateDocuments extends RichFlatMapFunction<Long, DocumentEvent> {
@@ -25,7 +26,7 @@ final class GenerateDocuments extends RichFlatMapFunction<Long, DocumentEvent> {
     @Override
     public void open(Configuration parameters) {
         generator = new BankGenerator(settings);
-        generated = getRuntimeContext().getMetricGroup().counter("generated");
+        generated = StageMetrics.of(getRuntimeContext().getMetricGroup(), "generate").counter("generated");
     }
 
     @Override

@@ -23,6 +23,7 @@ import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.kafka.RecordDecoder;
 import io.volumizer.jobs.internal.stores.ParentLookup;
+import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -121,7 +122,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                 PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         parkedSince = getRuntimeContext().getState(new ValueStateDescriptor<>("parked-since", Types.LONG));
         nextLookup = getRuntimeContext().getState(new ValueStateDescriptor<>("next-lookup", Types.LONG));
-        var metrics = getRuntimeContext().getMetricGroup();
+        var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), STAGE);
         // Hit ratio = 1 - parentCacheMisses / resolvedWithParent: a miss is one MongoDB lookup (retries included),
         // whatever number of waiting siblings it releases.
         hits = metrics.counter("parentCacheHits");

@@ -11,6 +11,7 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.blob.BlobStore;
 import io.volumizer.sinks.blob.BlobStoreOptions;
+import io.volumizer.jobs.internal.StageMetrics;
 
 /**
  * With a blob store configured (a folder or an S3 bucket), renders each generated blob, stores it by digest and
@@ -32,7 +33,7 @@ public final class StoreBlobs extends RichMapFunction<ImportedEvent, ImportedEve
     @Override
     public void open(Configuration parameters) {
         store = options.open();
-        stored = getRuntimeContext().getMetricGroup().counter("blobsStored");
+        stored = StageMetrics.of(getRuntimeContext().getMetricGroup(), ResolveAncestors.STAGE).counter("blobsStored");
     }
 
     @Override

@@ -99,6 +99,7 @@ public final class ElasticsearchDocumentStore {
                             + (lastFailure == null ? " (429 / rejected execution)" : ": " + lastFailure.getMessage()),
                             lastFailure);
                 }
+                result.retried();
                 backoff.sleep(attempt);
             }
             JsonNode answer;

@@ -124,6 +124,7 @@ public final class MongoDocumentStore {
                     throw new StoreUnavailableException("MongoDB unavailable after " + attempt + " retries: "
                             + e.getMessage(), e);
                 }
+                result.retried();
                 backoff.sleep(attempt + 1);
             }
         }

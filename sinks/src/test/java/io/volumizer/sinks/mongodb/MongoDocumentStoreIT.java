@@ -76,6 +76,7 @@ class MongoDocumentStoreIT {
 
         assertThat(result.written()).containsExactlyInAnyOrder(fresh, newerVersion);
         assertThat(result.stale()).isEmpty();
+        assertThat(result.retries()).as("retries, for the stage's metric").isEqualTo(1);
         assertThat(store.collection("bank").find(Filters.eq("_id", "old")).first().getLong("version")).isEqualTo(2);
     }
 

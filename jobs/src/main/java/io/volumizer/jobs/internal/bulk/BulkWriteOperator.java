@@ -6,6 +6,8 @@ import java.util.List;
 
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MeterView;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.ChainingStrategy;
@@ -13,6 +15,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
 
+import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.sinks.BulkResult;
 
@@ -29,6 +32,8 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
         implements OneInputStreamOperator<T, T>, ProcessingTimeCallback {
 
     private static final long serialVersionUID = 1L;
+    /** How many of the latest batches the size and latency histograms describe (their quantiles). */
+    private static final int HISTOGRAM_WINDOW = 1000;
 
     /** An estimate of a record's size in a bulk request. */
     public interface SizeOf<T> extends java.io.Serializable {
@@ -47,7 +52,9 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
     private transient Counter written;
     private transient Counter stale;
     private transient Counter deadLettered;
+    private transient Counter retries;
     private transient Histogram batchSizes;
+    private transient Histogram bulkMillis;
 
     public BulkWriteOperator(String stage, BulkWriter<T> writer, int maxRecords, long maxBytes, Duration flushInterval,
             SizeOf<T> sizeOf) {
@@ -65,10 +72,14 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
     public void open() throws Exception {
         super.open();
         buffer = new ArrayList<>(maxRecords);
-        written = getMetricGroup().counter("written");
-        stale = getMetricGroup().counter("stale");
-        deadLettered = getMetricGroup().counter("deadLettered");
-        batchSizes = getMetricGroup().histogram("batchSize", new DescriptiveStatisticsHistogram(1000));
+        MetricGroup metrics = StageMetrics.of(getMetricGroup(), stage);
+        written = metrics.counter("written");
+        metrics.meter("writtenPerSecond", new MeterView(written));
+        stale = metrics.counter("stale");
+        deadLettered = metrics.counter("deadLettered");
+        retries = metrics.counter("retries");
+        batchSizes = metrics.histogram("batchSize", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        bulkMillis = metrics.histogram("bulkMillis", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
         writer.open(getRuntimeContext());
         scheduleFlush();
     }
@@ -120,7 +131,10 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
             return;
         }
         batchSizes.update(buffer.size());
+        long started = System.nanoTime();
         BulkResult<T> result = writer.write(buffer);
+        bulkMillis.update((System.nanoTime() - started) / 1_000_000);
+        retries.inc(result.retries());
         for (T record : result.written()) {
             output.collect(new StreamRecord<>(record));
         }

@@ -8,6 +8,7 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.jobs.internal.StageMetrics;
 
 /** Decodes records in an operator of their own; what cannot be decoded becomes a dead letter naming the reason. */
 public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> implements ResultTypeQueryable<T> {
@@ -33,8 +34,9 @@ public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> imple
 
     @Override
     public void open(Configuration parameters) {
-        decoded = getRuntimeContext().getMetricGroup().counter("decoded");
-        deadLettered = getRuntimeContext().getMetricGroup().counter("deadLettered");
+        var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), stage);
+        decoded = metrics.counter("decoded");
+        deadLettered = metrics.counter("deadLettered");
     }
 
     @Override

@@ -1,0 +1,22 @@
+package io.volumizer.jobs.internal;
+
+import org.apache.flink.metrics.MetricGroup;
+
+/**
+ * Where a stage's own metrics live: the {@code volumizer} group of its operator, labelled with the stage. Flink's
+ * Prometheus reporter exports them as {@code flink_taskmanager_job_task_operator_volumizer_<metric>{stage="…"}}
+ * beside Flink's own (records in and out, Kafka consumer lag, JVM), which they do not repeat.
+ */
+public final class StageMetrics {
+
+    public static final String GROUP = "volumizer";
+    public static final String STAGE_LABEL = "stage";
+
+    private StageMetrics() {
+    }
+
+    /** The group of {@code stage}'s metrics under an operator's (or a function's runtime context's) group. */
+    public static MetricGroup of(MetricGroup operator, String stage) {
+        return operator.addGroup(GROUP).addGroup(STAGE_LABEL, stage);
+    }
+}
