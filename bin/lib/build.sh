@@ -8,6 +8,7 @@ endpoint_properties() {
   echo "-Dvolumizer.mongodb.uri=mongodb://$BIND_HOST:$MONGO_PORT"
   echo "-Dvolumizer.flink.rest=http://$BIND_HOST:$FLINK_REST_PORT"
   echo "-Dvolumizer.flink.metrics=$BIND_HOST:$FLINK_JM_METRICS_PORT,$BIND_HOST:$FLINK_TM_METRICS_PORTS"
+  echo "-Dvolumizer.prometheus.url=http://$BIND_HOST:$PROMETHEUS_PORT"
   echo "-Dvolumizer.s3.endpoint=http://$BIND_HOST:$S3_PORT"
   echo "-Dvolumizer.state=$STATE"
 }
@@ -22,14 +23,15 @@ build_all() {
 run_tests() {
   ensure_tools
   local -a were_stopped=() service
-  for service in "${SERVICES[@]}"; do
+  for service in "${ALL_SERVICES[@]}"; do
     service_running "$service" || were_stopped+=("$service")
   done
   if [[ ${#were_stopped[@]} -gt 0 ]]; then
     # shellcheck disable=SC2064 # expand now: the list is fixed
     trap "services_down ${were_stopped[*]}" EXIT
   fi
-  services_up
+  # Prometheus too: PrometheusIT checks that it scrapes the Flink processes.
+  services_up "${ALL_SERVICES[@]}"
   local -a properties
   mapfile -t properties < <(endpoint_properties)
   local chart_tools

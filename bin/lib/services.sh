@@ -5,6 +5,9 @@
 # is known to be still the process that was started (see service_pid).
 
 SERVICES=(kafka registry elasticsearch mongodb s3 flink-jobmanager flink-taskmanager)
+# Started only when named (up prometheus): its first start builds it from its Go module (minutes).
+OPTIONAL_SERVICES=(prometheus)
+ALL_SERVICES=("${SERVICES[@]}" "${OPTIONAL_SERVICES[@]}")
 
 APICURIO_ARTIFACT=io.apicurio:apicurio-registry-app:3.0.9:tar.gz:all
 ES_ARTIFACT=org.elasticsearch.distribution.integ-test-zip:elasticsearch:7.10.2:zip
@@ -37,6 +40,7 @@ service_port() {
     flink-jobmanager) echo "$FLINK_REST_PORT" ;;
     flink-taskmanager) echo "-" ;;
     api) echo "$API_PORT" ;;
+    prometheus) echo "$PROMETHEUS_PORT" ;;
   esac
 }
 
@@ -92,6 +96,7 @@ service_healthy() {
     flink-jobmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" >/dev/null ;;
     flink-taskmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" | grep -Eq '"taskmanagers":[1-9]' ;;
     api) http_get "http://$BIND_HOST:$API_PORT/health/live" >/dev/null ;;
+    prometheus) http_get "http://$BIND_HOST:$PROMETHEUS_PORT/-/ready" >/dev/null ;;
   esac
 }
 
@@ -123,6 +128,53 @@ install_infra() {
 # Copies a file into place by renaming a copy over it.
 install_file() {
   cp "$1" "$2.part" && mv -f "$2.part" "$2"
+}
+
+# Prometheus from its Go module (no binary downloads here), cached in the state folder: `go install` refuses the
+# module (it has replace directives), so its source is copied somewhere writable and built there; -trimpath lets
+# Go's build cache serve the next build from another folder (a fresh clone) in about a minute.
+prometheus_binary() {
+  echo "$STATE/tools/prometheus-$PROMETHEUS_VERSION"
+}
+
+install_prometheus() {
+  local binary go source
+  binary=$(prometheus_binary)
+  [[ -x "$binary" ]] && return 0
+  go=$(command -v go || echo /usr/local/go/bin/go)
+  [[ -x "$go" ]] || die "prometheus: Go 1.24 or newer is needed to build it (https://go.dev/dl/)"
+  info "prometheus: building $PROMETHEUS_VERSION from its Go module (once; about 8 minutes on 2 cores)"
+  source=$("$go" mod download -json "github.com/prometheus/prometheus@$PROMETHEUS_VERSION" \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])') \
+    || die "prometheus: could not download github.com/prometheus/prometheus@$PROMETHEUS_VERSION"
+  mkdir -p "$STATE/tools" "$STATE/logs"
+  rm -rf "$STATE/tools/prometheus-source"
+  cp -r "$source" "$STATE/tools/prometheus-source" && chmod -R u+w "$STATE/tools/prometheus-source"
+  (cd "$STATE/tools/prometheus-source" && "$go" build -trimpath -o "$binary.part" ./cmd/prometheus) \
+    >"$STATE/logs/build-prometheus.log" 2>&1 \
+    || { tail -n 20 "$STATE/logs/build-prometheus.log" >&2; die "prometheus: build failed (see $STATE/logs/build-prometheus.log)"; }
+  mv "$binary.part" "$binary"
+  rm -rf "$STATE/tools/prometheus-source"
+}
+
+# Scrapes the Flink processes (every port a TaskManager may take) and the API, every 5 s.
+write_prometheus_config() {
+  local first=${FLINK_TM_METRICS_PORTS%-*} last=${FLINK_TM_METRICS_PORTS#*-} port taskmanagers=""
+  for ((port = first; port <= last; port++)); do
+    taskmanagers+="${taskmanagers:+, }\"$BIND_HOST:$port\""
+  done
+  mkdir -p "$STATE/prometheus/data"
+  cat >"$STATE/prometheus/prometheus.yml" <<EOF
+global:
+  scrape_interval: 5s
+scrape_configs:
+  - job_name: flink-jobmanager
+    static_configs: [{targets: ["$BIND_HOST:$FLINK_JM_METRICS_PORT"]}]
+  - job_name: flink-taskmanager
+    static_configs: [{targets: [$taskmanagers]}]
+  - job_name: api
+    static_configs: [{targets: ["$BIND_HOST:$API_PORT"]}]
+EOF
 }
 
 install_registry() {
@@ -433,6 +485,13 @@ start_service() {
         --com.adobe.testing.s3mock.store.root="$STATE/s3" --com.adobe.testing.s3mock.store.retain-files-on-exit=true \
         --com.adobe.testing.s3mock.store.initial-buckets="$S3_BUCKET" --spring.main.banner-mode=off
       ;;
+    prometheus)
+      install_prometheus
+      write_prometheus_config
+      launch prometheus "$(prometheus_binary)" --config.file="$STATE/prometheus/prometheus.yml" \
+        --storage.tsdb.path="$STATE/prometheus/data" --storage.tsdb.retention.time=2d \
+        --web.listen-address="$BIND_HOST:$PROMETHEUS_PORT"
+      ;;
     flink-jobmanager | flink-taskmanager)
       write_flink_config
       local which entrypoint params jvm dynamic
@@ -493,8 +552,9 @@ fail_start() {
   die "$service $reason (port $(service_port "$service")); log: $log"
 }
 
-# Sets SELECTED to the requested names (none = all, "flink" = both Flink processes) in start order; an unknown
-# name ends the command (it runs in the caller's shell, not in a subshell whose exit would be lost).
+# Sets SELECTED to the requested names (none = every service but the optional ones, "flink" = both Flink
+# processes) in start order; an unknown name ends the command (it runs in the caller's shell, not in a subshell
+# whose exit would be lost).
 select_services() {
   SELECTED=()
   if [[ $# -eq 0 ]]; then
@@ -504,9 +564,9 @@ select_services() {
   local wanted=" $* " service
   wanted=${wanted// flink / flink-jobmanager flink-taskmanager }
   for service in $wanted; do
-    [[ " ${SERVICES[*]} " == *" $service "* ]] || die "unknown service '$service' (services: ${SERVICES[*]} flink)"
+    [[ " ${ALL_SERVICES[*]} " == *" $service "* ]] || die "unknown service '$service' (services: ${ALL_SERVICES[*]} flink)"
   done
-  for service in "${SERVICES[@]}"; do
+  for service in "${ALL_SERVICES[@]}"; do
     if [[ "$wanted" == *" $service "* ]]; then
       SELECTED+=("$service")
     fi
@@ -555,7 +615,11 @@ stop_service() {
 }
 
 services_down() {
-  select_services "$@"
+  if [[ $# -eq 0 ]]; then
+    select_services "${ALL_SERVICES[@]}"
+  else
+    select_services "$@"
+  fi
   local -a selected=("${SELECTED[@]}")
   # The API (bin/volumizer api start) talks to all of them: it goes first.
   [[ $# -eq 0 ]] && stop_service api
@@ -568,10 +632,11 @@ services_down() {
 services_status() {
   local service pid health all_healthy=0
   printf '%-18s %-6s %-8s %s\n' SERVICE PORT PID STATE
-  for service in "${SERVICES[@]}"; do
+  for service in "${ALL_SERVICES[@]}"; do
     pid=$(service_pid "$service")
     if ! pid_alive "$pid"; then
-      health=stopped pid=- all_healthy=1
+      health=stopped pid=-
+      [[ " ${OPTIONAL_SERVICES[*]} " == *" $service "* ]] && health="stopped (optional)" || all_healthy=1
     elif service_healthy "$service"; then
       health=healthy
     else
