@@ -121,8 +121,9 @@ class HelmChartTest {
                 .filter(r -> "ConfigMap".equals(r.path("kind").asText()))
                 .filter(r -> r.path("metadata").path("labels").path("grafana_dashboard").asText().equals("1"))
                 .findFirst().orElseThrow();
-        JsonNode file = new ObjectMapper().readTree(CHART.resolve("dashboards/volumizer.json").toFile());
-        assertThat(new ObjectMapper().readTree(dashboard.path("data").path("volumizer.json").asText())).isEqualTo(file);
+        ObjectMapper json = new ObjectMapper();
+        JsonNode file = json.readTree(CHART.resolve("dashboards/volumizer.json").toFile());
+        assertThat(json.readTree(dashboard.path("data").path("volumizer.json").asText())).isEqualTo(file);
         assertThat(file.path("panels")).as("panels").hasSizeGreaterThanOrEqualTo(10);
     }
 
