@@ -4,14 +4,16 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import io.volumizer.schemas.event.ReasonClass;
+
 /**
  * What a bulk write did with each item: written, skipped because the store already holds a newer (or the same)
  * version, or failed for a reason that retrying cannot fix (those go to the dead-letter topic).
  */
 public final class BulkResult<T> {
 
-    /** An item that cannot be written, and why. */
-    public record Failure<T>(T item, String reason) {
+    /** An item that cannot be written, and why: the kind of refusal, and its particulars. */
+    public record Failure<T>(T item, ReasonClass reasonClass, String reason) {
     }
 
     private final List<T> written = new ArrayList<>();
@@ -27,8 +29,8 @@ public final class BulkResult<T> {
         stale.add(item);
     }
 
-    public void failed(T item, String reason) {
-        failed.add(new Failure<>(item, reason));
+    public void failed(T item, ReasonClass reasonClass, String reason) {
+        failed.add(new Failure<>(item, reasonClass, reason));
     }
 
     /** Records that the store was unavailable or overloaded, and the write is about to be retried after a backoff. */

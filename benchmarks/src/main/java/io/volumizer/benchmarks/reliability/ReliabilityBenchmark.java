@@ -334,7 +334,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                 } else {
                     unexpectedLetters++;
                 }
-                reasons.merge(reasonClass(letter.getReason()), 1L, Long::sum);
+                reasons.merge(letter.getReasonClass().name(), 1L, Long::sum);
             }
             ImportedTopic importedTopic = scenario.topology == Topology.SEPARATE_JOBS ? importedTopic(stores) : null;
             return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), expected.size(),
@@ -386,16 +386,6 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             stores.readCommitted(options.deadletterTopic, bytes -> letters.add(codec.decode(bytes)));
             return letters;
         }
-    }
-
-    /** A dead letter's reason without its particulars (ids, offsets): what kind of refusal it was. */
-    static String reasonClass(String reason) {
-        if (reason.startsWith("parent ")) {
-            return "parent not found";
-        }
-        int colon = reason.indexOf(':');
-        String head = colon > 0 ? reason.substring(0, colon) : reason;
-        return head.replaceAll("\\d+", "#").replaceAll("'[^']*'", "'…'");
     }
 
     private List<String> generateArguments(PipelineOptions options) {

@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -20,6 +22,7 @@ import com.mongodb.MongoException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
+import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.options.steps.BulkUpdateOptions.Action;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -44,6 +47,7 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     private static final Logger LOG = LoggerFactory.getLogger(ApplyBulkAction.class);
     static final OutputTag<Counts> COUNTS = new OutputTag<>("counts") { };
     static final String ORIGIN = "bulk";
+    static final String STAGE = "bulk";
 
     private final MongoConnection mongo;
     private final String repository;
@@ -56,6 +60,8 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
 
     private transient List<Selected> buffer;
     private transient MongoCollection<Document> documents;
+    private transient Counter changed;
+    private transient Counter skippedCount;
 
     ApplyBulkAction(MongoConnection mongo, String repository, String commandId, Action action,
             Map<String, Object> properties, Instant commandTime, int batchSize, Backoff backoff) {
@@ -74,6 +80,9 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
         super.open();
         buffer = new ArrayList<>(batchSize);
         documents = mongo.openDatabase(getRuntimeContext()).getCollection(repository);
+        MetricGroup metrics = StageMetrics.of(getMetricGroup(), STAGE);
+        changed = metrics.counter("changed");
+        skippedCount = metrics.counter("skipped");
     }
 
     @Override
@@ -116,6 +125,8 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
                 skipped--;
             }
         }
+        changed.inc(processed);
+        skippedCount.inc(skipped);
         output.collect(COUNTS, new StreamRecord<>(new Counts(processed, skipped)));
         buffer.clear();
     }

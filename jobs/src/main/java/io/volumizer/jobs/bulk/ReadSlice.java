@@ -8,6 +8,7 @@ import java.util.Map;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.Collector;
 import org.apache.http.HttpHost;
 import org.apache.http.entity.ContentType;
@@ -22,6 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.model.Updates;
 
+import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.options.selection.Selection;
 import io.volumizer.sinks.Backoff;
@@ -53,6 +55,7 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
     private final Backoff backoff;
     private transient RestClient client;
     private transient CommandStore commands;
+    private transient Counter rangesDone;
 
     ReadSlice(String elasticsearchUrl, IndexNames indices, String repository, Map<String, String> filters, int slices,
             int pageSize, Duration keepAlive, MongoConnection mongo, String commandId, Backoff backoff) {
@@ -72,6 +75,8 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
     public void open(OpenContext context) {
         client = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
         commands = new CommandStore(mongo.openDatabase(getRuntimeContext()));
+        // A slice is the bulk's range; it has no failed state of its own (a failure fails the job, which reads it again).
+        rangesDone = StageMetrics.of(getRuntimeContext().getMetricGroup(), ApplyBulkAction.STAGE).counter("rangesDone");
     }
 
     @Override
@@ -101,6 +106,7 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
                 page = send(next);
                 scrollId = page.path("_scroll_id").asText(scrollId);
             }
+            rangesDone.inc();
         } finally {
             clear(scrollId);
         }

@@ -26,6 +26,7 @@ import io.volumizer.jobs.internal.stores.ParentLookup;
 import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.keys.DocumentKeys;
@@ -91,7 +92,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private transient Counter misses;
     private transient Counter resolved;
     private transient Counter parkedCount;
-    private transient Counter deadLettered;
+    private transient DeadLetters deadLetters;
 
     /** Keyed by parent unless {@code settings} spread documents by position (a benchmark's baseline). */
     public ResolveAncestors(RecordDecoder.Codec<DocumentEvent> codec, ParentLookup lookup, ImportSettings settings) {
@@ -130,7 +131,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         misses = metrics.counter("parentCacheMisses");
         resolved = metrics.counter("resolvedWithParent");
         parkedCount = metrics.counter("parkedChildren");
-        deadLettered = metrics.counter("deadLettered");
+        deadLetters = new DeadLetters(getRuntimeContext().getMetricGroup(), STAGE);
         if (keyedByParent && resolvedFolderCapacity > 0) {
             resolvedFolders = ResolvedFolders.acquire(getRuntimeContext().getJobInfo().getJobId() + "/"
                     + getRuntimeContext().getTaskInfo().getTaskName(), resolvedFolderCapacity);
@@ -220,7 +221,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                 resolved.inc();
                 emitChild(document, parent.get(), out);
             } else if (expired) {
-                deadLetter(record, "parent " + document.getParentId() + " not found within "
+                deadLetter(record, ReasonClass.PARENT_NOT_FOUND, "parent " + document.getParentId() + " not found within "
                         + Duration.ofMillis(maxWaitMillis), context);
             } else {
                 parkedCount.dec(i);
@@ -268,9 +269,9 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     /** The document, or null once it has been dead-lettered (undecodable, or keyed by something but its parent). */
     private DocumentEvent decode(RawRecord record, Context context) throws Exception {
-        DocumentEvent document = decoder.decode(record, reason -> deadLetter(record, reason, context));
+        DocumentEvent document = decoder.decode(record, (reasonClass, reason) -> deadLetter(record, reasonClass, reason, context));
         if (document != null && keyedByParent && !context.getCurrentKey().equals(DocumentKeys.parentKey(document))) {
-            deadLetter(record, "record key '" + context.getCurrentKey() + "' is not the parent id of document "
+            deadLetter(record, ReasonClass.KEY_MISMATCH, "record key '" + context.getCurrentKey() + "' is not the parent id of document "
                     + document.getId() + " ('" + DocumentKeys.parentKey(document) + "'): the documents topic must be "
                     + "keyed by parent id", context);
             return null;
@@ -300,9 +301,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         out.collect(imported(document, ancestry));
     }
 
-    private void deadLetter(RawRecord record, String reason, Context context) {
-        deadLettered.inc();
-        context.output(DeadLetters.TAG, DeadLetters.of(STAGE, reason, record));
+    private void deadLetter(RawRecord record, ReasonClass reasonClass, String reason, Context context) {
+        context.output(DeadLetters.TAG, deadLetters.of(reasonClass, reason, record));
     }
 
     /** The cache entry of the current key (the parent), filled from the resolved folders if it has none. */

@@ -71,6 +71,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     private transient long errors;
     private transient MongoDatabase database;
     private transient RestClient elasticsearch;
+    private transient DeadLetters deadLetters;
 
     FinishReindex(RangeSettings settings, MongoConnection mongoConnection, String elasticsearchUrl, IndexNames indexNames, String generation,
             Duration catchUpMargin, boolean deleteOld, int batchSize, AvroCodec<ImportedEvent> importedCodec) {
@@ -105,6 +106,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         super.open();
         database = mongoConnection.openDatabase(getRuntimeContext());
         elasticsearch = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
+        deadLetters = new DeadLetters(getMetricGroup(), STAGE);
     }
 
     @Override
@@ -172,7 +174,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         BulkResult<ImportedEvent> result = store.write(batch);
         for (BulkResult.Failure<ImportedEvent> failure : result.failed()) {
             errors++;
-            output.collect(new StreamRecord<>(DeadLetters.of(STAGE, failure.reason(),
+            output.collect(new StreamRecord<>(deadLetters.of(failure.reasonClass(), failure.reason(),
                     failure.item().getDocument().getId(), importedCodec.encode(failure.item()))));
         }
         batch.clear();

@@ -18,7 +18,12 @@ import io.volumizer.schemas.event.ImportedEvent;
 final class RangeSourceReader extends SingleThreadMultiplexSourceReaderBase<ImportedEvent, ImportedEvent, IdRange, IdRange> {
 
     RangeSourceReader(RangeSettings settings, SourceReaderContext context) {
-        super(() -> new RangeSplitReader(settings, settings.maxDocsPerSecond() / context.currentParallelism()),
+        this(settings, context, RangeCounts.of(context.metricGroup()));
+    }
+
+    /** The counts are registered once: a fetcher's split reader may be made again after it went idle. */
+    private RangeSourceReader(RangeSettings settings, SourceReaderContext context, RangeCounts counts) {
+        super(() -> new RangeSplitReader(settings, settings.maxDocsPerSecond() / context.currentParallelism(), counts),
                 new Emitter(), new Configuration(), context);
     }
 

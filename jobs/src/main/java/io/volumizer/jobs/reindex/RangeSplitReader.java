@@ -53,9 +53,12 @@ final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
     private long startedNanos;
     private long readSinceStart;
 
-    RangeSplitReader(RangeSettings settings, double maxDocsPerSecond) {
+    private final RangeCounts counts;
+
+    RangeSplitReader(RangeSettings settings, double maxDocsPerSecond, RangeCounts counts) {
         this.settings = settings;
         this.maxDocsPerSecond = maxDocsPerSecond;
+        this.counts = counts;
     }
 
     @Override
@@ -146,9 +149,11 @@ final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
         closeCursor();
         if (failure == null) {
             ledger.done(settings.commandId(), current.index(), current.from(), current.to(), readInRange);
+            counts.done().inc();
         } else {
             LOG.warn("{}: {} failed: {}", settings.commandId(), current, failure);
             ledger.failed(settings.commandId(), current.index(), current.from(), current.to(), failure);
+            counts.failed().inc();
         }
         batch.addFinishedSplit(current.splitId());
         current = null;

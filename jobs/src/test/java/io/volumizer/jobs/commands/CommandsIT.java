@@ -36,6 +36,7 @@ import io.volumizer.jobs.testing.JobsJar;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.commands.CommandRefusedException;
 import io.volumizer.ops.commands.Commands;
+import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
@@ -156,7 +157,14 @@ class CommandsIT {
     void anAbortedReindexResumesWhereItStoppedAndASecondOneIsRefusedMeanwhile() throws Exception {
         String id = commands.reindex(it.repository, List.of("--range-size", "50", "--read-batch-size", "10",
                 "--max-docs-per-second", "100"));
-        awaitStatus(id, s -> s.path("ranges").path("processed").asLong() >= 2, "ranges read");
+        JsonNode running = awaitStatus(id, s -> s.path("ranges").path("processed").asLong() >= 2, "ranges read");
+        Map<String, String> ofTheJob = Map.of("job_id", running.path("jobId").asText(), "stage", "reindex");
+        PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
+        assertThat(scrape.sum(PipelineRun.STAGE_METRICS + "rangesDone", ofTheJob)).as("ranges done, as scraped")
+                .isGreaterThanOrEqualTo(running.path("ranges").path("processed").asLong());
+        assertThat(scrape.samples()).as("ranges failed, as scraped").anyMatch(s ->
+                s.name().equals(PipelineRun.STAGE_METRICS + "rangesFailed") && s.labels().entrySet().containsAll(
+                        ofTheJob.entrySet()) && s.value() == 0);
         assertThatThrownBy(() -> commands.reindex(it.repository, List.of()))
                 .isInstanceOfSatisfying(CommandRefusedException.class, e -> assertThat(e.reason())
                         .isEqualTo(CommandRefusedException.Reason.CONFLICT));

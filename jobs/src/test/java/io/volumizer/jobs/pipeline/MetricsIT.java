@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.options.steps.Step;
@@ -24,11 +25,7 @@ import io.volumizer.options.steps.Step;
  */
 class MetricsIT {
 
-    /** The name prefix of a stage's metrics under Flink's operator scope (the label key joins the logical scope). */
-    static final String PREFIX = "flink_taskmanager_job_task_operator_" + StageMetrics.GROUP + "_"
-            + StageMetrics.STAGE_LABEL + "_";
-    private static final String FLINK_METRICS = System.getProperty("volumizer.flink.metrics",
-            "127.0.0.1:9249,127.0.0.1:9250-9259");
+    private static final String PREFIX = PipelineRun.STAGE_METRICS;
 
     private PipelineRun it;
 
@@ -50,7 +47,7 @@ class MetricsIT {
         await("documents in MongoDB", it::mongoCount, documents, Duration.ofMinutes(3));
         await("documents in Elasticsearch", it::elasticsearchCount, documents, Duration.ofMinutes(2));
 
-        PrometheusScrape scrape = PrometheusScrape.of(FLINK_METRICS);
+        PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
         Map<String, String> ofThisJob = Map.of("job_id", job);
         Set<String> names = scrape.samples().stream()
                 .filter(s -> s.name().startsWith(PREFIX) && job.equals(s.labels().get("job_id")))
@@ -60,14 +57,15 @@ class MetricsIT {
 
         assertThat(scrape.sum(PREFIX + "written", with(ofThisJob, "import"))).isEqualTo(documents);
         assertThat(scrape.sum(PREFIX + "written", with(ofThisJob, "index"))).isEqualTo(documents);
-        assertThat(scrape.sum(PREFIX + "deadLettered", ofThisJob)).isZero();
+        assertThat(scrape.sum(PREFIX + DeadLetters.REASON_LABEL + "_" + DeadLetters.METRIC, ofThisJob)).isZero();
         assertThat(scrape.sum(PREFIX + "resolvedWithParent", ofThisJob)).isPositive().isLessThan(documents);
         assertThat(scrape.sum(PREFIX + "parentCacheMisses", ofThisJob)).isPositive();
         assertThat(names).contains(
                 PREFIX + "bulkMillis{stage=import}", PREFIX + "bulkMillis{stage=index}",
                 PREFIX + "batchSize{stage=import}", PREFIX + "writtenPerSecond{stage=index}",
                 PREFIX + "retries{stage=import}", PREFIX + "retries{stage=index}",
-                PREFIX + "parkedChildren{stage=import}", PREFIX + "stale{stage=index}");
+                PREFIX + "parkedChildren{stage=import}", PREFIX + "stale{stage=index}",
+                PREFIX + "reason_deadLettered{stage=import}", PREFIX + "reason_deadLettered{stage=index}");
         assertThat(scrape.samples()).as("Flink's own metrics beside them: Kafka consumer lag, JVM heap")
                 .anyMatch(s -> s.name().contains("KafkaSourceReader") && s.name().endsWith("records_lag_max"))
                 .anyMatch(s -> s.name().equals("flink_taskmanager_Status_JVM_Memory_Heap_Used"));

@@ -49,8 +49,10 @@ import com.mongodb.client.model.Sorts;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -59,6 +61,7 @@ import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.codec.ConfluentWireFormat;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
 
 /**
@@ -295,6 +298,7 @@ class PipelineIT {
         AvroCodec<DeadLetter> deadLetters = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registry.url),
                 "unused", DeadLetter.class);
         List<String> reasons = new ArrayList<>();
+        Map<ReasonClass, Long> classes = new java.util.EnumMap<>(ReasonClass.class);
         try (var consumer = consumer()) {
             consumer.subscribe(List.of(pipeline.deadletterTopic));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -303,6 +307,7 @@ class PipelineIT {
                     DeadLetter letter = deadLetters.decode(r.value());
                     assertThat(letter.getPayload()).isNotEqualTo(ByteBuffer.allocate(0));
                     reasons.add(letter.getStage() + ": " + letter.getReason());
+                    classes.merge(letter.getReasonClass(), 1L, Long::sum);
                 });
             }
         }
@@ -310,6 +315,16 @@ class PipelineIT {
                 .anyMatch(r -> r.contains("record key 'k' is not the parent id of document mis-keyed-" + run))
                 .anyMatch(r -> r.contains("UNKNOWN_SCHEMA_ID")).anyMatch(r -> r.contains("TRUNCATED"))
                 .anyMatch(r -> r.contains("parent never-arrives not found within"));
+        Map<ReasonClass, Long> onePerClass = Map.of(ReasonClass.WRONG_MAGIC_BYTE, 1L, ReasonClass.KEY_MISMATCH, 1L,
+                ReasonClass.UNKNOWN_SCHEMA_ID, 1L, ReasonClass.TRUNCATED, 1L, ReasonClass.PARENT_NOT_FOUND, 1L);
+        assertThat(classes).isEqualTo(onePerClass);
+        PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
+        for (ReasonClass reasonClass : ReasonClass.values()) {
+            assertThat(scrape.sum(PipelineRun.STAGE_METRICS + DeadLetters.REASON_LABEL + "_" + DeadLetters.METRIC, Map.of(
+                    "job_id", job, "stage", "import", DeadLetters.REASON_LABEL, DeadLetters.label(reasonClass))))
+                    .as("dead letters of class %s in the scrape", reasonClass)
+                    .isEqualTo(onePerClass.getOrDefault(reasonClass, 0L).doubleValue());
+        }
         assertThat(FLINK.state(job)).isEqualTo("RUNNING");
     }
 }

@@ -12,6 +12,7 @@ import java.util.function.LongSupplier;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
+import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -30,6 +31,12 @@ public final class PipelineRun implements AutoCloseable {
 
     public static final FlinkSessionClient FLINK = new FlinkSessionClient(
             System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081"));
+    /** The Prometheus endpoints of the local cluster's JobManager and TaskManagers. */
+    public static final String FLINK_METRICS = System.getProperty("volumizer.flink.metrics",
+            "127.0.0.1:9249,127.0.0.1:9250-9259");
+    /** The name prefix of a stage's metrics under Flink's operator scope (the label key joins the logical scope). */
+    public static final String STAGE_METRICS = "flink_taskmanager_job_task_operator_" + StageMetrics.GROUP + "_"
+            + StageMetrics.STAGE_LABEL + "_";
     /** The seed of every test run's content. */
     public static final long SEED = 7;
 

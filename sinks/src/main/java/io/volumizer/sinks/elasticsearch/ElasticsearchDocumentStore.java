@@ -40,6 +40,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
+import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.BulkResult;
 import io.volumizer.sinks.DocumentFields;
@@ -124,7 +125,7 @@ public final class ElasticsearchDocumentStore {
                     case WRITTEN -> result.written(event);
                     case STALE -> result.stale(event);
                     case RETRY -> retry.add(event);
-                    case FAILED -> result.failed(event, "Elasticsearch " + item.path("status").asInt() + " "
+                    case FAILED -> result.failed(event, ReasonClass.REFUSED_BY_STORE, "Elasticsearch " + item.path("status").asInt() + " "
                             + error.path("type").asText() + ": " + error.path("reason").asText());
                 }
             }

@@ -46,6 +46,7 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
+import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.BulkResult;
 import io.volumizer.sinks.DocumentFields;
@@ -165,7 +166,7 @@ public final class MongoDocumentStore {
                 if (error.getCode() == DUPLICATE_KEY) {
                     duplicates.add(event);
                 } else {
-                    result.failed(event, "MongoDB refused the document (error " + error.getCode() + "): "
+                    result.failed(event, ReasonClass.REFUSED_BY_STORE, "MongoDB refused the document (error " + error.getCode() + "): "
                             + error.getMessage());
                 }
             }
@@ -192,7 +193,7 @@ public final class MongoDocumentStore {
                 .projection(Projections.include(VERSION)).first();
         RawBsonDocument named = stored != null ? null : byName(documents, document);
         if (named != null && !isSameDocument(named, document)) {
-            result.failed(event, nameTaken(document, named));
+            result.failed(event, ReasonClass.NAME_TAKEN, nameTaken(document, named));
             return;
         }
         if (stored == null && named == null) {
@@ -225,8 +226,12 @@ public final class MongoDocumentStore {
                 if (!taken && !DOCUMENT_FAULTS.contains(e.getCode())) {
                     throw e;
                 }
-                result.failed(event, taken ? nameTaken(document, named)
-                        : "MongoDB refused the document (error " + e.getCode() + "): " + e.getMessage());
+                if (taken) {
+                    result.failed(event, ReasonClass.NAME_TAKEN, nameTaken(document, named));
+                } else {
+                    result.failed(event, ReasonClass.REFUSED_BY_STORE,
+                            "MongoDB refused the document (error " + e.getCode() + "): " + e.getMessage());
+                }
             }
         }
     }

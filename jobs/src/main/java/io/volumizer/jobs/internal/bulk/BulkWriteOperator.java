@@ -51,7 +51,7 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
     private transient long bufferedBytes;
     private transient Counter written;
     private transient Counter stale;
-    private transient Counter deadLettered;
+    private transient DeadLetters deadLetters;
     private transient Counter retries;
     private transient Histogram batchSizes;
     private transient Histogram bulkMillis;
@@ -76,7 +76,7 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
         written = metrics.counter("written");
         metrics.meter("writtenPerSecond", new MeterView(written));
         stale = metrics.counter("stale");
-        deadLettered = metrics.counter("deadLettered");
+        deadLetters = new DeadLetters(getMetricGroup(), stage);
         retries = metrics.counter("retries");
         batchSizes = metrics.histogram("batchSize", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
         bulkMillis = metrics.histogram("bulkMillis", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
@@ -141,8 +141,7 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
         written.inc(result.written().size());
         stale.inc(result.stale().size());
         for (BulkResult.Failure<T> failure : result.failed()) {
-            deadLettered.inc();
-            output.collect(DeadLetters.TAG, new StreamRecord<>(DeadLetters.of(stage, failure.reason(),
+            output.collect(DeadLetters.TAG, new StreamRecord<>(deadLetters.of(failure.reasonClass(), failure.reason(),
                     writer.idOf(failure.item()), writer.payloadOf(failure.item()))));
         }
         buffer.clear();

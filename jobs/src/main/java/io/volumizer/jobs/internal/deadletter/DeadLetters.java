@@ -2,32 +2,63 @@ package io.volumizer.jobs.internal.deadletter;
 
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
 
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.util.OutputTag;
 
+import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.event.ReasonClass;
 
-/** Builds dead-letter records; every operator that can reject something sends them to {@link #TAG}. */
+/**
+ * A stage's dead letters: builds each record (sent to {@link #TAG} by every operator that can reject something) and
+ * counts it by reason class. One {@value #METRIC} counter per class, labelled {@value #REASON_LABEL} (the class in
+ * lower case), all registered at start so that a dashboard sees zeros rather than no series; the classes are the
+ * record's own bounded set, so a reason's particulars (ids, offsets) never become labels.
+ */
 public final class DeadLetters {
 
     public static final OutputTag<DeadLetter> TAG = new OutputTag<>("dead-letters") { };
+    public static final String METRIC = "deadLettered";
+    public static final String REASON_LABEL = "reason";
 
-    private DeadLetters() {
+    private final String stage;
+    private final Map<ReasonClass, Counter> counts = new EnumMap<>(ReasonClass.class);
+
+    /** Registers the counters in the stage's metric group, under an operator's (or function's) {@code operator}. */
+    public DeadLetters(MetricGroup operator, String stage) {
+        this.stage = stage;
+        MetricGroup metrics = StageMetrics.of(operator, stage);
+        for (ReasonClass reasonClass : ReasonClass.values()) {
+            counts.put(reasonClass, metrics.addGroup(REASON_LABEL, label(reasonClass)).counter(METRIC));
+        }
     }
 
     /** A record that came from Kafka and could not be processed. */
-    public static DeadLetter of(String stage, String reason, RawRecord record) {
-        return DeadLetter.newBuilder().setStage(stage).setReason(reason)
-                .setPayload(ByteBuffer.wrap(record.value == null ? new byte[0] : record.value))
+    public DeadLetter of(ReasonClass reasonClass, String reason, RawRecord record) {
+        return counted(reasonClass, reason).setPayload(ByteBuffer.wrap(record.value == null ? new byte[0] : record.value))
                 .setKey(record.key == null ? null : ByteBuffer.wrap(record.key))
-                .setTopic(record.topic).setPartition(record.partition).setOffset(record.offset)
-                .setTimestamp(Instant.now()).build();
+                .setTopic(record.topic).setPartition(record.partition).setOffset(record.offset).build();
     }
 
     /** A decoded document that could not be processed: its payload is the document re-encoded. */
-    public static DeadLetter of(String stage, String reason, String documentId, byte[] payload) {
-        return DeadLetter.newBuilder().setStage(stage).setReason(reason).setPayload(ByteBuffer.wrap(payload))
-                .setDocumentId(documentId).setTimestamp(Instant.now()).build();
+    public DeadLetter of(ReasonClass reasonClass, String reason, String documentId, byte[] payload) {
+        return counted(reasonClass, reason).setPayload(ByteBuffer.wrap(payload)).setDocumentId(documentId).build();
+    }
+
+    private DeadLetter.Builder counted(ReasonClass reasonClass, String reason) {
+        counts.get(reasonClass).inc();
+        return DeadLetter.newBuilder().setStage(stage).setReasonClass(reasonClass).setReason(reason)
+                .setTimestamp(Instant.now());
+    }
+
+    /** The label value of a class, as Prometheus queries name it. */
+    public static String label(ReasonClass reasonClass) {
+        return reasonClass.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -19,7 +19,7 @@ public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> imple
     private final RecordDecoder<T> decoder;
     private final Class<T> type;
     private transient Counter decoded;
-    private transient Counter deadLettered;
+    private transient DeadLetters deadLetters;
 
     public DecodeFunction(String stage, RecordDecoder.Codec<T> codec, Class<T> type) {
         this.stage = stage;
@@ -34,17 +34,14 @@ public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> imple
 
     @Override
     public void open(Configuration parameters) {
-        var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), stage);
-        decoded = metrics.counter("decoded");
-        deadLettered = metrics.counter("deadLettered");
+        decoded = StageMetrics.of(getRuntimeContext().getMetricGroup(), stage).counter("decoded");
+        deadLetters = new DeadLetters(getRuntimeContext().getMetricGroup(), stage);
     }
 
     @Override
     public void processElement(RawRecord record, Context context, Collector<T> out) {
-        T value = decoder.decode(record, reason -> {
-            deadLettered.inc();
-            context.output(DeadLetters.TAG, DeadLetters.of(stage, reason, record));
-        });
+        T value = decoder.decode(record,
+                (reasonClass, reason) -> context.output(DeadLetters.TAG, deadLetters.of(reasonClass, reason, record)));
         if (value != null) {
             decoded.inc();
             out.collect(value);

@@ -1,9 +1,10 @@
 package io.volumizer.jobs.internal.kafka;
 
 import java.io.Serializable;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 import io.volumizer.schemas.codec.WireFormatException;
+import io.volumizer.schemas.event.ReasonClass;
 
 /**
  * Decodes a Kafka record's value, or says why it cannot: garbage, a wrong magic byte, an unknown schema id, a
@@ -26,20 +27,27 @@ public final class RecordDecoder<T> implements Serializable {
         this.codec = codec;
     }
 
-    /** The decoded value, or {@code null} after telling {@code reject} why there is none. */
-    public T decode(RawRecord record, Consumer<String> reject) {
+    /** The decoded value, or {@code null} after telling {@code reject} why there is none (its class and particulars). */
+    public T decode(RawRecord record, BiConsumer<ReasonClass, String> reject) {
         if (record.value == null) {
-            reject.accept("empty record value (tombstone)");
+            reject.accept(ReasonClass.EMPTY_VALUE, "empty record value (tombstone)");
             return null;
         }
         try {
             return codec.decode(record.value);
         } catch (WireFormatException e) {
-            if (e.kind() == WireFormatException.Kind.REGISTRY_UNAVAILABLE) {
-                throw e;
-            }
-            reject.accept(e.getMessage());
+            reject.accept(reasonClass(e), e.getMessage());
             return null;
         }
+    }
+
+    private static ReasonClass reasonClass(WireFormatException e) {
+        return switch (e.kind()) {
+            case WRONG_MAGIC_BYTE -> ReasonClass.WRONG_MAGIC_BYTE;
+            case TRUNCATED -> ReasonClass.TRUNCATED;
+            case UNKNOWN_SCHEMA_ID -> ReasonClass.UNKNOWN_SCHEMA_ID;
+            case MALFORMED_AVRO -> ReasonClass.MALFORMED_AVRO;
+            case REGISTRY_UNAVAILABLE -> throw e;
+        };
     }
 }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.sinks.BulkResult;
 
 class BulkWriteOperatorTest {
@@ -36,7 +37,7 @@ class BulkWriteOperatorTest {
                 String id = event.getDocument().getId();
                 ids.add(id);
                 if (id.startsWith("bad")) {
-                    result.failed(event, "mapper_parsing_exception on " + id);
+                    result.failed(event, ReasonClass.REFUSED_BY_STORE, "mapper_parsing_exception on " + id);
                 } else if (id.startsWith("old")) {
                     result.stale(event);
                 } else {
