@@ -26,9 +26,9 @@ import io.volumizer.jobs.internal.stores.ParentLookup;
 import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
+import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.sinks.mongodb.Ancestry;
 
@@ -271,9 +271,9 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private DocumentEvent decode(RawRecord record, Context context) throws Exception {
         DocumentEvent document = decoder.decode(record, (reasonClass, reason) -> deadLetter(record, reasonClass, reason, context));
         if (document != null && keyedByParent && !context.getCurrentKey().equals(DocumentKeys.parentKey(document))) {
-            deadLetter(record, ReasonClass.KEY_MISMATCH, "record key '" + context.getCurrentKey() + "' is not the parent id of document "
-                    + document.getId() + " ('" + DocumentKeys.parentKey(document) + "'): the documents topic must be "
-                    + "keyed by parent id", context);
+            deadLetter(record, ReasonClass.KEY_MISMATCH, "record key '" + context.getCurrentKey()
+                    + "' is not the parent id of document " + document.getId() + " ('" + DocumentKeys.parentKey(document)
+                    + "'): the documents topic must be keyed by parent id", context);
             return null;
         }
         return document;

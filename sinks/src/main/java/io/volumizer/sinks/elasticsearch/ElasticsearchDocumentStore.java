@@ -125,8 +125,9 @@ public final class ElasticsearchDocumentStore {
                     case WRITTEN -> result.written(event);
                     case STALE -> result.stale(event);
                     case RETRY -> retry.add(event);
-                    case FAILED -> result.failed(event, ReasonClass.REFUSED_BY_STORE, "Elasticsearch " + item.path("status").asInt() + " "
-                            + error.path("type").asText() + ": " + error.path("reason").asText());
+                    case FAILED -> result.failed(event, ReasonClass.REFUSED_BY_STORE, "Elasticsearch "
+                            + item.path("status").asInt() + " " + error.path("type").asText() + ": "
+                            + error.path("reason").asText());
                 }
             }
             pending = retry;

@@ -166,8 +166,7 @@ public final class MongoDocumentStore {
                 if (error.getCode() == DUPLICATE_KEY) {
                     duplicates.add(event);
                 } else {
-                    result.failed(event, ReasonClass.REFUSED_BY_STORE, "MongoDB refused the document (error " + error.getCode() + "): "
-                            + error.getMessage());
+                    result.failed(event, ReasonClass.REFUSED_BY_STORE, refused(error.getCode(), error.getMessage()));
                 }
             }
         }
@@ -229,8 +228,7 @@ public final class MongoDocumentStore {
                 if (taken) {
                     result.failed(event, ReasonClass.NAME_TAKEN, nameTaken(document, named));
                 } else {
-                    result.failed(event, ReasonClass.REFUSED_BY_STORE,
-                            "MongoDB refused the document (error " + e.getCode() + "): " + e.getMessage());
+                    result.failed(event, ReasonClass.REFUSED_BY_STORE, refused(e.getCode(), e.getMessage()));
                 }
             }
         }
@@ -246,6 +244,10 @@ public final class MongoDocumentStore {
 
     private static boolean isSameDocument(RawBsonDocument stored, DocumentEvent document) {
         return stored.getString(KEY).getValue().equals(document.getId());
+    }
+
+    private static String refused(int code, String message) {
+        return "MongoDB refused the document (error " + code + "): " + message;
     }
 
     private static String nameTaken(DocumentEvent document, RawBsonDocument holder) {
