@@ -39,6 +39,7 @@ final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
     private static final Logger LOG = LoggerFactory.getLogger(RangeSplitReader.class);
 
     private final RangeSettings settings;
+    private final RangeCounts counts;
     private final Deque<IdRange> ranges = new ArrayDeque<>();
     private MongoClient client;
     private MongoCollection<Document> documents;
@@ -52,8 +53,6 @@ final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
     private final double maxDocsPerSecond;
     private long startedNanos;
     private long readSinceStart;
-
-    private final RangeCounts counts;
 
     RangeSplitReader(RangeSettings settings, double maxDocsPerSecond, RangeCounts counts) {
         this.settings = settings;

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.volumizer.jobs.internal.StageMetrics;
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.options.steps.Step;
@@ -57,7 +56,7 @@ class MetricsIT {
 
         assertThat(scrape.sum(PREFIX + "written", with(ofThisJob, "import"))).isEqualTo(documents);
         assertThat(scrape.sum(PREFIX + "written", with(ofThisJob, "index"))).isEqualTo(documents);
-        assertThat(scrape.sum(PREFIX + DeadLetters.REASON_LABEL + "_" + DeadLetters.METRIC, ofThisJob)).isZero();
+        assertThat(scrape.sum(PipelineRun.DEAD_LETTERED, ofThisJob)).isZero();
         assertThat(scrape.sum(PREFIX + "resolvedWithParent", ofThisJob)).isPositive().isLessThan(documents);
         assertThat(scrape.sum(PREFIX + "parentCacheMisses", ofThisJob)).isPositive();
         assertThat(names).contains(
@@ -65,7 +64,7 @@ class MetricsIT {
                 PREFIX + "batchSize{stage=import}", PREFIX + "writtenPerSecond{stage=index}",
                 PREFIX + "retries{stage=import}", PREFIX + "retries{stage=index}",
                 PREFIX + "parkedChildren{stage=import}", PREFIX + "stale{stage=index}",
-                PREFIX + "reason_deadLettered{stage=import}", PREFIX + "reason_deadLettered{stage=index}");
+                PipelineRun.DEAD_LETTERED + "{stage=import}", PipelineRun.DEAD_LETTERED + "{stage=index}");
         assertThat(scrape.samples()).as("Flink's own metrics beside them: Kafka consumer lag, JVM heap")
                 .anyMatch(s -> s.name().contains("KafkaSourceReader") && s.name().endsWith("records_lag_max"))
                 .anyMatch(s -> s.name().equals("flink_taskmanager_Status_JVM_Memory_Heap_Used"));

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -298,7 +299,7 @@ class PipelineIT {
         AvroCodec<DeadLetter> deadLetters = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registry.url),
                 "unused", DeadLetter.class);
         List<String> reasons = new ArrayList<>();
-        Map<ReasonClass, Long> classes = new java.util.EnumMap<>(ReasonClass.class);
+        Map<ReasonClass, Long> classes = new EnumMap<>(ReasonClass.class);
         try (var consumer = consumer()) {
             consumer.subscribe(List.of(pipeline.deadletterTopic));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -320,8 +321,8 @@ class PipelineIT {
         assertThat(classes).isEqualTo(onePerClass);
         PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
         for (ReasonClass reasonClass : ReasonClass.values()) {
-            assertThat(scrape.sum(PipelineRun.STAGE_METRICS + DeadLetters.REASON_LABEL + "_" + DeadLetters.METRIC, Map.of(
-                    "job_id", job, "stage", "import", DeadLetters.REASON_LABEL, DeadLetters.label(reasonClass))))
+            assertThat(scrape.sum(PipelineRun.DEAD_LETTERED, Map.of("job_id", job, "stage", "import",
+                    DeadLetters.REASON_LABEL, DeadLetters.label(reasonClass))))
                     .as("dead letters of class %s in the scrape", reasonClass)
                     .isEqualTo(onePerClass.getOrDefault(reasonClass, 0L).doubleValue());
         }

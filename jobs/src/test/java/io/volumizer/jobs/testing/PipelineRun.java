@@ -12,9 +12,10 @@ import java.util.function.LongSupplier;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
-import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
@@ -37,6 +38,8 @@ public final class PipelineRun implements AutoCloseable {
     /** The name prefix of a stage's metrics under Flink's operator scope (the label key joins the logical scope). */
     public static final String STAGE_METRICS = "flink_taskmanager_job_task_operator_" + StageMetrics.GROUP + "_"
             + StageMetrics.STAGE_LABEL + "_";
+    /** A stage's dead letters by reason class ({@link DeadLetters}), labelled with the class. */
+    public static final String DEAD_LETTERED = STAGE_METRICS + DeadLetters.REASON_LABEL + "_" + DeadLetters.METRIC;
     /** The seed of every test run's content. */
     public static final long SEED = 7;
 
