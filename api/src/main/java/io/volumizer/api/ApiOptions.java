@@ -122,6 +122,7 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
                 "--admission-wait must be 0 or more and shorter than --request-timeout, was " + admissionWait);
         Options.require(maxUploadBytes >= 1, "--max-upload-bytes must be positive, was " + maxUploadBytes);
         elasticsearch.validate();
+        topology.validate();
         Options.require(blobs.configured(), "--blob-store must be set: uploads are stored there, and the blobs an import "
                 + "stored are read from there");
         blobs.validate();

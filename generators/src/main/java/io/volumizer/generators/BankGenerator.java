@@ -95,7 +95,7 @@ public final class BankGenerator {
         if (index < headerLength) {
             State state = states.get((int) index - 1);
             Map<String, Object> properties = new LinkedHashMap<>();
-            properties.put("code", state.code());
+            properties.put("state", state.code());
             properties.put("stateName", state.name());
             return folder(index, stateId(state.code()), ROOT_ID, "State", state.name(), state.name(),
                     REPOSITORY_CREATED, properties);
@@ -186,6 +186,7 @@ public final class BankGenerator {
     private DocumentEvent idCard(long index, Customer customer) {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("customerNumber", customer.number());
+        properties.put("state", customer.stateCode());
         properties.put("cardNumber", "ID" + customer.number());
         properties.put("expiryDate", customer.since().plusYears(30).toString());
         BlobKey key = new BlobKey(settings, BlobKey.Kind.IDCARD, customer.index(), 0, 0);
@@ -198,6 +199,7 @@ public final class BankGenerator {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("accountNumber", account.number());
         properties.put("customerNumber", customer.number());
+        properties.put("state", customer.stateCode());
         properties.put("accountType", account.type());
         properties.put("openingDate", account.opened().toString());
         properties.put("currency", account.currency());
@@ -211,6 +213,7 @@ public final class BankGenerator {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("accountNumber", account.number());
         properties.put("customerNumber", customer.number());
+        properties.put("state", customer.stateCode());
         properties.put("letterDate", account.opened().toString());
         BlobKey key = new BlobKey(settings, BlobKey.Kind.LETTER, customer.index(), account.index(), 0);
         return document(index, accountId(account) + "-letter", accountId(account), "OpeningLetter",
@@ -224,6 +227,7 @@ public final class BankGenerator {
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("accountNumber", account.number());
         properties.put("customerNumber", customer.number());
+        properties.put("state", customer.stateCode());
         properties.put("period", period.toString());
         properties.put("periodStart", period.atDay(1).toString());
         properties.put("periodEnd", period.atEndOfMonth().toString());

@@ -30,6 +30,7 @@ public final class PipelineOptions extends RepositoryServicesOptions {
         Options.require(parallelism >= 0, "--parallelism must be 0 (cluster default) or positive, was " + parallelism);
         checkpoints.validate();
         elasticsearch.validate();
+        topology.validate();
         Options.require(!documentsTopic().equals(importedTopic) && !documentsTopic().equals(deadletterTopic)
                 && !importedTopic.equals(deadletterTopic), "--documents-topic, --imported-topic and --deadletter-topic must differ");
     }

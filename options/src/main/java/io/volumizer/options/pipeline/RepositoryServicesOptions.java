@@ -4,11 +4,13 @@ import io.volumizer.options.endpoints.ElasticsearchOptions;
 import io.volumizer.options.endpoints.KafkaOptions;
 import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.options.endpoints.RegistryOptions;
+import io.volumizer.options.topology.TopologyOptions;
 import picocli.CommandLine.Mixin;
 
 /**
- * Where a repository lives: its log (Kafka, the schema registry, the documents topic) and its two views (MongoDB,
- * Elasticsearch). The options of the pipeline's jobs and of the API both start from these, with the same names.
+ * Where a repository lives: its log (Kafka, the schema registry, the documents topic), its two views (MongoDB,
+ * Elasticsearch) and the topology that routes documents among repositories. The options of the pipeline's jobs and
+ * of the API both start from these, with the same names.
  */
 public abstract class RepositoryServicesOptions {
 
@@ -26,6 +28,9 @@ public abstract class RepositoryServicesOptions {
 
     @Mixin
     public ElasticsearchOptions elasticsearch = new ElasticsearchOptions();
+
+    @Mixin
+    public TopologyOptions topology = new TopologyOptions();
 
     public String documentsTopic() {
         return documents.topic;

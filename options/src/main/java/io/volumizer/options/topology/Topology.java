@@ -1,0 +1,42 @@
+package io.volumizer.options.topology;
+
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+import io.volumizer.schemas.event.DocumentEvent;
+
+/**
+ * The repositories of a bank and which documents go to which: loaded from a topology file ({@link TopologyFile})
+ * and validated, so that every document has exactly one repository, the first rule that takes it. Every writer
+ * routes with it; the readers look in all of its repositories.
+ *
+ * @param source       where it was loaded from, for messages
+ * @param repositories the repositories, in the file's order
+ * @param rules        the routing rules, in order; the last one takes every document
+ */
+public record Topology(String source, List<String> repositories, List<RoutingRule> rules) implements Serializable {
+
+    /** Today's layout: one repository, which every document goes to ({@code topologies/single.yaml}). */
+    public static Topology single(String repository) {
+        return new Topology("one repository '" + repository + "'", List.of(repository),
+                List.of(new RoutingRule(0, Set.of(), null, Set.of(), 0, repository)));
+    }
+
+    /**
+     * The repository of a document.
+     *
+     * @param reference the present that documents' ages are measured from: now for a live write, the end of its
+     *                  last period for a generated run (so that a run routes the same whenever it is generated)
+     */
+    public String route(DocumentEvent document, Instant reference) {
+        for (RoutingRule rule : rules) {
+            if (rule.takes(document, reference)) {
+                return rule.repository();
+            }
+        }
+        throw new IllegalStateException("no rule of " + source + " takes document " + document.getId()
+                + ": its last rule should take every document");
+    }
+}

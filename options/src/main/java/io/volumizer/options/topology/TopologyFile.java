@@ -1,0 +1,272 @@
+package io.volumizer.options.topology;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.Period;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+import io.volumizer.schemas.keys.RepositoryNames;
+
+/**
+ * Reads a topology file (YAML) and checks it whole, so that a job or the API refuses to start on a topology that
+ * would lose or misroute documents. The file is read as YAML nodes rather than bound to classes, because every
+ * error, of syntax or of meaning, names the line and the field it is at. The format:
+ *
+ * <pre>
+ * repositories:            # at least one; a name is what documents, collections and index aliases carry
+ *   us-east: {}
+ *   archives: {}
+ * routing:                 # in order: a document goes where the first rule that takes it says
+ *   - when: {type: Statement, minAge: P6M}                  # any of: type (one or a list), property + in, minAge
+ *     to: archives
+ *   - when: {property: state, in: [CA, OR, WA]}
+ *     to: us-west
+ *   - to: us-east          # the last rule has no `when`: every document has a repository
+ * </pre>
+ *
+ * Refused: unknown keys, repeated keys, an unknown repository, a repository no rule routes to, a rule an earlier
+ * one already covers, a property value two rules of the same conditions share, and a last rule with conditions.
+ */
+public final class TopologyFile {
+
+    private static final String REPOSITORIES = "repositories";
+    private static final String ROUTING = "routing";
+    private static final String WHEN = "when";
+    private static final String TO = "to";
+    private static final String TYPE = "type";
+    private static final String PROPERTY = "property";
+    private static final String IN = "in";
+    private static final String MIN_AGE = "minAge";
+
+    private final String source;
+
+    private TopologyFile(String source) {
+        this.source = source;
+    }
+
+    /** @throws TopologyException naming the line and field of what is wrong, or that the file cannot be read */
+    public static Topology load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new TopologyException(file.toString(), 0, "", "cannot read the topology file: " + e);
+        }
+        return parse(file.toString(), text);
+    }
+
+    /** @param source where the text comes from, for messages */
+    public static Topology parse(String source, String yaml) {
+        return new TopologyFile(source).topology(yaml);
+    }
+
+    private Topology topology(String yaml) {
+        Node root;
+        try {
+            root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(new StringReader(yaml));
+        } catch (MarkedYAMLException e) {
+            throw new TopologyException(source, e.getProblemMark() == null ? 0 : e.getProblemMark().getLine() + 1, "",
+                    "not valid YAML: " + e.getProblem());
+        }
+        if (root == null) {
+            throw new TopologyException(source, 0, "", "empty: a topology has " + REPOSITORIES + " and " + ROUTING);
+        }
+        Map<String, Node> top = mapping(root, "", Set.of(REPOSITORIES, ROUTING));
+        Node repositoriesNode = required(top, root, "", REPOSITORIES);
+        Map<String, Node> repositories = mapping(repositoriesNode, REPOSITORIES, null);
+        if (repositories.isEmpty()) {
+            throw error(repositoriesNode, REPOSITORIES, "at least one repository is needed");
+        }
+        for (Map.Entry<String, Node> repository : repositories.entrySet()) {
+            String field = REPOSITORIES + "." + repository.getKey();
+            if (!RepositoryNames.isValid(repository.getKey())) {
+                throw error(repository.getValue(), field, "a repository name is " + RepositoryNames.RULE);
+            }
+            mapping(repository.getValue(), field, Set.of());
+        }
+        Node routingNode = required(top, root, "", ROUTING);
+        List<RoutingRule> rules = rules(routingNode, repositories);
+        return new Topology(source, List.copyOf(repositories.keySet()), rules);
+    }
+
+    private List<RoutingRule> rules(Node routingNode, Map<String, Node> repositories) {
+        List<Node> items = sequence(routingNode, ROUTING);
+        if (items.isEmpty()) {
+            throw error(routingNode, ROUTING, "at least one rule is needed");
+        }
+        List<RoutingRule> rules = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            String field = ROUTING + "[" + i + "]";
+            RoutingRule rule = rule(items.get(i), field, repositories);
+            for (int j = 0; j < rules.size(); j++) {
+                RoutingRule earlier = rules.get(j);
+                if (rule.isCoveredBy(earlier)) {
+                    throw error(items.get(i), field, "never applies: " + ROUTING + "[" + j + "] (line " + earlier.line()
+                            + ") already takes every document it would take");
+                }
+                if (rule.sameConditionsBut(earlier)) {
+                    Set<String> shared = new LinkedHashSet<>(rule.values());
+                    shared.retainAll(earlier.values());
+                    if (!shared.isEmpty()) {
+                        throw error(items.get(i), field + "." + WHEN + "." + IN, "overlaps " + ROUTING + "[" + j
+                                + "] (line " + earlier.line() + "): " + String.join(", ", shared) + " in both");
+                    }
+                }
+            }
+            rules.add(rule);
+        }
+        RoutingRule last = rules.get(rules.size() - 1);
+        if (!last.isUnconditional()) {
+            throw error(items.get(items.size() - 1), ROUTING + "[" + (rules.size() - 1) + "]",
+                    "the last rule must have no `" + WHEN + "`, so that every document has a repository"
+                            + " (add `- " + TO + ": <repository>` at the end)");
+        }
+        Set<String> routedTo = new HashSet<>();
+        rules.forEach(rule -> routedTo.add(rule.repository()));
+        for (Map.Entry<String, Node> repository : repositories.entrySet()) {
+            if (!routedTo.contains(repository.getKey())) {
+                throw error(repository.getValue(), REPOSITORIES + "." + repository.getKey(),
+                        "no routing rule sends documents to it");
+            }
+        }
+        return List.copyOf(rules);
+    }
+
+    private RoutingRule rule(Node node, String field, Map<String, Node> repositories) {
+        Map<String, Node> rule = mapping(node, field, Set.of(WHEN, TO));
+        Node toNode = required(rule, node, field, TO);
+        String repository = scalar(toNode, field + "." + TO);
+        if (!repositories.containsKey(repository)) {
+            throw error(toNode, field + "." + TO, "unknown repository '" + repository + "' (" + REPOSITORIES + ": "
+                    + String.join(", ", repositories.keySet()) + ")");
+        }
+        Node whenNode = rule.get(WHEN);
+        if (whenNode == null) {
+            return new RoutingRule(line(node), Set.of(), null, Set.of(), 0, repository);
+        }
+        String whenField = field + "." + WHEN;
+        Map<String, Node> when = mapping(whenNode, whenField, Set.of(TYPE, PROPERTY, IN, MIN_AGE));
+        if (when.isEmpty()) {
+            throw error(whenNode, whenField, "no conditions: leave `" + WHEN + "` out for a rule that takes every document");
+        }
+        Set<String> types = when.containsKey(TYPE) ? scalars(when.get(TYPE), whenField + "." + TYPE) : Set.of();
+        String property = null;
+        Set<String> values = Set.of();
+        if (when.containsKey(PROPERTY) != when.containsKey(IN)) {
+            String missing = when.containsKey(PROPERTY) ? IN : PROPERTY;
+            throw error(whenNode, whenField + "." + missing, "`" + PROPERTY + "` and `" + IN + "` go together");
+        }
+        if (when.containsKey(PROPERTY)) {
+            property = scalar(when.get(PROPERTY), whenField + "." + PROPERTY);
+            values = scalars(when.get(IN), whenField + "." + IN);
+        }
+        int minAgeMonths = when.containsKey(MIN_AGE) ? months(when.get(MIN_AGE), whenField + "." + MIN_AGE) : 0;
+        return new RoutingRule(line(node), types, property, values, minAgeMonths, repository);
+    }
+
+    private int months(Node node, String field) {
+        String text = scalar(node, field);
+        try {
+            Period period = Period.parse(text);
+            if (period.getDays() == 0 && period.toTotalMonths() > 0) {
+                return Math.toIntExact(period.toTotalMonths());
+            }
+        } catch (DateTimeException | ArithmeticException e) {
+            // reported below, with the format expected
+        }
+        throw error(node, field, "expected a positive ISO-8601 period of months or years, like P6M or P1Y, was '"
+                + text + "'");
+    }
+
+    /** A mapping's entries by key, refusing repeated keys and, unless {@code allowed} is null, keys not in it. */
+    private Map<String, Node> mapping(Node node, String field, Set<String> allowed) {
+        if (node instanceof ScalarNode scalar && scalar.getTag().equals(Tag.NULL)) {
+            return Map.of(); // `key:` with nothing after it
+        }
+        if (!(node instanceof MappingNode mapping)) {
+            throw error(node, field, "expected a mapping (key: value)");
+        }
+        Map<String, Node> entries = new LinkedHashMap<>();
+        for (NodeTuple tuple : mapping.getValue()) {
+            String key = scalar(tuple.getKeyNode(), field);
+            String keyField = field.isEmpty() ? key : field + "." + key;
+            if (allowed != null && !allowed.contains(key)) {
+                throw error(tuple.getKeyNode(), keyField, "unknown key"
+                        + (allowed.isEmpty() ? "" : " (expected one of: " + String.join(", ", allowed.stream().sorted().toList()) + ")"));
+            }
+            if (entries.put(key, tuple.getValueNode()) != null) {
+                throw error(tuple.getKeyNode(), keyField, "given twice");
+            }
+        }
+        return entries;
+    }
+
+    private List<Node> sequence(Node node, String field) {
+        if (!(node instanceof SequenceNode sequence)) {
+            throw error(node, field, "expected a list (- item)");
+        }
+        return sequence.getValue();
+    }
+
+    private String scalar(Node node, String field) {
+        if (!(node instanceof ScalarNode scalar) || scalar.getValue().isEmpty()) {
+            throw error(node, field, "expected a value");
+        }
+        return scalar.getValue();
+    }
+
+    /** One value or a list of them. */
+    private Set<String> scalars(Node node, String field) {
+        if (node instanceof ScalarNode) {
+            return Set.of(scalar(node, field));
+        }
+        Set<String> values = new LinkedHashSet<>();
+        List<Node> items = sequence(node, field);
+        for (int i = 0; i < items.size(); i++) {
+            if (!values.add(scalar(items.get(i), field + "[" + i + "]"))) {
+                throw error(items.get(i), field + "[" + i + "]", "given twice");
+            }
+        }
+        if (values.isEmpty()) {
+            throw error(node, field, "expected at least one value");
+        }
+        return Collections.unmodifiableSet(values);
+    }
+
+    private Node required(Map<String, Node> entries, Node parent, String field, String key) {
+        Node node = entries.get(key);
+        if (node == null) {
+            throw error(parent, field.isEmpty() ? key : field + "." + key, "missing");
+        }
+        return node;
+    }
+
+    private static int line(Node node) {
+        return node.getStartMark().getLine() + 1;
+    }
+
+    private TopologyException error(Node node, String field, String problem) {
+        return new TopologyException(source, line(node), field, problem);
+    }
+}

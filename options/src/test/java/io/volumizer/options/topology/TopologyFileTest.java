@@ -1,0 +1,190 @@
+package io.volumizer.options.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+class TopologyFileTest {
+
+    static final Path TOPOLOGIES = Path.of("..", "topologies");
+
+    @Test
+    void theShippedTopologiesLoad() {
+        Topology published = TopologyFile.load(TOPOLOGIES.resolve("11b.yaml"));
+        assertThat(published.repositories()).containsExactly("us-east", "us-west", "archives");
+        assertThat(published.rules()).extracting(RoutingRule::repository).containsExactly("archives", "us-west", "us-east");
+        assertThat(published.rules().get(0).minAgeMonths()).isEqualTo(6);
+
+        Topology single = TopologyFile.load(TOPOLOGIES.resolve("single.yaml"));
+        Topology builtIn = Topology.single("bank");
+        assertThat(single.repositories()).isEqualTo(builtIn.repositories());
+        assertThat(single.rules()).extracting(RoutingRule::isUnconditional, RoutingRule::repository)
+                .isEqualTo(builtIn.rules().stream().map(rule -> org.assertj.core.groups.Tuple.tuple(
+                        rule.isUnconditional(), rule.repository())).toList());
+    }
+
+    @Test
+    void aValueAndAListAreBothTaken() {
+        Topology topology = parse("""
+                repositories:
+                  a:
+                  b: {}
+                routing:
+                  - when: {type: [Statement, Account], property: state, in: CA}
+                    to: b
+                  - to: a
+                """);
+        RoutingRule rule = topology.rules().get(0);
+        assertThat(rule.types()).containsExactlyInAnyOrder("Statement", "Account");
+        assertThat(rule.values()).containsExactly("CA");
+        assertThat(rule.line()).isEqualTo(5);
+    }
+
+    @Test
+    void syntaxErrorsNameTheirLine() {
+        assertError("repositories:\n  a: {}\nrouting: [\n", 4, "", "not valid YAML");
+        assertError("", 0, "", "empty");
+        assertError("- a\n", 1, "", "expected a mapping");
+    }
+
+    @Test
+    void unknownAndRepeatedKeysAreRefused() {
+        assertError("""
+                repositories: {a: {}}
+                routing: [{to: a}]
+                sharding: 3
+                """, 3, "sharding", "unknown key (expected one of: repositories, routing)");
+        assertError("""
+                repositories: {a: {}}
+                routing:
+                  - to: a
+                    from: b
+                """, 4, "routing[0].from", "unknown key (expected one of: to, when)");
+        assertError("""
+                repositories: {a: {}, b: {}}
+                routing:
+                  - when: {kind: Statement}
+                    to: b
+                  - to: a
+                """, 3, "routing[0].when.kind", "unknown key (expected one of: in, minAge, property, type)");
+        assertError("""
+                repositories:
+                  a: {shards: 3}
+                routing: [{to: a}]
+                """, 2, "repositories.a.shards", "unknown key");
+        assertError("""
+                repositories:
+                  a: {}
+                  a: {}
+                routing: [{to: a}]
+                """, 3, "repositories.a", "given twice");
+    }
+
+    @Test
+    void missingPartsAreNamed() {
+        assertError("repositories: {a: {}}\n", 1, "routing", "missing");
+        assertError("routing: [{to: a}]\n", 1, "repositories", "missing");
+        assertError("repositories: {}\nrouting: [{to: a}]\n", 1, "repositories", "at least one repository");
+        assertError("repositories: {a: {}}\nrouting: []\n", 2, "routing", "at least one rule");
+        assertError("repositories: {a: {}}\nrouting:\n  - when: {type: Root}\n", 3, "routing[0].to", "missing");
+        assertError("""
+                repositories: {a: {}, b: {}}
+                routing:
+                  - when: {property: state}
+                    to: b
+                  - to: a
+                """, 3, "routing[0].when.in", "`property` and `in` go together");
+        assertError("""
+                repositories: {a: {}, b: {}}
+                routing:
+                  - when: {}
+                    to: b
+                  - to: a
+                """, 3, "routing[0].when", "no conditions");
+    }
+
+    @Test
+    void repositoriesMustBeKnownValidAndUsed() {
+        assertError("""
+                repositories: {us-east: {}, us-west: {}}
+                routing:
+                  - when: {property: state, in: [CA]}
+                    to: us-north
+                  - to: us-east
+                """, 4, "routing[0].to", "unknown repository 'us-north' (repositories: us-east, us-west)");
+        assertError("""
+                repositories:
+                  us-east: {}
+                  archives: {}
+                routing:
+                  - to: us-east
+                """, 3, "repositories.archives", "no routing rule sends documents to it");
+        assertError("""
+                repositories:
+                  US East: {}
+                routing: [{to: US East}]
+                """, 2, "repositories.US East", "a repository name is");
+    }
+
+    @Test
+    void rulesMustNotOverlapAndMustCoverEveryDocument() {
+        assertError("""
+                repositories: {a: {}, b: {}}
+                routing:
+                  - when: {type: Statement}
+                    to: b
+                """, 3, "routing[0]", "the last rule must have no `when`");
+        assertError("""
+                repositories: {a: {}, b: {}, c: {}}
+                routing:
+                  - when: {type: Statement, minAge: P6M}
+                    to: b
+                  - when: {type: Statement, minAge: P1Y}
+                    to: c
+                  - to: a
+                """, 5, "routing[1]", "never applies: routing[0] (line 3) already takes every document it would take");
+        assertError("""
+                repositories: {a: {}, b: {}}
+                routing:
+                  - to: a
+                  - to: b
+                """, 4, "routing[1]", "never applies: routing[0] (line 3)");
+        assertError("""
+                repositories: {east: {}, west: {}}
+                routing:
+                  - when: {property: state, in: [CA, OR, WA]}
+                    to: west
+                  - when: {property: state, in: [NY, WA]}
+                    to: east
+                  - to: east
+                """, 5, "routing[1].when.in", "overlaps routing[0] (line 3): WA in both");
+        assertError("""
+                repositories: {a: {}, b: {}}
+                routing:
+                  - when: {type: Statement, minAge: 6 months}
+                    to: b
+                  - to: a
+                """, 3, "routing[0].when.minAge", "like P6M or P1Y, was '6 months'");
+    }
+
+    @Test
+    void aFileThatCannotBeReadSaysSo() {
+        assertThatThrownBy(() -> TopologyFile.load(TOPOLOGIES.resolve("absent.yaml")))
+                .isInstanceOf(TopologyException.class).hasMessageContaining("absent.yaml: cannot read the topology file");
+    }
+
+    private static Topology parse(String yaml) {
+        return TopologyFile.parse("test.yaml", yaml);
+    }
+
+    private static void assertError(String yaml, int line, String field, String problem) {
+        assertThatThrownBy(() -> parse(yaml)).isInstanceOfSatisfying(TopologyException.class, e -> {
+            assertThat(e.line()).as(e.getMessage()).isEqualTo(line);
+            assertThat(e.field()).as(e.getMessage()).isEqualTo(field);
+            assertThat(e.getMessage()).startsWith("test.yaml" + (line > 0 ? ":" + line : "")).contains(problem);
+        });
+    }
+}
