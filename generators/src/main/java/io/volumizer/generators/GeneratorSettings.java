@@ -1,6 +1,8 @@
 package io.volumizer.generators;
 
 import java.io.Serializable;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.YearMonth;
 
 import io.volumizer.schemas.keys.RepositoryNames;
@@ -60,5 +62,13 @@ public record GeneratorSettings(long seed, long customers, int statementsPerAcco
 
     public YearMonth firstPeriod() {
         return lastPeriod.minusMonths(Math.max(0, statementsPerAccount - 1));
+    }
+
+    /**
+     * The run's present, which documents' ages are measured from: the day its last statements are issued (the first
+     * of the month after the last period), so a run routes the same whenever it is generated.
+     */
+    public Instant present() {
+        return lastPeriod.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
     }
 }

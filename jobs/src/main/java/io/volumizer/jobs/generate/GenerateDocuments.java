@@ -7,20 +7,26 @@ import org.apache.flink.util.Collector;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.options.topology.Topology;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.jobs.internal.StageMetrics;
 
-/** Turns generator indices into documents; indices of accounts a customer does not have yield nothing. */
+/**
+ * Turns generator indices into documents, each in the repository the topology routes it to; indices of accounts a
+ * customer does not have yield nothing.
+ */
 final class GenerateDocuments extends RichFlatMapFunction<Long, DocumentEvent> {
 
     private static final long serialVersionUID = 1L;
 
     private final GeneratorSettings settings;
+    private final Topology topology;
     private transient BankGenerator generator;
     private transient Counter generated;
 
-    GenerateDocuments(GeneratorSettings settings) {
+    GenerateDocuments(GeneratorSettings settings, Topology topology) {
         this.settings = settings;
+        this.topology = topology;
     }
 
     @Override
@@ -33,6 +39,7 @@ final class GenerateDocuments extends RichFlatMapFunction<Long, DocumentEvent> {
     public void flatMap(Long index, Collector<DocumentEvent> out) {
         DocumentEvent document = generator.documentAt(index);
         if (document != null) {
+            document.setRepository(topology.route(document, settings.present()));
             generated.inc();
             out.collect(document);
         }

@@ -27,7 +27,7 @@ public record GenerateJob(Source<Long, ?, ?> indices, Sink<DocumentEvent> docume
     public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
         JobDefaults.apply(env, Step.GENERATE, options);
         env.fromSource(indices, WatermarkStrategy.noWatermarks(), "Generator indices").uid("generate.indices")
-                .flatMap(new GenerateDocuments(options.settings())).uid("generate.documents").name("Generate documents")
+                .flatMap(new GenerateDocuments(options.settings(), options.topology())).uid("generate.documents").name("Generate documents")
                 .sinkTo(documents).uid("generate.documents-sink").name("Documents to Kafka");
         return env.execute(Step.GENERATE.runName(options) + " seed " + options.settings().seed());
     }

@@ -1,5 +1,7 @@
 package io.volumizer.jobs.imports;
 
+import java.util.List;
+
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
@@ -20,6 +22,7 @@ import io.volumizer.jobs.internal.stores.MongoParentLookup;
 import io.volumizer.jobs.internal.stores.ParentLookup;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.ImportSettings;
+import io.volumizer.options.topology.Topology;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -51,7 +54,8 @@ public final class ImportStage {
     /** The stage on the pipeline's real registry and MongoDB. */
     public static ImportStage onMongoDb(PipelineOptions pipeline, ImportSettings settings) {
         AvroCodec<DocumentEvent> codec = Connectors.codec(pipeline, pipeline.documentsTopic(), DocumentEvent.class);
-        return new ImportStage(codec, new MongoParentLookup(pipeline.mongodb),
+        List<String> repositories = pipeline.topology.topology().map(Topology::repositories).orElse(List.of());
+        return new ImportStage(codec, new MongoParentLookup(pipeline.mongodb, repositories),
                 new MongoBulkWriter(pipeline.mongodb, Backoff.DEFAULT, codec), settings);
     }
 

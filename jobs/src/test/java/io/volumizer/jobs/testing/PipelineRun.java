@@ -96,8 +96,12 @@ public final class PipelineRun implements AutoCloseable {
 
     /** The documents a run of this repository generates. */
     public List<DocumentEvent> generated(long customers, int statements) {
-        return new BankGenerator(new GeneratorSettings(SEED, customers, statements, 2.0,
-                GeneratorSettings.DEFAULT_LAST_PERIOD, repository)).documents();
+        return new BankGenerator(settings(customers, statements)).documents();
+    }
+
+    /** The settings of a run of this repository. */
+    public GeneratorSettings settings(long customers, int statements) {
+        return new GeneratorSettings(SEED, customers, statements, 2.0, GeneratorSettings.DEFAULT_LAST_PERIOD, repository);
     }
 
     public long mongoCount() {

@@ -5,6 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -13,6 +16,7 @@ import io.volumizer.options.Failures;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.Step;
+import io.volumizer.options.topology.Topology;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,9 +68,12 @@ public final class Demo extends PipelineRunCommand {
     protected int run(GeneratorSettings settings) throws Exception {
         FlinkSessionClient flink = session.client();
         String repository = settings.repository();
+        Topology topology = pipeline.topology.orSingle(repository);
         try (Stores stores = new Stores(pipeline)) {
-            System.out.println("resetting repository '" + repository + "' (topics, collection, index)");
-            stores.reset(repository);
+            for (String reset : topology.repositories()) {
+                System.out.println("resetting repository '" + reset + "' (topics, collection, index)");
+                stores.reset(reset);
+            }
             String jarId = flink.uploadJar(session.jar);
             String importJob = flink.run(jarId, Step.IMPORT, Options.with(pipeline, "--group-id", importGroup()), null);
             String indexJob = flink.run(jarId, Step.INDEX,
@@ -121,7 +128,8 @@ public final class Demo extends PipelineRunCommand {
             String indexSavepoint = flink.stopWithSavepoint(indexJob, Duration.ofMinutes(2));
             System.out.println("import stopped with savepoint " + importSavepoint);
             System.out.println("index stopped with savepoint " + indexSavepoint);
-            int reconciled = summary(stores, settings, generated, imported, indexed, (System.nanoTime() - started) / 1e9);
+            int reconciled = summary(stores, settings, topology, generated, imported, indexed,
+                    (System.nanoTime() - started) / 1e9);
             if (reconciled == 0 && record != null) {
                 Files.writeString(record, String.join("\n", "DEMO_SEED=" + settings.seed(),
                         "DEMO_CUSTOMERS=" + settings.customers(), "DEMO_STATEMENTS=" + settings.statementsPerAccount(),
@@ -138,28 +146,42 @@ public final class Demo extends PipelineRunCommand {
         return "volumizer-" + run.repository + "-import";
     }
 
-    private int summary(Stores stores, GeneratorSettings settings, Stage generated, Stage imported, Stage indexed,
-            double seconds) throws Exception {
-        String repository = settings.repository();
-        long inMongo = stores.mongoCount(repository);
-        long inElasticsearch = stores.elasticsearchCount(repository);
-        long deadLetters = stores.committedRecords(pipeline.deadletterTopic);
-        boolean importReconciled = generated.count == inMongo + deadLetters;
-        boolean indexReconciled = inMongo == inElasticsearch;
+    private int summary(Stores stores, GeneratorSettings settings, Topology topology, Stage generated, Stage imported,
+            Stage indexed, double seconds) throws Exception {
+        Map<String, Long> generatedIn = stores.documentsByRepository(pipeline.documentsTopic());
+        Map<String, Long> deadLetteredIn = stores.deadLettersByRepository();
         System.out.println();
-        System.out.println("summary (" + repository + ", seed " + settings.seed() + ", " + settings.customers() + " customers)");
+        System.out.println("summary (" + settings.repository() + ", seed " + settings.seed() + ", " + settings.customers()
+                + " customers, " + topology.source() + ")");
         System.out.printf(Locale.ROOT, "  %-9s %12s %12s%n", "stage", "documents", "docs/s");
         for (Stage stage : List.of(generated, imported, indexed)) {
             System.out.printf(Locale.ROOT, "  %-9s %,12d %,12.0f%n", stage.name, stage.count, stage.rate());
         }
         System.out.printf(Locale.ROOT, "  end to end: %,d documents in %.1f s = %,.0f docs/s%n", indexed.count, seconds,
                 indexed.count / seconds);
-        System.out.printf(Locale.ROOT, "  dead-lettered: %,d%n", deadLetters);
-        System.out.printf(Locale.ROOT, "  generated %,d = imported %,d + dead-lettered %,d : %s%n", generated.count,
-                inMongo, deadLetters, importReconciled ? "OK" : "MISMATCH");
-        System.out.printf(Locale.ROOT, "  imported %,d = indexed %,d : %s%n", inMongo, inElasticsearch,
-                indexReconciled ? "OK" : "MISMATCH");
-        return importReconciled && indexReconciled ? 0 : 1;
+        System.out.printf(Locale.ROOT, "  dead-lettered: %,d%n", deadLetteredIn.values().stream().mapToLong(Long::longValue).sum());
+        System.out.printf(Locale.ROOT, "  %-18s %12s %12s %14s %12s   %s%n", "repository", "generated", "imported",
+                "dead-lettered", "indexed", "generated = imported + dead-lettered; imported = indexed");
+        boolean reconciled = true;
+        Set<String> repositories = new TreeSet<>(topology.repositories());
+        repositories.addAll(generatedIn.keySet());
+        repositories.addAll(deadLetteredIn.keySet());
+        for (String repository : repositories) {
+            long inTopic = generatedIn.getOrDefault(repository, 0L);
+            long deadLettered = deadLetteredIn.getOrDefault(repository, 0L);
+            boolean stored = !repository.equals(Stores.UNATTRIBUTED);
+            long inMongo = stored ? stores.mongoCount(repository) : 0;
+            long inElasticsearch = stored ? stores.elasticsearchCount(repository) : 0;
+            boolean ok = inTopic == inMongo + deadLettered && inMongo == inElasticsearch;
+            reconciled &= ok;
+            System.out.printf(Locale.ROOT, "  %-18s %,12d %,12d %,14d %,12d   %s%n", repository, inTopic, inMongo,
+                    deadLettered, inElasticsearch, ok ? "OK" : "MISMATCH");
+        }
+        long inTopic = generatedIn.values().stream().mapToLong(Long::longValue).sum();
+        boolean all = inTopic == generated.count;
+        System.out.printf(Locale.ROOT, "  generated %,d (the generate job) = %,d in the documents topic : %s%n",
+                generated.count, inTopic, all ? "OK" : "MISMATCH");
+        return reconciled && all ? 0 : 1;
     }
 
     public static void main(String[] args) {

@@ -1,12 +1,14 @@
 package io.volumizer.ops.stores;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.concurrent.ExecutionException;
@@ -19,7 +21,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.elasticsearch.client.Request;
 import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
@@ -29,6 +33,9 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.schemas.codec.KafkaAvroSerde;
+import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.sinks.elasticsearch.IndexNames;
 import io.volumizer.sinks.elasticsearch.RepositoryIndices;
 
@@ -37,6 +44,9 @@ import io.volumizer.sinks.elasticsearch.RepositoryIndices;
  * step: its topics, collection and index emptied, so a replay starts from nothing.
  */
 public final class Stores implements AutoCloseable {
+
+    /** Where dead letters are counted whose payload is not a readable document (bad bytes, an unknown schema). */
+    public static final String UNATTRIBUTED = "(not a document)";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final PipelineOptions options;
@@ -115,6 +125,41 @@ public final class Stores implements AutoCloseable {
             while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(record -> each.accept(record.value()));
             }
+        }
+    }
+
+    /**
+     * The committed documents of the documents topic, counted by the repository each names; and the import's dead
+     * letters, by the repository of the document they carry, or under {@link #UNATTRIBUTED} where its bytes are
+     * not a document.
+     */
+    public Map<String, Long> documentsByRepository(String topic) {
+        var documents = KafkaAvroSerde.deserializer(options.registry.url, DocumentEvent.class);
+        Map<String, Long> counts = new TreeMap<>();
+        readCommitted(topic, value -> counts.merge(repositoryOf(documents, topic, value), 1L, Long::sum));
+        return counts;
+    }
+
+    /** The dead letters of the documents topic, by the repository of the document each carries. */
+    public Map<String, Long> deadLettersByRepository() {
+        var deadLetters = KafkaAvroSerde.deserializer(options.registry.url, DeadLetter.class);
+        var documents = KafkaAvroSerde.deserializer(options.registry.url, DocumentEvent.class);
+        Map<String, Long> counts = new TreeMap<>();
+        readCommitted(options.deadletterTopic, value -> {
+            DeadLetter deadLetter = deadLetters.deserialize(options.deadletterTopic, value);
+            ByteBuffer payload = deadLetter.getPayload().duplicate();
+            byte[] bytes = new byte[payload.remaining()];
+            payload.get(bytes);
+            counts.merge(repositoryOf(documents, deadLetter.getTopic(), bytes), 1L, Long::sum);
+        });
+        return counts;
+    }
+
+    private static String repositoryOf(Deserializer<DocumentEvent> documents, String topic, byte[] value) {
+        try {
+            return documents.deserialize(topic, value).getRepository();
+        } catch (SerializationException e) {
+            return UNATTRIBUTED;
         }
     }
 

@@ -5,6 +5,7 @@ import static io.volumizer.options.Options.require;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.options.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,6 +43,11 @@ public final class GenerateOptions extends PipelineStepOptions {
     /** The run's settings, once validated. */
     public GeneratorSettings settings() {
         return settings;
+    }
+
+    /** Where the run's documents go: the topology file's repositories, or else the run's --repository alone. */
+    public Topology topology() {
+        return pipeline.topology.orSingle(settings.repository());
     }
 
     /** First generator index of the customer range (0 includes the root and the states). */

@@ -3,6 +3,7 @@ package io.volumizer.options.topology;
 import java.nio.file.Path;
 import java.util.Optional;
 
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 
 /**
@@ -12,11 +13,19 @@ import picocli.CommandLine.Option;
  */
 public final class TopologyOptions {
 
-    @Option(names = "--topology", description = "Topology file (YAML): the repositories and the rules that route documents to them "
-            + "(default: none, one repository as in topologies/single.yaml).")
+    @Option(names = "--topology", converter = AbsolutePath.class, description = "Topology file (YAML): the repositories and "
+            + "the rules that route documents to them (default: none, one repository as in topologies/single.yaml).")
     public Path file;
 
     private Topology loaded;
+
+    /** A relative path is the command's working directory's: made absolute, so the jobs it submits find the file. */
+    static final class AbsolutePath implements ITypeConverter<Path> {
+        @Override
+        public Path convert(String value) {
+            return Path.of(value).toAbsolutePath().normalize();
+        }
+    }
 
     /** @throws TopologyException naming the line and field of what is wrong in the file */
     public void validate() {

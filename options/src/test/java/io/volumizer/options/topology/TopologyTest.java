@@ -3,7 +3,6 @@ package io.volumizer.options.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +22,7 @@ class TopologyTest {
     void thePublishedLayoutSplitsCustomersByStateAndArchivesStatementsOfSixMonthsOrMore() {
         Topology topology = TopologyFile.load(TopologyFileTest.TOPOLOGIES.resolve("11b.yaml"));
         GeneratorSettings settings = GeneratorSettings.of(7, 60).withStatementsPerAccount(10);
-        Instant present = settings.lastPeriod().plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+        Instant present = settings.present();
         Map<String, Integer> perRepository = new HashMap<>();
         Map<String, Integer> liveStatementsPerAccount = new HashMap<>();
         for (DocumentEvent document : new BankGenerator(settings).documents()) {

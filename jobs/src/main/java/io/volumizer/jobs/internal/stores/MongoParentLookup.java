@@ -1,5 +1,6 @@
 package io.volumizer.jobs.internal.stores;
 
+import java.util.List;
 import java.util.Optional;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
@@ -9,16 +10,22 @@ import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.mongodb.Ancestry;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
 
-/** Looks parents up in MongoDB by id. */
+/**
+ * Looks parents up in MongoDB by id: in the child's repository first, then in the topology's others, since a
+ * parent may live in another repository (an archived statement's account lives in a live one).
+ */
 public final class MongoParentLookup implements ParentLookup {
 
     private static final long serialVersionUID = 1L;
 
     private final MongoConnection connection;
+    private final List<String> repositories;
     private transient MongoDocumentStore store;
 
-    public MongoParentLookup(MongoOptions mongodb) {
+    /** @param repositories all of the topology's, or none where every document's parent is in its own */
+    public MongoParentLookup(MongoOptions mongodb, List<String> repositories) {
         this.connection = new MongoConnection(mongodb, Backoff.DEFAULT);
+        this.repositories = List.copyOf(repositories);
     }
 
     @Override
@@ -28,7 +35,13 @@ public final class MongoParentLookup implements ParentLookup {
 
     @Override
     public Optional<Ancestry> find(String repository, String id) {
-        return store.ancestry(repository, id);
+        Optional<Ancestry> found = store.ancestry(repository, id);
+        for (int i = 0; found.isEmpty() && i < repositories.size(); i++) {
+            if (!repositories.get(i).equals(repository)) {
+                found = store.ancestry(repositories.get(i), id);
+            }
+        }
+        return found;
     }
 
     @Override

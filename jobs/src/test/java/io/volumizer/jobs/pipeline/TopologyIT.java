@@ -1,0 +1,128 @@
+package io.volumizer.jobs.pipeline;
+
+import static io.volumizer.jobs.testing.PipelineRun.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.bson.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.options.steps.Step;
+import io.volumizer.options.topology.Topology;
+import io.volumizer.options.topology.TopologyFile;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.sinks.DocumentFields;
+
+/**
+ * A generated run through the published topology ({@code topologies/11b.yaml}): every rule routes its documents,
+ * and the import resolves ancestors across repositories (an archived statement's account is in a live one).
+ */
+class TopologyIT {
+
+    private static final Path PUBLISHED = Path.of("..", "topologies", "11b.yaml").toAbsolutePath().normalize();
+    private static final int CUSTOMERS = 40;
+    private static final int STATEMENTS = 12;
+
+    private PipelineRun it;
+    private Topology topology;
+
+    @BeforeEach
+    void configure() throws IOException {
+        it = new PipelineRun();
+        topology = TopologyFile.load(PUBLISHED);
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (String repository : topology.repositories()) {
+            it.stores.reset(repository);
+        }
+        it.close();
+    }
+
+    @Test
+    void everyRuleRoutesItsDocumentsAndAncestorsResolveAcrossRepositories() throws Exception {
+        String topologyOption = "--topology=" + PUBLISHED;
+        it.submit(Step.IMPORT, it.args("--group-id", "it-import-" + it.run, topologyOption), null);
+        it.submit(Step.INDEX, it.args("--index-group-id", "it-index-" + it.run, topologyOption), null);
+        it.generate(CUSTOMERS, STATEMENTS, topologyOption);
+
+        Instant present = it.settings(CUSTOMERS, STATEMENTS).present();
+        List<DocumentEvent> generated = it.generated(CUSTOMERS, STATEMENTS);
+        Map<String, String> repositoryOf = new HashMap<>();
+        generated.forEach(document -> repositoryOf.put(document.getId(), topology.route(document, present)));
+        Map<String, Long> expected = repositoryOf.values().stream()
+                .collect(Collectors.groupingBy(repository -> repository, Collectors.counting()));
+        assertThat(expected.keySet()).containsExactlyInAnyOrderElementsOf(topology.repositories());
+
+        for (String repository : topology.repositories()) {
+            await("documents in MongoDB's " + repository, () -> collection(repository).countDocuments(),
+                    expected.get(repository), Duration.ofMinutes(3));
+        }
+        for (String repository : topology.repositories()) {
+            await("documents in Elasticsearch's " + repository, () -> elasticsearchCount(repository),
+                    expected.get(repository), Duration.ofMinutes(3));
+        }
+        assertThat(it.deadLetters()).isZero();
+
+        // Each rule: the root and the eastern states stay in us-east, the western ones go west, old statements archive.
+        assertThat(stored("us-east", BankGenerator.ROOT_ID)).isNotNull();
+        assertThat(stored("us-west", BankGenerator.stateId("CA"))).isNotNull();
+        assertThat(stored("us-east", BankGenerator.stateId("NY"))).isNotNull();
+        for (DocumentEvent document : generated) {
+            if (document.getType().equals("Statement")) {
+                boolean old = document.getProperties().get("period").toString()
+                        .compareTo(it.settings(CUSTOMERS, STATEMENTS).lastPeriod().minusMonths(6).toString()) <= 0;
+                assertThat(repositoryOf.get(document.getId()).equals("archives")).as(document.getId()).isEqualTo(old);
+            }
+        }
+        Set<String> customerRepositories = generated.stream().filter(d -> d.getType().equals("CustomerFolder"))
+                .map(d -> repositoryOf.get(d.getId())).collect(Collectors.toSet());
+        assertThat(customerRepositories).containsExactlyInAnyOrder("us-east", "us-west");
+
+        // An archived statement's ancestry runs through its account and customer in a live repository.
+        for (String live : List.of("us-east", "us-west")) {
+            DocumentEvent archived = generated.stream().filter(d -> repositoryOf.get(d.getId()).equals("archives"))
+                    .filter(d -> repositoryOf.get(d.getParentId()).equals(live)).findFirst().orElseThrow();
+            Document account = stored(live, archived.getParentId());
+            Document statement = stored("archives", archived.getId());
+            assertThat(statement).as(archived.getId()).isNotNull();
+            List<String> accountAncestry = account.getList(DocumentFields.ANCESTOR_IDS, String.class);
+            assertThat(statement.getList(DocumentFields.ANCESTOR_IDS, String.class))
+                    .startsWith(accountAncestry.toArray(String[]::new)).contains(archived.getParentId());
+            assertThat(statement.getString(DocumentFields.PATH)).startsWith(account.getString(DocumentFields.PATH) + "/");
+        }
+    }
+
+    private MongoCollection<Document> collection(String repository) {
+        return it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(repository);
+    }
+
+    private Document stored(String repository, String id) {
+        return collection(repository).find(Filters.eq(DocumentFields.KEY, id)).first();
+    }
+
+    private long elasticsearchCount(String repository) {
+        try {
+            return it.stores.elasticsearchCount(repository);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
