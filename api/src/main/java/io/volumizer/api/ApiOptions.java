@@ -96,10 +96,10 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
         return limits;
     }
 
-    /** What the commands' jobs are given: this API's services and documents topic, then --job-option. */
+    /** What the commands' jobs are given: this API's services, documents topic and topology, then --job-option. */
     public List<String> jobArguments() {
         List<String> arguments = new ArrayList<>();
-        for (Object services : List.of(kafka, registry, documents, mongodb, elasticsearch)) {
+        for (Object services : List.of(kafka, registry, documents, mongodb, elasticsearch, topology)) {
             arguments.addAll(Options.arguments(services));
         }
         arguments.addAll(jobOptions);

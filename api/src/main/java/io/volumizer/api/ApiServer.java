@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -39,6 +40,7 @@ import io.volumizer.api.search.SearchHandler;
 import io.volumizer.ops.commands.Commands;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.options.Options;
+import io.volumizer.options.topology.Topology;
 
 /**
  * The repository's REST API: documents, children, ancestors and blobs read from MongoDB, search in
@@ -60,7 +62,9 @@ public final class ApiServer {
                 : new ElasticsearchChildren(backends.elasticsearch);
         DocumentReads reads = new DocumentReads(documents, children, backends.blobs, options.maxPageSize);
         DocumentWrites writes = new DocumentWrites(documents, children, backends, options.waitTimeout, options.maxUploadBytes);
-        SearchHandler search = new SearchHandler(backends.elasticsearch, options.maxPageSize);
+        SearchHandler search = new SearchHandler(backends.elasticsearch,
+                options.topology.topology().map(Topology::repositories).orElse(List.of()), options.indexLayouts(),
+                options.maxPageSize);
         CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
                 new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.database, options.jobArguments()));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);

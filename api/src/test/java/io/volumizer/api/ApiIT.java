@@ -64,7 +64,14 @@ class ApiIT {
 
     @BeforeAll
     static void pipelineAndApi() throws Exception {
-        pipeline = new LocalPipeline("api", 3, 6, 6);
+        // Sharded by customer number, as a live repository of the published layout: every test runs on three shards.
+        pipeline = new LocalPipeline("api", 3, 6, 6, """
+                repositories:
+                  ${repository}:
+                    index: {shards: 3, replicas: 0, routing: customerNumber}
+                routing:
+                  - to: ${repository}
+                """);
         run = pipeline.run;
         repository = pipeline.repository;
         settings = pipeline.settings;
@@ -361,6 +368,23 @@ class ApiIT {
         }
         assertThat(ids).hasSize((int) statementCount).doesNotHaveDuplicates();
         assertThat(created).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+
+        // Property sharding: a search carrying the customer number asks that customer's shard alone, and finds all
+        // of the customer's documents there; a search without it asks every shard. Search answers show which.
+        String number = (String) customer.getProperties().get(BankGenerator.CUSTOMER_NUMBER);
+        long ofCustomer = generated.stream()
+                .filter(d -> number.equals(d.getProperties().get(BankGenerator.CUSTOMER_NUMBER))).count();
+        JsonNode targeted = search("customer=" + number + "&limit=50&aggs=type,repository");
+        assertThat(targeted.path("shards").path("total").asInt()).isEqualTo(1);
+        assertThat(targeted.path("shards").path("successful").asInt()).isEqualTo(1);
+        assertThat(targeted.path("total").path("value").asLong()).isEqualTo(ofCustomer).isGreaterThan(1);
+        assertThat(targeted.path("aggs").path("repository").findValuesAsText("key")).containsExactly(repository);
+        JsonNode fanOut = search("repository=" + repository + "&type=Statement&limit=1");
+        assertThat(fanOut.path("shards").path("total").asInt()).isEqualTo(3);
+        Object other = generated.stream().filter(d -> d.getType().equals("CustomerFolder") && d != customer)
+                .findFirst().orElseThrow().getProperties().get(BankGenerator.CUSTOMER_NUMBER);
+        JsonNode twoCustomers = search("customer=" + number + "," + other + "&limit=1");
+        assertThat(twoCustomers.path("shards").path("total").asInt()).as("two routing values").isEqualTo(3);
 
         JsonNode oneRepository = json(get("/api/v1/" + repository + "/search?type=Root"));
         assertThat(oneRepository.path("hits").findValuesAsText("id")).containsExactly(BankGenerator.ROOT_ID);

@@ -33,6 +33,10 @@ import io.volumizer.schemas.event.Origin;
 public final class BankGenerator {
 
     public static final String ROOT_ID = "root";
+    /** The property every document of a customer carries its customer's number in. */
+    public static final String CUSTOMER_NUMBER = "customerNumber";
+    /** The property every document of a state or of a customer carries its state code in. */
+    public static final String STATE = "state";
     private static final String STATE_ID_PREFIX = "st-";
     private static final Instant REPOSITORY_CREATED = Instant.parse("1995-01-01T00:00:00Z");
 
@@ -95,7 +99,7 @@ public final class BankGenerator {
         if (index < headerLength) {
             State state = states.get((int) index - 1);
             Map<String, Object> properties = new LinkedHashMap<>();
-            properties.put("state", state.code());
+            properties.put(STATE, state.code());
             properties.put("stateName", state.name());
             return folder(index, stateId(state.code()), ROOT_ID, "State", state.name(), state.name(),
                     REPOSITORY_CREATED, properties);
@@ -166,13 +170,13 @@ public final class BankGenerator {
 
     private DocumentEvent customerFolder(long index, Customer customer) {
         Map<String, Object> properties = new LinkedHashMap<>();
-        properties.put("customerNumber", customer.number());
+        properties.put(CUSTOMER_NUMBER, customer.number());
         properties.put("firstName", customer.firstName());
         properties.put("lastName", customer.lastName());
         properties.put("birthDate", customer.birthDate().toString());
         properties.put("street", customer.street());
         properties.put("city", customer.city());
-        properties.put("state", customer.stateCode());
+        properties.put(STATE, customer.stateCode());
         properties.put("zip", customer.zip());
         properties.put("email", customer.email());
         properties.put("phone", customer.phone());
@@ -185,8 +189,8 @@ public final class BankGenerator {
 
     private DocumentEvent idCard(long index, Customer customer) {
         Map<String, Object> properties = new LinkedHashMap<>();
-        properties.put("customerNumber", customer.number());
-        properties.put("state", customer.stateCode());
+        properties.put(CUSTOMER_NUMBER, customer.number());
+        properties.put(STATE, customer.stateCode());
         properties.put("cardNumber", "ID" + customer.number());
         properties.put("expiryDate", customer.since().plusYears(30).toString());
         BlobKey key = new BlobKey(settings, BlobKey.Kind.IDCARD, customer.index(), 0, 0);
@@ -198,8 +202,8 @@ public final class BankGenerator {
         Customer customer = account.customer();
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("accountNumber", account.number());
-        properties.put("customerNumber", customer.number());
-        properties.put("state", customer.stateCode());
+        properties.put(CUSTOMER_NUMBER, customer.number());
+        properties.put(STATE, customer.stateCode());
         properties.put("accountType", account.type());
         properties.put("openingDate", account.opened().toString());
         properties.put("currency", account.currency());
@@ -212,8 +216,8 @@ public final class BankGenerator {
         Customer customer = account.customer();
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("accountNumber", account.number());
-        properties.put("customerNumber", customer.number());
-        properties.put("state", customer.stateCode());
+        properties.put(CUSTOMER_NUMBER, customer.number());
+        properties.put(STATE, customer.stateCode());
         properties.put("letterDate", account.opened().toString());
         BlobKey key = new BlobKey(settings, BlobKey.Kind.LETTER, customer.index(), account.index(), 0);
         return document(index, accountId(account) + "-letter", accountId(account), "OpeningLetter",
@@ -226,8 +230,8 @@ public final class BankGenerator {
         var period = model.period(statementIndex);
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("accountNumber", account.number());
-        properties.put("customerNumber", customer.number());
-        properties.put("state", customer.stateCode());
+        properties.put(CUSTOMER_NUMBER, customer.number());
+        properties.put(STATE, customer.stateCode());
         properties.put("period", period.toString());
         properties.put("periodStart", period.atDay(1).toString());
         properties.put("periodEnd", period.atEndOfMonth().toString());

@@ -28,36 +28,51 @@ public final class Elasticsearch {
 
     private final RestClient client;
     private final IndexNames indices;
-    private final RepositoryIndices repositories;
+    private final RepositoryIndices repositoryIndices;
     private volatile String allAliases;
     private volatile long allAliasesRead;
 
     public Elasticsearch(RestClient client, IndexNames indices) {
         this.client = client;
         this.indices = indices;
-        this.repositories = new RepositoryIndices(client, indices);
+        this.repositoryIndices = new RepositoryIndices(client, indices);
     }
 
     /**
-     * The index of one repository (its alias), or of all of them when {@code repository} is null: the aliases, not
-     * a pattern of indices, which would also match generations kept after a reindex and find documents twice.
+     * The index of repositories (their aliases), or of all of them when there are none: the aliases, not a pattern
+     * of indices, which would also match generations kept after a reindex and find documents twice.
      */
-    private String index(String repository) throws IOException {
-        if (repository != null) {
-            return indices.of(repository);
+    private String index(List<String> repositories) throws IOException {
+        if (!repositories.isEmpty()) {
+            return String.join(",", repositories.stream().map(indices::of).toList());
         }
         if (allAliases == null || System.nanoTime() - allAliasesRead > ALIASES_TTL_NANOS) {
-            List<String> aliases = repositories.repositoryAliases();
+            List<String> aliases = repositoryIndices.repositoryAliases();
             allAliases = aliases.isEmpty() ? indices.all() : String.join(",", aliases);
             allAliasesRead = System.nanoTime();
         }
         return allAliases;
     }
 
+    /** A search in one repository, or in all of them when {@code repository} is null. */
     public JsonNode search(String repository, ObjectNode body) {
+        return search(repository == null ? List.of() : List.of(repository), body, null);
+    }
+
+    /**
+     * A search in repositories (none: all of them).
+     *
+     * @param routing the shard routing value every document searched for was indexed with, to ask only its shard;
+     *                null to ask every shard
+     */
+    public JsonNode search(List<String> repositories, ObjectNode body, String routing) {
+        String repository = String.join(",", repositories);
         try {
-            Request request = new Request("POST", "/" + index(repository) + "/_search");
+            Request request = new Request("POST", "/" + index(repositories) + "/_search");
             request.addParameter("allow_partial_search_results", "false");
+            if (routing != null) {
+                request.addParameter("routing", routing);
+            }
             request.setEntity(new NStringEntity(body.toString(), ContentType.APPLICATION_JSON));
             Response response = client.performRequest(request);
             try (InputStream in = response.getEntity().getContent()) {

@@ -1,5 +1,8 @@
 package io.volumizer.api.search;
 
+import java.util.List;
+import java.util.Map;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -10,6 +13,7 @@ import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.Elasticsearch;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BankGenerator;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 
 /** GET /api/v1/search and /api/v1/{repository}/search. */
 public final class SearchHandler {
@@ -20,10 +24,20 @@ public final class SearchHandler {
             .filter(p -> !p.equals("repository")).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private final Elasticsearch elasticsearch;
+    private final List<String> allRepositories;
+    private final Map<String, IndexLayout> layouts;
     private final int maxPageSize;
 
-    public SearchHandler(Elasticsearch elasticsearch, int maxPageSize) {
+    /**
+     * @param allRepositories what a search of all repositories searches: a topology's repositories, or none for
+     *                        every repository Elasticsearch has
+     * @param layouts         each repository's index layout, for searches its routing sends to one shard
+     */
+    public SearchHandler(Elasticsearch elasticsearch, List<String> allRepositories, Map<String, IndexLayout> layouts,
+            int maxPageSize) {
         this.elasticsearch = elasticsearch;
+        this.allRepositories = List.copyOf(allRepositories);
+        this.layouts = Map.copyOf(layouts);
         this.maxPageSize = maxPageSize;
     }
 
@@ -32,7 +46,8 @@ public final class SearchHandler {
         QueryParameters parameters = new QueryParameters(ctx.queryParamMap(), pathRepository == null
                 ? SearchRequest.PARAMETERS : IN_REPOSITORY_PARAMETERS);
         SearchRequest request = SearchRequest.parse(parameters, pathRepository, maxPageSize);
-        JsonNode answer = elasticsearch.search(request.repository(), request.toQuery());
+        List<String> searched = request.repositories().isEmpty() ? allRepositories : request.repositories();
+        JsonNode answer = elasticsearch.search(searched, request.toQuery(), request.routing(searched, layouts));
         ctx.json(response(request, answer));
     }
 
@@ -50,6 +65,9 @@ public final class SearchHandler {
             hits.add(item);
         }
         body.put("next", Cursors.next(request.sort().toString(), found, request.limit()));
+        // The shards asked: one where the search carried its repository's routing value, all of them otherwise.
+        JsonNode shards = answer.path("_shards");
+        body.putObject("shards").put("total", shards.path("total").asInt()).put("successful", shards.path("successful").asInt());
         if (!request.aggs().isEmpty()) {
             ObjectNode aggs = body.putObject("aggs");
             for (String name : request.aggs()) {

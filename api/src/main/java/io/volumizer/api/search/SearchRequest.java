@@ -13,6 +13,7 @@ import static io.volumizer.sinks.DocumentFields.TYPE;
 import static io.volumizer.sinks.DocumentFields.VERSION;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,18 +29,20 @@ import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.options.selection.Selection;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 
 /**
  * A search, read strictly from the query string and turned into an Elasticsearch query: the documents of a
- * {@link Selection} (text, type, state and creation date, the filters bulk commands select with too); sort by
- * relevance, name or date; keyset pages with search_after; terms and monthly aggregations.
+ * {@link Selection} (text, type, state, customer and creation date, the filters bulk commands select with too), in
+ * the repositories named (none: all); sort by relevance, name or date; keyset pages with search_after; terms and
+ * monthly aggregations.
  */
-public record SearchRequest(String repository, Selection selection, Sort sort, int limit, ArrayNode after,
+public record SearchRequest(List<String> repositories, Selection selection, Sort sort, int limit, ArrayNode after,
         Set<String> aggs) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     public static final Set<String> PARAMETERS = parameters();
-    private static final List<String> AGGREGATIONS = List.of("type", "state", "month");
+    private static final List<String> AGGREGATIONS = List.of("type", "state", "month", "repository");
 
     /** Orders of results; each ends on the id, so pages never skip or repeat ties. */
     public enum Sort {
@@ -64,12 +67,14 @@ public record SearchRequest(String repository, Selection selection, Sort sort, i
         }
     }
 
-    /** @param pathRepository the repository of /api/v1/{repository}/search, or null for /api/v1/search */
+    /**
+     * @param pathRepository the repository of /api/v1/{repository}/search, or null for /api/v1/search, where
+     *                       {@code repository} names some (comma-separated) or, absent, all of them
+     */
     public static SearchRequest parse(QueryParameters parameters, String pathRepository, int maxPageSize) {
-        String repository = pathRepository != null ? pathRepository : parameters.get("repository");
-        if (repository != null) {
-            Documents.checkRepository(repository);
-        }
+        String named = pathRepository != null ? pathRepository : parameters.get("repository");
+        List<String> repositories = named == null ? List.of() : List.of(named.split(",", -1));
+        repositories.forEach(Documents::checkRepository);
         Map<String, String> filters = new HashMap<>();
         for (String filter : Selection.FILTERS) {
             if (parameters.get(filter) != null) {
@@ -92,7 +97,7 @@ public record SearchRequest(String repository, Selection selection, Sort sort, i
                 throw ApiException.badRequest("aggs", "unknown aggregation '" + agg + "'; aggregations: " + AGGREGATIONS);
             }
         }
-        return new SearchRequest(repository, selection, sort, limit, after, aggs);
+        return new SearchRequest(repositories, selection, sort, limit, after, aggs);
     }
 
     /** The Elasticsearch request body; every user value goes in as a JSON value. */
@@ -117,12 +122,35 @@ public record SearchRequest(String repository, Selection selection, Sort sort, i
                 aggregations.putObject("state").putObject("terms").put("field", ANCESTOR_IDS).put("size", 60)
                         .put("include", BankGenerator.stateId(".*"));
             }
+            if (aggs.contains("repository")) {
+                aggregations.putObject("repository").putObject("terms").put("field", REPOSITORY).put("size", 100);
+            }
             if (aggs.contains("month")) {
                 aggregations.putObject("month").putObject("date_histogram").put("field", CREATED)
                         .put("calendar_interval", "month").put("format", "yyyy-MM").put("min_doc_count", 1);
             }
         }
         return body;
+    }
+
+    /**
+     * The shard routing value that every document this search can find was indexed with, so that only its shard is
+     * asked: when each repository searched is sharded by the same property and the selection takes one value of it.
+     * Null otherwise (every shard is asked).
+     *
+     * @param searched the repositories the search runs in
+     * @param layouts  each repository's index layout
+     */
+    public String routing(List<String> searched, Map<String, IndexLayout> layouts) {
+        Set<String> properties = new HashSet<>();
+        for (String repository : searched) {
+            properties.add(layouts.getOrDefault(repository, IndexLayout.TEMPLATE).routing());
+        }
+        if (searched.isEmpty() || properties.size() != 1 || properties.contains(null)) {
+            return null;
+        }
+        List<String> values = selection.properties().getOrDefault(properties.iterator().next(), List.of());
+        return values.size() == 1 ? values.get(0) : null;
     }
 
     private static Set<String> parameters() {

@@ -14,6 +14,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.QueryParameters;
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 
 class SearchRequestTest {
 
@@ -77,5 +79,28 @@ class SearchRequestTest {
         assertThat(field(Map.of("sort", "random"))).isEqualTo("sort");
         assertThatThrownBy(() -> new QueryParameters(Map.of("q", List.of("a", "b")), Set.of("q")))
                 .isInstanceOf(ApiException.class).hasMessageContaining("2 times");
+    }
+
+    @Test
+    void aSearchCarryingTheRoutingValueOfEveryRepositorySearchedAsksOneShard() {
+        IndexLayout byCustomer = new IndexLayout(3, null, null, null, BankGenerator.CUSTOMER_NUMBER);
+        Map<String, IndexLayout> layouts = Map.of("east", byCustomer, "west", byCustomer, "archives", IndexLayout.TEMPLATE);
+        SearchRequest oneCustomer = parse(Map.of("customer", "0000000042"));
+        assertThat(oneCustomer.routing(List.of("east"), layouts)).isEqualTo("0000000042");
+        assertThat(oneCustomer.routing(List.of("east", "west"), layouts)).isEqualTo("0000000042");
+        assertThat(oneCustomer.routing(List.of("east", "archives"), layouts)).as("archives are routed by id").isNull();
+        assertThat(oneCustomer.routing(List.of(), layouts)).as("all of Elasticsearch's repositories").isNull();
+        assertThat(parse(Map.of("customer", "0000000042,0000000043")).routing(List.of("east"), layouts)).isNull();
+        assertThat(parse(Map.of("type", "Statement")).routing(List.of("east"), layouts)).isNull();
+        assertThat(field(Map.of("customer", "42a"))).isEqualTo("customer");
+    }
+
+    @Test
+    void repositoriesAreACommaSeparatedListAndAnAggregation() throws Exception {
+        SearchRequest request = parse(Map.of("repository", "east,west", "aggs", "repository"));
+        assertThat(request.repositories()).containsExactly("east", "west");
+        assertThat(request.toQuery().path("aggs").path("repository").path("terms").path("field").asText())
+                .isEqualTo("repository");
+        assertThat(field(Map.of("repository", "east,Bad!"))).isEqualTo("repository");
     }
 }

@@ -50,17 +50,33 @@ public final class LocalPipeline implements AutoCloseable {
     public final List<DocumentEvent> generated = new ArrayList<>();
     private final Path root;
     private final List<String> pipeline;
+    private Path topologyFile;
     private String importJob;
 
     /** Generates {@code customers} customers with {@code statements} statements per account into a new repository. */
     public LocalPipeline(String repositoryPrefix, long seed, long customers, int statements) throws Exception {
+        this(repositoryPrefix, seed, customers, statements, null);
+    }
+
+    /**
+     * @param topology a topology file's text that every job and the API are given, in which {@code ${repository}}
+     *                 stands for this pipeline's repository; null for none
+     */
+    public LocalPipeline(String repositoryPrefix, long seed, long customers, int statements, String topology)
+            throws Exception {
         repository = repositoryPrefix + run;
         settings = new GeneratorSettings(seed, customers, statements, 2.0, GeneratorSettings.DEFAULT_LAST_PERIOD, repository);
         root = findRoot();
-        pipeline = List.of("--bootstrap-servers", KAFKA, "--registry-url", REGISTRY, "--mongodb-uri", MONGODB,
-                "--elasticsearch-url", ELASTICSEARCH, "--documents-topic", documentsTopic(),
+        List<String> options = new ArrayList<>(List.of("--bootstrap-servers", KAFKA, "--registry-url", REGISTRY,
+                "--mongodb-uri", MONGODB, "--elasticsearch-url", ELASTICSEARCH, "--documents-topic", documentsTopic(),
                 "--imported-topic", "it." + run + ".imported", "--deadletter-topic", "it." + run + ".deadletter",
-                "--mongodb-database", database(), "--index-prefix", indexPrefix(), "--partitions", "2");
+                "--mongodb-database", database(), "--index-prefix", indexPrefix(), "--partitions", "2"));
+        if (topology != null) {
+            topologyFile = Files.createTempFile("topology-" + run, ".yaml");
+            Files.writeString(topologyFile, topology.replace("${repository}", repository));
+            options.addAll(List.of("--topology", topologyFile.toString()));
+        }
+        pipeline = List.copyOf(options);
         generated.addAll(new BankGenerator(settings).documents());
         List<String> generate = new ArrayList<>(List.of("submit", "generate", "--seed", Long.toString(seed),
                 "--customers", Long.toString(customers), "--statements-per-account", Integer.toString(statements),
@@ -118,7 +134,8 @@ public final class LocalPipeline implements AutoCloseable {
 
     /** API options pointing at this pipeline's stores and topic; {@code overrides} come last and win. */
     public ApiOptions apiOptions(String token, String... overrides) {
-        List<String> args = new ArrayList<>(List.of("--token", token, "--bootstrap-servers", KAFKA, "--registry-url",
+        List<String> args = new ArrayList<>(topologyFile == null ? List.of() : List.of("--topology", topologyFile.toString()));
+        args.addAll(List.of("--token", token, "--bootstrap-servers", KAFKA, "--registry-url",
                 REGISTRY, "--mongodb-uri", MONGODB, "--mongodb-database", database(), "--elasticsearch-url",
                 ELASTICSEARCH, "--index-prefix", indexPrefix(), "--documents-topic", documentsTopic(),
                 "--blob-store", blobStore(), "--s3-endpoint", S3, "--port", "0", "--max-page-size", "50",
@@ -159,6 +176,9 @@ public final class LocalPipeline implements AutoCloseable {
         List<String> reset = new ArrayList<>(List.of("reset", repository));
         reset.addAll(pipeline);
         job(reset);
+        if (topologyFile != null) {
+            Files.delete(topologyFile);
+        }
     }
 
     /** Runs {@code bin/volumizer job ...} and returns what it printed. */

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.flink.api.common.state.ListState;
@@ -36,6 +37,7 @@ import io.volumizer.sinks.DocumentFields;
 import io.volumizer.sinks.commands.CommandRanges;
 import io.volumizer.sinks.commands.CommandStore;
 import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 import io.volumizer.sinks.elasticsearch.IndexNames;
 import io.volumizer.sinks.elasticsearch.RepositoryIndices;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
@@ -61,6 +63,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     private final MongoConnection mongoConnection;
     private final String elasticsearchUrl;
     private final IndexNames indexNames;
+    private final Map<String, IndexLayout> layouts;
     private final String generation;
     private final Duration catchUpMargin;
     private final boolean deleteOld;
@@ -73,12 +76,14 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     private transient RestClient elasticsearch;
     private transient DeadLetters deadLetters;
 
-    FinishReindex(RangeSettings settings, MongoConnection mongoConnection, String elasticsearchUrl, IndexNames indexNames, String generation,
-            Duration catchUpMargin, boolean deleteOld, int batchSize, AvroCodec<ImportedEvent> importedCodec) {
+    FinishReindex(RangeSettings settings, MongoConnection mongoConnection, String elasticsearchUrl, IndexNames indexNames,
+            Map<String, IndexLayout> layouts, String generation, Duration catchUpMargin, boolean deleteOld, int batchSize,
+            AvroCodec<ImportedEvent> importedCodec) {
         this.settings = settings;
         this.mongoConnection = mongoConnection;
         this.elasticsearchUrl = elasticsearchUrl;
         this.indexNames = indexNames;
+        this.layouts = Map.copyOf(layouts);
         this.generation = generation;
         this.catchUpMargin = catchUpMargin;
         this.deleteOld = deleteOld;
@@ -132,7 +137,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         Document record = commands.find(settings.commandId()).orElseThrow(() ->
                 new IllegalStateException("command " + settings.commandId() + " has no record"));
         Instant firstFrom = record.getDate(CommandStore.CATCH_UP_FROM).toInstant();
-        RepositoryIndices indices = new RepositoryIndices(elasticsearch, indexNames);
+        RepositoryIndices indices = new RepositoryIndices(elasticsearch, indexNames, layouts);
         Instant secondFrom = Instant.now().minus(catchUpMargin);
         long caughtUp = catchUp(firstFrom);
         indices.finishLoad(settings.repository(), generation);
@@ -153,7 +158,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
 
     /** Writes what was imported since {@code from} (deletes included) into the new index; returns how many. */
     private long catchUp(Instant from) throws IOException {
-        ElasticsearchDocumentStore store = ElasticsearchDocumentStore.intoGeneration(elasticsearch, indexNames,
+        ElasticsearchDocumentStore store = ElasticsearchDocumentStore.intoGeneration(elasticsearch, indexNames, layouts,
                 generation, settings.backoff());
         List<ImportedEvent> batch = new ArrayList<>(batchSize);
         long written = 0;

@@ -74,10 +74,11 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                     options.failRange,
                     Backoff.DEFAULT);
             return new ReindexJob(new MongoRangeSource(settings),
-                    new IndexStage(ElasticsearchBulkWriter.intoGeneration(pipeline.elasticsearch, Backoff.DEFAULT, codec,
-                            generation), options.settings),
-                    new FinishReindex(settings, new MongoConnection(pipeline.mongodb, Backoff.DEFAULT), pipeline.elasticsearch.url, pipeline.elasticsearch.indices(), generation,
-                            options.catchUpMargin, options.deleteOld, options.settings.batchSize, codec),
+                    new IndexStage(ElasticsearchBulkWriter.intoGeneration(pipeline.elasticsearch, pipeline.indexLayouts(),
+                            Backoff.DEFAULT, codec, generation), options.settings),
+                    new FinishReindex(settings, new MongoConnection(pipeline.mongodb, Backoff.DEFAULT), pipeline.elasticsearch.url,
+                            pipeline.elasticsearch.indices(), pipeline.indexLayouts(), generation, options.catchUpMargin,
+                            options.deleteOld, options.settings.batchSize, codec),
                     Connectors.deadLetterSink(options, Step.REINDEX), options);
         });
     }
@@ -102,7 +103,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                 return generation;
             }
             IndexTemplates.installRepositoryTemplate(elasticsearch, pipeline.elasticsearch.indices());
-            RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.elasticsearch.indices());
+            RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.elasticsearch.indices(),
+                    pipeline.indexLayouts());
             // The importedAt index the catch-up reads by, on a collection imported before it existed.
             new MongoDocumentStore(mongo, pipeline.mongodb.database, Backoff.DEFAULT).ensureIndexes(options.repository);
             Instant catchUpFrom = Instant.now().minus(options.catchUpMargin);

@@ -1,10 +1,14 @@
 package io.volumizer.options.pipeline;
 
+import java.util.Map;
+
 import io.volumizer.options.endpoints.ElasticsearchOptions;
 import io.volumizer.options.endpoints.KafkaOptions;
 import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.options.endpoints.RegistryOptions;
+import io.volumizer.options.topology.Topology;
 import io.volumizer.options.topology.TopologyOptions;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -34,5 +38,10 @@ public abstract class RepositoryServicesOptions {
 
     public String documentsTopic() {
         return documents.topic;
+    }
+
+    /** How each repository's index is laid out: the topology file's, or else the template's for every repository. */
+    public Map<String, IndexLayout> indexLayouts() {
+        return topology.topology().map(Topology::indexLayouts).orElse(Map.of());
     }
 }

@@ -16,14 +16,15 @@ import io.volumizer.sinks.elasticsearch.SelectionQuery;
 
 /**
  * Which documents a search or a bulk command is about, from the same filters: {@code q} (simple query syntax over
- * title and fulltext: words, "phrases", -exclusions, prefix*), {@code type} and {@code state} (comma-separated,
- * any of them), {@code from} and {@code to} (creation date, a day or an instant, inclusive). Read strictly: an
- * unknown filter or a bad value is an error naming it, before anything runs.
+ * title and fulltext: words, "phrases", -exclusions, prefix*), {@code type}, {@code state} and {@code customer}
+ * (customer numbers; comma-separated, any of them), {@code from} and {@code to} (creation date, a day or an instant,
+ * inclusive). Read strictly: an unknown filter or a bad value is an error naming it, before anything runs.
  */
-public record Selection(String q, List<String> types, List<String> states, Instant from, Instant to) {
+public record Selection(String q, List<String> types, List<String> states, List<String> customers, Instant from,
+        Instant to) {
 
     /** The filters there are, in the order they are written back. */
-    public static final List<String> FILTERS = List.of("q", "type", "state", "from", "to");
+    public static final List<String> FILTERS = List.of("q", "type", "state", "customer", "from", "to");
     private static final int MAX_QUERY_LENGTH = 512;
 
     /** A filter that is unknown or has a bad value: {@link #filter} names it. */
@@ -58,17 +59,18 @@ public record Selection(String q, List<String> types, List<String> states, Insta
         List<String> types = list(value(filters, "type"), "type", "[A-Z][A-Za-z0-9]{0,63}", "type names such as Statement");
         List<String> states = list(value(filters, "state"), "state", "[A-Za-z]{2}", "two-letter state codes such as CA")
                 .stream().map(String::toUpperCase).toList();
+        List<String> customers = list(value(filters, "customer"), "customer", "[0-9]{1,20}", "customer numbers such as 0000000042");
         Instant from = instant(value(filters, "from"), "from", false);
         Instant to = instant(value(filters, "to"), "to", true);
         if (from != null && to != null && from.isAfter(to)) {
             throw new InvalidSelectionException("from", "from must not be after to");
         }
-        return new Selection(q, types, states, from, to);
+        return new Selection(q, types, states, customers, from, to);
     }
 
     /** Every document. */
     public static Selection all() {
-        return new Selection(null, List.of(), List.of(), null, null);
+        return new Selection(null, List.of(), List.of(), List.of(), null, null);
     }
 
     /** The filters as they are written: what {@link #parse} reads back into this selection. */
@@ -83,6 +85,9 @@ public record Selection(String q, List<String> types, List<String> states, Insta
         if (!states.isEmpty()) {
             filters.put("state", String.join(",", states));
         }
+        if (!customers.isEmpty()) {
+            filters.put("customer", String.join(",", customers));
+        }
         if (from != null) {
             filters.put("from", from.toString());
         }
@@ -92,9 +97,14 @@ public record Selection(String q, List<String> types, List<String> states, Insta
         return filters;
     }
 
+    /** The property values the selection takes documents by: property name to its values, any of them. */
+    public Map<String, List<String>> properties() {
+        return Map.of(BankGenerator.CUSTOMER_NUMBER, customers);
+    }
+
     /** The Elasticsearch query: states are the folders {@code st-XX} above their customers' documents. */
     public ObjectNode query() {
-        return SelectionQuery.bool(q, types, states.stream().map(BankGenerator::stateId).toList(), from, to);
+        return SelectionQuery.bool(q, types, states.stream().map(BankGenerator::stateId).toList(), properties(), from, to);
     }
 
     /** Refuses what Elasticsearch would read differently from what the user meant: unbalanced quotes or brackets. */

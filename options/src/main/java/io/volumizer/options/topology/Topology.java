@@ -3,9 +3,11 @@ package io.volumizer.options.topology;
 import java.io.Serializable;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 
 /**
  * The repositories of a bank and which documents go to which: loaded from a topology file ({@link TopologyFile})
@@ -14,14 +16,16 @@ import io.volumizer.schemas.event.DocumentEvent;
  *
  * @param source       where it was loaded from, for messages
  * @param repositories the repositories, in the file's order
+ * @param indexLayouts how each repository's index is laid out over the template (shards, routing...)
  * @param rules        the routing rules, in order; the last one takes every document
  */
-public record Topology(String source, List<String> repositories, List<RoutingRule> rules) implements Serializable {
+public record Topology(String source, List<String> repositories, Map<String, IndexLayout> indexLayouts,
+        List<RoutingRule> rules) implements Serializable {
 
     /** Today's layout: one repository, which every document goes to ({@code topologies/single.yaml}). */
     public static Topology single(String repository) {
         return new Topology("one repository '" + repository + "'", List.of(repository),
-                List.of(new RoutingRule(0, Set.of(), null, Set.of(), 0, repository)));
+                Map.of(repository, IndexLayout.TEMPLATE), List.of(new RoutingRule(0, Set.of(), null, Set.of(), 0, repository)));
     }
 
     /**

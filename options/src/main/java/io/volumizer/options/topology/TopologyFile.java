@@ -27,6 +27,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
 
 import io.volumizer.schemas.keys.RepositoryNames;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 
 /**
  * Reads a topology file (YAML) and checks it whole, so that a job or the API refuses to start on a topology that
@@ -35,8 +36,9 @@ import io.volumizer.schemas.keys.RepositoryNames;
  *
  * <pre>
  * repositories:            # at least one; a name is what documents, collections and index aliases carry
- *   us-east: {}
- *   archives: {}
+ *   us-east:
+ *     index: {shards: 3, replicas: 1, refreshInterval: 30s, codec: best_compression, routing: customerNumber}
+ *   archives: {}            # every index setting left out is the repository template's
  * routing:                 # in order: a document goes where the first rule that takes it says
  *   - when: {type: Statement, minAge: P6M}                  # any of: type (one or a list), property + in, minAge
  *     to: archives
@@ -58,6 +60,15 @@ public final class TopologyFile {
     private static final String PROPERTY = "property";
     private static final String IN = "in";
     private static final String MIN_AGE = "minAge";
+    private static final String INDEX = "index";
+    private static final String SHARDS = "shards";
+    private static final String REPLICAS = "replicas";
+    private static final String REFRESH_INTERVAL = "refreshInterval";
+    private static final String CODEC = "codec";
+    private static final String ROUTING_PROPERTY = "routing";
+    private static final Set<String> CODECS = Set.of("default", "best_compression");
+    /** Elasticsearch's time units that a refresh interval takes, or -1 (no refresh). */
+    private static final String REFRESH_PATTERN = "-1|[0-9]+(ms|s|m|h)";
 
     private final String source;
 
@@ -98,16 +109,49 @@ public final class TopologyFile {
         if (repositories.isEmpty()) {
             throw error(repositoriesNode, REPOSITORIES, "at least one repository is needed");
         }
+        Map<String, IndexLayout> layouts = new LinkedHashMap<>();
         for (Map.Entry<String, Node> repository : repositories.entrySet()) {
             String field = REPOSITORIES + "." + repository.getKey();
             if (!RepositoryNames.isValid(repository.getKey())) {
                 throw error(repository.getValue(), field, "a repository name is " + RepositoryNames.RULE);
             }
-            mapping(repository.getValue(), field, Set.of());
+            Node index = mapping(repository.getValue(), field, Set.of(INDEX)).get(INDEX);
+            layouts.put(repository.getKey(), index == null ? IndexLayout.TEMPLATE : layout(index, field + "." + INDEX));
         }
         Node routingNode = required(top, root, "", ROUTING);
         List<RoutingRule> rules = rules(routingNode, repositories);
-        return new Topology(source, List.copyOf(repositories.keySet()), rules);
+        return new Topology(source, List.copyOf(repositories.keySet()), Map.copyOf(layouts), rules);
+    }
+
+    private IndexLayout layout(Node node, String field) {
+        Map<String, Node> index = mapping(node, field, Set.of(SHARDS, REPLICAS, REFRESH_INTERVAL, CODEC, ROUTING_PROPERTY));
+        Integer shards = index.containsKey(SHARDS) ? integer(index.get(SHARDS), field + "." + SHARDS, 1, 1024) : null;
+        Integer replicas = index.containsKey(REPLICAS) ? integer(index.get(REPLICAS), field + "." + REPLICAS, 0, 16) : null;
+        String refresh = index.containsKey(REFRESH_INTERVAL) ? scalar(index.get(REFRESH_INTERVAL), field + "." + REFRESH_INTERVAL) : null;
+        if (refresh != null && !refresh.matches(REFRESH_PATTERN)) {
+            throw error(index.get(REFRESH_INTERVAL), field + "." + REFRESH_INTERVAL,
+                    "expected a time like 1s, 500ms or 5m, or -1, was '" + refresh + "'");
+        }
+        String codec = index.containsKey(CODEC) ? scalar(index.get(CODEC), field + "." + CODEC) : null;
+        if (codec != null && !CODECS.contains(codec)) {
+            throw error(index.get(CODEC), field + "." + CODEC, "expected one of: "
+                    + String.join(", ", CODECS.stream().sorted().toList()) + ", was '" + codec + "'");
+        }
+        String routing = index.containsKey(ROUTING_PROPERTY) ? scalar(index.get(ROUTING_PROPERTY), field + "." + ROUTING_PROPERTY) : null;
+        return new IndexLayout(shards, replicas, refresh, codec, routing);
+    }
+
+    private int integer(Node node, String field, int min, int max) {
+        String text = scalar(node, field);
+        try {
+            int value = Integer.parseInt(text);
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below, with the range expected
+        }
+        throw error(node, field, "expected a whole number within " + min + ".." + max + ", was '" + text + "'");
     }
 
     private List<RoutingRule> rules(Node routingNode, Map<String, Node> repositories) {

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 
+import io.volumizer.sinks.elasticsearch.IndexLayout;
+
 class TopologyFileTest {
 
     static final Path TOPOLOGIES = Path.of("..", "topologies");
@@ -168,6 +170,36 @@ class TopologyFileTest {
                     to: b
                   - to: a
                 """, 3, "routing[0].when.minAge", "like P6M or P1Y, was '6 months'");
+    }
+
+    @Test
+    void aRepositoryIndexLayoutIsReadAndCheckedAndLeftOutIsTheTemplates() {
+        Topology topology = parse("""
+                repositories:
+                  east:
+                    index: {shards: 11, replicas: 1, refreshInterval: 30s, codec: best_compression, routing: customerNumber}
+                  archives:
+                    index: {codec: best_compression}
+                  plain: {}
+                routing:
+                  - when: {type: Statement}
+                    to: archives
+                  - when: {type: Root}
+                    to: plain
+                  - to: east
+                """);
+        assertThat(topology.indexLayouts().get("east"))
+                .isEqualTo(new IndexLayout(11, 1, "30s", "best_compression", "customerNumber"));
+        assertThat(topology.indexLayouts().get("archives")).isEqualTo(new IndexLayout(null, null, null, "best_compression", null));
+        assertThat(topology.indexLayouts().get("plain")).isEqualTo(IndexLayout.TEMPLATE);
+
+        String repository = "repositories:\n  a:\n    index: {%s}\nrouting: [{to: a}]\n";
+        assertError(repository.formatted("shards: 0"), 3, "repositories.a.index.shards", "within 1..1024, was '0'");
+        assertError(repository.formatted("replicas: many"), 3, "repositories.a.index.replicas", "whole number");
+        assertError(repository.formatted("refreshInterval: soon"), 3, "repositories.a.index.refreshInterval", "like 1s");
+        assertError(repository.formatted("codec: zstd"), 3, "repositories.a.index.codec",
+                "expected one of: best_compression, default, was 'zstd'");
+        assertError(repository.formatted("sharding: 3"), 3, "repositories.a.index.sharding", "unknown key");
     }
 
     @Test

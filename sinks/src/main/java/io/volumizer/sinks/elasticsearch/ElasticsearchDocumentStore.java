@@ -60,27 +60,41 @@ public final class ElasticsearchDocumentStore {
 
     private final RestClient client;
     private final IndexNames indices;
+    private final Map<String, IndexLayout> layouts;
     /** Where every document goes instead of its repository's alias: the new generation a reindex fills. */
     private final String generation;
     private final Backoff backoff;
     private final Set<String> ensured = ConcurrentHashMap.newKeySet();
 
-    /** Writes each document to its repository's index (its alias, made on first use: {@link RepositoryIndices}). */
+    /** Writes each document to its repository's index, every repository's laid out as the template says. */
     public ElasticsearchDocumentStore(RestClient client, IndexNames indices, Backoff backoff) {
-        this(client, indices, null, backoff);
+        this(client, indices, Map.of(), backoff);
     }
 
-    private ElasticsearchDocumentStore(RestClient client, IndexNames indices, String generation, Backoff backoff) {
+    /**
+     * Writes each document to its repository's index (its alias, made on first use: {@link RepositoryIndices}),
+     * routed to a shard as the repository's layout says.
+     *
+     * @param layouts each repository's layout; a repository not in it has the template's
+     */
+    public ElasticsearchDocumentStore(RestClient client, IndexNames indices, Map<String, IndexLayout> layouts,
+            Backoff backoff) {
+        this(client, indices, layouts, null, backoff);
+    }
+
+    private ElasticsearchDocumentStore(RestClient client, IndexNames indices, Map<String, IndexLayout> layouts,
+            String generation, Backoff backoff) {
         this.client = client;
         this.indices = indices;
+        this.layouts = Map.copyOf(layouts);
         this.generation = generation;
         this.backoff = backoff;
     }
 
     /** Writes every document to one generation of a repository's index: what a reindex fills before the swap. */
-    public static ElasticsearchDocumentStore intoGeneration(RestClient client, IndexNames indices, String generation,
-            Backoff backoff) {
-        return new ElasticsearchDocumentStore(client, indices, generation, backoff);
+    public static ElasticsearchDocumentStore intoGeneration(RestClient client, IndexNames indices,
+            Map<String, IndexLayout> layouts, String generation, Backoff backoff) {
+        return new ElasticsearchDocumentStore(client, indices, layouts, generation, backoff);
     }
 
     /** Installs the repository template for every index of this store. */
@@ -146,7 +160,7 @@ public final class ElasticsearchDocumentStore {
         for (ImportedEvent event : batch) {
             String repository = event.getDocument().getRepository();
             if (!ensured.contains(repository)) {
-                new RepositoryIndices(client, indices).ensure(repository);
+                new RepositoryIndices(client, indices, layouts).ensure(repository);
                 ensured.add(repository);
             }
         }
@@ -198,6 +212,10 @@ public final class ElasticsearchDocumentStore {
                 json.writeObjectFieldStart(document.getOperation() == Operation.DELETE ? "delete" : "index");
                 json.writeStringField("_index", generation != null ? generation : indices.of(document.getRepository()));
                 json.writeStringField("_id", document.getId());
+                String routing = layouts.getOrDefault(document.getRepository(), IndexLayout.TEMPLATE).routingOf(document);
+                if (routing != null) {
+                    json.writeStringField("routing", routing);
+                }
                 json.writeNumberField("version", document.getVersion());
                 json.writeStringField("version_type", "external_gte");
                 json.writeEndObject();

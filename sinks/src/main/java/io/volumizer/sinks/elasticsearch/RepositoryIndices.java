@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.http.entity.ContentType;
@@ -35,16 +36,28 @@ public final class RepositoryIndices {
 
     private final RestClient client;
     private final IndexNames names;
+    private final Map<String, IndexLayout> layouts;
     private final Clock clock;
 
+    /** Every repository's index as the template makes it. */
     public RepositoryIndices(RestClient client, IndexNames names) {
-        this(client, names, Clock.systemUTC());
+        this(client, names, Map.of());
     }
 
-    RepositoryIndices(RestClient client, IndexNames names, Clock clock) {
+    /** @param layouts each repository's layout over the template; a repository not in it has the template's */
+    public RepositoryIndices(RestClient client, IndexNames names, Map<String, IndexLayout> layouts) {
+        this(client, names, layouts, Clock.systemUTC());
+    }
+
+    RepositoryIndices(RestClient client, IndexNames names, Map<String, IndexLayout> layouts, Clock clock) {
         this.client = client;
         this.names = names;
+        this.layouts = Map.copyOf(layouts);
         this.clock = clock;
+    }
+
+    private IndexLayout layout(String repository) {
+        return layouts.getOrDefault(repository, IndexLayout.TEMPLATE);
     }
 
     public IndexNames names() {
@@ -57,7 +70,7 @@ public final class RepositoryIndices {
             return;
         }
         try {
-            create(repository, JSON.createObjectNode(), true);
+            create(repository, layout(repository).settings(), true);
         } catch (ResponseException e) {
             if (!exists(names.of(repository))) { // not a writer of another subtask having made it meanwhile
                 throw e;
@@ -66,26 +79,33 @@ public final class RepositoryIndices {
     }
 
     /**
-     * A new generation of the repository's index for a reindex to fill, without the alias: from the template, with
-     * bulk-load settings on top (no refresh, no replicas, translog synced in the background); returns its name.
-     * {@link #finishLoad} puts the template's settings back.
+     * A new generation of the repository's index for a reindex to fill, without the alias: from the template and
+     * the repository's layout, with bulk-load settings on top (no refresh, no replicas, translog synced in the
+     * background); returns its name. {@link #finishLoad} puts the layout's settings back.
      */
     public String createForReindex(String repository) throws IOException {
-        ObjectNode settings = JSON.createObjectNode().put("refresh_interval", "-1").put("number_of_replicas", 0)
+        ObjectNode settings = layout(repository).settings().put("refresh_interval", "-1").put("number_of_replicas", 0)
                 .put("translog.durability", "async");
         return create(repository, settings, false);
     }
 
     /**
-     * Ends a generation's bulk load: refresh and translog as the template has them, the replicas of the
-     * repository's current generation (the template's if it has none), then a refresh so that everything written
-     * is searchable before the alias moves to it.
+     * Ends a generation's bulk load: refresh and translog as the layout (or else the template) has them, the
+     * replicas of the repository's current generation (else the layout's, else the template's), then a refresh so
+     * that everything written is searchable before the alias moves to it.
      */
     public void finishLoad(String repository, String generation) throws IOException {
+        IndexLayout layout = layout(repository);
         Optional<String> current = current(repository).filter(index -> !index.equals(generation));
-        int replicas = current.isPresent() ? replicas(current.get()) : IndexTemplates.replicas();
-        updateSettings(generation, JSON.createObjectNode().putNull("refresh_interval").putNull("translog.durability")
-                .put("number_of_replicas", replicas));
+        int replicas = current.isPresent() ? replicas(current.get())
+                : layout.replicas() != null ? layout.replicas() : IndexTemplates.replicas();
+        ObjectNode settings = JSON.createObjectNode().putNull("translog.durability").put("number_of_replicas", replicas);
+        if (layout.refreshInterval() != null) {
+            settings.put("refresh_interval", layout.refreshInterval());
+        } else {
+            settings.putNull("refresh_interval");
+        }
+        updateSettings(generation, settings);
         refresh(generation);
     }
 

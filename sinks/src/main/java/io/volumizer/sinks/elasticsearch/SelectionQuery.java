@@ -3,11 +3,13 @@ package io.volumizer.sinks.elasticsearch;
 import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.sinks.DocumentFields.CREATED;
 import static io.volumizer.sinks.DocumentFields.FULLTEXT;
+import static io.volumizer.sinks.DocumentFields.PROPERTIES;
 import static io.volumizer.sinks.DocumentFields.TITLE;
 import static io.volumizer.sinks.DocumentFields.TYPE;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -28,10 +30,12 @@ public final class SelectionQuery {
      * @param q simple query syntax over the title and fulltext, or null
      * @param types document types, any of them (none: all)
      * @param ancestorIds folders the documents are below, any of them (none: all)
+     * @param properties property name to the values the documents have, any of them (none: all)
      * @param from created at or after, or null
      * @param to created at or before, or null
      */
-    public static ObjectNode bool(String q, List<String> types, List<String> ancestorIds, Instant from, Instant to) {
+    public static ObjectNode bool(String q, List<String> types, List<String> ancestorIds,
+            Map<String, List<String>> properties, Instant from, Instant to) {
         ObjectNode query = JSON.createObjectNode();
         ObjectNode bool = query.putObject("bool");
         if (q != null) {
@@ -46,6 +50,11 @@ public final class SelectionQuery {
         if (!ancestorIds.isEmpty()) {
             filter.addObject().putObject("terms").set(ANCESTOR_IDS, strings(ancestorIds));
         }
+        properties.forEach((property, values) -> {
+            if (!values.isEmpty()) {
+                filter.addObject().putObject("terms").set(PROPERTIES + "." + property, strings(values));
+            }
+        });
         if (from != null || to != null) {
             ObjectNode range = filter.addObject().putObject("range").putObject(CREATED);
             if (from != null) {

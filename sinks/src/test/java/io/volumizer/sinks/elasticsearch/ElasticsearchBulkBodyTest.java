@@ -72,6 +72,29 @@ class ElasticsearchBulkBodyTest {
     }
 
     /** Every line of the body, which must end with a newline (Elasticsearch rejects a body that does not). */
+    @Test
+    void aRepositoryShardedByAPropertyRoutesEachDocumentByItsValueAndTheOthersById() throws Exception {
+        IndexLayout byCustomer = new IndexLayout(3, null, null, null, "customerNumber");
+        ElasticsearchDocumentStore sharded = new ElasticsearchDocumentStore(null, new IndexNames("volumizer-"),
+                Map.of("east", byCustomer), Backoff.DEFAULT);
+        ImportedEvent statement = Events.imported("east", "s-1", "a-1", "2024-01.pdf", 3, "Statement");
+        statement.getDocument().setProperties(new LinkedHashMap<>(Map.of("customerNumber", "0000000042")));
+        ImportedEvent root = Events.imported("east", "root", "none", "east", 1, "East");
+        ImportedEvent elsewhere = Events.imported("bank", "s-2", "a-2", "2024-02.pdf", 1, "Statement");
+        elsewhere.getDocument().setProperties(new LinkedHashMap<>(Map.of("customerNumber", "0000000042")));
+        ImportedEvent deleted = Events.imported("east", "s-3", "a-1", "2024-03.pdf", 4, "Statement");
+        deleted.getDocument().setProperties(new LinkedHashMap<>(Map.of("customerNumber", "0000000042")));
+        deleted.getDocument().setOperation(Operation.DELETE);
+
+        List<JsonNode> lines = lines(sharded.bulkBody(List.of(statement, root, elsewhere, deleted)));
+
+        assertThat(lines.get(0).path("index").path("routing").asText()).isEqualTo("0000000042");
+        assertThat(lines.get(2).path("index").has("routing")).as("a document without the property").isFalse();
+        assertThat(lines.get(4).path("index").has("routing")).as("a repository not sharded by it").isFalse();
+        assertThat(lines.get(6).path("delete").path("routing").asText()).as("a delete finds the shard too")
+                .isEqualTo("0000000042");
+    }
+
     private static List<JsonNode> lines(byte[] body) throws Exception {
         String text = new String(body, StandardCharsets.UTF_8);
         assertThat(text).endsWith("\n");

@@ -75,6 +75,46 @@ class ElasticsearchDocumentStoreIT {
         assertThat(get("/" + indices.of("bank") + "/_doc/d-1").path("_source").path("title").asText()).isEqualTo("Title 1");
     }
 
+    @Test
+    void aRepositoryShardedByCustomerKeepsACustomersDocumentsOnOneShardAndTheLayoutSurvivesAReindex() throws IOException {
+        IndexLayout layout = new IndexLayout(3, 0, "5s", "best_compression", "customerNumber");
+        ElasticsearchDocumentStore sharded = new ElasticsearchDocumentStore(client, indices, Map.of("east", layout),
+                Backoff.DEFAULT);
+        List<ImportedEvent> documents = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            documents.add(withProperties(imported("east", "d-" + i, "p-" + i % 30, "n-" + i, 1, "Title " + i),
+                    Map.of("customerNumber", String.format("%010d", i % 30))));
+        }
+        documents.add(imported("east", "root", "none", "east", 1, "East"));
+        assertThat(sharded.write(documents).written()).hasSize(301);
+
+        RepositoryIndices repositories = new RepositoryIndices(client, indices, Map.of("east", layout));
+        String generation = repositories.current("east").orElseThrow();
+        JsonNode settings = get("/" + generation + "/_settings").path(generation).path("settings").path("index");
+        assertThat(settings.path("number_of_shards").asText()).isEqualTo("3");
+        assertThat(settings.path("refresh_interval").asText()).isEqualTo("5s");
+        assertThat(settings.path("codec").asText()).isEqualTo("best_compression");
+
+        client.performRequest(new Request("POST", "/" + indices.of("east") + "/_refresh"));
+        JsonNode targeted = get("/" + indices.of("east") + "/_search?routing=0000000007&size=50"
+                + "&q=properties.customerNumber:0000000007");
+        assertThat(targeted.path("_shards").path("total").asInt()).isEqualTo(1);
+        assertThat(targeted.path("hits").path("total").path("value").asInt()).isEqualTo(10);
+        JsonNode fanOut = get("/" + indices.of("east") + "/_search?size=0");
+        assertThat(fanOut.path("_shards").path("total").asInt()).isEqualTo(3);
+        assertThat(fanOut.path("hits").path("total").path("value").asInt()).isEqualTo(301);
+
+        // A new generation for a reindex has the layout under its bulk-load settings, and gets it back at the end.
+        String next = repositories.createForReindex("east");
+        assertThat(get("/" + next + "/_settings").path(next).path("settings").path("index").path("refresh_interval").asText())
+                .isEqualTo("-1");
+        repositories.finishLoad("east", next);
+        JsonNode loaded = get("/" + next + "/_settings").path(next).path("settings").path("index");
+        assertThat(loaded.path("number_of_shards").asText()).isEqualTo("3");
+        assertThat(loaded.path("refresh_interval").asText()).isEqualTo("5s");
+        assertThat(loaded.path("codec").asText()).isEqualTo("best_compression");
+    }
+
     private static ImportedEvent withProperties(ImportedEvent event, Map<String, Object> properties) {
         return ImportedEvent.newBuilder(event)
                 .setDocument(DocumentEvent.newBuilder(event.getDocument()).setProperties(properties).build()).build();

@@ -1,6 +1,7 @@
 package io.volumizer.jobs.internal.stores;
 
 import java.util.List;
+import java.util.Map;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.http.HttpHost;
@@ -13,6 +14,7 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.BulkResult;
 import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 import io.volumizer.sinks.elasticsearch.IndexNames;
 
 /**
@@ -25,6 +27,7 @@ public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> 
 
     private final String url;
     private final IndexNames indices;
+    private final Map<String, IndexLayout> layouts;
     private final Backoff backoff;
     private final AvroCodec<ImportedEvent> importedCodec;
     /** The generation a reindex fills, or null: each document's repository alias. */
@@ -32,23 +35,26 @@ public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> 
     private transient RestClient client;
     private transient ElasticsearchDocumentStore store;
 
-    public ElasticsearchBulkWriter(ElasticsearchOptions elasticsearch, Backoff backoff, AvroCodec<ImportedEvent> importedCodec) {
-        this(elasticsearch, backoff, importedCodec, null);
+    /** @param layouts each repository's index layout (shards, routing); a repository not in it has the template's */
+    public ElasticsearchBulkWriter(ElasticsearchOptions elasticsearch, Map<String, IndexLayout> layouts, Backoff backoff,
+            AvroCodec<ImportedEvent> importedCodec) {
+        this(elasticsearch, layouts, backoff, importedCodec, null);
     }
 
-    private ElasticsearchBulkWriter(ElasticsearchOptions elasticsearch, Backoff backoff,
+    private ElasticsearchBulkWriter(ElasticsearchOptions elasticsearch, Map<String, IndexLayout> layouts, Backoff backoff,
             AvroCodec<ImportedEvent> importedCodec, String generation) {
         this.url = elasticsearch.url;
         this.indices = elasticsearch.indices();
+        this.layouts = Map.copyOf(layouts);
         this.backoff = backoff;
         this.importedCodec = importedCodec;
         this.generation = generation;
     }
 
     /** Writes every document into {@code generation}, a concrete index a reindex fills before the alias moves. */
-    public static ElasticsearchBulkWriter intoGeneration(ElasticsearchOptions elasticsearch, Backoff backoff,
-            AvroCodec<ImportedEvent> importedCodec, String generation) {
-        return new ElasticsearchBulkWriter(elasticsearch, backoff, importedCodec, generation);
+    public static ElasticsearchBulkWriter intoGeneration(ElasticsearchOptions elasticsearch,
+            Map<String, IndexLayout> layouts, Backoff backoff, AvroCodec<ImportedEvent> importedCodec, String generation) {
+        return new ElasticsearchBulkWriter(elasticsearch, layouts, backoff, importedCodec, generation);
     }
 
     /** Installs the index template before any index is created (from the job client, once). */
@@ -61,8 +67,8 @@ public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> 
     @Override
     public void open(RuntimeContext context) {
         client = RestClient.builder(HttpHost.create(url)).build();
-        store = generation == null ? new ElasticsearchDocumentStore(client, indices, backoff)
-                : ElasticsearchDocumentStore.intoGeneration(client, indices, generation, backoff);
+        store = generation == null ? new ElasticsearchDocumentStore(client, indices, layouts, backoff)
+                : ElasticsearchDocumentStore.intoGeneration(client, indices, layouts, generation, backoff);
     }
 
     @Override
