@@ -339,6 +339,14 @@ run_bench() {
       shift
       store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" "$@"
       ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, commands)" ;;
+    sharding)
+      shift
+      local -a benchmark=(java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark
+        --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results")
+      "${benchmark[@]}" "$@" --check-options || exit $?
+      services_up
+      "${benchmark[@]}" "$@"
+      ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, commands, sharding)" ;;
   esac
 }

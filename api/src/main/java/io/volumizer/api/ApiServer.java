@@ -7,7 +7,9 @@ import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,11 +62,15 @@ public final class ApiServer {
         Documents documents = new Documents(backends.database);
         Children children = options.childrenFrom == ApiOptions.ChildrenSource.mongodb ? new MongoChildren(documents)
                 : new ElasticsearchChildren(backends.elasticsearch);
-        DocumentReads reads = new DocumentReads(documents, children, backends.blobs, options.maxPageSize);
-        DocumentWrites writes = new DocumentWrites(documents, children, backends, options.waitTimeout, options.maxUploadBytes);
-        SearchHandler search = new SearchHandler(backends.elasticsearch,
-                options.topology.topology().map(Topology::repositories).orElse(List.of()), options.indexLayouts(),
-                options.maxPageSize);
+        Optional<Topology> topology = options.topology.topology();
+        // What a read without a repository in its path reads: the topology's, or every one Elasticsearch indexes.
+        Supplier<List<String>> allRepositories = topology.<Supplier<List<String>>>map(t -> t::repositories)
+                .orElse(backends.elasticsearch::repositories);
+        DocumentReads reads = new DocumentReads(documents, children, backends.blobs, allRepositories, options.maxPageSize);
+        DocumentWrites writes = new DocumentWrites(documents, children, backends, topology, options.indexLayouts(),
+                options.waitTimeout, options.maxUploadBytes);
+        SearchHandler search = new SearchHandler(backends.elasticsearch, topology.map(Topology::repositories)
+                .orElse(List.of()), options.indexLayouts(), options.maxPageSize);
         CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
                 new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.database, options.jobArguments()));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
@@ -106,6 +112,10 @@ public final class ApiServer {
         app.get("/api/v1/{repository}/documents/{id}/children", admission.guard(RequestClass.reads, reads::children));
         app.get("/api/v1/{repository}/documents/{id}/ancestors", admission.guard(RequestClass.reads, reads::ancestors));
         app.get("/api/v1/{repository}/documents/{id}/blob", admission.guard(RequestClass.blobs, reads::blob));
+        app.get("/api/v1/documents/{id}", admission.guard(RequestClass.reads, reads::get));
+        app.get("/api/v1/documents/{id}/children", admission.guard(RequestClass.reads, reads::children));
+        app.get("/api/v1/documents/{id}/ancestors", admission.guard(RequestClass.reads, reads::ancestors));
+        app.get("/api/v1/documents/{id}/blob", admission.guard(RequestClass.blobs, reads::blob));
         app.post("/api/v1/{repository}/reindex", admission.guard(RequestClass.writes, commands::reindex));
         app.post("/api/v1/{repository}/bulk", admission.guard(RequestClass.writes, commands::bulk));
         app.get("/api/v1/bulk/{commandId}", admission.guard(RequestClass.reads, commands::status));

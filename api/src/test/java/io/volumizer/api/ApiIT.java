@@ -203,6 +203,8 @@ class ApiIT {
                 "/api/v1/search", "/api/v1/{repository}/search", "/api/v1/{repository}/documents",
                 "/api/v1/{repository}/documents/{id}", "/api/v1/{repository}/documents/{id}/children",
                 "/api/v1/{repository}/documents/{id}/ancestors", "/api/v1/{repository}/documents/{id}/blob",
+                "/api/v1/documents/{id}", "/api/v1/documents/{id}/children", "/api/v1/documents/{id}/ancestors",
+                "/api/v1/documents/{id}/blob",
                 "/api/v1/{repository}/reindex", "/api/v1/{repository}/bulk", "/api/v1/bulk/{commandId}",
                 "/api/v1/bulk/{commandId}/abort", "/api/v1/bulk/{commandId}/resume", "/api/v1/bulk/{commandId}/retry");
     }

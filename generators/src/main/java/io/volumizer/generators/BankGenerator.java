@@ -75,6 +75,15 @@ public final class BankGenerator {
         return headerLength + customer * customerSlot;
     }
 
+    /** How many documents the run has: its index space less the slots of accounts customers do not have. */
+    public long documentCount() {
+        long count = headerLength;
+        for (long customer = 0; customer < settings.customers(); customer++) {
+            count += 2 + (long) model.customer(customer).accounts() * accountSlot;
+        }
+        return count;
+    }
+
     /** Every document of the run, in index order (parents before their children): for tests and baselines. */
     public List<DocumentEvent> documents() {
         List<DocumentEvent> documents = new ArrayList<>();

@@ -87,6 +87,7 @@ class BankGeneratorTest {
         }
         assertThat(all.get(0).getParentId()).isNull();
         assertThat(all).filteredOn(d -> d.getType().equals("State")).hasSize(50);
+        assertThat(new BankGenerator(SETTINGS).documentCount()).as("counted without generating them").isEqualTo(all.size());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.volumizer.api.documents;
 
+import java.util.List;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
 /** Children of a document, a keyset page at a time. */
@@ -10,13 +12,22 @@ public interface Children {
         name, date;
     }
 
-    /** One page: the children (id, type, name, title, modified, version) and the cursor of the next, or null. */
+    /**
+     * One page: the children (id, repository, type, name, title, modified, version) and the cursor of the next, or
+     * null.
+     */
     record Page(ArrayNode items, String next) {
     }
 
-    /** @param after sort values of the last child of the previous page, or null for the first page */
-    Page list(String repository, String parentId, Sort sort, int limit, ArrayNode after);
+    /**
+     * The children in any of {@code repositories} (a parent's children may be in several: an account's live and
+     * archived statements), one keyset page in one order across them, ties broken by id.
+     *
+     * @param after sort values (the sort key, then the id) of the last child of the previous page, or null for the
+     *              first page
+     */
+    Page list(List<String> repositories, String parentId, Sort sort, int limit, ArrayNode after);
 
-    /** Whether the document has at least one live child. */
-    boolean any(String repository, String parentId);
+    /** Whether the document has at least one live child in any of {@code repositories}. */
+    boolean any(List<String> repositories, String parentId);
 }

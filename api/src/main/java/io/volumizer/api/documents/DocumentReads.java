@@ -6,12 +6,15 @@ import static io.volumizer.sinks.DocumentFields.ID;
 import static io.volumizer.sinks.DocumentFields.KEY;
 import static io.volumizer.sinks.DocumentFields.NAME;
 import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.REPOSITORY;
 import static io.volumizer.sinks.DocumentFields.TITLE;
 import static io.volumizer.sinks.DocumentFields.TYPE;
 import static io.volumizer.sinks.DocumentFields.VERSION;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.bson.Document;
 
@@ -29,7 +32,11 @@ import io.volumizer.generators.render.Renditions;
 import io.volumizer.sinks.blob.BlobStore;
 import io.volumizer.sinks.DocumentFields;
 
-/** GET of a document, its children, its ancestors and its blob. */
+/**
+ * GET of a document, its children, its ancestors and its blob: in the repository of the path
+ * ({@code /api/v1/{repository}/documents/...}), or in whichever repository holds it ({@code /api/v1/documents/...}),
+ * where children are listed from every repository together. Every document in an answer says its repository.
+ */
 public final class DocumentReads {
 
     public static final String UPLOADED_BLOB_PREFIX = "sha256:";
@@ -38,19 +45,29 @@ public final class DocumentReads {
     private final Documents documents;
     private final Children children;
     private final BlobStore blobs;
+    private final Supplier<List<String>> allRepositories;
     private final int maxPageSize;
 
-    public DocumentReads(Documents documents, Children children, BlobStore blobs, int maxPageSize) {
+    /** @param allRepositories the repositories a route without one in its path reads */
+    public DocumentReads(Documents documents, Children children, BlobStore blobs,
+            Supplier<List<String>> allRepositories, int maxPageSize) {
         this.documents = documents;
         this.children = children;
         this.blobs = blobs;
+        this.allRepositories = allRepositories;
         this.maxPageSize = maxPageSize;
+    }
+
+    /** The repositories a request reads: the one in its path, or else all of them. */
+    private List<String> scope(Context ctx) {
+        String repository = ctx.pathParamMap().get("repository");
+        return repository != null ? List.of(Documents.checkRepository(repository)) : allRepositories.get();
     }
 
     public void get(Context ctx) {
         new QueryParameters(ctx.queryParamMap(), Set.of());
-        String repository = ctx.pathParam("repository");
-        Document document = documents.require(repository, ctx.pathParam("id"));
+        Document document = documents.require(scope(ctx), ctx.pathParam("id"));
+        String repository = document.getString(REPOSITORY);
         String etag = DocumentJson.etag(document.getLong(VERSION));
         ctx.header("ETag", etag);
         if (etag.equals(ctx.header("If-None-Match"))) {
@@ -65,27 +82,31 @@ public final class DocumentReads {
         int limit = parameters.integer("limit", 20, 1, maxPageSize);
         Children.Sort sort = parameters.choice("sort", Children.Sort.class, Children.Sort.name);
         ArrayNode after = Cursors.decode(parameters.get("cursor"), sort.name(), 2);
-        String repository = ctx.pathParam("repository");
+        List<String> repositories = scope(ctx);
         String id = ctx.pathParam("id");
-        documents.require(repository, id);
-        Children.Page page = children.list(repository, id, sort, limit, after);
+        documents.require(repositories, id);
+        Children.Page page = children.list(repositories, id, sort, limit, after);
         ObjectNode body = JSON.createObjectNode().put(PARENT_ID, id);
         body.set("children", page.items());
         body.put("next", page.next());
         ctx.json(body);
     }
 
-    /** The breadcrumb from the root down to the document's parent; each is an indexed lookup by id. */
+    /**
+     * The breadcrumb from the root down to the document's parent, each an indexed lookup by id: in the document's
+     * repository first, then in the others (an archived statement's account is in a live repository).
+     */
     public void ancestors(Context ctx) {
         new QueryParameters(ctx.queryParamMap(), Set.of());
-        String repository = ctx.pathParam("repository");
-        Document document = documents.require(repository, ctx.pathParam("id"));
+        Document document = documents.require(scope(ctx), ctx.pathParam("id"));
+        List<String> lookIn = new ArrayList<>(List.of(document.getString(REPOSITORY)));
+        allRepositories.get().stream().filter(repository -> !lookIn.contains(repository)).forEach(lookIn::add);
         ArrayNode ancestors = JSON.createArrayNode();
         for (String ancestorId : document.getList(ANCESTOR_IDS, String.class, List.of())) {
-            Document ancestor = documents.find(repository, ancestorId).orElse(null);
+            Document ancestor = documents.find(lookIn, ancestorId).orElse(null);
             ObjectNode entry = ancestors.addObject().put(ID, ancestorId);
             if (ancestor != null) {
-                entry.put(TYPE, ancestor.getString(TYPE)).put(NAME, ancestor.getString(NAME))
+                entry.put(REPOSITORY, ancestor.getString(REPOSITORY)).put(TYPE, ancestor.getString(TYPE)).put(NAME, ancestor.getString(NAME))
                         .put(TITLE, ancestor.getString(TITLE));
             }
         }
@@ -97,8 +118,8 @@ public final class DocumentReads {
     /** The binary: from the blob store when it is there, else rendered again from its generator key. */
     public void blob(Context ctx) {
         new QueryParameters(ctx.queryParamMap(), Set.of());
-        String repository = ctx.pathParam("repository");
-        Document document = documents.require(repository, ctx.pathParam("id"));
+        Document document = documents.require(scope(ctx), ctx.pathParam("id"));
+        String repository = document.getString(REPOSITORY);
         Document blob = document.get(BLOB, Document.class);
         if (blob == null) {
             throw ApiException.notFound("document '" + document.getString(KEY) + "' has no blob");

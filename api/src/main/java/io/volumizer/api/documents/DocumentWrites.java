@@ -12,7 +12,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -34,11 +39,13 @@ import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.api.internal.VersionClock;
+import io.volumizer.options.topology.Topology;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
 import io.volumizer.schemas.keys.DocumentKeys;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
 
 /**
@@ -55,17 +62,32 @@ public final class DocumentWrites {
     private final Documents documents;
     private final Children children;
     private final Backends backends;
+    private final Optional<Topology> topology;
+    private final Map<String, IndexLayout> layouts;
     private final VersionClock clock = new VersionClock();
     private final Duration waitTimeout;
     private final long maxUploadBytes;
 
-    public DocumentWrites(Documents documents, Children children, Backends backends, Duration waitTimeout,
-            long maxUploadBytes) {
+    /**
+     * @param topology the repositories and the rules that route a new document, or empty: each document goes to
+     *                 the repository of the path
+     */
+    public DocumentWrites(Documents documents, Children children, Backends backends, Optional<Topology> topology,
+            Map<String, IndexLayout> layouts, Duration waitTimeout, long maxUploadBytes) {
         this.documents = documents;
         this.children = children;
         this.backends = backends;
+        this.topology = topology;
+        this.layouts = Map.copyOf(layouts);
         this.waitTimeout = waitTimeout;
         this.maxUploadBytes = maxUploadBytes;
+    }
+
+    /** Where a document's parent or children may be: its own repository first, then the topology's others. */
+    private List<String> around(String repository) {
+        List<String> repositories = new ArrayList<>(List.of(repository));
+        topology.ifPresent(t -> t.repositories().stream().filter(r -> !r.equals(repository)).forEach(repositories::add));
+        return repositories;
     }
 
     /** What every write request names: its repository, and whether to answer once MongoDB shows the write. */
@@ -77,32 +99,41 @@ public final class DocumentWrites {
         }
     }
 
+    /**
+     * Creates a document under a parent in any repository of the topology, in the repository its rules route it to
+     * (the path's, without a topology); the answer's Location names that repository.
+     */
     public void create(Context ctx) {
         Target target = Target.of(ctx);
-        String repository = target.repository();
         DocumentInput input = input(ctx).requireForCreate();
-        documents.find(repository, input.parentId()).orElseThrow(() -> ApiException.badRequest(PARENT_ID,
-                "no document '" + input.parentId() + "' in repository '" + repository + "'"));
-        checkNameFree(repository, input.parentId(), input.name(), null);
+        documents.find(around(target.repository()), input.parentId()).orElseThrow(() -> ApiException.badRequest(PARENT_ID,
+                "no document '" + input.parentId() + "' in repository '" + target.repository() + "'"
+                        + (topology.isPresent() ? " or the topology's others" : "")));
         String id = input.id() != null ? input.id() : "doc-" + UUID.randomUUID();
+        Instant now = Instant.now();
+        DocumentEvent event = DocumentEvent.newBuilder().setOperation(Operation.CREATE).setRepository(target.repository())
+                .setId(id).setParentId(input.parentId()).setType(input.type()).setName(input.name())
+                .setTitle(input.title() != null ? input.title() : input.name()).setCreated(now).setModified(now)
+                .setProperties(input.properties() != null ? input.properties() : new HashMap<>())
+                .setEventTime(now).setVersion(0L).setOrigin(Origin.newBuilder().setSource("api").build()).build();
+        String repository = topology.map(t -> t.route(event, now)).orElse(target.repository());
+        event.setRepository(repository);
+        checkNameFree(repository, input.parentId(), input.name(), null);
         // A generated id is new; a client's may name a live document, or a tombstone whose version to exceed.
         Document previous = input.id() == null ? null : documents.findAny(repository, id).orElse(null);
         if (previous != null && Documents.live(previous)) {
             throw ApiException.conflict(ID, "document '" + id + "' already exists");
         }
-        Instant now = Instant.now();
-        DocumentEvent event = DocumentEvent.newBuilder().setOperation(Operation.CREATE).setRepository(repository)
-                .setId(id).setParentId(input.parentId()).setType(input.type()).setName(input.name())
-                .setTitle(input.title() != null ? input.title() : input.name()).setCreated(now).setModified(now)
-                .setProperties(input.properties() != null ? input.properties() : new HashMap<>())
-                .setBlob(upload(ctx)).setEventTime(now)
-                .setVersion(clock.next(previous == null ? 0 : previous.getLong(VERSION)))
-                .setOrigin(Origin.newBuilder().setSource("api").build()).build();
+        event.setVersion(clock.next(previous == null ? 0 : previous.getLong(VERSION)));
+        event.setBlob(upload(ctx));
         append(event);
         respond(ctx, event, target.waitForMongoDb(), 201);
     }
 
-    /** Replaces the given fields (title, properties, name of a leaf, blob); the others keep their stored value. */
+    /**
+     * Replaces the given fields (title, properties, name of a leaf, blob); the others keep their stored value. A
+     * document stays in its repository, and keeps the value of its repository's shard routing property.
+     */
     public void update(Context ctx) {
         Target target = Target.of(ctx);
         String repository = target.repository();
@@ -113,12 +144,21 @@ public final class DocumentWrites {
         unchanged(PARENT_ID, input.parentId(), current.getString(PARENT_ID), "moving a document is not supported");
         unchanged(TYPE, input.type(), current.getString(TYPE), "the type of a document cannot change");
         if (input.name() != null && !input.name().equals(current.getString(NAME))) {
-            if (children.any(repository, id)) {
+            if (children.any(around(repository), id)) {
                 throw ApiException.conflict(NAME, "only documents without children can be renamed");
             }
             checkNameFree(repository, current.getString(PARENT_ID), input.name(), id);
         }
         DocumentEvent stored = event(current, Operation.UPDATE);
+        String routing = layouts.getOrDefault(repository, IndexLayout.TEMPLATE).routing();
+        if (routing != null && input.properties() != null) {
+            Object was = stored.getProperties().get(routing);
+            Object given = input.properties().get(routing);
+            if (!Objects.equals(was == null ? null : was.toString(), given == null ? null : given.toString())) {
+                throw ApiException.badRequest("properties." + routing, routing + " routes the document to its shard in "
+                        + "repository '" + repository + "'; it cannot change (was " + was + ")");
+            }
+        }
         BlobRef upload = upload(ctx);
         DocumentEvent event = DocumentEvent.newBuilder(stored)
                 .setName(input.name() != null ? input.name() : stored.getName())
@@ -134,7 +174,7 @@ public final class DocumentWrites {
     public void delete(Context ctx) {
         Target target = Target.of(ctx);
         Document current = matching(ctx, target.repository());
-        if (children.any(target.repository(), current.getString(KEY))) {
+        if (children.any(around(target.repository()), current.getString(KEY))) {
             throw ApiException.conflict(null, "document '" + current.getString(KEY) + "' has children; delete them first");
         }
         DocumentEvent event = event(current, Operation.DELETE);

@@ -2,6 +2,7 @@ package io.volumizer.api.documents;
 
 import static io.volumizer.sinks.DocumentFields.KEY;
 
+import java.util.List;
 import java.util.Optional;
 
 import org.bson.Document;
@@ -41,6 +42,25 @@ public final class Documents {
     public Document require(String repository, String id) {
         return find(repository, id).orElseThrow(() -> ApiException.notFound("no document '" + id + "' in repository '"
                 + repository + "'"));
+    }
+
+    /** The document in whichever of {@code repositories} holds it (ids are unique across a topology's). */
+    public Optional<Document> find(List<String> repositories, String id) {
+        for (String repository : repositories) {
+            Optional<Document> found = find(repository, id);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    public Document require(List<String> repositories, String id) {
+        if (repositories.size() == 1) {
+            return require(repositories.get(0), id);
+        }
+        return find(repositories, id).orElseThrow(() -> ApiException.notFound("no document '" + id + "' in repositories "
+                + String.join(", ", repositories)));
     }
 
     public static boolean live(Document document) {

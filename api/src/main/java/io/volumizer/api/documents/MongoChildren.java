@@ -5,11 +5,13 @@ import static io.volumizer.sinks.DocumentFields.KEY;
 import static io.volumizer.sinks.DocumentFields.MODIFIED;
 import static io.volumizer.sinks.DocumentFields.NAME;
 import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.REPOSITORY;
 import static io.volumizer.sinks.DocumentFields.TITLE;
 import static io.volumizer.sinks.DocumentFields.TYPE;
 import static io.volumizer.sinks.DocumentFields.VERSION;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
 
@@ -28,13 +30,19 @@ import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.sinks.DocumentFields;
 
 /**
- * Children from MongoDB with a keyset filter: by name on the unique (parentId, name) index, by date on
- * (modified desc, _id) after the last one seen. Sees a write as soon as it is imported.
+ * Children from MongoDB with a keyset filter in each repository: by name on the unique (parentId, name) index, by
+ * date on (modified desc, _id) after the last one seen; the repositories' pages merged in the same order, ties
+ * broken by id (a name is unique among a parent's children only within one repository). Sees a write as soon as it
+ * is imported.
  */
 public final class MongoChildren implements Children {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Bson FIELDS = Projections.include(TYPE, NAME, TITLE, MODIFIED, VERSION);
+    private static final Bson FIELDS = Projections.include(REPOSITORY, TYPE, NAME, TITLE, MODIFIED, VERSION);
+    private static final Comparator<Document> BY_NAME = Comparator.<Document, String>comparing(d -> d.getString(NAME))
+            .thenComparing(d -> d.getString(KEY));
+    private static final Comparator<Document> BY_DATE = Comparator.<Document, Date>comparing(d -> d.getDate(MODIFIED))
+            .reversed().thenComparing(d -> d.getString(KEY));
 
     private final Documents documents;
 
@@ -43,12 +51,13 @@ public final class MongoChildren implements Children {
     }
 
     @Override
-    public Page list(String repository, String parentId, Sort sort, int limit, ArrayNode after) {
+    public Page list(List<String> repositories, String parentId, Sort sort, int limit, ArrayNode after) {
         List<Bson> filters = new ArrayList<>(List.of(Filters.eq(PARENT_ID, parentId), Filters.ne(DELETED, true)));
         Bson order;
         if (sort == Sort.name) {
             if (after != null) {
-                filters.add(Filters.gt(NAME, after.get(0).asText()));
+                // From the last name on, on the index; the one child of that name already seen is dropped below.
+                filters.add(Filters.gte(NAME, after.get(0).asText()));
             }
             order = Sorts.ascending(NAME);
         } else {
@@ -59,13 +68,23 @@ public final class MongoChildren implements Children {
             }
             order = Sorts.orderBy(Sorts.descending(MODIFIED), Sorts.ascending(KEY));
         }
-        List<Document> found = documents.collection(repository).find(Filters.and(filters)).projection(FIELDS)
-                .sort(order).limit(limit).into(new ArrayList<>());
+        Comparator<Document> merged = sort == Sort.name ? BY_NAME : BY_DATE;
+        List<Document> found = new ArrayList<>();
+        for (String repository : repositories) {
+            documents.collection(repository).find(Filters.and(filters)).projection(FIELDS).sort(order).limit(limit + 1)
+                    .forEach(child -> {
+                        if (after == null || sort != Sort.name || !seen(child, after)) {
+                            found.add(child);
+                        }
+                    });
+        }
+        found.sort(merged);
+        List<Document> page = found.subList(0, Math.min(limit, found.size()));
         ArrayNode items = JSON.createArrayNode();
-        found.forEach(child -> items.add(DocumentJson.of(child, "")));
+        page.forEach(child -> items.add(DocumentJson.of(child, "")));
         String next = null;
-        if (found.size() == limit) {
-            Document last = found.get(found.size() - 1);
+        if (page.size() == limit) {
+            Document last = page.get(page.size() - 1);
             ArrayNode values = JSON.createArrayNode();
             if (sort == Sort.name) {
                 values.add(last.getString(NAME));
@@ -78,9 +97,20 @@ public final class MongoChildren implements Children {
         return new Page(items, next);
     }
 
+    /** Whether a child is at or before the name cursor {@code after} (name, then id). */
+    private static boolean seen(Document child, ArrayNode after) {
+        int byName = child.getString(NAME).compareTo(after.get(0).asText());
+        return byName < 0 || byName == 0 && child.getString(KEY).compareTo(after.get(1).asText()) <= 0;
+    }
+
     @Override
-    public boolean any(String repository, String parentId) {
-        return documents.collection(repository).find(Filters.and(Filters.eq(PARENT_ID, parentId),
-                Filters.ne(DELETED, true))).projection(Projections.include(KEY)).first() != null;
+    public boolean any(List<String> repositories, String parentId) {
+        for (String repository : repositories) {
+            if (documents.collection(repository).find(Filters.and(Filters.eq(PARENT_ID, parentId),
+                    Filters.ne(DELETED, true))).projection(Projections.include(KEY)).first() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 }

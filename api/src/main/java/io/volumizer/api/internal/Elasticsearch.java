@@ -29,8 +29,8 @@ public final class Elasticsearch {
     private final RestClient client;
     private final IndexNames indices;
     private final RepositoryIndices repositoryIndices;
-    private volatile String allAliases;
-    private volatile long allAliasesRead;
+    private volatile List<String> allRepositories;
+    private volatile long allRepositoriesRead;
 
     public Elasticsearch(RestClient client, IndexNames indices) {
         this.client = client;
@@ -46,12 +46,22 @@ public final class Elasticsearch {
         if (!repositories.isEmpty()) {
             return String.join(",", repositories.stream().map(indices::of).toList());
         }
-        if (allAliases == null || System.nanoTime() - allAliasesRead > ALIASES_TTL_NANOS) {
-            List<String> aliases = repositoryIndices.repositoryAliases();
-            allAliases = aliases.isEmpty() ? indices.all() : String.join(",", aliases);
-            allAliasesRead = System.nanoTime();
+        List<String> all = repositories();
+        return all.isEmpty() ? indices.all() : String.join(",", all.stream().map(indices::of).toList());
+    }
+
+    /** Every repository that has an index (an alias), as read at most {@link #ALIASES_TTL_NANOS} ago. */
+    public List<String> repositories() {
+        if (allRepositories == null || System.nanoTime() - allRepositoriesRead > ALIASES_TTL_NANOS) {
+            try {
+                allRepositories = repositoryIndices.repositoryAliases().stream()
+                        .map(alias -> alias.substring(indices.prefix().length())).toList();
+            } catch (IOException e) {
+                throw new BackendUnavailableException("elasticsearch", e);
+            }
+            allRepositoriesRead = System.nanoTime();
         }
-        return allAliases;
+        return allRepositories;
     }
 
     /** A search in one repository, or in all of them when {@code repository} is null. */

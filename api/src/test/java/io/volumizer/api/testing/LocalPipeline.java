@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.ApiOptions;
 import io.volumizer.options.Options;
+import io.volumizer.options.topology.TopologyFile;
 import io.volumizer.sinks.blob.BlobStoreOptions;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyExistsException;
@@ -45,7 +46,10 @@ public final class LocalPipeline implements AutoCloseable {
     public static final String BUCKET = "volumizer-it";
 
     public final String run = UUID.randomUUID().toString().substring(0, 8);
+    /** The run's repository: where its documents go without a topology, and its root's name. */
     public final String repository;
+    /** The repositories its documents are in: the topology's, or the run's one. */
+    public final List<String> repositories;
     public final GeneratorSettings settings;
     public final List<DocumentEvent> generated = new ArrayList<>();
     private final Path root;
@@ -75,6 +79,9 @@ public final class LocalPipeline implements AutoCloseable {
             topologyFile = Files.createTempFile("topology-" + run, ".yaml");
             Files.writeString(topologyFile, topology.replace("${repository}", repository));
             options.addAll(List.of("--topology", topologyFile.toString()));
+            repositories = TopologyFile.load(topologyFile).repositories();
+        } else {
+            repositories = List.of(repository);
         }
         pipeline = List.copyOf(options);
         generated.addAll(new BankGenerator(settings).documents());
@@ -153,8 +160,8 @@ public final class LocalPipeline implements AutoCloseable {
     /** Waits until the API at {@code apiBase} finds every generated document in the index (the import is through). */
     public void awaitIndexed(String apiBase) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        HttpRequest count = HttpRequest.newBuilder(URI.create(apiBase + "/api/v1/search?repository=" + repository
-                + "&limit=1")).build();
+        HttpRequest count = HttpRequest.newBuilder(URI.create(apiBase + "/api/v1/search?repository="
+                + String.join(",", repositories) + "&limit=1")).build();
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         long indexed = 0;
         while (indexed < generated.size() && System.nanoTime() < deadline) {
@@ -173,7 +180,8 @@ public final class LocalPipeline implements AutoCloseable {
         if (importJob != null) {
             job(List.of("stop", importJob));
         }
-        List<String> reset = new ArrayList<>(List.of("reset", repository));
+        List<String> reset = new ArrayList<>(List.of("reset"));
+        reset.addAll(repositories);
         reset.addAll(pipeline);
         job(reset);
         if (topologyFile != null) {

@@ -191,10 +191,11 @@ public final class CommandsBenchmark extends PipelineRunCommand {
      * index with the same bulk-load settings; measured by its own count, as the job is by its ranges'.
      */
     private Progress rawCeiling(MongoClient mongo, RestClient elasticsearch) throws Exception {
-        RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.elasticsearch.indices());
+        RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.elasticsearch.indices(),
+                pipeline.indexLayouts());
         String generation = indices.createForReindex(settings.repository());
         ElasticsearchDocumentStore store = ElasticsearchDocumentStore.intoGeneration(elasticsearch,
-                pipeline.elasticsearch.indices(), generation, Backoff.DEFAULT);
+                pipeline.elasticsearch.indices(), pipeline.indexLayouts(), generation, Backoff.DEFAULT);
         MongoCollection<Document> collection = mongo.getDatabase(pipeline.mongodb.database).getCollection(settings.repository());
         AtomicLong written = new AtomicLong();
         Progress progress = Progress.startingNow(documents);

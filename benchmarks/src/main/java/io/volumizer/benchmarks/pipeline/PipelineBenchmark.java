@@ -3,10 +3,8 @@ package io.volumizer.benchmarks.pipeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +31,7 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
 
+import io.volumizer.benchmarks.internal.ImportedForm;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -46,7 +45,6 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
-import io.volumizer.sinks.mongodb.Ancestry;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -269,22 +267,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         return 1 - (double) parents / withParent;
     }
 
-    /**
-     * The documents as the import job stores and indexes them, ancestry included (every ancestor id is an entry of
-     * the navigation index and an indexed term), resolved in memory: the generator emits parents first.
-     */
     private static List<ImportedEvent> imported(List<DocumentEvent> documents) {
-        Map<String, Ancestry> ancestries = new HashMap<>();
-        List<ImportedEvent> imported = new ArrayList<>(documents.size());
-        for (DocumentEvent document : documents) {
-            Ancestry ancestry = document.getParentId() == null ? Ancestry.root(document.getId(), document.getName())
-                    : Objects.requireNonNull(ancestries.get(document.getParentId()), "parent after its child")
-                            .child(document.getId(), document.getName());
-            ancestries.put(document.getId(), ancestry);
-            imported.add(ImportedEvent.newBuilder().setDocument(document).setAncestorIds(ancestry.ancestorIds())
-                    .setPath(ancestry.path()).setImportedAt(Instant.EPOCH).build());
-        }
-        return imported;
+        ImportedForm form = new ImportedForm();
+        return documents.stream().map(form::of).toList();
     }
 
     /**

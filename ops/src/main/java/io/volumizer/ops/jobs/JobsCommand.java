@@ -203,22 +203,24 @@ public final class JobsCommand {
         }
     }
 
-    /** Empties a repository's topics, collection and index, so the next run starts from nothing. */
-    @Command(name = "reset", description = "Delete a repository's topics, MongoDB collection and Elasticsearch index.")
+    /** Empties the pipeline's topics and repositories' collections and indices, so the next run starts from nothing. */
+    @Command(name = "reset", description = "Delete the topics, and each repository's MongoDB collection and Elasticsearch index.")
     static final class Reset implements Callable<Integer> {
         @Mixin
         PipelineOptions pipeline = new PipelineOptions();
 
-        @Parameters(index = "0", description = "Repository.")
-        String repository;
+        @Parameters(arity = "1..*", description = "Repositories (a topology's, say).")
+        List<String> repositories;
 
         @Override
         public Integer call() throws Exception {
             try (Stores stores = new Stores(pipeline)) {
-                stores.reset(repository);
+                for (String repository : repositories) {
+                    stores.reset(repository);
+                }
             }
-            System.out.println("reset " + repository + ": topics " + pipeline.documentsTopic() + ", "
-                    + pipeline.importedTopic + ", " + pipeline.deadletterTopic + ", its collection and its index");
+            System.out.println("reset " + String.join(", ", repositories) + ": topics " + pipeline.documentsTopic() + ", "
+                    + pipeline.importedTopic + ", " + pipeline.deadletterTopic + ", their collections and indices");
             return 0;
         }
     }

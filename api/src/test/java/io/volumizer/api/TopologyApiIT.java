@@ -1,0 +1,280 @@
+package io.volumizer.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.javalin.Javalin;
+import io.volumizer.api.internal.Backends;
+import io.volumizer.api.testing.LocalPipeline;
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.options.topology.Topology;
+import io.volumizer.options.topology.TopologyFile;
+import io.volumizer.schemas.event.DocumentEvent;
+
+/**
+ * The API over the published topology ({@code topologies/11b.yaml}): a run generated into two live repositories
+ * and an archive by the real pipeline, read and written without naming repositories. Two API servers share the
+ * stores: one lists children from Elasticsearch (the default), one from MongoDB, so both merges are exercised.
+ */
+class TopologyApiIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TOKEN = "it-token";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Path PUBLISHED = Path.of("..", "topologies", "11b.yaml");
+    private static final String GENERATED_TYPES = "CustomerFolder,IdCard,Account,OpeningLetter,Statement";
+
+    private static LocalPipeline pipeline;
+    private static Topology topology;
+    private static final Map<String, String> repositoryOf = new HashMap<>();
+    private static final List<Javalin> servers = new ArrayList<>();
+    private static final List<Backends> backends = new ArrayList<>();
+    private static String fromElasticsearch;
+    private static String fromMongoDb;
+    private static int notes;
+
+    @BeforeAll
+    static void pipelineAndApis() throws Exception {
+        pipeline = new LocalPipeline("topo", 5, 16, 10, Files.readString(PUBLISHED));
+        topology = TopologyFile.load(PUBLISHED);
+        for (DocumentEvent document : pipeline.generated) {
+            repositoryOf.put(document.getId(), topology.route(document, pipeline.settings.present()));
+        }
+        fromElasticsearch = start(pipeline.apiOptions(TOKEN));
+        fromMongoDb = start(pipeline.apiOptions(TOKEN, "--children-from", "mongodb"));
+        pipeline.awaitIndexed(fromElasticsearch);
+    }
+
+    private static String start(ApiOptions options) {
+        Backends backend = new Backends(options);
+        Javalin server = ApiServer.create(options, backend).start("127.0.0.1", 0);
+        backends.add(backend);
+        servers.add(server);
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        servers.forEach(Javalin::stop);
+        for (Backends backend : backends) {
+            backend.close();
+        }
+        if (pipeline != null) {
+            pipeline.close();
+        }
+    }
+
+    @Test
+    void aDocumentIsFoundWithoutNamingItsRepositoryAndSaysWhichItIs() throws Exception {
+        DocumentEvent archived = archivedStatement("us-west");
+        JsonNode statement = json(get(fromElasticsearch, "/api/v1/documents/" + archived.getId()));
+        assertThat(statement.path("repository").asText()).isEqualTo("archives");
+        assertThat(statement.path("blob").path("href").asText()).isEqualTo("/api/v1/archives/documents/" + archived.getId() + "/blob");
+
+        HttpResponse<byte[]> blob = get(fromElasticsearch, "/api/v1/documents/" + archived.getId() + "/blob");
+        assertThat(blob.statusCode()).isEqualTo(200);
+        assertThat(new String(blob.body(), 0, 5, StandardCharsets.US_ASCII)).isEqualTo("%PDF-");
+
+        // The breadcrumb crosses from the archive into the live repository and up to the root in us-east.
+        JsonNode ancestors = json(get(fromElasticsearch, "/api/v1/documents/" + archived.getId() + "/ancestors"))
+                .path("ancestors");
+        assertThat(ancestors.findValuesAsText("id")).endsWith(archived.getParentId());
+        assertThat(ancestors.get(0).path("repository").asText()).isEqualTo("us-east");
+        assertThat(ancestors.get(ancestors.size() - 1).path("repository").asText()).isEqualTo("us-west");
+        assertThat(ancestors.findValuesAsText("type")).containsExactly("Root", "State", "CustomerFolder", "Account");
+
+        // The repository-scoped routes keep working, and find nothing in a repository that does not hold it.
+        assertThat(get(fromElasticsearch, "/api/v1/archives/documents/" + archived.getId()).statusCode()).isEqualTo(200);
+        assertThat(get(fromElasticsearch, "/api/v1/us-west/documents/" + archived.getId()).statusCode()).isEqualTo(404);
+        assertThat(get(fromElasticsearch, "/api/v1/documents/no-such-document").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void childrenOfAnAccountListLiveAndArchivedStatementsTogetherInKeysetPagesWhileDocumentsAreAdded() throws Exception {
+        for (String api : List.of(fromElasticsearch, fromMongoDb)) {
+            for (String sort : List.of("name", "date")) {
+                DocumentEvent account = liveAccounts().get(sort.equals("name") ? 0 : 1);
+                Set<String> expected = pipeline.generated.stream().filter(d -> account.getId().equals(d.getParentId()))
+                        .map(DocumentEvent::getId).collect(Collectors.toCollection(TreeSet::new));
+                List<String> listed = new ArrayList<>();
+                Set<String> repositories = new TreeSet<>();
+                List<String> added = new ArrayList<>();
+                String next = null;
+                for (int page = 0; page < 50; page++) {
+                    JsonNode body = json(get(api, "/api/v1/documents/" + account.getId() + "/children?limit=4&sort=" + sort
+                            + (next == null ? "" : "&cursor=" + next)));
+                    for (JsonNode child : body.path("children")) {
+                        listed.add(child.path("id").asText());
+                        repositories.add(child.path("repository").asText());
+                    }
+                    if (page == 1 && sort.equals("name")) {
+                        // Added after the cursor in the listing's order: a later page must show them, once.
+                        added.add(addNote(account, "zz-note-" + notes++));
+                        added.add(addNote(account, "zz-note-" + notes++));
+                        awaitListed(api, account.getId(), added);
+                    }
+                    next = body.path("next").isNull() ? null : body.path("next").asText();
+                    if (next == null) {
+                        break;
+                    }
+                }
+                assertThat(listed).as("%s by %s", api, sort).doesNotHaveDuplicates().containsAll(expected).containsAll(added);
+                assertThat(repositories).as("%s by %s", api, sort).contains("archives").containsAnyOf("us-east", "us-west");
+            }
+        }
+    }
+
+    @Test
+    void searchAcrossRepositoriesMergesHitsAggregationsAndPagesAndTargetsAShardWithACustomer() throws Exception {
+        Map<String, Long> statementsPer = pipeline.generated.stream().filter(d -> d.getType().equals("Statement"))
+                .collect(Collectors.groupingBy(d -> repositoryOf.get(d.getId()), Collectors.counting()));
+        JsonNode all = search("type=Statement&aggs=repository&limit=1");
+        Map<String, Long> counted = new HashMap<>();
+        all.path("aggs").path("repository").forEach(b -> counted.put(b.path("key").asText(), b.path("count").asLong()));
+        assertThat(counted).isEqualTo(statementsPer);
+
+        List<String> ids = new ArrayList<>();
+        String next = null;
+        for (int page = 0; page < 200; page++) {
+            JsonNode hits = search("type=Statement&sort=date&limit=9" + (next == null ? "" : "&cursor=" + next));
+            hits.path("hits").forEach(hit -> ids.add(hit.path("id").asText()));
+            next = hits.path("next").isNull() ? null : hits.path("next").asText();
+            if (next == null) {
+                break;
+            }
+        }
+        assertThat(ids).doesNotHaveDuplicates().hasSize((int) statementsPer.values().stream().mapToLong(Long::longValue).sum());
+
+        JsonNode archives = search("repository=archives&type=Statement&limit=1");
+        assertThat(archives.path("total").path("value").asLong()).isEqualTo(statementsPer.get("archives"));
+        assertThat(archives.path("shards").path("total").asInt()).isEqualTo(2);
+
+        DocumentEvent western = pipeline.generated.stream().filter(d -> d.getType().equals("CustomerFolder"))
+                .filter(d -> repositoryOf.get(d.getId()).equals("us-west")).findFirst().orElseThrow();
+        Object number = western.getProperties().get(BankGenerator.CUSTOMER_NUMBER);
+        long liveOfCustomer = pipeline.generated.stream()
+                .filter(d -> number.equals(d.getProperties().get(BankGenerator.CUSTOMER_NUMBER)))
+                .filter(d -> repositoryOf.get(d.getId()).equals("us-west")).count();
+        // Generated types only: the write test adds notes of this customer.
+        JsonNode targeted = search("repository=us-west&customer=" + number + "&limit=1&type=" + GENERATED_TYPES);
+        assertThat(targeted.path("shards").path("total").asInt()).isEqualTo(1);
+        assertThat(targeted.path("total").path("value").asLong()).isEqualTo(liveOfCustomer);
+        JsonNode everywhere = search("customer=" + number + "&limit=1&aggs=repository");
+        assertThat(everywhere.path("shards").path("total").asInt()).as("the archive is not sharded by customer")
+                .isEqualTo(3 + 3 + 2);
+        assertThat(everywhere.path("aggs").path("repository").findValuesAsText("key")).contains("us-west", "archives");
+    }
+
+    @Test
+    void writesAreRoutedByTheTopologysRulesWhateverRepositoryTheyAreSentTo() throws Exception {
+        DocumentEvent account = liveAccounts().stream().filter(a -> repositoryOf.get(a.getId()).equals("us-west"))
+                .findFirst().orElseThrow();
+        Object number = account.getProperties().get(BankGenerator.CUSTOMER_NUMBER);
+        Object state = account.getProperties().get(BankGenerator.STATE);
+        HttpResponse<byte[]> created = write("POST", "/api/v1/us-east/documents?wait=true", "{\"parentId\":\""
+                + account.getId() + "\",\"type\":\"Note\",\"name\":\"routed-note\",\"properties\":{\"state\":\""
+                + state + "\",\"customerNumber\":\"" + number + "\"}}");
+        assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        String location = created.headers().firstValue("Location").orElseThrow();
+        assertThat(location).startsWith("/api/v1/us-west/documents/");
+        String id = location.substring(location.lastIndexOf('/') + 1);
+        assertThat(json(get(fromElasticsearch, "/api/v1/documents/" + id)).path("repository").asText()).isEqualTo("us-west");
+
+        // The routing property of a sharded repository cannot change: the document would be on the wrong shard.
+        HttpResponse<byte[]> moved = write("PUT", "/api/v1/us-west/documents/" + id,
+                "{\"properties\":{\"state\":\"" + state + "\",\"customerNumber\":\"0000000000\"}}");
+        assertThat(moved.statusCode()).isEqualTo(400);
+        assertThat(json(moved).path("field").asText()).isEqualTo("properties.customerNumber");
+
+        // A document no rule but the last takes goes there, under a parent in another repository.
+        HttpResponse<byte[]> note = write("POST", "/api/v1/us-west/documents?wait=true", "{\"parentId\":\""
+                + id + "\",\"type\":\"Note\",\"name\":\"unrouted-note\"}");
+        assertThat(note.statusCode()).as(new String(note.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        assertThat(note.headers().firstValue("Location").orElseThrow()).startsWith("/api/v1/us-east/documents/");
+
+        // Its parent's only child is in another repository: the parent cannot be deleted before it (asked of the
+        // server whose children come from MongoDB, which has the child already).
+        HttpResponse<byte[]> refused = write(fromMongoDb, "DELETE", "/api/v1/us-west/documents/" + id, null);
+        assertThat(refused.statusCode()).as(new String(refused.body(), StandardCharsets.UTF_8)).isEqualTo(409);
+    }
+
+    private static List<DocumentEvent> liveAccounts() {
+        return pipeline.generated.stream().filter(d -> d.getType().equals("Account")).toList();
+    }
+
+    private static DocumentEvent archivedStatement(String liveRepository) {
+        return pipeline.generated.stream().filter(d -> repositoryOf.get(d.getId()).equals("archives"))
+                .filter(d -> repositoryOf.get(d.getParentId()).equals(liveRepository)).findFirst().orElseThrow();
+    }
+
+    /** Adds a note under the account (in the repository the rules give it) and waits until MongoDB has it. */
+    private static String addNote(DocumentEvent account, String name) throws Exception {
+        HttpResponse<byte[]> created = write("POST", "/api/v1/us-east/documents?wait=true", "{\"parentId\":\""
+                + account.getId() + "\",\"type\":\"Note\",\"name\":\"" + name + "\"}");
+        assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        return json(created).path("id").asText();
+    }
+
+    /** Waits until a listing of the account's children shows the documents (Elasticsearch's after its refresh). */
+    private static void awaitListed(String api, String parentId, List<String> ids) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode children = json(get(api, "/api/v1/documents/" + parentId + "/children?limit=50&sort=name"));
+            if (children.path("children").findValuesAsText("id").containsAll(ids)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError(ids + " not listed under " + parentId + " within 30 s");
+    }
+
+    private static JsonNode search(String query) throws Exception {
+        HttpResponse<byte[]> response = get(fromElasticsearch, "/api/v1/search?" + query);
+        assertThat(response.statusCode()).as("search %s: %s", query, new String(response.body(), StandardCharsets.UTF_8))
+                .isEqualTo(200);
+        return json(response);
+    }
+
+    private static HttpResponse<byte[]> get(String api, String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60)).GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private static HttpResponse<byte[]> write(String method, String path, String body) throws Exception {
+        return write(fromElasticsearch, method, path, body);
+    }
+
+    private static HttpResponse<byte[]> write(String api, String method, String path, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + TOKEN).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private static JsonNode json(HttpResponse<byte[]> response) throws IOException {
+        return JSON.readTree(response.body());
+    }
+}

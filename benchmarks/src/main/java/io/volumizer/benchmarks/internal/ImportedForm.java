@@ -1,0 +1,31 @@
+package io.volumizer.benchmarks.internal;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.mongodb.Ancestry;
+
+/**
+ * Generated documents as the import job stores and indexes them, ancestry included (every ancestor id is an entry
+ * of the navigation index and an indexed term), resolved in memory: the generator emits parents first. Only
+ * folders (documents without a file) are remembered, since only they have children.
+ */
+public final class ImportedForm {
+
+    private final Map<String, Ancestry> folders = new HashMap<>();
+
+    public ImportedEvent of(DocumentEvent document) {
+        Ancestry ancestry = document.getParentId() == null ? Ancestry.root(document.getId(), document.getName())
+                : Objects.requireNonNull(folders.get(document.getParentId()), "parent after its child")
+                        .child(document.getId(), document.getName());
+        if (document.getBlob() == null) {
+            folders.put(document.getId(), ancestry);
+        }
+        return ImportedEvent.newBuilder().setDocument(document).setAncestorIds(ancestry.ancestorIds())
+                .setPath(ancestry.path()).setImportedAt(Instant.EPOCH).build();
+    }
+}

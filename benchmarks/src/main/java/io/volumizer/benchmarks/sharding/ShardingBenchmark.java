@@ -1,0 +1,345 @@
+package io.volumizer.benchmarks.sharding;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.apache.http.HttpHost;
+import org.apache.http.entity.ContentType;
+import org.apache.http.nio.entity.NStringEntity;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.RestClient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.volumizer.benchmarks.internal.ImportedForm;
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorOptions;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.options.CheckOptions;
+import io.volumizer.options.Failures;
+import io.volumizer.options.endpoints.ElasticsearchOptions;
+import io.volumizer.options.selection.Selection;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.BulkResult;
+import io.volumizer.sinks.DocumentFields;
+import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.sinks.elasticsearch.IndexNames;
+import io.volumizer.sinks.elasticsearch.IndexTemplates;
+import io.volumizer.sinks.elasticsearch.RepositoryIndices;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Property sharding in the Alfresco lab's dimensions: one generated run indexed three times, by the index stage's
+ * own writer, into repositories of 1, 3 and 11 shards routed by customer number; then a customer's query (a
+ * simple one, and one with aggregations) at 1 and 16 concurrent users, sent to the customer's shard alone
+ * (targeted: {@code routing=<customer number>}, as the API does) or to every shard (fan-out). Each cell reports
+ * p50/p95/p99 and throughput; the baseline of every query and concurrency is the 1-shard fan-out of the same run.
+ * Writes {@code sharding.json}, {@code sharding.md} and two charts ({@code sharding-throughput.png},
+ * {@code sharding-p95.png}).
+ */
+@Command(name = "sharding-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+public final class ShardingBenchmark implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final int BATCH = 2000;
+    private static final String REPOSITORY_PREFIX = "sharding-";
+
+    @Mixin
+    ElasticsearchOptions elasticsearch = new ElasticsearchOptions();
+
+    @Mixin
+    GeneratorOptions run = new GeneratorOptions();
+
+    @Option(names = "--shards", split = ",", defaultValue = "1,3,11", description = "Shard counts of the layouts (default: ${DEFAULT-VALUE}).")
+    List<Integer> shardCounts;
+
+    @Option(names = "--users", split = ",", defaultValue = "1,16", description = "Concurrent users of each cell (default: ${DEFAULT-VALUE}).")
+    List<Integer> userCounts;
+
+    @Option(names = "--warmup", defaultValue = "PT3S", description = "Queries before each cell's measure, for its caches (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--measure", defaultValue = "PT10S", description = "How long each cell is measured (default: ${DEFAULT-VALUE}).")
+    Duration measure;
+
+    @Option(names = "--reuse", description = "Keep the layouts of an earlier run that hold every document of this one.")
+    boolean reuse;
+
+    @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of the results files.")
+    Path results;
+
+    @Mixin
+    CheckOptions check = new CheckOptions();
+
+    /** One cell of the table: a layout, a query, a concurrency and a mode, with what was measured. */
+    record Cell(int shards, String query, int users, String mode, long queries, double seconds, double p50, double p95,
+            double p99, int shardsAsked, long errors) {
+
+        double throughput() {
+            return queries / seconds;
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        GeneratorSettings settings = run.settings();
+        elasticsearch.validate();
+        if (shardCounts.stream().anyMatch(n -> n < 1) || userCounts.stream().anyMatch(n -> n < 1)) {
+            throw new IllegalArgumentException("--shards and --users must be positive, were " + shardCounts + " and " + userCounts);
+        }
+        if (check.only) {
+            return 0;
+        }
+        BankGenerator generator = new BankGenerator(settings);
+        try (RestClient client = RestClient.builder(HttpHost.create(elasticsearch.url))
+                .setHttpClientConfigCallback(http -> http.setMaxConnPerRoute(64).setMaxConnTotal(64)).build()) {
+            IndexNames names = elasticsearch.indices();
+            long documents = load(client, names, generator);
+            String[] customers = new String[(int) settings.customers()];
+            for (int i = 0; i < customers.length; i++) {
+                customers[i] = generator.model().customer(i).number();
+            }
+            List<Cell> cells = new ArrayList<>();
+            for (int shards : shardCounts) {
+                for (String query : List.of("simple", "aggregations")) {
+                    for (int users : userCounts) {
+                        for (String mode : List.of("fan-out", "targeted")) {
+                            Cell cell = measure(client, names.of(repository(shards)), shards, query, users, mode, customers);
+                            System.out.printf(Locale.ROOT, "%2d shards  %-12s %2d users  %-8s %,8.0f q/s  p50 %6.1f  "
+                                    + "p95 %6.1f  p99 %6.1f ms  shards asked %d%n", shards, query, users, mode,
+                                    cell.throughput(), cell.p50(), cell.p95(), cell.p99(), cell.shardsAsked());
+                            cells.add(cell);
+                        }
+                    }
+                }
+            }
+            write(settings, documents, cells);
+        }
+        return 0;
+    }
+
+    private static String repository(int shards) {
+        return REPOSITORY_PREFIX + shards;
+    }
+
+    /**
+     * Every layout holding the whole run: each filled like a reindex fills a generation (bulk-load settings, the
+     * layout's own put back, the alias moved), all from one pass over the generator.
+     */
+    private long load(RestClient client, IndexNames names, BankGenerator generator) throws IOException {
+        long expected = generator.documentCount();
+        Map<Integer, RepositoryIndices> indices = new LinkedHashMap<>();
+        Map<Integer, IndexLayout> layouts = new LinkedHashMap<>();
+        for (int shards : shardCounts) {
+            layouts.put(shards, new IndexLayout(shards, 0, null, null, BankGenerator.CUSTOMER_NUMBER));
+            indices.put(shards, new RepositoryIndices(client, names, Map.of(repository(shards), layouts.get(shards))));
+        }
+        if (reuse && allHold(indices, names, expected)) {
+            System.out.printf(Locale.ROOT, "reusing layouts of %,d documents%n", expected);
+            return expected;
+        }
+        IndexTemplates.installRepositoryTemplate(client, names);
+        Map<Integer, String> generations = new LinkedHashMap<>();
+        Map<Integer, ElasticsearchDocumentStore> stores = new LinkedHashMap<>();
+        String runRepository = generator.settings().repository();
+        for (int shards : shardCounts) {
+            indices.get(shards).delete(repository(shards));
+            generations.put(shards, indices.get(shards).createForReindex(repository(shards)));
+            stores.put(shards, ElasticsearchDocumentStore.intoGeneration(client, names,
+                    Map.of(runRepository, layouts.get(shards)), generations.get(shards), Backoff.DEFAULT));
+        }
+        ImportedForm form = new ImportedForm();
+        List<ImportedEvent> batch = new ArrayList<>(BATCH);
+        long written = 0;
+        long started = System.nanoTime();
+        for (long index = 0; index < generator.indexSpace(); index++) {
+            DocumentEvent document = generator.documentAt(index);
+            if (document != null) {
+                batch.add(form.of(document));
+            }
+            if (batch.size() == BATCH || index == generator.indexSpace() - 1 && !batch.isEmpty()) {
+                for (ElasticsearchDocumentStore store : stores.values()) {
+                    BulkResult<ImportedEvent> result = store.write(batch);
+                    if (!result.failed().isEmpty()) {
+                        throw new IllegalStateException("Elasticsearch refused " + result.failed().size()
+                                + " documents, the first: " + result.failed().get(0).reason());
+                    }
+                }
+                written += batch.size();
+                batch.clear();
+                if (written % (BATCH * 50) == 0) {
+                    System.out.printf(Locale.ROOT, "indexed %,d of %,d documents into %d layouts (%,.0f docs/s per layout)%n",
+                            written, expected, shardCounts.size(), written / ((System.nanoTime() - started) / 1e9));
+                }
+            }
+        }
+        for (int shards : shardCounts) {
+            indices.get(shards).finishLoad(repository(shards), generations.get(shards));
+            indices.get(shards).swap(repository(shards), generations.get(shards));
+        }
+        if (!allHold(indices, names, expected)) {
+            throw new IllegalStateException("a layout does not hold the " + expected + " documents written");
+        }
+        System.out.printf(Locale.ROOT, "indexed %,d documents into each of %d layouts in %.0f s%n", written,
+                shardCounts.size(), (System.nanoTime() - started) / 1e9);
+        return written;
+    }
+
+    private boolean allHold(Map<Integer, RepositoryIndices> indices, IndexNames names, long expected) throws IOException {
+        for (Map.Entry<Integer, RepositoryIndices> layout : indices.entrySet()) {
+            String alias = names.of(repository(layout.getKey()));
+            if (layout.getValue().current(repository(layout.getKey())).isEmpty()
+                    || layout.getValue().count(alias) != expected) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A customer's query, as the API sends it for {@code customer=<number>}, with its aggregations or without. */
+    static ObjectNode query(String customer, boolean aggregations) {
+        ObjectNode body = JSON.createObjectNode().put("size", 20);
+        body.set("query", Selection.parse(Map.of("customer", customer)).query());
+        body.putArray("sort").add(JSON.createObjectNode().put(DocumentFields.CREATED, "desc"))
+                .add(JSON.createObjectNode().put(DocumentFields.ID, "asc"));
+        if (aggregations) {
+            ObjectNode aggs = body.putObject("aggs");
+            aggs.putObject("type").putObject("terms").put("field", DocumentFields.TYPE).put("size", 50);
+            aggs.putObject("month").putObject("date_histogram").put("field", DocumentFields.CREATED)
+                    .put("calendar_interval", "month").put("min_doc_count", 1);
+        }
+        return body;
+    }
+
+    private Cell measure(RestClient client, String alias, int shards, String query, int users, String mode,
+            String[] customers) throws Exception {
+        boolean targeted = mode.equals("targeted");
+        boolean aggregations = query.equals("aggregations");
+        ExecutorService pool = Executors.newFixedThreadPool(users);
+        try {
+            run(pool, client, alias, targeted, aggregations, users, customers, warmup, shards);
+            long started = System.nanoTime();
+            List<long[]> perUser = run(pool, client, alias, targeted, aggregations, users, customers, measure, shards);
+            double seconds = (System.nanoTime() - started) / 1e9;
+            long[] latencies = perUser.stream().flatMapToLong(java.util.Arrays::stream).filter(l -> l >= 0).sorted().toArray();
+            long errors = perUser.stream().flatMapToLong(java.util.Arrays::stream).filter(l -> l < 0).count();
+            return new Cell(shards, query, users, mode, latencies.length, seconds, percentile(latencies, 50),
+                    percentile(latencies, 95), percentile(latencies, 99), targeted ? 1 : shards, errors);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Each user's latencies (ns) of back-to-back queries for {@code duration}; -1 for a query that failed. */
+    private static List<long[]> run(ExecutorService pool, RestClient client, String alias, boolean targeted,
+            boolean aggregations, int users, String[] customers, Duration duration, int shards) throws Exception {
+        long deadline = System.nanoTime() + duration.toNanos();
+        List<Future<long[]>> futures = new ArrayList<>();
+        for (int user = 0; user < users; user++) {
+            SplittableRandom random = new SplittableRandom(31L * user + shards);
+            futures.add(pool.submit(() -> {
+                long[] latencies = new long[1024];
+                int n = 0;
+                while (System.nanoTime() < deadline) {
+                    String customer = customers[random.nextInt(customers.length)];
+                    Request request = new Request("POST", "/" + alias + "/_search");
+                    if (targeted) {
+                        request.addParameter("routing", customer);
+                    }
+                    request.setEntity(new NStringEntity(query(customer, aggregations).toString(), ContentType.APPLICATION_JSON));
+                    long start = System.nanoTime();
+                    long latency;
+                    try (InputStream in = client.performRequest(request).getEntity().getContent()) {
+                        JsonNode answer = JSON.readTree(in);
+                        latency = System.nanoTime() - start;
+                        int asked = answer.path("_shards").path("total").asInt();
+                        if (asked != (targeted ? 1 : shards) || answer.path("hits").path("total").path("value").asLong() == 0) {
+                            throw new IllegalStateException("customer " + customer + ": " + asked + " shards asked, "
+                                    + answer.path("hits").path("total") + " hits");
+                        }
+                    } catch (IOException e) {
+                        latency = -1;
+                    }
+                    if (n == latencies.length) {
+                        latencies = java.util.Arrays.copyOf(latencies, n * 2);
+                    }
+                    latencies[n++] = latency;
+                }
+                return java.util.Arrays.copyOf(latencies, n);
+            }));
+        }
+        List<long[]> all = new ArrayList<>();
+        for (Future<long[]> future : futures) {
+            all.add(future.get());
+        }
+        return all;
+    }
+
+    /** The nearest-rank percentile of sorted latencies, in milliseconds. */
+    static double percentile(long[] sortedNanos, double percent) {
+        if (sortedNanos.length == 0) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(percent / 100 * sortedNanos.length);
+        return sortedNanos[Math.max(0, rank - 1)] / 1e6;
+    }
+
+    private void write(GeneratorSettings settings, long documents, List<Cell> cells) throws IOException {
+        Files.createDirectories(results);
+        ObjectNode json = JSON.createObjectNode();
+        json.putObject("run").put("seed", settings.seed()).put("customers", settings.customers())
+                .put("documents", documents).put("cores", Runtime.getRuntime().availableProcessors())
+                .put("warmupSeconds", warmup.toSeconds()).put("measureSeconds", measure.toSeconds());
+        var rows = json.putArray("cells");
+        for (Cell cell : cells) {
+            Cell baseline = baseline(cells, cell);
+            rows.addObject().put("shards", cell.shards()).put("query", cell.query()).put("users", cell.users())
+                    .put("mode", cell.mode()).put("queries", cell.queries()).put("errors", cell.errors())
+                    .put("queriesPerSecond", round(cell.throughput())).put("p50Ms", round(cell.p50()))
+                    .put("p95Ms", round(cell.p95())).put("p99Ms", round(cell.p99())).put("shardsAsked", cell.shardsAsked())
+                    .put("throughputVsBaseline", round(cell.throughput() / baseline.throughput()))
+                    .put("p95VsBaseline", round(cell.p95() / baseline.p95()));
+        }
+        Files.writeString(results.resolve("sharding.json"), JSON.writeValueAsString(json));
+        Files.writeString(results.resolve("sharding.md"), ShardingReport.markdown(settings, documents, warmup, measure, cells));
+        ShardingReport.charts(cells, results.resolve("sharding-throughput.png"), results.resolve("sharding-p95.png"));
+        System.out.println("results: " + results.resolve("sharding.md"));
+    }
+
+    /** The cell every other of the same query and concurrency is compared with: the first layout's fan-out. */
+    static Cell baseline(List<Cell> cells, Cell of) {
+        return cells.stream().filter(c -> c.query().equals(of.query()) && c.users() == of.users()
+                && c.mode().equals("fan-out")).findFirst().orElseThrow();
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ShardingBenchmark()).setExecutionExceptionHandler(Failures::oneLine).execute(args));
+    }
+}
