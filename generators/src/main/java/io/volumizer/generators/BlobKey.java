@@ -40,6 +40,11 @@ public record BlobKey(GeneratorSettings settings, Kind kind, long customer, int 
         return key.toString();
     }
 
+    /** Whether a blob key is a generated blob's (which {@link #parse} reads and renders again). */
+    public static boolean isGenerated(String key) {
+        return key != null && key.startsWith(PREFIX);
+    }
+
     /** @throws IllegalArgumentException naming what is wrong with the key */
     public static BlobKey parse(String key, String repository) {
         if (key == null || !key.startsWith(PREFIX)) {

@@ -35,6 +35,8 @@ public final class DocumentFields {
     public static final String DELETED = "deleted";
     /** Elasticsearch only: the title and every text property, for fulltext search. */
     public static final String FULLTEXT = "fulltext";
+    /** Elasticsearch only, in repositories of the live profile: the text inside the document's file. */
+    public static final String FILE_TEXT = "fileText";
     public static final String BLOB = "blob";
     /** MongoDB only: where a generated document came from. */
     public static final String ORIGIN = "origin";

@@ -16,6 +16,7 @@ import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.sinks.elasticsearch.IndexProfile;
 
 class SearchRequestTest {
 
@@ -83,7 +84,7 @@ class SearchRequestTest {
 
     @Test
     void aSearchCarryingTheRoutingValueOfEveryRepositorySearchedAsksOneShard() {
-        IndexLayout byCustomer = new IndexLayout(3, null, null, null, BankGenerator.CUSTOMER_NUMBER);
+        IndexLayout byCustomer = new IndexLayout(3, null, null, null, BankGenerator.CUSTOMER_NUMBER, IndexProfile.METADATA);
         Map<String, IndexLayout> layouts = Map.of("east", byCustomer, "west", byCustomer, "archives", IndexLayout.TEMPLATE);
         SearchRequest oneCustomer = parse(Map.of("customer", "0000000042"));
         assertThat(oneCustomer.routing(List.of("east"), layouts)).isEqualTo("0000000042");

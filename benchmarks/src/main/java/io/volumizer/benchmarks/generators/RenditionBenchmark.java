@@ -17,13 +17,16 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
+import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.model.Account;
 import io.volumizer.generators.model.BankModel;
 import io.volumizer.generators.model.Customer;
 import io.volumizer.generators.model.Statement;
+import io.volumizer.generators.render.FileText;
 import io.volumizer.generators.render.IdCardJpeg;
 import io.volumizer.generators.render.OpeningLetterDocx;
 import io.volumizer.generators.render.StatementLayout;
@@ -32,7 +35,8 @@ import io.volumizer.generators.render.StatementPdf;
 /**
  * Renditions per second, each measured with its model computation included (a statement's operations, a
  * customer...), against the straightforward library way of producing the same page: PDFBox's content-stream API
- * for statements, POI's XWPFDocument for letters.
+ * for statements, POI's XWPFDocument for letters. Next to them, the reading of their text back (PDFBox, POI), as the
+ * index stage does for a live repository's files.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -105,6 +109,39 @@ public class RenditionBenchmark {
             document.write(out);
             return out.toByteArray();
         }
+    }
+
+    /** Each thread's rendered files, for the text the index stage reads of a live repository's files. */
+    @State(Scope.Thread)
+    public static class Files {
+        private static final int COUNT = 64;
+        final byte[][] statements = new byte[COUNT][];
+        final byte[][] letters = new byte[COUNT][];
+        int next;
+
+        @Setup
+        public void render() {
+            Content content = new Content();
+            for (int i = 0; i < COUNT; i++) {
+                statements[i] = StatementPdf.render(content.nextStatement());
+                letters[i] = OpeningLetterDocx.render(content.nextAccount());
+            }
+        }
+
+        int next() {
+            next = (next + 1) % COUNT;
+            return next;
+        }
+    }
+
+    @Benchmark
+    public String statementPdfText(Files files) {
+        return FileText.extract(files.statements[files.next()], BlobKey.Kind.STATEMENT.mimeType);
+    }
+
+    @Benchmark
+    public String openingLetterDocxText(Files files) {
+        return FileText.extract(files.letters[files.next()], BlobKey.Kind.LETTER.mimeType);
     }
 
     @Benchmark

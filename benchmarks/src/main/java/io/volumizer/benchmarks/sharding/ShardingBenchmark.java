@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -42,6 +43,7 @@ import io.volumizer.sinks.BulkResult;
 import io.volumizer.sinks.DocumentFields;
 import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
 import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.sinks.elasticsearch.IndexProfile;
 import io.volumizer.sinks.elasticsearch.IndexNames;
 import io.volumizer.sinks.elasticsearch.IndexTemplates;
 import io.volumizer.sinks.elasticsearch.RepositoryIndices;
@@ -54,8 +56,9 @@ import picocli.CommandLine.Option;
  * Property sharding in the Alfresco lab's dimensions: one generated run indexed three times, by the index stage's
  * own writer, into repositories of 1, 3 and 11 shards routed by customer number; then a customer's query (a
  * simple one, and one with aggregations) at 1 and 16 concurrent users, sent to the customer's shard alone
- * (targeted: {@code routing=<customer number>}, as the API does) or to every shard (fan-out). Each cell reports
- * p50/p95/p99 and throughput; the baseline of every query and concurrency is the 1-shard fan-out of the same run.
+ * (targeted: {@code routing=<customer number>}, as the API does) or to every shard (fan-out). Each cell is measured
+ * in every round, the two modes of a pair in alternating order, and reports p50/p95/p99 and throughput over all
+ * rounds; the baseline of every query and concurrency is the 1-shard fan-out of the same run.
  * Writes {@code sharding.json}, {@code sharding.md} and two charts ({@code sharding-throughput.png},
  * {@code sharding-p95.png}).
  */
@@ -84,6 +87,10 @@ public final class ShardingBenchmark implements Callable<Integer> {
     @Option(names = "--measure", defaultValue = "PT10S", description = "How long each cell is measured (default: ${DEFAULT-VALUE}).")
     Duration measure;
 
+    @Option(names = "--rounds", defaultValue = "2", description = "Measures of every cell, in alternating order of the modes; "
+            + "a cell's figures are over all of them (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
     @Option(names = "--reuse", description = "Keep the layouts of an earlier run that hold every document of this one.")
     boolean reuse;
 
@@ -107,8 +114,9 @@ public final class ShardingBenchmark implements Callable<Integer> {
         System.setProperty("java.awt.headless", "true");
         GeneratorSettings settings = run.settings();
         elasticsearch.validate();
-        if (shardCounts.stream().anyMatch(n -> n < 1) || userCounts.stream().anyMatch(n -> n < 1)) {
-            throw new IllegalArgumentException("--shards and --users must be positive, were " + shardCounts + " and " + userCounts);
+        if (shardCounts.stream().anyMatch(n -> n < 1) || userCounts.stream().anyMatch(n -> n < 1) || rounds < 1) {
+            throw new IllegalArgumentException("--shards, --users and --rounds must be positive, were " + shardCounts
+                    + ", " + userCounts + " and " + rounds);
         }
         if (check.only) {
             return 0;
@@ -122,16 +130,32 @@ public final class ShardingBenchmark implements Callable<Integer> {
             for (int i = 0; i < customers.length; i++) {
                 customers[i] = generator.model().customer(i).number();
             }
+            // Every cell once per round; the two modes of a pair alternate which goes first from one round to the
+            // next, so that neither always runs on the caches the other warmed.
+            Map<String, Samples> samples = new LinkedHashMap<>();
+            for (int round = 1; round <= rounds; round++) {
+                System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
+                List<String> modes = round % 2 == 1 ? List.of("fan-out", "targeted") : List.of("targeted", "fan-out");
+                for (int shards : shardCounts) {
+                    for (String query : List.of("simple", "aggregations")) {
+                        for (int users : userCounts) {
+                            for (String mode : modes) {
+                                Samples cell = samples.computeIfAbsent(shards + "/" + query + "/" + users + "/" + mode,
+                                        key -> new Samples(shards, query, users, mode));
+                                double rate = cell.add(client, names.of(repository(shards)), customers);
+                                System.out.printf(Locale.ROOT, "%2d shards  %-12s %2d users  %-8s %,8.0f q/s%n", shards,
+                                        query, users, mode, rate);
+                            }
+                        }
+                    }
+                }
+            }
             List<Cell> cells = new ArrayList<>();
             for (int shards : shardCounts) {
                 for (String query : List.of("simple", "aggregations")) {
                     for (int users : userCounts) {
                         for (String mode : List.of("fan-out", "targeted")) {
-                            Cell cell = measure(client, names.of(repository(shards)), shards, query, users, mode, customers);
-                            System.out.printf(Locale.ROOT, "%2d shards  %-12s %2d users  %-8s %,8.0f q/s  p50 %6.1f  "
-                                    + "p95 %6.1f  p99 %6.1f ms  shards asked %d%n", shards, query, users, mode,
-                                    cell.throughput(), cell.p50(), cell.p95(), cell.p99(), cell.shardsAsked());
-                            cells.add(cell);
+                            cells.add(samples.get(shards + "/" + query + "/" + users + "/" + mode).cell());
                         }
                     }
                 }
@@ -154,7 +178,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
         Map<Integer, RepositoryIndices> indices = new LinkedHashMap<>();
         Map<Integer, IndexLayout> layouts = new LinkedHashMap<>();
         for (int shards : shardCounts) {
-            layouts.put(shards, new IndexLayout(shards, 0, null, null, BankGenerator.CUSTOMER_NUMBER));
+            layouts.put(shards, new IndexLayout(shards, 0, null, null, BankGenerator.CUSTOMER_NUMBER, IndexProfile.METADATA));
             indices.put(shards, new RepositoryIndices(client, names, Map.of(repository(shards), layouts.get(shards))));
         }
         if (reuse && allHold(indices, names, expected)) {
@@ -234,22 +258,45 @@ public final class ShardingBenchmark implements Callable<Integer> {
         return body;
     }
 
-    private Cell measure(RestClient client, String alias, int shards, String query, int users, String mode,
-            String[] customers) throws Exception {
-        boolean targeted = mode.equals("targeted");
-        boolean aggregations = query.equals("aggregations");
-        ExecutorService pool = Executors.newFixedThreadPool(users);
-        try {
-            run(pool, client, alias, targeted, aggregations, users, customers, warmup, shards);
-            long started = System.nanoTime();
-            List<long[]> perUser = run(pool, client, alias, targeted, aggregations, users, customers, measure, shards);
-            double seconds = (System.nanoTime() - started) / 1e9;
-            long[] latencies = perUser.stream().flatMapToLong(java.util.Arrays::stream).filter(l -> l >= 0).sorted().toArray();
-            long errors = perUser.stream().flatMapToLong(java.util.Arrays::stream).filter(l -> l < 0).count();
-            return new Cell(shards, query, users, mode, latencies.length, seconds, percentile(latencies, 50),
-                    percentile(latencies, 95), percentile(latencies, 99), targeted ? 1 : shards, errors);
-        } finally {
-            pool.shutdownNow();
+    /** What the rounds measured of one cell: every query's latency and the time they were measured over. */
+    private final class Samples {
+        final int shards;
+        final String query;
+        final int users;
+        final String mode;
+        final List<long[]> latencies = new ArrayList<>();
+        double seconds;
+
+        Samples(int shards, String query, int users, String mode) {
+            this.shards = shards;
+            this.query = query;
+            this.users = users;
+            this.mode = mode;
+        }
+
+        /** Warms the cell up, then measures it once more; returns this round's queries per second. */
+        double add(RestClient client, String alias, String[] customers) throws Exception {
+            boolean targeted = mode.equals("targeted");
+            boolean aggregations = query.equals("aggregations");
+            ExecutorService pool = Executors.newFixedThreadPool(users);
+            try {
+                run(pool, client, alias, targeted, aggregations, users, customers, warmup, shards);
+                long started = System.nanoTime();
+                List<long[]> perUser = run(pool, client, alias, targeted, aggregations, users, customers, measure, shards);
+                double elapsed = (System.nanoTime() - started) / 1e9;
+                seconds += elapsed;
+                latencies.addAll(perUser);
+                return perUser.stream().mapToLong(l -> l.length).sum() / elapsed;
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+
+        Cell cell() {
+            long[] sorted = latencies.stream().flatMapToLong(Arrays::stream).filter(l -> l >= 0).sorted().toArray();
+            long errors = latencies.stream().flatMapToLong(Arrays::stream).filter(l -> l < 0).count();
+            return new Cell(shards, query, users, mode, sorted.length, seconds, percentile(sorted, 50),
+                    percentile(sorted, 95), percentile(sorted, 99), mode.equals("targeted") ? 1 : shards, errors);
         }
     }
 
@@ -284,11 +331,11 @@ public final class ShardingBenchmark implements Callable<Integer> {
                         latency = -1;
                     }
                     if (n == latencies.length) {
-                        latencies = java.util.Arrays.copyOf(latencies, n * 2);
+                        latencies = Arrays.copyOf(latencies, n * 2);
                     }
                     latencies[n++] = latency;
                 }
-                return java.util.Arrays.copyOf(latencies, n);
+                return Arrays.copyOf(latencies, n);
             }));
         }
         List<long[]> all = new ArrayList<>();
@@ -312,7 +359,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
         ObjectNode json = JSON.createObjectNode();
         json.putObject("run").put("seed", settings.seed()).put("customers", settings.customers())
                 .put("documents", documents).put("cores", Runtime.getRuntime().availableProcessors())
-                .put("warmupSeconds", warmup.toSeconds()).put("measureSeconds", measure.toSeconds());
+                .put("warmupSeconds", warmup.toSeconds()).put("measureSeconds", measure.toSeconds()).put("rounds", rounds);
         var rows = json.putArray("cells");
         for (Cell cell : cells) {
             Cell baseline = baseline(cells, cell);
@@ -324,7 +371,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
                     .put("p95VsBaseline", round(cell.p95() / baseline.p95()));
         }
         Files.writeString(results.resolve("sharding.json"), JSON.writeValueAsString(json));
-        Files.writeString(results.resolve("sharding.md"), ShardingReport.markdown(settings, documents, warmup, measure, cells));
+        Files.writeString(results.resolve("sharding.md"), ShardingReport.markdown(settings, documents, warmup, measure, rounds, cells));
         ShardingReport.charts(cells, results.resolve("sharding-throughput.png"), results.resolve("sharding-p95.png"));
         System.out.println("results: " + results.resolve("sharding.md"));
     }

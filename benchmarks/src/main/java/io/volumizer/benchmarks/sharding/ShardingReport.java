@@ -22,17 +22,20 @@ final class ShardingReport {
     private ShardingReport() {
     }
 
-    static String markdown(GeneratorSettings settings, long documents, Duration warmup, Duration measure, List<Cell> cells) {
+    static String markdown(GeneratorSettings settings, long documents, Duration warmup, Duration measure, int rounds,
+            List<Cell> cells) {
         StringBuilder md = new StringBuilder();
         md.append("# Property sharding: targeted vs fan-out queries\n\n");
         md.append(String.format(Locale.ROOT, "Run: seed %d, %,d customers, **%,d documents** in each layout, indexed by the "
-                + "index stage's writer with routing by customer number. %d cores, every service on them. Each cell: "
-                + "%d s of warm-up, then %d s of back-to-back queries per user, customers drawn at random. A query is a "
+                + "index stage's writer with routing by customer number. %d cores, every service on them. Each cell, "
+                + "in each of %d rounds: %d s of warm-up, then %d s of back-to-back queries per user, customers drawn at "
+                + "random; the two modes of a pair go first in turn, and a cell's figures are over all its rounds. "
+                + "With one shard both modes ask the same shard: that pair shows the noise of the run. A query is a "
                 + "customer's documents (`customer=<number>`, 20 hits by date), without or with aggregations (types, "
                 + "months). *Targeted* sends it with `routing=<number>` (the customer's shard alone, as the API does); "
                 + "*fan-out* asks every shard. Ratios are against the 1-shard fan-out of the same query and concurrency, "
                 + "measured in the same run.%n%n", settings.seed(), settings.customers(), documents,
-                Runtime.getRuntime().availableProcessors(), warmup.toSeconds(), measure.toSeconds()));
+                Runtime.getRuntime().availableProcessors(), rounds, warmup.toSeconds(), measure.toSeconds()));
         md.append("| shards | query | users | mode | shards asked | queries/s | p50 ms | p95 ms | p99 ms | q/s vs baseline "
                 + "| p95 vs baseline | errors |\n");
         md.append("|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -39,7 +39,7 @@ class ShardingBenchmarkTest {
     void everyCellIsComparedWithTheFirstLayoutsFanOutOfTheSameQueryAndConcurrency() {
         assertThat(ShardingBenchmark.baseline(CELLS, CELLS.get(3))).isSameAs(CELLS.get(0));
         String table = ShardingReport.markdown(GeneratorSettings.of(1, 10), 1260, Duration.ofSeconds(3),
-                Duration.ofSeconds(10), CELLS);
+                Duration.ofSeconds(10), 2, CELLS);
         assertThat(table).contains("| 3 | simple | 16 | targeted | 1 | 130 | 3.0 | 7.0 | 12.0 | 1.30 | 0.70 | 0 |");
     }
 

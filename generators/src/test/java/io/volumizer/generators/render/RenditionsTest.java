@@ -12,8 +12,6 @@ import javax.imageio.ImageIO;
 
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
-import org.apache.pdfbox.text.PDFTextStripper;
-import org.apache.poi.xwpf.extractor.XWPFWordExtractor;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +46,7 @@ class RenditionsTest {
 
         try (PDDocument document = Loader.loadPDF(pdf)) {
             assertThat(document.getNumberOfPages()).isEqualTo(1);
-            String text = new PDFTextStripper().getText(document);
+            String text = FileText.extract(pdf, BlobKey.Kind.STATEMENT.mimeType);
             assertThat(text).contains(customer.fullName(), customer.street(), customer.zip(),
                     statement.account().number(), statement.period().toString(),
                     Money.format(statement.openingCents()), Money.format(statement.closingCents()),
@@ -63,11 +61,20 @@ class RenditionsTest {
 
         byte[] docx = OpeningLetterDocx.render(account);
 
-        try (XWPFDocument document = new XWPFDocument(new ByteArrayInputStream(docx));
-             XWPFWordExtractor extractor = new XWPFWordExtractor(document)) {
-            assertThat(extractor.getText()).contains(customer.fullName(), account.number(), customer.lastName());
+        try (XWPFDocument document = new XWPFDocument(new ByteArrayInputStream(docx))) {
+            assertThat(FileText.extract(docx, BlobKey.Kind.LETTER.mimeType))
+                    .contains(customer.fullName(), account.number(), customer.lastName());
             assertThat(document.getParagraphs()).hasSize(OpeningLetterDocx.paragraphs(account).size());
         }
+    }
+
+    @Test
+    void fileTextRefusesWhatItCannotRead() {
+        assertThat(FileText.readable(BlobKey.Kind.IDCARD.mimeType)).isFalse();
+        assertThatThrownBy(() -> FileText.extract(new byte[] {1, 2, 3}, BlobKey.Kind.IDCARD.mimeType))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no text is read from image/jpeg");
+        assertThatThrownBy(() -> FileText.extract("not a pdf".getBytes(), BlobKey.Kind.STATEMENT.mimeType))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("cannot read the text of a application/pdf");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.volumizer.jobs.index;
 
 import java.io.IOException;
+import java.util.Map;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -17,11 +18,13 @@ import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 
 /**
- * The index stage as a fragment of a job graph, with its operator's uid: bulk writes into Elasticsearch with
- * external versions, backoff on overload and dead letters. The index job and the import-and-index job both apply
- * it, so a savepoint of one restores into the same operator in the other.
+ * The index stage as a fragment of a job graph, with its operators' uids: the text of live repositories' files read
+ * (when the topology has one), then bulk writes into Elasticsearch with external versions, backoff on overload and
+ * dead letters. The index job, the import-and-index job and the reindex all apply it, so a savepoint of one
+ * restores into the same operators in the other.
  */
 public final class IndexStage {
 
@@ -29,10 +32,13 @@ public final class IndexStage {
     private static final TypeInformation<ImportedEvent> IMPORTED = TypeInformation.of(ImportedEvent.class);
 
     private final BulkWriter<ImportedEvent> index;
+    private final Map<String, IndexLayout> layouts;
     private final IndexSettings settings;
 
-    public IndexStage(BulkWriter<ImportedEvent> index, IndexSettings settings) {
+    /** @param layouts each repository's index layout: its profile says whether its files' text is read */
+    public IndexStage(BulkWriter<ImportedEvent> index, Map<String, IndexLayout> layouts, IndexSettings settings) {
         this.index = index;
+        this.layouts = Map.copyOf(layouts);
         this.settings = settings;
     }
 
@@ -41,12 +47,14 @@ public final class IndexStage {
         ElasticsearchBulkWriter writer = new ElasticsearchBulkWriter(pipeline.elasticsearch, pipeline.indexLayouts(),
                 Backoff.DEFAULT, Connectors.codec(pipeline, pipeline.importedTopic, ImportedEvent.class));
         writer.ensureTemplate();
-        return new IndexStage(writer, settings);
+        return new IndexStage(writer, pipeline.indexLayouts(), settings);
     }
 
     /** Adds the stage after {@code imported}; returns the indexed documents and the dead letters. */
     public StageOutput<ImportedEvent> apply(DataStream<ImportedEvent> imported) {
-        SingleOutputStreamOperator<ImportedEvent> indexed = imported
+        DataStream<ImportedEvent> toIndex = !ExtractFileText.needed(layouts) ? imported
+                : imported.map(new ExtractFileText(layouts)).uid("index.file-text").name("Read files' text");
+        SingleOutputStreamOperator<ImportedEvent> indexed = toIndex
                 .transform("Index in Elasticsearch", IMPORTED, new BulkWriteOperator<>(STAGE, index,
                         settings.batchSize, settings.batchBytes, settings.flushInterval, ImportedEventSizes::estimate))
                 .uid("index.elasticsearch-writer");

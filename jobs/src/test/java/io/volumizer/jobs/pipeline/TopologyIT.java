@@ -13,15 +13,23 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.apache.http.HttpHost;
+import org.apache.http.util.EntityUtils;
 import org.bson.Document;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
 import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.BlobKey;
+import io.volumizer.generators.model.BankModel;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.options.steps.Step;
 import io.volumizer.options.topology.Topology;
@@ -31,10 +39,12 @@ import io.volumizer.sinks.DocumentFields;
 
 /**
  * A generated run through the published topology ({@code topologies/11b.yaml}): every rule routes its documents,
- * and the import resolves ancestors across repositories (an archived statement's account is in a live one).
+ * the import resolves ancestors across repositories (an archived statement's account is in a live one), and the
+ * live repositories index their files' text.
  */
 class TopologyIT {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path PUBLISHED = Path.of("..", "topologies", "11b.yaml").toAbsolutePath().normalize();
     private static final int CUSTOMERS = 40;
     private static final int STATEMENTS = 12;
@@ -107,6 +117,36 @@ class TopologyIT {
             assertThat(statement.getList(DocumentFields.ANCESTOR_IDS, String.class))
                     .startsWith(accountAncestry.toArray(String[]::new)).contains(archived.getParentId());
             assertThat(statement.getString(DocumentFields.PATH)).startsWith(account.getString(DocumentFields.PATH) + "/");
+        }
+
+        // File text: a counterparty named only inside a statement's PDF finds the statement in its live repository;
+        // the archive's profile indexes no file text.
+        for (String repository : List.of("us-east", "archives")) {
+            DocumentEvent statement = generated.stream().filter(d -> d.getType().equals("Statement"))
+                    .filter(d -> repositoryOf.get(d.getId()).equals(repository)).findFirst().orElseThrow();
+            String counterparty = counterparty(statement);
+            JsonNode hits = search(repository, "{\"size\":100,\"query\":{\"match_phrase\":{\"" + DocumentFields.FILE_TEXT
+                    + "\":" + JSON.writeValueAsString(counterparty) + "}}}");
+            assertThat(hits.findValuesAsText("_id").contains(statement.getId()))
+                    .as("%s found by '%s' in %s", statement.getId(), counterparty, repository)
+                    .isEqualTo(!repository.equals("archives"));
+        }
+    }
+
+    /** A counterparty of the statement's operations: words its PDF holds and its metadata does not. */
+    private String counterparty(DocumentEvent statement) {
+        BlobKey key = BlobKey.parse(statement.getBlob().getKey(), it.repository);
+        BankModel model = new BankModel(it.settings(CUSTOMERS, STATEMENTS));
+        return model.statement(model.account(model.customer(key.customer()), key.account()), key.statement())
+                .operations().get(0).counterparty();
+    }
+
+    private JsonNode search(String repository, String body) throws IOException {
+        try (RestClient client = RestClient.builder(HttpHost.create(it.pipeline.elasticsearch.url)).build()) {
+            client.performRequest(new Request("POST", "/" + it.pipeline.elasticsearch.indices().of(repository) + "/_refresh"));
+            Request request = new Request("POST", "/" + it.pipeline.elasticsearch.indices().of(repository) + "/_search");
+            request.setJsonEntity(body);
+            return JSON.readTree(EntityUtils.toString(client.performRequest(request).getEntity())).path("hits").path("hits");
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -28,6 +29,7 @@ import org.yaml.snakeyaml.nodes.Tag;
 
 import io.volumizer.schemas.keys.RepositoryNames;
 import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.sinks.elasticsearch.IndexProfile;
 
 /**
  * Reads a topology file (YAML) and checks it whole, so that a job or the API refuses to start on a topology that
@@ -37,6 +39,7 @@ import io.volumizer.sinks.elasticsearch.IndexLayout;
  * <pre>
  * repositories:            # at least one; a name is what documents, collections and index aliases carry
  *   us-east:
+ *     profile: live         # metadata (the default), live (and the file's text) or archive (reduced)
  *     index: {shards: 3, replicas: 1, refreshInterval: 30s, codec: best_compression, routing: customerNumber}
  *   archives: {}            # every index setting left out is the repository template's
  * routing:                 # in order: a document goes where the first rule that takes it says
@@ -60,6 +63,7 @@ public final class TopologyFile {
     private static final String PROPERTY = "property";
     private static final String IN = "in";
     private static final String MIN_AGE = "minAge";
+    private static final String PROFILE = "profile";
     private static final String INDEX = "index";
     private static final String SHARDS = "shards";
     private static final String REPLICAS = "replicas";
@@ -115,15 +119,28 @@ public final class TopologyFile {
             if (!RepositoryNames.isValid(repository.getKey())) {
                 throw error(repository.getValue(), field, "a repository name is " + RepositoryNames.RULE);
             }
-            Node index = mapping(repository.getValue(), field, Set.of(INDEX)).get(INDEX);
-            layouts.put(repository.getKey(), index == null ? IndexLayout.TEMPLATE : layout(index, field + "." + INDEX));
+            Map<String, Node> spec = mapping(repository.getValue(), field, Set.of(PROFILE, INDEX));
+            IndexProfile profile = spec.containsKey(PROFILE) ? profile(spec.get(PROFILE), field + "." + PROFILE)
+                    : IndexProfile.METADATA;
+            layouts.put(repository.getKey(), spec.containsKey(INDEX) ? layout(spec.get(INDEX), field + "." + INDEX, profile)
+                    : new IndexLayout(null, null, null, null, null, profile));
         }
         Node routingNode = required(top, root, "", ROUTING);
         List<RoutingRule> rules = rules(routingNode, repositories);
         return new Topology(source, List.copyOf(repositories.keySet()), Map.copyOf(layouts), rules);
     }
 
-    private IndexLayout layout(Node node, String field) {
+    private IndexProfile profile(Node node, String field) {
+        String text = scalar(node, field);
+        for (IndexProfile profile : IndexProfile.values()) {
+            if (profile.name().toLowerCase(Locale.ROOT).equals(text)) {
+                return profile;
+            }
+        }
+        throw error(node, field, "expected one of: metadata, live, archive, was '" + text + "'");
+    }
+
+    private IndexLayout layout(Node node, String field, IndexProfile profile) {
         Map<String, Node> index = mapping(node, field, Set.of(SHARDS, REPLICAS, REFRESH_INTERVAL, CODEC, ROUTING_PROPERTY));
         Integer shards = index.containsKey(SHARDS) ? integer(index.get(SHARDS), field + "." + SHARDS, 1, 1024) : null;
         Integer replicas = index.containsKey(REPLICAS) ? integer(index.get(REPLICAS), field + "." + REPLICAS, 0, 16) : null;
@@ -138,7 +155,7 @@ public final class TopologyFile {
                     + String.join(", ", CODECS.stream().sorted().toList()) + ", was '" + codec + "'");
         }
         String routing = index.containsKey(ROUTING_PROPERTY) ? scalar(index.get(ROUTING_PROPERTY), field + "." + ROUTING_PROPERTY) : null;
-        return new IndexLayout(shards, replicas, refresh, codec, routing);
+        return new IndexLayout(shards, replicas, refresh, codec, routing, profile);
     }
 
     private int integer(Node node, String field, int min, int max) {

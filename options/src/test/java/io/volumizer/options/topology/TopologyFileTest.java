@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.sinks.elasticsearch.IndexProfile;
 
 class TopologyFileTest {
 
@@ -76,7 +77,7 @@ class TopologyFileTest {
                 repositories:
                   a: {shards: 3}
                 routing: [{to: a}]
-                """, 2, "repositories.a.shards", "unknown key");
+                """, 2, "repositories.a.shards", "unknown key (expected one of: index, profile)");
         assertError("""
                 repositories:
                   a: {}
@@ -177,8 +178,10 @@ class TopologyFileTest {
         Topology topology = parse("""
                 repositories:
                   east:
+                    profile: live
                     index: {shards: 11, replicas: 1, refreshInterval: 30s, codec: best_compression, routing: customerNumber}
                   archives:
+                    profile: archive
                     index: {codec: best_compression}
                   plain: {}
                 routing:
@@ -189,8 +192,8 @@ class TopologyFileTest {
                   - to: east
                 """);
         assertThat(topology.indexLayouts().get("east"))
-                .isEqualTo(new IndexLayout(11, 1, "30s", "best_compression", "customerNumber"));
-        assertThat(topology.indexLayouts().get("archives")).isEqualTo(new IndexLayout(null, null, null, "best_compression", null));
+                .isEqualTo(new IndexLayout(11, 1, "30s", "best_compression", "customerNumber", IndexProfile.LIVE));
+        assertThat(topology.indexLayouts().get("archives")).isEqualTo(new IndexLayout(null, null, null, "best_compression", null, IndexProfile.ARCHIVE));
         assertThat(topology.indexLayouts().get("plain")).isEqualTo(IndexLayout.TEMPLATE);
 
         String repository = "repositories:\n  a:\n    index: {%s}\nrouting: [{to: a}]\n";
@@ -200,6 +203,8 @@ class TopologyFileTest {
         assertError(repository.formatted("codec: zstd"), 3, "repositories.a.index.codec",
                 "expected one of: best_compression, default, was 'zstd'");
         assertError(repository.formatted("sharding: 3"), 3, "repositories.a.index.sharding", "unknown key");
+        assertError("repositories:\n  a: {profile: hot}\nrouting: [{to: a}]\n", 2, "repositories.a.profile",
+                "expected one of: metadata, live, archive, was 'hot'");
     }
 
     @Test

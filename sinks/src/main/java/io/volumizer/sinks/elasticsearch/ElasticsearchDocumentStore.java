@@ -3,6 +3,7 @@ package io.volumizer.sinks.elasticsearch;
 import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.sinks.DocumentFields.BLOB;
 import static io.volumizer.sinks.DocumentFields.CREATED;
+import static io.volumizer.sinks.DocumentFields.FILE_TEXT;
 import static io.volumizer.sinks.DocumentFields.FULLTEXT;
 import static io.volumizer.sinks.DocumentFields.ID;
 import static io.volumizer.sinks.DocumentFields.MODIFIED;
@@ -212,7 +213,8 @@ public final class ElasticsearchDocumentStore {
                 json.writeObjectFieldStart(document.getOperation() == Operation.DELETE ? "delete" : "index");
                 json.writeStringField("_index", generation != null ? generation : indices.of(document.getRepository()));
                 json.writeStringField("_id", document.getId());
-                String routing = layouts.getOrDefault(document.getRepository(), IndexLayout.TEMPLATE).routingOf(document);
+                IndexLayout layout = layouts.getOrDefault(document.getRepository(), IndexLayout.TEMPLATE);
+                String routing = layout.routingOf(document);
                 if (routing != null) {
                     json.writeStringField("routing", routing);
                 }
@@ -222,7 +224,7 @@ public final class ElasticsearchDocumentStore {
                 json.writeEndObject();
                 json.writeRaw('\n');
                 if (document.getOperation() != Operation.DELETE) {
-                    writeDocument(json, event);
+                    writeDocument(json, event, layout.profile());
                     json.writeRaw('\n');
                 }
             }
@@ -238,8 +240,11 @@ public final class ElasticsearchDocumentStore {
         return false;
     }
 
-    /** The indexed form ({@link DocumentFields}): metadata, ancestry, typed properties and a fulltext field of every text value. */
-    private static void writeDocument(JsonGenerator json, ImportedEvent event) throws IOException {
+    /**
+     * The indexed form ({@link DocumentFields}): metadata, ancestry, typed properties, a fulltext field of every text
+     * value (but in an archive) and the file's text (in a live repository, where the index stage read it).
+     */
+    private static void writeDocument(JsonGenerator json, ImportedEvent event, IndexProfile profile) throws IOException {
         DocumentEvent document = event.getDocument();
         json.writeStartObject();
         json.writeStringField(ID, document.getId());
@@ -273,7 +278,12 @@ public final class ElasticsearchDocumentStore {
             }
         }
         json.writeEndObject();
-        json.writeStringField(FULLTEXT, fulltext.toString());
+        if (profile != IndexProfile.ARCHIVE) {
+            json.writeStringField(FULLTEXT, fulltext.toString());
+        }
+        if (profile == IndexProfile.LIVE && event.getFileText() != null) {
+            json.writeStringField(FILE_TEXT, event.getFileText());
+        }
         if (document.getBlob() != null) {
             json.writeObjectFieldStart(BLOB);
             json.writeStringField(DocumentFields.Blob.MIME_TYPE, document.getBlob().getMimeType());

@@ -2,6 +2,7 @@ package io.volumizer.sinks.elasticsearch;
 
 import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.sinks.DocumentFields.CREATED;
+import static io.volumizer.sinks.DocumentFields.FILE_TEXT;
 import static io.volumizer.sinks.DocumentFields.FULLTEXT;
 import static io.volumizer.sinks.DocumentFields.PROPERTIES;
 import static io.volumizer.sinks.DocumentFields.TITLE;
@@ -27,7 +28,7 @@ public final class SelectionQuery {
     }
 
     /**
-     * @param q simple query syntax over the title and fulltext, or null
+     * @param q simple query syntax over the title, the fulltext and the file text, or null
      * @param types document types, any of them (none: all)
      * @param ancestorIds folders the documents are below, any of them (none: all)
      * @param properties property name to the values the documents have, any of them (none: all)
@@ -41,7 +42,7 @@ public final class SelectionQuery {
         if (q != null) {
             bool.putObject("must").putObject("simple_query_string").put("query", q).put("default_operator", "and")
                     .put("flags", "AND|OR|NOT|PHRASE|PREFIX|PRECEDENCE|WHITESPACE|ESCAPE")
-                    .putArray("fields").add(TITLE + "^2").add(FULLTEXT);
+                    .putArray("fields").add(TITLE + "^2").add(FULLTEXT).add(FILE_TEXT);
         }
         ArrayNode filter = bool.putArray("filter");
         if (!types.isEmpty()) {

@@ -71,10 +71,33 @@ class ElasticsearchBulkBodyTest {
                 "{\"delete\":{\"_index\":\"volumizer-bank\",\"_id\":\"s-2\",\"version\":9,\"version_type\":\"external_gte\"}}"));
     }
 
+    @Test
+    void aLiveRepositoryIndexesTheFilesTextAndAnArchiveNeitherItNorTheFulltext() throws Exception {
+        ElasticsearchDocumentStore profiled = new ElasticsearchDocumentStore(null, new IndexNames("volumizer-"), Map.of(
+                "live", new IndexLayout(null, null, null, null, null, IndexProfile.LIVE),
+                "archive", new IndexLayout(null, null, null, null, null, IndexProfile.ARCHIVE)), Backoff.DEFAULT);
+        List<ImportedEvent> events = new java.util.ArrayList<>();
+        for (String repository : List.of("live", "archive", "bank")) {
+            ImportedEvent event = Events.imported(repository, "s-" + repository, "a-1", "2024-01.pdf", 1, "Statement");
+            event.setFileText("Opening balance 12.50 Blue Bottle Coffee");
+            events.add(event);
+        }
+
+        List<JsonNode> lines = lines(profiled.bulkBody(events));
+
+        assertThat(lines.get(1).path("fileText").asText()).isEqualTo("Opening balance 12.50 Blue Bottle Coffee");
+        assertThat(lines.get(1).has("fulltext")).isTrue();
+        assertThat(lines.get(3).has("fileText")).isFalse();
+        assertThat(lines.get(3).has("fulltext")).isFalse();
+        assertThat(lines.get(3).path("title").asText()).isEqualTo("Statement");
+        assertThat(lines.get(5).has("fileText")).as("a repository of the metadata profile").isFalse();
+        assertThat(lines.get(5).has("fulltext")).isTrue();
+    }
+
     /** Every line of the body, which must end with a newline (Elasticsearch rejects a body that does not). */
     @Test
     void aRepositoryShardedByAPropertyRoutesEachDocumentByItsValueAndTheOthersById() throws Exception {
-        IndexLayout byCustomer = new IndexLayout(3, null, null, null, "customerNumber");
+        IndexLayout byCustomer = new IndexLayout(3, null, null, null, "customerNumber", IndexProfile.METADATA);
         ElasticsearchDocumentStore sharded = new ElasticsearchDocumentStore(null, new IndexNames("volumizer-"),
                 Map.of("east", byCustomer), Backoff.DEFAULT);
         ImportedEvent statement = Events.imported("east", "s-1", "a-1", "2024-01.pdf", 3, "Statement");

@@ -77,7 +77,7 @@ class ElasticsearchDocumentStoreIT {
 
     @Test
     void aRepositoryShardedByCustomerKeepsACustomersDocumentsOnOneShardAndTheLayoutSurvivesAReindex() throws IOException {
-        IndexLayout layout = new IndexLayout(3, 0, "5s", "best_compression", "customerNumber");
+        IndexLayout layout = new IndexLayout(3, 0, "5s", "best_compression", "customerNumber", IndexProfile.METADATA);
         ElasticsearchDocumentStore sharded = new ElasticsearchDocumentStore(client, indices, Map.of("east", layout),
                 Backoff.DEFAULT);
         List<ImportedEvent> documents = new ArrayList<>();

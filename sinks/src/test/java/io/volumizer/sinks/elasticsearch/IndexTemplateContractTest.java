@@ -42,7 +42,10 @@ class IndexTemplateContractTest {
         assertThat(mappings.path("dynamic_templates")).isNotEmpty();
     }
 
-    /** Field paths of the indexed form of documents with every kind of value: a root, a file with a blob. */
+    /**
+     * Field paths of the indexed form of documents with every kind of value: a root, a file with a blob and its
+     * text (a live repository's).
+     */
     private static Set<String> writtenFields() throws Exception {
         ImportedEvent root = Events.imported("bank", "root", "none", "bank", 1, "Bank");
         root.getDocument().setParentId(null);
@@ -57,7 +60,9 @@ class IndexTemplateContractTest {
         file.getDocument().setProperties(properties);
         file.getDocument().setBlob(BlobRef.newBuilder().setKey("gen/v1/k").setMimeType("application/pdf")
                 .setFilename("2024-01.pdf").setDigest("ab").setLength(3L).build());
-        byte[] body = new ElasticsearchDocumentStore(null, new IndexNames("contract-"), Backoff.DEFAULT)
+        file.setFileText("Opening balance");
+        IndexLayout live = new IndexLayout(null, null, null, null, null, IndexProfile.LIVE);
+        byte[] body = new ElasticsearchDocumentStore(null, new IndexNames("contract-"), Map.of("bank", live), Backoff.DEFAULT)
                 .bulkBody(List.of(root, file));
         Set<String> fields = new TreeSet<>();
         String[] lines = new String(body, StandardCharsets.UTF_8).split("\n");

@@ -1,0 +1,68 @@
+package io.volumizer.jobs.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.flink.streaming.api.operators.StreamMap;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.BlobKey;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.generators.model.BankModel;
+import io.volumizer.schemas.event.BlobRef;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.sinks.elasticsearch.IndexProfile;
+
+class ExtractFileTextTest {
+
+    private static final GeneratorSettings SETTINGS = GeneratorSettings.of(3, 4).withStatementsPerAccount(3);
+    private static final Map<String, IndexLayout> LAYOUTS = Map.of(
+            "live", new IndexLayout(null, null, null, null, null, IndexProfile.LIVE),
+            "archive", new IndexLayout(null, null, null, null, null, IndexProfile.ARCHIVE));
+
+    private static ImportedEvent imported(DocumentEvent document, String repository) {
+        DocumentEvent copy = DocumentEvent.newBuilder(document).setRepository(repository).build();
+        return ImportedEvent.newBuilder().setDocument(copy).setAncestorIds(List.of("root")).setPath("/bank/x")
+                .setImportedAt(Instant.EPOCH).build();
+    }
+
+    private static DocumentEvent first(String type) {
+        return new BankGenerator(SETTINGS).documents().stream().filter(d -> d.getType().equals(type)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void aLiveRepositorysStatementsAndLettersGetTheirFilesTextAndNothingElseDoes() throws Exception {
+        DocumentEvent statement = first("Statement");
+        DocumentEvent letter = first("OpeningLetter");
+        DocumentEvent uploaded = DocumentEvent.newBuilder(statement).setBlob(BlobRef.newBuilder(statement.getBlob())
+                .setKey("sha256:00").build()).build();
+        BlobKey key = BlobKey.parse(statement.getBlob().getKey(), SETTINGS.repository());
+        BankModel model = new BankModel(SETTINGS);
+        String counterparty = model.statement(model.account(model.customer(key.customer()), key.account()), key.statement())
+                .operations().get(0).counterparty();
+
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS)))) {
+            harness.open();
+            for (ImportedEvent event : List.of(imported(statement, "live"), imported(letter, "live"),
+                    imported(statement, "archive"), imported(statement, "bank"), imported(first("IdCard"), "live"),
+                    imported(uploaded, "live"))) {
+                harness.processElement(new StreamRecord<>(event));
+            }
+            List<ImportedEvent> out = harness.extractOutputValues();
+            assertThat(out.get(0).getFileText()).contains(counterparty, statement.getProperties().get("accountNumber").toString());
+            assertThat(out.get(1).getFileText()).contains(letter.getProperties().get("accountNumber").toString());
+            assertThat(out.subList(2, 6)).extracting(ImportedEvent::getFileText).containsOnlyNulls();
+            assertThat(out.get(0).getDocument()).isEqualTo(imported(statement, "live").getDocument());
+        }
+        assertThat(ExtractFileText.needed(LAYOUTS)).isTrue();
+        assertThat(ExtractFileText.needed(Map.of("bank", IndexLayout.TEMPLATE))).isFalse();
+    }
+}
