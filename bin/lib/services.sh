@@ -309,6 +309,8 @@ jobmanager:
   memory:
     process:
       size: $FLINK_JM_MEMORY
+    jvm-metaspace:
+      size: $FLINK_JM_METASPACE
 taskmanager:
   host: $BIND_HOST
   bind-host: $BIND_HOST

@@ -119,11 +119,12 @@ public final class DocumentWrites {
         String repository = topology.map(t -> t.route(event, now)).orElse(target.repository());
         event.setRepository(repository);
         checkNameFree(repository, input.parentId(), input.name(), null);
-        // A generated id is new; a client's may name a live document, or a tombstone whose version to exceed.
-        Document previous = input.id() == null ? null : documents.findAny(repository, id).orElse(null);
-        if (previous != null && Documents.live(previous)) {
+        // A generated id is new; a client's may name a live document (ids are unique across a topology's
+        // repositories), or a tombstone whose version to exceed.
+        if (input.id() != null && documents.find(around(repository), id).isPresent()) {
             throw ApiException.conflict(ID, "document '" + id + "' already exists");
         }
+        Document previous = input.id() == null ? null : documents.findAny(repository, id).orElse(null);
         event.setVersion(clock.next(previous == null ? 0 : previous.getLong(VERSION)));
         event.setBlob(upload(ctx));
         append(event);

@@ -64,11 +64,6 @@ public final class Elasticsearch {
         return allRepositories;
     }
 
-    /** A search in one repository, or in all of them when {@code repository} is null. */
-    public JsonNode search(String repository, ObjectNode body) {
-        return search(repository == null ? List.of() : List.of(repository), body, null);
-    }
-
     /**
      * A search in repositories (none: all of them).
      *

@@ -49,7 +49,7 @@ public record RoutingRule(int line, Set<String> types, String property, Set<Stri
     }
 
     /** Whether both rules take documents of the same types and ages by the same property. */
-    boolean sameConditionsBut(RoutingRule other) {
+    boolean differsOnlyInValuesFrom(RoutingRule other) {
         return types.equals(other.types) && minAgeMonths == other.minAgeMonths && property != null
                 && property.equals(other.property);
     }

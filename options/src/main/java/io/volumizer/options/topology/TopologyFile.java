@@ -186,7 +186,7 @@ public final class TopologyFile {
                     throw error(items.get(i), field, "never applies: " + ROUTING + "[" + j + "] (line " + earlier.line()
                             + ") already takes every document it would take");
                 }
-                if (rule.sameConditionsBut(earlier)) {
+                if (rule.differsOnlyInValuesFrom(earlier)) {
                     Set<String> shared = new LinkedHashSet<>(rule.values());
                     shared.retainAll(earlier.values());
                     if (!shared.isEmpty()) {
@@ -273,8 +273,8 @@ public final class TopologyFile {
             String key = scalar(tuple.getKeyNode(), field);
             String keyField = field.isEmpty() ? key : field + "." + key;
             if (allowed != null && !allowed.contains(key)) {
-                throw error(tuple.getKeyNode(), keyField, "unknown key"
-                        + (allowed.isEmpty() ? "" : " (expected one of: " + String.join(", ", allowed.stream().sorted().toList()) + ")"));
+                throw error(tuple.getKeyNode(), keyField, "unknown key (expected one of: "
+                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
             }
             if (entries.put(key, tuple.getValueNode()) != null) {
                 throw error(tuple.getKeyNode(), keyField, "given twice");
