@@ -69,8 +69,8 @@ public final class ApiServer {
         DocumentReads reads = new DocumentReads(documents, children, backends.blobs, allRepositories, options.maxPageSize);
         DocumentWrites writes = new DocumentWrites(documents, children, backends, topology, options.indexLayouts(),
                 options.waitTimeout, options.maxUploadBytes);
-        SearchHandler search = new SearchHandler(backends.elasticsearch, topology.map(Topology::repositories)
-                .orElse(List.of()), options.indexLayouts(), options.maxPageSize);
+        SearchHandler search = new SearchHandler(backends.elasticsearch, allRepositories, options.indexLayouts(),
+                options.maxPageSize);
         CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
                 new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.database, options.jobArguments()));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);

@@ -11,7 +11,6 @@ import static io.volumizer.sinks.DocumentFields.TITLE;
 import static io.volumizer.sinks.DocumentFields.TYPE;
 import static io.volumizer.sinks.DocumentFields.VERSION;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -29,6 +28,7 @@ import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
+import io.volumizer.options.topology.Topology;
 import io.volumizer.sinks.blob.BlobStore;
 import io.volumizer.sinks.DocumentFields;
 
@@ -99,8 +99,7 @@ public final class DocumentReads {
     public void ancestors(Context ctx) {
         new QueryParameters(ctx.queryParamMap(), Set.of());
         Document document = documents.require(scope(ctx), ctx.pathParam("id"));
-        List<String> lookIn = new ArrayList<>(List.of(document.getString(REPOSITORY)));
-        allRepositories.get().stream().filter(repository -> !lookIn.contains(repository)).forEach(lookIn::add);
+        List<String> lookIn = Topology.ownFirst(document.getString(REPOSITORY), allRepositories.get());
         ArrayNode ancestors = JSON.createArrayNode();
         for (String ancestorId : document.getList(ANCESTOR_IDS, String.class, List.of())) {
             Document ancestor = documents.find(lookIn, ancestorId).orElse(null);

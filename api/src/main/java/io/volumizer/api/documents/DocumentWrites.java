@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,9 +84,7 @@ public final class DocumentWrites {
 
     /** Where a document's parent or children may be: its own repository first, then the topology's others. */
     private List<String> around(String repository) {
-        List<String> repositories = new ArrayList<>(List.of(repository));
-        topology.ifPresent(t -> t.repositories().stream().filter(r -> !r.equals(repository)).forEach(repositories::add));
-        return repositories;
+        return Topology.ownFirst(repository, topology.map(Topology::repositories).orElse(List.of()));
     }
 
     /** What every write request names: its repository, and whether to answer once MongoDB shows the write. */

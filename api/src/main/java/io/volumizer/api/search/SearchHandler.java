@@ -2,6 +2,7 @@ package io.volumizer.api.search;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,19 +25,18 @@ public final class SearchHandler {
             .filter(p -> !p.equals("repository")).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private final Elasticsearch elasticsearch;
-    private final List<String> allRepositories;
+    private final Supplier<List<String>> allRepositories;
     private final Map<String, IndexLayout> layouts;
     private final int maxPageSize;
 
     /**
-     * @param allRepositories what a search of all repositories searches: a topology's repositories, or none for
-     *                        every repository Elasticsearch has
+     * @param allRepositories what a search of all repositories searches (the document reads' too)
      * @param layouts         each repository's index layout, for searches its routing sends to one shard
      */
-    public SearchHandler(Elasticsearch elasticsearch, List<String> allRepositories, Map<String, IndexLayout> layouts,
-            int maxPageSize) {
+    public SearchHandler(Elasticsearch elasticsearch, Supplier<List<String>> allRepositories,
+            Map<String, IndexLayout> layouts, int maxPageSize) {
         this.elasticsearch = elasticsearch;
-        this.allRepositories = List.copyOf(allRepositories);
+        this.allRepositories = allRepositories;
         this.layouts = Map.copyOf(layouts);
         this.maxPageSize = maxPageSize;
     }
@@ -46,7 +46,7 @@ public final class SearchHandler {
         QueryParameters parameters = new QueryParameters(ctx.queryParamMap(), pathRepository == null
                 ? SearchRequest.PARAMETERS : IN_REPOSITORY_PARAMETERS);
         SearchRequest request = SearchRequest.parse(parameters, pathRepository, maxPageSize);
-        List<String> searched = request.repositories().isEmpty() ? allRepositories : request.repositories();
+        List<String> searched = request.repositories().isEmpty() ? allRepositories.get() : request.repositories();
         JsonNode answer = elasticsearch.search(searched, request.toQuery(), request.routing(searched, layouts));
         ctx.json(response(request, answer));
     }

@@ -129,9 +129,8 @@ public final class Stores implements AutoCloseable {
     }
 
     /**
-     * The committed documents of the documents topic, counted by the repository each names; and the import's dead
-     * letters, by the repository of the document they carry, or under {@link #UNATTRIBUTED} where its bytes are
-     * not a document.
+     * The committed records of a documents topic, counted by the repository each document names, or under
+     * {@link #UNATTRIBUTED} where its bytes are not a document.
      */
     public Map<String, Long> documentsByRepository(String topic) {
         var documents = KafkaAvroSerde.deserializer(options.registry.url, DocumentEvent.class);

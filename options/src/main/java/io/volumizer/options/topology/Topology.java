@@ -2,6 +2,7 @@ package io.volumizer.options.topology;
 
 import java.io.Serializable;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +27,17 @@ public record Topology(String source, List<String> repositories, Map<String, Ind
     public static Topology single(String repository) {
         return new Topology("one repository '" + repository + "'", List.of(repository),
                 Map.of(repository, IndexLayout.TEMPLATE), List.of(new RoutingRule(0, Set.of(), null, Set.of(), 0, repository)));
+    }
+
+    /**
+     * Where to look for a document that is most likely in {@code repository}: there first, then in the others (a
+     * parent, a child or an ancestor may be in another repository of the topology).
+     */
+    public static List<String> ownFirst(String repository, List<String> others) {
+        List<String> repositories = new ArrayList<>(others.size() + 1);
+        repositories.add(repository);
+        others.stream().filter(other -> !other.equals(repository)).forEach(repositories::add);
+        return repositories;
     }
 
     /**

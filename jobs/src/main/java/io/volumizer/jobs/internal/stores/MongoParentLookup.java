@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.apache.flink.api.common.functions.RuntimeContext;
 
 import io.volumizer.options.endpoints.MongoOptions;
+import io.volumizer.options.topology.Topology;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.mongodb.Ancestry;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
@@ -35,13 +36,13 @@ public final class MongoParentLookup implements ParentLookup {
 
     @Override
     public Optional<Ancestry> find(String repository, String id) {
-        Optional<Ancestry> found = store.ancestry(repository, id);
-        for (int i = 0; found.isEmpty() && i < repositories.size(); i++) {
-            if (!repositories.get(i).equals(repository)) {
-                found = store.ancestry(repositories.get(i), id);
+        for (String lookIn : Topology.ownFirst(repository, repositories)) {
+            Optional<Ancestry> found = store.ancestry(lookIn, id);
+            if (found.isPresent()) {
+                return found;
             }
         }
-        return found;
+        return Optional.empty();
     }
 
     @Override
