@@ -6,6 +6,7 @@ endpoint_properties() {
   echo "-Dvolumizer.registry.url=http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7"
   echo "-Dvolumizer.elasticsearch.url=http://$BIND_HOST:$ES_PORT"
   echo "-Dvolumizer.mongodb.uri=mongodb://$BIND_HOST:$MONGO_PORT"
+  echo "-Dvolumizer.archive-mongodb.uri=$VOLUMIZER_ARCHIVES_MONGODB_URI"
   echo "-Dvolumizer.flink.rest=http://$BIND_HOST:$FLINK_REST_PORT"
   echo "-Dvolumizer.flink.metrics=$BIND_HOST:$FLINK_JM_METRICS_PORT,$BIND_HOST:$FLINK_TM_METRICS_PORTS"
   echo "-Dvolumizer.prometheus.url=http://$BIND_HOST:$PROMETHEUS_PORT"

@@ -4,7 +4,8 @@
 # writes its own log, as the user it runs as). Processes are stopped by PID, never by name, and only once the PID
 # is known to be still the process that was started (see service_pid).
 
-SERVICES=(kafka registry elasticsearch mongodb s3 flink-jobmanager flink-taskmanager)
+# mongodb-archive is a second MongoDB deployment: the one topologies/11b.yaml gives its archive repository.
+SERVICES=(kafka registry elasticsearch mongodb mongodb-archive s3 flink-jobmanager flink-taskmanager)
 # Started only when named (up prometheus): its first start builds it from its Go module (minutes).
 OPTIONAL_SERVICES=(prometheus)
 ALL_SERVICES=("${SERVICES[@]}" "${OPTIONAL_SERVICES[@]}")
@@ -36,6 +37,7 @@ service_port() {
     registry) echo "$REGISTRY_PORT" ;;
     elasticsearch) echo "$ES_PORT" ;;
     mongodb) echo "$MONGO_PORT" ;;
+    mongodb-archive) echo "$MONGO_ARCHIVE_PORT" ;;
     s3) echo "$S3_PORT" ;;
     flink-jobmanager) echo "$FLINK_REST_PORT" ;;
     flink-taskmanager) echo "-" ;;
@@ -92,6 +94,7 @@ service_healthy() {
     registry) http_get "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7/subjects" >/dev/null ;;
     elasticsearch) http_get "http://$BIND_HOST:$ES_PORT/_cluster/health" | grep -Eq '"status":"(green|yellow)"' ;;
     mongodb) port_open "$BIND_HOST" "$MONGO_PORT" ;;
+    mongodb-archive) port_open "$BIND_HOST" "$MONGO_ARCHIVE_PORT" ;;
     s3) http_get "http://$BIND_HOST:$S3_PORT/" | grep -q ListAllMyBucketsResult ;;
     flink-jobmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" >/dev/null ;;
     flink-taskmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" | grep -Eq '"taskmanagers":[1-9]' ;;
@@ -475,6 +478,12 @@ start_service() {
       launch mongodb java "-Xmx$MONGO_HEAP" -cp "$STATE/lib/mongo-server.jar:$(cat "$STATE/lib/mongo.classpath")" \
         io.volumizer.infra.mongo.MongoServerMain --host "$BIND_HOST" --port "$MONGO_PORT" \
         --data-file "$STATE/mongodb/repository.mv.db"
+      ;;
+    mongodb-archive)
+      mkdir -p "$STATE/mongodb-archive"
+      launch mongodb-archive java "-Xmx$MONGO_ARCHIVE_HEAP" -cp "$STATE/lib/mongo-server.jar:$(cat "$STATE/lib/mongo.classpath")" \
+        io.volumizer.infra.mongo.MongoServerMain --host "$BIND_HOST" --port "$MONGO_ARCHIVE_PORT" \
+        --data-file "$STATE/mongodb-archive/repository.mv.db"
       ;;
     s3)
       check_port_free s3 "$S3_TLS_PORT"

@@ -59,7 +59,7 @@ public final class ApiServer {
     }
 
     public static Javalin create(ApiOptions options, Backends backends) {
-        Documents documents = new Documents(backends.database);
+        Documents documents = new Documents(backends.mongo);
         Children children = options.childrenFrom == ApiOptions.ChildrenSource.mongodb ? new MongoChildren(documents)
                 : new ElasticsearchChildren(backends.elasticsearch);
         Optional<Topology> topology = options.topology.topology();
@@ -72,7 +72,7 @@ public final class ApiServer {
         SearchHandler search = new SearchHandler(backends.elasticsearch, allRepositories, options.indexLayouts(),
                 options.maxPageSize);
         CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
-                new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.database, options.jobArguments()));
+                new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.mongo, options.jobArguments()));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
         byte[] openApi = resource("openapi.json");
         byte[] token = ("Bearer " + options.token).getBytes(StandardCharsets.UTF_8);

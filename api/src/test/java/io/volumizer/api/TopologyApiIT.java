@@ -12,12 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,6 +35,8 @@ import io.volumizer.generators.BankGenerator;
 import io.volumizer.options.topology.Topology;
 import io.volumizer.options.topology.TopologyFile;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.sinks.blob.BlobStore;
+import io.volumizer.sinks.blob.FileBlobStore;
 
 /**
  * The API over the published topology ({@code topologies/11b.yaml}): a run generated into two live repositories
@@ -55,10 +59,14 @@ class TopologyApiIT {
     private static String fromElasticsearch;
     private static String fromMongoDb;
     private static int notes;
+    private static Path archiveBlobs;
 
     @BeforeAll
     static void pipelineAndApis() throws Exception {
-        pipeline = new LocalPipeline("topo", 5, 16, 10, Files.readString(PUBLISHED));
+        archiveBlobs = Files.createTempDirectory("archive-blobs");
+        // The archive keeps its blobs in a store of its own; the live repositories', in the run's S3 bucket.
+        pipeline = new LocalPipeline("topo", 5, 16, 10, Files.readString(PUBLISHED)
+                .replace("    profile: archive\n", "    profile: archive\n    blobStore: " + archiveBlobs + "\n"));
         topology = TopologyFile.load(PUBLISHED);
         for (DocumentEvent document : pipeline.generated) {
             repositoryOf.put(document.getId(), topology.route(document, pipeline.settings.present()));
@@ -85,6 +93,11 @@ class TopologyApiIT {
         if (pipeline != null) {
             pipeline.close();
         }
+        if (archiveBlobs != null) {
+            try (Stream<Path> files = Files.walk(archiveBlobs)) {
+                files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+            }
+        }
     }
 
     @Test
@@ -97,6 +110,12 @@ class TopologyApiIT {
         HttpResponse<byte[]> blob = get(fromElasticsearch, "/api/v1/documents/" + archived.getId() + "/blob");
         assertThat(blob.statusCode()).isEqualTo(200);
         assertThat(new String(blob.body(), 0, 5, StandardCharsets.US_ASCII)).isEqualTo("%PDF-");
+        FileBlobStore archiveStore = new FileBlobStore(archiveBlobs);
+        assertThat(archiveStore.get(BlobStore.sha256(blob.body()))).as("stored in the archive's own blob store").isPresent();
+        DocumentEvent live = pipeline.generated.stream().filter(d -> d.getType().equals("Statement"))
+                .filter(d -> !repositoryOf.get(d.getId()).equals("archives")).findFirst().orElseThrow();
+        byte[] liveBlob = get(fromElasticsearch, "/api/v1/documents/" + live.getId() + "/blob").body();
+        assertThat(archiveStore.get(BlobStore.sha256(liveBlob))).as("a live statement's blob is not").isEmpty();
 
         // The breadcrumb crosses from the archive into the live repository and up to the root in us-east.
         JsonNode ancestors = json(get(fromElasticsearch, "/api/v1/documents/" + archived.getId() + "/ancestors"))

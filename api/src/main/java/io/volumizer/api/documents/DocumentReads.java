@@ -29,7 +29,7 @@ import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
 import io.volumizer.options.topology.Topology;
-import io.volumizer.sinks.blob.BlobStore;
+import io.volumizer.sinks.blob.RepositoryBlobStores;
 import io.volumizer.sinks.DocumentFields;
 
 /**
@@ -44,12 +44,12 @@ public final class DocumentReads {
 
     private final Documents documents;
     private final Children children;
-    private final BlobStore blobs;
+    private final RepositoryBlobStores.Opened blobs;
     private final Supplier<List<String>> allRepositories;
     private final int maxPageSize;
 
     /** @param allRepositories the repositories a route without one in its path reads */
-    public DocumentReads(Documents documents, Children children, BlobStore blobs,
+    public DocumentReads(Documents documents, Children children, RepositoryBlobStores.Opened blobs,
             Supplier<List<String>> allRepositories, int maxPageSize) {
         this.documents = documents;
         this.children = children;
@@ -127,11 +127,11 @@ public final class DocumentReads {
         byte[] bytes;
         String digest = blob.getString(DocumentFields.Blob.DIGEST);
         if (key.startsWith(UPLOADED_BLOB_PREFIX)) {
-            bytes = blobs.get(key.substring(UPLOADED_BLOB_PREFIX.length())).orElseThrow(() -> ApiException.notFound(
+            bytes = blobs.require(repository).get(key.substring(UPLOADED_BLOB_PREFIX.length())).orElseThrow(() -> ApiException.notFound(
                     "blob " + key + " of document '" + document.getString(KEY) + "' is not in the blob store"));
         } else {
             // Stored by an import with a blob store, or else rendered again: the same bytes either way.
-            bytes = (digest == null ? java.util.Optional.<byte[]>empty() : blobs.get(digest))
+            bytes = (digest == null ? java.util.Optional.<byte[]>empty() : blobs.require(repository).get(digest))
                     .orElseGet(() -> Renditions.render(BlobKey.parse(key, repository)));
         }
         ctx.contentType(blob.getString(DocumentFields.Blob.MIME_TYPE));

@@ -123,7 +123,7 @@ public final class DocumentWrites {
         }
         Document previous = input.id() == null ? null : documents.findAny(repository, id).orElse(null);
         event.setVersion(clock.next(previous == null ? 0 : previous.getLong(VERSION)));
-        event.setBlob(upload(ctx));
+        event.setBlob(upload(ctx, repository));
         append(event);
         respond(ctx, event, target.waitForMongoDb(), 201);
     }
@@ -157,7 +157,7 @@ public final class DocumentWrites {
                         + "repository '" + repository + "'; it cannot change (was " + was + ")");
             }
         }
-        BlobRef upload = upload(ctx);
+        BlobRef upload = upload(ctx, repository);
         DocumentEvent event = DocumentEvent.newBuilder(stored)
                 .setName(input.name() != null ? input.name() : stored.getName())
                 .setTitle(input.title() != null ? input.title() : stored.getTitle())
@@ -192,7 +192,8 @@ public final class DocumentWrites {
     }
 
     /** Stores the multipart 'file' part, if any, by digest. */
-    private BlobRef upload(Context ctx) {
+    /** The uploaded file, if any, stored in the blob store of the document's repository. */
+    private BlobRef upload(Context ctx, String repository) {
         if (!ctx.isMultipartFormData()) {
             return null;
         }
@@ -210,7 +211,7 @@ public final class DocumentWrites {
         } catch (IOException e) {
             throw ApiException.badRequest("file", "cannot read the uploaded file: " + e.getMessage());
         }
-        String digest = backends.blobs.put(bytes);
+        String digest = backends.blobs.require(repository).put(bytes);
         String filename = file.filename() == null || file.filename().isBlank() ? digest
                 : file.filename().replaceAll("[/\\\\\\p{Cntrl}]", "_");
         return BlobRef.newBuilder().setKey(DocumentReads.UPLOADED_BLOB_PREFIX + digest)

@@ -8,25 +8,25 @@ import java.util.Optional;
 import org.bson.Document;
 
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.schemas.keys.RepositoryNames;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 import io.volumizer.sinks.DocumentFields;
 
-/** Reads of stored documents from MongoDB, by id or by (parent, name): lookups a unique index answers. */
+/** Reads of stored documents from MongoDB (each repository's database), by id or by (parent, name): lookups a unique index answers. */
 public final class Documents {
 
-    private final MongoDatabase database;
+    private final MongoRepositories repositories;
 
-    public Documents(MongoDatabase database) {
-        this.database = database;
+    public Documents(MongoRepositories repositories) {
+        this.repositories = repositories;
     }
 
     public MongoCollection<Document> collection(String repository) {
-        return database.getCollection(checkRepository(repository));
+        return repositories.collection(checkRepository(repository));
     }
 
     /** The document unless absent or deleted (a tombstone). */

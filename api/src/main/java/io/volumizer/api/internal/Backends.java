@@ -17,26 +17,26 @@ import org.elasticsearch.client.RestClient;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
-import com.mongodb.client.MongoDatabase;
 
 import io.volumizer.api.ApiOptions;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
-import io.volumizer.sinks.blob.BlobStore;
+import io.volumizer.sinks.blob.RepositoryBlobStores;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 
 /** The API's clients of MongoDB, Elasticsearch, Kafka and the blob store, with short timeouts so outages are 503s. */
 public final class Backends implements AutoCloseable {
 
-    public final MongoClient mongo;
-    public final MongoDatabase database;
+    /** Each repository's database; the shared one also keeps the commands' records. */
+    public final MongoRepositories mongo;
     public final RestClient elasticsearchClient;
     public final Elasticsearch elasticsearch;
     public final KafkaProducer<String, DocumentEvent> producer;
     public final String documentsTopic;
-    public final BlobStore blobs;
+    /** Each repository's blob store: uploads, and the blobs an import stored. */
+    public final RepositoryBlobStores.Opened blobs;
     private final Admin kafkaAdmin;
     private final SchemaRegistryClient registry;
     private final int timeoutMillis;
@@ -47,15 +47,14 @@ public final class Backends implements AutoCloseable {
     public Backends(ApiOptions options) {
         timeoutMillis = (int) options.backendTimeout.toMillis();
         int requestTimeoutMillis = (int) options.requestTimeout.toMillis();
-        mongo = MongoClients.create(MongoClientSettings.builder()
-                .applyConnectionString(new ConnectionString(options.mongodb.uri))
+        mongo = new MongoRepositories(options.repositoryDatabases(), uri -> MongoClients.create(MongoClientSettings.builder()
+                .applyConnectionString(new ConnectionString(uri))
                 .applyToClusterSettings(c -> c.serverSelectionTimeout(timeoutMillis, TimeUnit.MILLISECONDS))
                 .applyToSocketSettings(s -> s.connectTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
                         .readTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS))
                 .applyToConnectionPoolSettings(p -> p.maxSize(200).maxWaitTime(timeoutMillis, TimeUnit.MILLISECONDS))
                 .addCommandListener(metrics.mongoCommands())
-                .build());
-        database = mongo.getDatabase(options.mongodb.database);
+                .build()));
         elasticsearchClient = RestClient.builder(HttpHost.create(options.elasticsearch.url))
                 .setRequestConfigCallback(r -> r.setConnectTimeout(timeoutMillis).setSocketTimeout(requestTimeoutMillis)
                         .setConnectionRequestTimeout(timeoutMillis))
@@ -77,13 +76,13 @@ public final class Backends implements AutoCloseable {
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);
         kafkaAdmin = Admin.create(adminConfig);
         registry = new SchemaRegistryClient(options.registry.url);
-        blobs = options.blobs.open();
+        blobs = options.repositoryBlobStores(options.blobs).open();
     }
 
     /** Each backend: "UP" or why not. */
     public Map<String, String> readiness() {
         Map<String, String> status = new LinkedHashMap<>();
-        status.put("mongodb", check(() -> database.runCommand(new Document("ping", 1))));
+        status.put("mongodb", check(() -> mongo.all().forEach(database -> database.runCommand(new Document("ping", 1)))));
         status.put("elasticsearch", check(elasticsearch::ping));
         status.put("kafka", check(() -> kafkaAdmin.describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMillis))
                 .clusterId().get(timeoutMillis, TimeUnit.MILLISECONDS)));

@@ -49,6 +49,7 @@ import io.volumizer.sinks.DocumentFields;
 import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
 import io.volumizer.sinks.elasticsearch.RepositoryIndices;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -111,7 +112,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
             System.out.printf(Locale.ROOT, "importing %,d documents%n", documents);
             awaitCount("imported", () -> stores.mongoCount(repository), documents);
             awaitCount("indexed", () -> stores.elasticsearchCount(repository), documents);
-            Commands commands = new Commands(flink, session.jar, mongo.getDatabase(pipeline.mongodb.database),
+            Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo, pipeline.mongodb.database),
                     Options.arguments(pipeline));
             try {
                 for (int round = 1; round <= rounds; round++) {

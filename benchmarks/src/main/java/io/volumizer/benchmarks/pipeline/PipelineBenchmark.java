@@ -46,6 +46,7 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -277,7 +278,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
      * navigation indexes the import job creates (index upkeep is part of the work either way).
      */
     private Progress rawMongo(MongoClient mongo, List<ImportedEvent> documents, String database) throws Exception {
-        MongoDocumentStore store = new MongoDocumentStore(mongo, database, Backoff.DEFAULT);
+        MongoDocumentStore store = new MongoDocumentStore(MongoRepositories.sharing(mongo, database), Backoff.DEFAULT);
         store.ensureIndexes(repository());
         // The same stored bytes the job sends: the loop's client pays no more than the job's to encode them.
         var collection = store.collection(repository()).withDocumentClass(RawBsonDocument.class);

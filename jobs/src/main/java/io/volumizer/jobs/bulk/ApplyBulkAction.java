@@ -79,7 +79,7 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     public void open() throws Exception {
         super.open();
         buffer = new ArrayList<>(batchSize);
-        documents = mongo.openDatabase(getRuntimeContext()).getCollection(repository);
+        documents = mongo.openRepositories(getRuntimeContext()).collection(repository);
         MetricGroup metrics = StageMetrics.of(getMetricGroup(), STAGE);
         changed = metrics.counter("changed");
         skippedCount = metrics.counter("skipped");

@@ -62,10 +62,10 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
             return new BulkUpdateJob(new NumberSequenceSource(0, options.slices - 1),
                     new ReadSlice(pipeline.elasticsearch.url, pipeline.elasticsearch.indices(), options.repository,
                             options.selection().filters(), options.slices, options.scrollSize, options.scrollKeepAlive,
-                            new MongoConnection(pipeline.mongodb, Backoff.DEFAULT), options.commandId, Backoff.DEFAULT),
-                    new ApplyBulkAction(new MongoConnection(pipeline.mongodb, Backoff.DEFAULT), options.repository,
+                            new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.commandId, Backoff.DEFAULT),
+                    new ApplyBulkAction(new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.repository,
                             options.commandId, options.action, options.propertyValues(), commandTime, 500, Backoff.DEFAULT),
-                    new FinishBulk(new MongoConnection(pipeline.mongodb, Backoff.DEFAULT), options.commandId),
+                    new FinishBulk(new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.commandId),
                     Connectors.exactlyOnceSink(options, Step.BULK_UPDATE, pipeline.documentsTopic(), DocumentEvent.class,
                             DocumentKeys::parentKey), options);
         });

@@ -62,7 +62,7 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     @Override
     public void open() throws Exception {
         super.open();
-        database = mongo.openDatabase(getRuntimeContext());
+        database = mongo.openShared(getRuntimeContext());
     }
 
     @Override

@@ -74,7 +74,7 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
     @Override
     public void open(OpenContext context) {
         client = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
-        commands = new CommandStore(mongo.openDatabase(getRuntimeContext()));
+        commands = new CommandStore(mongo.openShared(getRuntimeContext()));
         // A slice is the bulk's range; it has no failed state of its own (a failure fails the job, which reads it again).
         rangesDone = StageMetrics.of(getRuntimeContext().getMetricGroup(), ApplyBulkAction.STAGE).counter("rangesDone");
     }

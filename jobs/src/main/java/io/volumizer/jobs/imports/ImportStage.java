@@ -27,6 +27,7 @@ import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.blob.RepositoryBlobStores;
 
 /**
  * The import stage as a fragment of a job graph, with its operators' uids: the documents source → keyed by the
@@ -42,12 +43,15 @@ public final class ImportStage {
     private final ParentLookup lookup;
     private final BulkWriter<ImportedEvent> repository;
     private final ImportSettings settings;
+    private final RepositoryBlobStores blobStores;
 
+    /** @param blobStores where each repository's generated blobs are stored, if anywhere */
     public ImportStage(AvroCodec<DocumentEvent> codec, ParentLookup lookup, BulkWriter<ImportedEvent> repository,
-            ImportSettings settings) {
+            ImportSettings settings, RepositoryBlobStores blobStores) {
         this.codec = codec;
         this.lookup = lookup;
         this.repository = repository;
+        this.blobStores = blobStores;
         this.settings = settings;
     }
 
@@ -55,8 +59,9 @@ public final class ImportStage {
     public static ImportStage onMongoDb(PipelineOptions pipeline, ImportSettings settings) {
         AvroCodec<DocumentEvent> codec = Connectors.codec(pipeline, pipeline.documentsTopic(), DocumentEvent.class);
         List<String> repositories = pipeline.topology.topology().map(Topology::repositories).orElse(List.of());
-        return new ImportStage(codec, new MongoParentLookup(pipeline.mongodb, repositories),
-                new MongoBulkWriter(pipeline.mongodb, Backoff.DEFAULT, codec), settings);
+        return new ImportStage(codec, new MongoParentLookup(pipeline.repositoryDatabases(), repositories),
+                new MongoBulkWriter(pipeline.repositoryDatabases(), Backoff.DEFAULT, codec), settings,
+                pipeline.repositoryBlobStores(settings.blobs));
     }
 
     /** Adds the stage to {@code env}, reading {@code documents}; returns what MongoDB holds now, and the dead letters. */
@@ -67,8 +72,8 @@ public final class ImportStage {
                 .keyBy(keyedByParent ? (KeySelector<RawRecord, String>) RawRecord::keyText : RawRecord::position)
                 .process(new ResolveAncestors(codec::decode, lookup, settings))
                 .uid("import.parent-cache").name("Decode and resolve ancestors");
-        DataStream<ImportedEvent> withBlobs = !settings.blobs.configured() ? resolved
-                : resolved.map(new StoreBlobs(settings.blobs)).uid("import.blob-store").name("Store blobs");
+        DataStream<ImportedEvent> withBlobs = !blobStores.anyConfigured() ? resolved
+                : resolved.map(new StoreBlobs(blobStores)).uid("import.blob-store").name("Store blobs");
         DataStream<ImportedEvent> toWrite = settings.injectFailureAt > 0
                 ? withBlobs.map(InjectedFailure.at(settings.injectFailureAt)).uid("import.injected-failure")
                         .name("Injected failure") : withBlobs;

@@ -1,5 +1,7 @@
 package io.volumizer.jobs.imports;
 
+import java.util.Optional;
+
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
@@ -10,7 +12,7 @@ import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.blob.BlobStore;
-import io.volumizer.sinks.blob.BlobStoreOptions;
+import io.volumizer.sinks.blob.RepositoryBlobStores;
 import io.volumizer.jobs.internal.StageMetrics;
 
 /**
@@ -22,24 +24,24 @@ import io.volumizer.jobs.internal.StageMetrics;
 public final class StoreBlobs extends RichMapFunction<ImportedEvent, ImportedEvent> {
 
     private static final long serialVersionUID = 1L;
-    private final BlobStoreOptions options;
-    private transient BlobStore store;
+    private final RepositoryBlobStores stores;
+    private transient RepositoryBlobStores.Opened opened;
     private transient Counter stored;
 
-    public StoreBlobs(BlobStoreOptions options) {
-        this.options = options;
+    public StoreBlobs(RepositoryBlobStores stores) {
+        this.stores = stores;
     }
 
     @Override
     public void open(Configuration parameters) {
-        store = options.open();
+        opened = stores.open();
         stored = StageMetrics.of(getRuntimeContext().getMetricGroup(), ResolveAncestors.STAGE).counter("blobsStored");
     }
 
     @Override
     public void close() {
-        if (store != null) {
-            store.close();
+        if (opened != null) {
+            opened.close();
         }
     }
 
@@ -47,11 +49,12 @@ public final class StoreBlobs extends RichMapFunction<ImportedEvent, ImportedEve
     public ImportedEvent map(ImportedEvent imported) {
         DocumentEvent document = imported.getDocument();
         BlobRef blob = document.getBlob();
-        if (blob == null || blob.getDigest() != null || !blob.getKey().startsWith("gen/")) {
+        Optional<BlobStore> store = opened.of(document.getRepository());
+        if (blob == null || blob.getDigest() != null || !blob.getKey().startsWith("gen/") || store.isEmpty()) {
             return imported;
         }
         byte[] bytes = Renditions.render(BlobKey.parse(blob.getKey(), document.getRepository()));
-        String digest = store.put(bytes);
+        String digest = store.get().put(bytes);
         stored.inc();
         DocumentEvent withDigest = DocumentEvent.newBuilder(document)
                 .setBlob(BlobRef.newBuilder(blob).setDigest(digest).setLength((long) bytes.length).build()).build();

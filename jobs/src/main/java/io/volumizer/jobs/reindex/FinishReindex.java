@@ -32,6 +32,7 @@ import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 import io.volumizer.sinks.BulkResult;
 import io.volumizer.sinks.DocumentFields;
 import io.volumizer.sinks.commands.CommandRanges;
@@ -72,6 +73,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
 
     private transient ListState<Long> errorsState;
     private transient long errors;
+    private transient MongoRepositories repositories;
     private transient MongoDatabase database;
     private transient RestClient elasticsearch;
     private transient DeadLetters deadLetters;
@@ -109,7 +111,8 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     @Override
     public void open() throws Exception {
         super.open();
-        database = mongoConnection.openDatabase(getRuntimeContext());
+        repositories = mongoConnection.openRepositories(getRuntimeContext());
+        database = repositories.shared();
         elasticsearch = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
         deadLetters = new DeadLetters(getMetricGroup(), STAGE);
     }
@@ -162,7 +165,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
                 generation, settings.backoff());
         List<ImportedEvent> batch = new ArrayList<>(batchSize);
         long written = 0;
-        for (Document stored : database.getCollection(settings.repository())
+        for (Document stored : repositories.collection(settings.repository())
                 .find(Filters.gte(DocumentFields.IMPORTED_AT, Date.from(from))).batchSize(batchSize)) {
             batch.add(MongoDocumentStore.toImported(stored));
             if (batch.size() >= batchSize) {

@@ -15,13 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.mongodb.MongoException;
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 import io.volumizer.sinks.DocumentFields;
 import io.volumizer.sinks.commands.CommandRanges;
 
@@ -46,7 +46,7 @@ final class RangeEnumerator implements SplitEnumerator<IdRange, RangeSourceState
     private boolean allFound;
     private int nextIndex;
     private boolean finding;
-    private MongoClient client;
+    private MongoRepositories repositories;
 
     RangeEnumerator(SplitEnumeratorContext<IdRange> context, RangeSettings settings, RangeSourceState state) {
         this.context = context;
@@ -64,7 +64,7 @@ final class RangeEnumerator implements SplitEnumerator<IdRange, RangeSourceState
 
     @Override
     public void start() {
-        client = MongoClients.create(settings.mongoUri());
+        repositories = new MongoRepositories(settings.databases(), MongoClients::create);
         if (!allFound) {
             findMore();
         }
@@ -97,8 +97,8 @@ final class RangeEnumerator implements SplitEnumerator<IdRange, RangeSourceState
 
     @Override
     public void close() {
-        if (client != null) {
-            client.close();
+        if (repositories != null) {
+            repositories.close();
         }
         MongoDriverRelease.stopBufferPoolPruner();
     }
@@ -152,7 +152,7 @@ final class RangeEnumerator implements SplitEnumerator<IdRange, RangeSourceState
         for (int attempt = 1; ; attempt++) {
             try {
                 Found found = settings.retryFailed() ? failedRanges() : boundaries(from, firstIndex);
-                new CommandRanges(client.getDatabase(settings.database())).found(settings.commandId(),
+                new CommandRanges(repositories.shared()).found(settings.commandId(),
                         found.ranges().stream().map(range -> new CommandRanges.Range(settings.commandId(), range.index(),
                                 range.from(), range.to(), CommandRanges.State.PENDING, null)).toList());
                 return found;
@@ -168,7 +168,7 @@ final class RangeEnumerator implements SplitEnumerator<IdRange, RangeSourceState
     }
 
     private Found boundaries(String from, int firstIndex) {
-        MongoCollection<Document> documents = client.getDatabase(settings.database()).getCollection(settings.repository());
+        MongoCollection<Document> documents = repositories.collection(settings.repository());
         List<IdRange> ranges = new ArrayList<>();
         String lower = from;
         for (int i = 0; i < FOUND_PER_CALL; i++) {
@@ -187,7 +187,7 @@ final class RangeEnumerator implements SplitEnumerator<IdRange, RangeSourceState
 
     /** A retry's ranges: all the failed ones at once (their index and bounds as the first run recorded them). */
     private Found failedRanges() {
-        List<IdRange> ranges = new CommandRanges(client.getDatabase(settings.database())).failed(settings.commandId())
+        List<IdRange> ranges = new CommandRanges(repositories.shared()).failed(settings.commandId())
                 .stream().map(range -> new IdRange(range.index(), range.from(), range.to())).toList();
         return new Found(ranges, null, true);
     }

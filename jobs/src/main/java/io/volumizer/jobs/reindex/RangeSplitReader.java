@@ -14,7 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.mongodb.MongoException;
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
@@ -22,6 +21,7 @@ import com.mongodb.client.model.Sorts;
 
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 import io.volumizer.sinks.DocumentFields;
 import io.volumizer.sinks.commands.CommandRanges;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
@@ -41,7 +41,7 @@ final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
     private final RangeSettings settings;
     private final RangeCounts counts;
     private final Deque<IdRange> ranges = new ArrayDeque<>();
-    private MongoClient client;
+    private MongoRepositories repositories;
     private MongoCollection<Document> documents;
     private CommandRanges ledger;
     private IdRange current;
@@ -163,10 +163,10 @@ final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
         if (!(change instanceof SplitsAddition)) {
             throw new UnsupportedOperationException("unexpected split change " + change.getClass().getSimpleName());
         }
-        if (client == null) {
-            client = MongoClients.create(settings.mongoUri());
-            documents = client.getDatabase(settings.database()).getCollection(settings.repository());
-            ledger = new CommandRanges(client.getDatabase(settings.database()));
+        if (repositories == null) {
+            repositories = new MongoRepositories(settings.databases(), MongoClients::create);
+            documents = repositories.collection(settings.repository());
+            ledger = new CommandRanges(repositories.shared());
         }
         ranges.addAll(change.splits());
     }
@@ -179,8 +179,8 @@ final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
     @Override
     public void close() {
         closeCursor();
-        if (client != null) {
-            client.close();
+        if (repositories != null) {
+            repositories.close();
         }
         MongoDriverRelease.stopBufferPoolPruner();
     }

@@ -16,9 +16,7 @@ import org.apache.http.HttpHost;
 import org.bson.Document;
 import org.elasticsearch.client.RestClient;
 
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
-import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Updates;
 
 import io.volumizer.jobs.index.IndexStage;
@@ -35,6 +33,7 @@ import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.commands.CommandStore;
 import io.volumizer.sinks.elasticsearch.IndexTemplates;
@@ -69,14 +68,14 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
             Connectors.ensureTopics(pipeline, pipeline.deadletterTopic);
             AvroCodec<ImportedEvent> codec = Connectors.codec(pipeline, pipeline.importedTopic, ImportedEvent.class);
             String generation = begin(options);
-            RangeSettings settings = new RangeSettings(pipeline.mongodb.uri, pipeline.mongodb.database, options.repository,
+            RangeSettings settings = new RangeSettings(pipeline.repositoryDatabases(), options.repository,
                     options.commandId, options.rangeSize, options.readBatchSize, options.maxDocsPerSecond, options.retryFailed,
                     options.failRange,
                     Backoff.DEFAULT);
             return new ReindexJob(new MongoRangeSource(settings),
                     new IndexStage(ElasticsearchBulkWriter.intoGeneration(pipeline.elasticsearch, pipeline.indexLayouts(),
                             Backoff.DEFAULT, codec, generation), pipeline.indexLayouts(), options.settings),
-                    new FinishReindex(settings, new MongoConnection(pipeline.mongodb, Backoff.DEFAULT), pipeline.elasticsearch.url,
+                    new FinishReindex(settings, new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), pipeline.elasticsearch.url,
                             pipeline.elasticsearch.indices(), pipeline.indexLayouts(), generation, options.catchUpMargin,
                             options.deleteOld, options.settings.batchSize, codec),
                     Connectors.deadLetterSink(options, Step.REINDEX), options);
@@ -89,10 +88,9 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
      */
     static String begin(ReindexOptions options) throws IOException {
         PipelineOptions pipeline = options.pipeline;
-        try (MongoClient mongo = MongoClients.create(pipeline.mongodb.uri);
+        try (MongoRepositories mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create);
                 RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearch.url)).build()) {
-            MongoDatabase database = mongo.getDatabase(pipeline.mongodb.database);
-            CommandStore commands = new CommandStore(database);
+            CommandStore commands = new CommandStore(mongo.shared());
             commands.createIfAbsent(options.commandId, CommandStore.REINDEX, options.repository,
                     new Document(CommandStore.PARAMS, new Document("rangeSize", options.rangeSize)
                             .append("deleteOld", options.deleteOld)));
@@ -106,9 +104,9 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
             RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.elasticsearch.indices(),
                     pipeline.indexLayouts());
             // The importedAt index the catch-up reads by, on a collection imported before it existed.
-            new MongoDocumentStore(mongo, pipeline.mongodb.database, Backoff.DEFAULT).ensureIndexes(options.repository);
+            new MongoDocumentStore(mongo, Backoff.DEFAULT).ensureIndexes(options.repository);
             Instant catchUpFrom = Instant.now().minus(options.catchUpMargin);
-            long estimated = database.getCollection(options.repository).estimatedDocumentCount();
+            long estimated = mongo.collection(options.repository).estimatedDocumentCount();
             generation = indices.createForReindex(options.repository);
             commands.state(options.commandId, CommandStore.State.RUNNING, Updates.set(CommandStore.INDEX, generation),
                     Updates.set(CommandStore.PREVIOUS_INDEX, indices.current(options.repository).orElse(null)),

@@ -47,6 +47,7 @@ import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.sinks.DocumentFields;
 import io.volumizer.sinks.elasticsearch.RepositoryIndices;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 
 /**
  * Reindex and bulk commands on a repository the pipeline keeps importing, run as a user runs them (the commands'
@@ -70,7 +71,7 @@ class CommandsIT {
     @BeforeEach
     void importARepository() throws Exception {
         it = new PipelineRun();
-        commands = new Commands(PipelineRun.FLINK, JobsJar.path(), it.mongo.getDatabase(it.pipeline.mongodb.database),
+        commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
                 it.args());
         elasticsearch = RestClient.builder(HttpHost.create(it.pipeline.elasticsearch.url)).build();
         documents = it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(it.repository);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.flink.streaming.api.operators.StreamMap;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -17,6 +18,7 @@ import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.sinks.blob.BlobStore;
 import io.volumizer.sinks.blob.BlobStoreOptions;
 import io.volumizer.sinks.blob.FileBlobStore;
+import io.volumizer.sinks.blob.RepositoryBlobStores;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 
@@ -30,19 +32,23 @@ class StoreBlobsTest {
     @TempDir
     Path root;
 
-    @Test
-    void rendersStoresByDigestAndRecordsDigestAndLength() throws Exception {
-        BankGenerator generator = new BankGenerator(GeneratorSettings.of(3, 10).withStatementsPerAccount(4));
-        DocumentEvent statement = null;
-        for (long i = 0; statement == null; i++) {
+    private final BankGenerator generator = new BankGenerator(GeneratorSettings.of(3, 10).withStatementsPerAccount(4));
+
+    private DocumentEvent firstStatement() {
+        for (long i = 0; ; i++) {
             DocumentEvent document = generator.documentAt(i);
             if (document != null && document.getType().equals("Statement")) {
-                statement = document;
+                return document;
             }
         }
+    }
+
+    @Test
+    void rendersStoresByDigestAndRecordsDigestAndLength() throws Exception {
+        DocumentEvent statement = firstStatement();
         DocumentEvent folder = generator.documentAt(0);
 
-        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new StoreBlobs(new BlobStoreOptions(root.toString()))))) {
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new StoreBlobs(new RepositoryBlobStores(new BlobStoreOptions(root.toString()), Map.of()))))) {
             harness.open();
             harness.processElement(new StreamRecord<>(imported(statement)));
             harness.processElement(new StreamRecord<>(imported(folder)));
@@ -55,6 +61,25 @@ class StoreBlobsTest {
             assertThat(statement.getBlob().getDigest()).as("the input event is not modified").isNull();
             assertThat(harness.extractOutputValues().get(0).getPath()).as("the ancestry is kept").isEqualTo("/bank/x");
             assertThat(harness.extractOutputValues().get(1).getDocument()).isEqualTo(folder);
+        }
+    }
+
+    @Test
+    void aRepositoryWithAStoreOfItsOwnStoresThereAndOneWithoutAStoreKeepsItsKey(@TempDir Path own) throws Exception {
+        DocumentEvent statement = firstStatement();
+        DocumentEvent elsewhere = DocumentEvent.newBuilder(statement).setRepository("elsewhere").build();
+        RepositoryBlobStores stores = new RepositoryBlobStores(new BlobStoreOptions(),
+                Map.of(statement.getRepository(), own.toString()));
+
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new StoreBlobs(stores)))) {
+            harness.open();
+            harness.processElement(new StreamRecord<>(imported(statement)));
+            harness.processElement(new StreamRecord<>(imported(elsewhere)));
+
+            String digest = harness.extractOutputValues().get(0).getDocument().getBlob().getDigest();
+            assertThat(new FileBlobStore(own).get(digest)).contains(generator.blob(statement.getBlob().getKey()));
+            assertThat(harness.extractOutputValues().get(1).getDocument()).as("no store: rendered again when read")
+                    .isEqualTo(elsewhere);
         }
     }
 }

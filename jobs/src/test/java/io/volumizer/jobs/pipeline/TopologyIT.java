@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
@@ -36,6 +38,7 @@ import io.volumizer.options.topology.Topology;
 import io.volumizer.options.topology.TopologyFile;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.sinks.DocumentFields;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 
 /**
  * A generated run through the published topology ({@code topologies/11b.yaml}): every rule routes its documents,
@@ -51,11 +54,13 @@ class TopologyIT {
 
     private PipelineRun it;
     private Topology topology;
+    private MongoRepositories mongo;
 
     @BeforeEach
     void configure() throws IOException {
-        it = new PipelineRun();
+        it = new PipelineRun("--topology=" + PUBLISHED);
         topology = TopologyFile.load(PUBLISHED);
+        mongo = new MongoRepositories(it.pipeline.repositoryDatabases(), MongoClients::create);
     }
 
     @AfterEach
@@ -63,15 +68,15 @@ class TopologyIT {
         for (String repository : topology.repositories()) {
             it.stores.reset(repository);
         }
+        mongo.close();
         it.close();
     }
 
     @Test
     void everyRuleRoutesItsDocumentsAndAncestorsResolveAcrossRepositories() throws Exception {
-        String topologyOption = "--topology=" + PUBLISHED;
-        it.submit(Step.IMPORT, it.args("--group-id", "it-import-" + it.run, topologyOption), null);
-        it.submit(Step.INDEX, it.args("--index-group-id", "it-index-" + it.run, topologyOption), null);
-        it.generate(CUSTOMERS, STATEMENTS, topologyOption);
+        it.submit(Step.IMPORT, it.args("--group-id", "it-import-" + it.run), null);
+        it.submit(Step.INDEX, it.args("--index-group-id", "it-index-" + it.run), null);
+        it.generate(CUSTOMERS, STATEMENTS);
 
         Instant present = it.settings(CUSTOMERS, STATEMENTS).present();
         List<DocumentEvent> generated = it.generated(CUSTOMERS, STATEMENTS);
@@ -90,6 +95,14 @@ class TopologyIT {
                     expected.get(repository), Duration.ofMinutes(3));
         }
         assertThat(it.deadLetters()).isZero();
+        // The archive has a MongoDB deployment of its own; the live repositories are in the job's.
+        String archiveServer = System.getProperty("volumizer.archive-mongodb.uri", "mongodb://127.0.0.1:27018");
+        try (MongoClient archive = MongoClients.create(archiveServer)) {
+            assertThat(archive.getDatabase(it.pipeline.mongodb.database).getCollection("archives").countDocuments())
+                    .isEqualTo(expected.get("archives"));
+        }
+        assertThat(it.mongo.getDatabase(it.pipeline.mongodb.database).listCollectionNames())
+                .contains("us-east", "us-west").doesNotContain("archives");
 
         // Each rule: the root and the eastern states stay in us-east, the western ones go west, old statements archive.
         assertThat(stored("us-east", BankGenerator.ROOT_ID)).isNotNull();
@@ -151,7 +164,7 @@ class TopologyIT {
     }
 
     private MongoCollection<Document> collection(String repository) {
-        return it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(repository);
+        return mongo.collection(repository);
     }
 
     private Document stored(String repository, String id) {

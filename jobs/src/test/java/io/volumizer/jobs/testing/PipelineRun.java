@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 
@@ -52,8 +53,9 @@ public final class PipelineRun implements AutoCloseable {
     public final MongoClient mongo;
     private final List<String> jobs = new ArrayList<>();
 
-    public PipelineRun() throws IOException {
-        pipeline = Options.parse(new PipelineOptions(),
+    /** @param options more of the pipeline's options (a topology), given to every step and to {@link #stores} */
+    public PipelineRun(String... options) throws IOException {
+        pipeline = Options.parse(new PipelineOptions(), Stream.concat(Stream.of(
                 "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092"),
                 "--registry-url", System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7"),
                 "--mongodb-uri", System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"),
@@ -61,7 +63,7 @@ public final class PipelineRun implements AutoCloseable {
                 "--documents-topic", "it." + run + ".documents", "--imported-topic", "it." + run + ".imported",
                 "--deadletter-topic", "it." + run + ".deadletter", "--mongodb-database", "it_" + run,
                 "--index-prefix", "it-" + run + "-", "--partitions", "2", "--parallelism", "2",
-                "--checkpoint-interval", "PT1S");
+                "--checkpoint-interval", "PT1S"), Stream.of(options)).toArray(String[]::new));
         stores = new Stores(pipeline);
         mongo = MongoClients.create(pipeline.mongodb.uri);
         synchronized (PipelineRun.class) {

@@ -17,7 +17,6 @@ import org.bson.Document;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Updates;
 
 import io.volumizer.ops.commands.CommandRefusedException.Reason;
@@ -32,6 +31,7 @@ import io.volumizer.sinks.PropertyValues;
 import io.volumizer.sinks.commands.CommandRanges;
 import io.volumizer.sinks.commands.CommandStore;
 import io.volumizer.sinks.commands.CommandStore.State;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 
 /**
  * Long-running commands on a repository, each a Flink job on the session cluster: a reindex, a bulk update or
@@ -50,7 +50,7 @@ public final class Commands {
 
     private final FlinkSessionClient flink;
     private final Path jobsJar;
-    private final MongoDatabase database;
+    private final MongoRepositories repositories;
     private final List<String> pipelineArguments;
     private final CommandStore commands;
     private final CommandRanges ranges;
@@ -58,13 +58,13 @@ public final class Commands {
     /**
      * @param pipelineArguments the services and topics the jobs are given (as {@code job submit} takes them)
      */
-    public Commands(FlinkSessionClient flink, Path jobsJar, MongoDatabase database, List<String> pipelineArguments) {
+    public Commands(FlinkSessionClient flink, Path jobsJar, MongoRepositories repositories, List<String> pipelineArguments) {
         this.flink = flink;
         this.jobsJar = jobsJar;
-        this.database = database;
+        this.repositories = repositories;
         this.pipelineArguments = List.copyOf(pipelineArguments);
-        this.commands = new CommandStore(database);
-        this.ranges = new CommandRanges(database);
+        this.commands = new CommandStore(repositories.shared());
+        this.ranges = new CommandRanges(repositories.shared());
     }
 
     /**
@@ -301,7 +301,7 @@ public final class Commands {
             throw new CommandRefusedException(Reason.INVALID, "repository", "repository must be " + RepositoryNames.RULE
                     + ", was '" + repository + "'");
         }
-        if (database.getCollection(repository).estimatedDocumentCount() == 0) {
+        if (repositories.collection(repository).estimatedDocumentCount() == 0) {
             throw new CommandRefusedException(Reason.NOT_FOUND, "repository", "repository " + repository + " has no documents");
         }
     }

@@ -12,7 +12,6 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -20,6 +19,7 @@ import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,9 +48,8 @@ public final class CommandsCli {
     Path jar;
 
     <T> T withCommands(Work<T> work) throws Exception {
-        try (MongoClient mongo = MongoClients.create(pipeline.mongodb.uri)) {
-            Commands commands = new Commands(new FlinkSessionClient(flink.rest), jar,
-                    mongo.getDatabase(pipeline.mongodb.database), Options.arguments(pipeline));
+        try (MongoRepositories mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create)) {
+            Commands commands = new Commands(new FlinkSessionClient(flink.rest), jar, mongo, Options.arguments(pipeline));
             return work.with(commands);
         }
     }

@@ -29,7 +29,6 @@ import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -38,6 +37,7 @@ import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.sinks.elasticsearch.IndexNames;
 import io.volumizer.sinks.elasticsearch.RepositoryIndices;
+import io.volumizer.sinks.mongodb.MongoRepositories;
 
 /**
  * What the pipeline's views hold, read from the stores themselves (not from job metrics), and the reset of a
@@ -50,19 +50,19 @@ public final class Stores implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final PipelineOptions options;
-    private final MongoClient mongo;
+    private final MongoRepositories mongo;
     private final RestClient elasticsearch;
     private final Admin kafka;
 
     public Stores(PipelineOptions options) {
         this.options = options;
-        this.mongo = MongoClients.create(options.mongodb.uri);
+        this.mongo = new MongoRepositories(options.repositoryDatabases(), MongoClients::create);
         this.elasticsearch = RestClient.builder(HttpHost.create(options.elasticsearch.url)).build();
         this.kafka = Admin.create(options.kafka.clientProperties());
     }
 
     public long mongoCount(String repository) {
-        return mongo.getDatabase(options.mongodb.database).getCollection(repository).countDocuments();
+        return mongo.collection(repository).countDocuments();
     }
 
     /** Every document indexed so far: the index is refreshed first. */
@@ -189,7 +189,7 @@ public final class Stores implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while deleting topics", e);
         }
-        mongo.getDatabase(options.mongodb.database).getCollection(repository).drop();
+        mongo.collection(repository).drop();
         new RepositoryIndices(elasticsearch, options.elasticsearch.indices()).delete(repository);
     }
 

@@ -8,12 +8,16 @@ import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.options.endpoints.RegistryOptions;
 import io.volumizer.options.topology.Topology;
 import io.volumizer.options.topology.TopologyOptions;
+import io.volumizer.sinks.blob.BlobStoreOptions;
+import io.volumizer.sinks.blob.RepositoryBlobStores;
 import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.sinks.mongodb.MongoLocation;
+import io.volumizer.sinks.mongodb.RepositoryDatabases;
 import picocli.CommandLine.Mixin;
 
 /**
  * Where a repository lives: its log (Kafka, the schema registry, the documents topic), its two views (MongoDB,
- * Elasticsearch) and the topology that routes documents among repositories. The options of the pipeline's jobs and
+ * Elasticsearch), its blobs and the topology that routes documents among repositories. The options of the pipeline's jobs and
  * of the API both start from these, with the same names.
  */
 public abstract class RepositoryServicesOptions {
@@ -38,6 +42,17 @@ public abstract class RepositoryServicesOptions {
 
     public String documentsTopic() {
         return documents.topic;
+    }
+
+    /** Which database holds each repository: the topology file's, or else the job's for every repository. */
+    public RepositoryDatabases repositoryDatabases() {
+        return RepositoryDatabases.of(new MongoLocation(mongodb.uri, mongodb.database),
+                topology.topology().map(Topology::databases).orElse(Map.of()));
+    }
+
+    /** Which blob store holds each repository's blobs: the topology file's, or else {@code shared} for every one. */
+    public RepositoryBlobStores repositoryBlobStores(BlobStoreOptions shared) {
+        return new RepositoryBlobStores(shared, topology.topology().map(Topology::blobStores).orElse(Map.of()));
     }
 
     /** How each repository's index is laid out: the topology file's, or else the template's for every repository. */

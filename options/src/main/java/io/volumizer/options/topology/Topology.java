@@ -9,6 +9,7 @@ import java.util.Set;
 
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.sinks.mongodb.MongoLocation;
 
 /**
  * The repositories of a bank and which documents go to which: loaded from a topology file ({@link TopologyFile})
@@ -18,15 +19,17 @@ import io.volumizer.sinks.elasticsearch.IndexLayout;
  * @param source       where it was loaded from, for messages
  * @param repositories the repositories, in the file's order
  * @param indexLayouts how each repository's index is laid out over the template (shards, routing...)
+ * @param databases    the repositories that have a MongoDB location of their own (parts left out are the job's)
+ * @param blobStores   the repositories that have a blob store of their own: a folder or {@code s3://bucket/prefix}
  * @param rules        the routing rules, in order; the last one takes every document
  */
 public record Topology(String source, List<String> repositories, Map<String, IndexLayout> indexLayouts,
-        List<RoutingRule> rules) implements Serializable {
+        Map<String, MongoLocation> databases, Map<String, String> blobStores, List<RoutingRule> rules) implements Serializable {
 
     /** Today's layout: one repository, which every document goes to ({@code topologies/single.yaml}). */
     public static Topology single(String repository) {
         return new Topology("one repository '" + repository + "'", List.of(repository),
-                Map.of(repository, IndexLayout.TEMPLATE), List.of(new RoutingRule(0, Set.of(), null, Set.of(), 0, repository)));
+                Map.of(repository, IndexLayout.TEMPLATE), Map.of(), Map.of(), List.of(new RoutingRule(0, Set.of(), null, Set.of(), 0, repository)));
     }
 
     /**

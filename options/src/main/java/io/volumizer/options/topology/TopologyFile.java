@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -27,9 +30,13 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
 
+import com.mongodb.ConnectionString;
+
 import io.volumizer.schemas.keys.RepositoryNames;
+import io.volumizer.sinks.blob.BlobStoreOptions;
 import io.volumizer.sinks.elasticsearch.IndexLayout;
 import io.volumizer.sinks.elasticsearch.IndexProfile;
+import io.volumizer.sinks.mongodb.MongoLocation;
 
 /**
  * Reads a topology file (YAML) and checks it whole, so that a job or the API refuses to start on a topology that
@@ -41,7 +48,10 @@ import io.volumizer.sinks.elasticsearch.IndexProfile;
  *   us-east:
  *     profile: live         # metadata (the default), live (and the file's text) or archive (reduced)
  *     index: {shards: 3, replicas: 1, refreshInterval: 30s, codec: best_compression, routing: customerNumber}
- *   archives: {}            # every index setting left out is the repository template's
+ *   archives:               # every index setting left out is the repository template's
+ *     mongodb: {uri: "${ARCHIVES_MONGODB_URI:-mongodb://127.0.0.1:27018}", database: archives}
+ *                           # its own database (either part left out is the job's --mongodb-uri/-database)
+ *     blobStore: s3://archives-blobs   # its own blob store (a folder or s3://bucket/prefix), else --blob-store
  * routing:                 # in order: a document goes where the first rule that takes it says
  *   - when: {type: Statement, minAge: P6M}                  # any of: type (one or a list), property + in, minAge
  *     to: archives
@@ -70,14 +80,24 @@ public final class TopologyFile {
     private static final String REFRESH_INTERVAL = "refreshInterval";
     private static final String CODEC = "codec";
     private static final String ROUTING_PROPERTY = "routing";
+    private static final String MONGODB = "mongodb";
+    private static final String URI = "uri";
+    private static final String DATABASE = "database";
+    private static final String BLOB_STORE = "blobStore";
+    /** MongoDB's rule for database names, kept to the characters that need no quoting anywhere. */
+    private static final String DATABASE_PATTERN = "[A-Za-z0-9_-]{1,63}";
+    /** {@code ${NAME}} or {@code ${NAME:-default}}: a connection string's credentials come from the environment. */
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
     private static final Set<String> CODECS = Set.of("default", "best_compression");
     /** Elasticsearch's time units that a refresh interval takes, or -1 (no refresh). */
     private static final String REFRESH_PATTERN = "-1|[0-9]+(ms|s|m|h)";
 
     private final String source;
+    private final UnaryOperator<String> environment;
 
-    private TopologyFile(String source) {
+    private TopologyFile(String source, UnaryOperator<String> environment) {
         this.source = source;
+        this.environment = environment;
     }
 
     /** @throws TopologyException naming the line and field of what is wrong, or that the file cannot be read */
@@ -93,7 +113,12 @@ public final class TopologyFile {
 
     /** @param source where the text comes from, for messages */
     public static Topology parse(String source, String yaml) {
-        return new TopologyFile(source).topology(yaml);
+        return parse(source, yaml, System::getenv);
+    }
+
+    /** @param environment the variables that {@code ${NAME}} in a connection string is replaced with */
+    static Topology parse(String source, String yaml, UnaryOperator<String> environment) {
+        return new TopologyFile(source, environment).topology(yaml);
     }
 
     private Topology topology(String yaml) {
@@ -114,12 +139,20 @@ public final class TopologyFile {
             throw error(repositoriesNode, REPOSITORIES, "at least one repository is needed");
         }
         Map<String, IndexLayout> layouts = new LinkedHashMap<>();
+        Map<String, MongoLocation> databases = new LinkedHashMap<>();
+        Map<String, String> blobStores = new LinkedHashMap<>();
         for (Map.Entry<String, Node> repository : repositories.entrySet()) {
             String field = REPOSITORIES + "." + repository.getKey();
             if (!RepositoryNames.isValid(repository.getKey())) {
                 throw error(repository.getValue(), field, "a repository name is " + RepositoryNames.RULE);
             }
-            Map<String, Node> spec = mapping(repository.getValue(), field, Set.of(PROFILE, INDEX));
+            Map<String, Node> spec = mapping(repository.getValue(), field, Set.of(PROFILE, INDEX, MONGODB, BLOB_STORE));
+            if (spec.containsKey(MONGODB)) {
+                databases.put(repository.getKey(), mongoLocation(spec.get(MONGODB), field + "." + MONGODB));
+            }
+            if (spec.containsKey(BLOB_STORE)) {
+                blobStores.put(repository.getKey(), blobStore(spec.get(BLOB_STORE), field + "." + BLOB_STORE));
+            }
             IndexProfile profile = spec.containsKey(PROFILE) ? profile(spec.get(PROFILE), field + "." + PROFILE)
                     : IndexProfile.METADATA;
             layouts.put(repository.getKey(), spec.containsKey(INDEX) ? layout(spec.get(INDEX), field + "." + INDEX, profile)
@@ -127,7 +160,63 @@ public final class TopologyFile {
         }
         Node routingNode = required(top, root, "", ROUTING);
         List<RoutingRule> rules = rules(routingNode, repositories);
-        return new Topology(source, List.copyOf(repositories.keySet()), Map.copyOf(layouts), rules);
+        return new Topology(source, List.copyOf(repositories.keySet()), Map.copyOf(layouts), Map.copyOf(databases),
+                Map.copyOf(blobStores), rules);
+    }
+
+    private MongoLocation mongoLocation(Node node, String field) {
+        Map<String, Node> mongodb = mapping(node, field, Set.of(URI, DATABASE));
+        if (mongodb.isEmpty()) {
+            throw error(node, field, "expected `" + URI + "`, `" + DATABASE + "` or both (leave `" + MONGODB
+                    + "` out for the job's database)");
+        }
+        String uri = null;
+        if (mongodb.containsKey(URI)) {
+            Node uriNode = mongodb.get(URI);
+            uri = expand(uriNode, field + "." + URI, scalar(uriNode, field + "." + URI));
+            try {
+                new ConnectionString(uri);
+            } catch (IllegalArgumentException e) {
+                // The driver's message may quote the string, and with it a password: only the expected form is said.
+                throw error(uriNode, field + "." + URI, "not a MongoDB connection string "
+                        + "(mongodb://host[:port][,host...][/?options] or mongodb+srv://host)");
+            }
+        }
+        String database = mongodb.containsKey(DATABASE) ? scalar(mongodb.get(DATABASE), field + "." + DATABASE) : null;
+        if (database != null && !database.matches(DATABASE_PATTERN)) {
+            throw error(mongodb.get(DATABASE), field + "." + DATABASE, "a database name is 1 to 63 letters, digits, "
+                    + "'-' or '_', was '" + database + "'");
+        }
+        return new MongoLocation(uri, database);
+    }
+
+    private String blobStore(Node node, String field) {
+        String location = scalar(node, field);
+        try {
+            new BlobStoreOptions(location).validate();
+        } catch (IllegalArgumentException e) {
+            throw error(node, field, e.getMessage());
+        }
+        return location;
+    }
+
+    /** Replaces each {@code ${NAME}} and {@code ${NAME:-default}} with the environment's value. */
+    private String expand(Node node, String field, String text) {
+        Matcher variable = VARIABLE.matcher(text);
+        StringBuilder expanded = new StringBuilder();
+        while (variable.find()) {
+            String value = environment.apply(variable.group(1));
+            if (value == null || value.isEmpty()) {
+                value = variable.group(2);
+            }
+            if (value == null) {
+                throw error(node, field, "environment variable " + variable.group(1) + " is not set (or write ${"
+                        + variable.group(1) + ":-default})");
+            }
+            variable.appendReplacement(expanded, Matcher.quoteReplacement(value));
+        }
+        variable.appendTail(expanded);
+        return expanded.toString();
     }
 
     private IndexProfile profile(Node node, String field) {

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import io.volumizer.sinks.elasticsearch.IndexLayout;
 import io.volumizer.sinks.elasticsearch.IndexProfile;
+import io.volumizer.sinks.mongodb.MongoLocation;
 
 class TopologyFileTest {
 
@@ -77,7 +78,7 @@ class TopologyFileTest {
                 repositories:
                   a: {shards: 3}
                 routing: [{to: a}]
-                """, 2, "repositories.a.shards", "unknown key (expected one of: index, profile)");
+                """, 2, "repositories.a.shards", "unknown key (expected one of: index, mongodb, profile)");
         assertError("""
                 repositories:
                   a: {}
@@ -205,6 +206,44 @@ class TopologyFileTest {
         assertError(repository.formatted("sharding: 3"), 3, "repositories.a.index.sharding", "unknown key");
         assertError("repositories:\n  a: {profile: hot}\nrouting: [{to: a}]\n", 2, "repositories.a.profile",
                 "expected one of: metadata, live, archive, was 'hot'");
+    }
+
+    @Test
+    void aRepositoryMayHaveADatabaseOfItsOwnWhoseConnectionStringComesFromTheEnvironment() {
+        String yaml = """
+                repositories:
+                  live:
+                  archives:
+                    mongodb: {uri: "${ARCHIVES_URI:-mongodb://127.0.0.1:27018}", database: cold}
+                  other:
+                    mongodb: {database: other}
+                routing:
+                  - when: {type: Statement}
+                    to: archives
+                  - when: {type: Root}
+                    to: other
+                  - to: live
+                """;
+        Topology defaulted = TopologyFile.parse("test.yaml", yaml, name -> null);
+        assertThat(defaulted.databases()).containsOnlyKeys("archives", "other");
+        assertThat(defaulted.databases().get("archives")).isEqualTo(new MongoLocation("mongodb://127.0.0.1:27018", "cold"));
+        assertThat(defaulted.databases().get("other")).isEqualTo(new MongoLocation(null, "other"));
+        Topology fromEnvironment = TopologyFile.parse("test.yaml", yaml,
+                name -> name.equals("ARCHIVES_URI") ? "mongodb://user:secret@archive-0,archive-1/?replicaSet=rs" : null);
+        assertThat(fromEnvironment.databases().get("archives").uri()).isEqualTo("mongodb://user:secret@archive-0,archive-1/?replicaSet=rs");
+        assertThat(fromEnvironment.databases().get("archives").toString()).as("no credentials printed")
+                .doesNotContain("secret").isEqualTo("database 'cold' at archive-0,archive-1");
+
+        String repository = "repositories:\n  a:\n    mongodb: %s\nrouting: [{to: a}]\n";
+        assertError(repository.formatted("{uri: \"${NOT_SET}\"}"), 3, "repositories.a.mongodb.uri",
+                "environment variable NOT_SET is not set");
+        assertError(repository.formatted("{uri: \"http://secret@host\"}"), 3, "repositories.a.mongodb.uri",
+                "not a MongoDB connection string");
+        assertThatThrownBy(() -> parse(repository.formatted("{uri: \"http://secret@host\"}")))
+                .message().doesNotContain("secret");
+        assertError(repository.formatted("{database: a.b}"), 3, "repositories.a.mongodb.database", "was 'a.b'");
+        assertError(repository.formatted("{}"), 3, "repositories.a.mongodb", "expected `uri`, `database` or both");
+        assertError(repository.formatted("{host: x}"), 3, "repositories.a.mongodb.host", "unknown key");
     }
 
     @Test

@@ -39,6 +39,14 @@ public final class BlobStoreOptions implements Serializable {
         this.location = defaultLocation;
     }
 
+    /** These options (endpoint, region) with another location: a repository's own store. */
+    public BlobStoreOptions at(String otherLocation) {
+        BlobStoreOptions other = new BlobStoreOptions(otherLocation);
+        other.s3Endpoint = s3Endpoint;
+        other.s3Region = s3Region;
+        return other;
+    }
+
     public boolean configured() {
         return location != null && !location.isBlank();
     }

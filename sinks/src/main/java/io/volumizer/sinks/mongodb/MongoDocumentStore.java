@@ -31,7 +31,6 @@ import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoException;
 import com.mongodb.MongoWriteException;
 import com.mongodb.bulk.BulkWriteError;
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.Filters;
@@ -53,7 +52,8 @@ import io.volumizer.sinks.DocumentFields;
 import io.volumizer.sinks.StoreUnavailableException;
 
 /**
- * The repository's documents in MongoDB, one collection per repository, through the official driver only.
+ * The repositories' documents in MongoDB, one collection per repository in the repository's database, through the
+ * official driver only.
  *
  * <p>Writes are idempotent by document id and monotonic by version: a replayed event of the stored version is a
  * no-op, an older one is reported stale instead of overwriting, and a replacement is conditional on the version it
@@ -73,19 +73,17 @@ public final class MongoDocumentStore {
     private static final String CHILDREN_INDEX = "children";
     private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
 
-    private final MongoClient client;
-    private final String database;
+    private final MongoRepositories repositories;
     private final Backoff backoff;
     private final Set<String> indexedRepositories = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    public MongoDocumentStore(MongoClient client, String database, Backoff backoff) {
-        this.client = client;
-        this.database = database;
+    public MongoDocumentStore(MongoRepositories repositories, Backoff backoff) {
+        this.repositories = repositories;
         this.backoff = backoff;
     }
 
     public MongoCollection<Document> collection(String repository) {
-        return client.getDatabase(database).getCollection(repository);
+        return repositories.collection(repository);
     }
 
     /**

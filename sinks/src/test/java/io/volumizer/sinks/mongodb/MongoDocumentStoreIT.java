@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import org.bson.Document;
@@ -32,7 +33,7 @@ class MongoDocumentStoreIT {
     @BeforeEach
     void connect() {
         client = MongoClients.create(System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"));
-        store = new MongoDocumentStore(client, database, Backoff.DEFAULT);
+        store = new MongoDocumentStore(MongoRepositories.sharing(client, database), Backoff.DEFAULT);
     }
 
     @AfterEach
@@ -64,9 +65,32 @@ class MongoDocumentStoreIT {
     }
 
     @Test
+    void aBatchIsWrittenToEachRepositorysOwnDatabaseAndServer() {
+        String sharedUri = System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017");
+        String archiveUri = System.getProperty("volumizer.archive-mongodb.uri", "mongodb://127.0.0.1:27018");
+        RepositoryDatabases databases = RepositoryDatabases.of(new MongoLocation(sharedUri, database),
+                Map.of("archives", new MongoLocation(archiveUri, database + "_archives")));
+        try (MongoRepositories repositories = new MongoRepositories(databases, MongoClients::create);
+                MongoClient archive = MongoClients.create(archiveUri)) {
+            try {
+                new MongoDocumentStore(repositories, Backoff.DEFAULT).write(List.of(imported("bank", "live", "p", "a.pdf", 1, "A"),
+                        imported("archives", "old", "live", "b.pdf", 1, "B")));
+
+                assertThat(archive.getDatabase(database + "_archives").getCollection("archives").countDocuments())
+                        .as("on the archive's own server").isEqualTo(1);
+                assertThat(client.getDatabase(database).getCollection("bank").countDocuments()).isEqualTo(1);
+                assertThat(client.getDatabase(database).listCollectionNames()).as("nothing of the archive's in the shared")
+                        .doesNotContain("archives");
+            } finally {
+                archive.getDatabase(database + "_archives").drop();
+            }
+        }
+    }
+
+    @Test
     void aBatchRetriedAfterAConnectionFailureReportsEachEventOnce() {
         store.write(List.of(imported("bank", "old", "p", "old.pdf", 1, "Old")));
-        MongoDocumentStore retrying = new MongoDocumentStore(FaultyMongo.failing(client, "replaceOne", 1), database,
+        MongoDocumentStore retrying = new MongoDocumentStore(MongoRepositories.sharing(FaultyMongo.failing(client, "replaceOne", 1), database),
                 new Backoff(Duration.ZERO, Duration.ZERO, 2));
         ImportedEvent fresh = imported("bank", "new", "p", "new.pdf", 1, "New");
         ImportedEvent newerVersion = imported("bank", "old", "p", "old.pdf", 2, "Old, revised");
@@ -87,8 +111,8 @@ class MongoDocumentStoreIT {
             batch.add(imported("bank", "d-" + i, "p-" + i % 5, "n-" + i, 1, "Title " + i));
         }
         store.write(batch);
-        MongoDocumentStore namingChildren = new MongoDocumentStore(FaultyMongo.namingIndex(client, "children"),
-                database, Backoff.DEFAULT);
+        MongoDocumentStore namingChildren = new MongoDocumentStore(
+                MongoRepositories.sharing(FaultyMongo.namingIndex(client, "children"), database), Backoff.DEFAULT);
 
         BulkResult<ImportedEvent> replay = namingChildren.write(batch);
 

@@ -5,13 +5,13 @@ import java.util.List;
 import org.apache.flink.api.common.functions.RuntimeContext;
 
 import io.volumizer.jobs.internal.bulk.BulkWriter;
-import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.BulkResult;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.sinks.mongodb.RepositoryDatabases;
 
 /** Writes imported documents to MongoDB; a failed one is dead-lettered as the document event it came from. */
 public final class MongoBulkWriter implements BulkWriter<ImportedEvent> {
@@ -22,8 +22,8 @@ public final class MongoBulkWriter implements BulkWriter<ImportedEvent> {
     private final AvroCodec<DocumentEvent> documentCodec;
     private transient MongoDocumentStore store;
 
-    public MongoBulkWriter(MongoOptions mongodb, Backoff backoff, AvroCodec<DocumentEvent> documentCodec) {
-        this.connection = new MongoConnection(mongodb, backoff);
+    public MongoBulkWriter(RepositoryDatabases databases, Backoff backoff, AvroCodec<DocumentEvent> documentCodec) {
+        this.connection = new MongoConnection(databases, backoff);
         this.documentCodec = documentCodec;
     }
 

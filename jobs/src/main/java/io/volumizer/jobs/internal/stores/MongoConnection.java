@@ -4,52 +4,50 @@ import java.io.Serializable;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
 
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 
-import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.sinks.mongodb.MongoRepositories;
+import io.volumizer.sinks.mongodb.RepositoryDatabases;
 
 /**
- * The repositories' database as an operator reaches it: serialized with the job graph, opened once per subtask
- * with the official driver, closed with the subtask.
+ * The repositories' databases as an operator reaches them: serialized with the job graph, opened once per subtask
+ * with the official driver (one client per deployment), closed with the subtask.
  */
 public final class MongoConnection implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    private final String uri;
-    private final String database;
+    private final RepositoryDatabases databases;
     private final Backoff backoff;
-    private transient MongoClient client;
+    private transient MongoRepositories repositories;
 
-    public MongoConnection(MongoOptions mongodb, Backoff backoff) {
-        this.uri = mongodb.uri;
-        this.database = mongodb.database;
+    public MongoConnection(RepositoryDatabases databases, Backoff backoff) {
+        this.databases = databases;
         this.backoff = backoff;
     }
 
     /** @param context the subtask's: what the driver leaves running is stopped when Flink releases the job's classes */
     public MongoDocumentStore open(RuntimeContext context) {
-        return new MongoDocumentStore(connect(context), database, backoff);
+        return new MongoDocumentStore(openRepositories(context), backoff);
     }
 
-    /** The database itself, for what an operator reads or writes besides documents (command records). */
-    public MongoDatabase openDatabase(RuntimeContext context) {
-        return connect(context).getDatabase(database);
+    /** The job's database, for what an operator reads or writes besides documents (command records). */
+    public MongoDatabase openShared(RuntimeContext context) {
+        return openRepositories(context).shared();
     }
 
-    private MongoClient connect(RuntimeContext context) {
+    public MongoRepositories openRepositories(RuntimeContext context) {
         MongoDriverRelease.registerWith(context);
-        client = MongoClients.create(uri);
-        return client;
+        repositories = new MongoRepositories(databases, MongoClients::create);
+        return repositories;
     }
 
     public void close() {
-        if (client != null) {
-            client.close();
+        if (repositories != null) {
+            repositories.close();
         }
     }
 }

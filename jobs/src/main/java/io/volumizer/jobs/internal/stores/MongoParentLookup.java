@@ -5,11 +5,11 @@ import java.util.Optional;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
 
-import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.options.topology.Topology;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.mongodb.Ancestry;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.sinks.mongodb.RepositoryDatabases;
 
 /**
  * Looks parents up in MongoDB by id: in the child's repository first, then in the topology's others, since a
@@ -24,8 +24,8 @@ public final class MongoParentLookup implements ParentLookup {
     private transient MongoDocumentStore store;
 
     /** @param repositories all of the topology's, or none where every document's parent is in its own */
-    public MongoParentLookup(MongoOptions mongodb, List<String> repositories) {
-        this.connection = new MongoConnection(mongodb, Backoff.DEFAULT);
+    public MongoParentLookup(RepositoryDatabases databases, List<String> repositories) {
+        this.connection = new MongoConnection(databases, Backoff.DEFAULT);
         this.repositories = List.copyOf(repositories);
     }
 
