@@ -61,13 +61,13 @@ public final class ApiServer {
     public static Javalin create(ApiOptions options, Backends backends) {
         Documents documents = new Documents(backends.mongo);
         Children children = options.childrenFrom == ApiOptions.ChildrenSource.mongodb ? new MongoChildren(documents)
-                : new ElasticsearchChildren(backends.elasticsearch);
+                : new ElasticsearchChildren(backends.elasticsearch, options.indexLayouts());
         Optional<Topology> topology = options.topology.topology();
         // What a read without a repository in its path reads: the topology's, or every one Elasticsearch indexes.
         Supplier<List<String>> allRepositories = topology.<Supplier<List<String>>>map(t -> t::repositories)
                 .orElse(backends.elasticsearch::repositories);
         DocumentReads reads = new DocumentReads(documents, children, backends.blobs, allRepositories, options.maxPageSize);
-        DocumentWrites writes = new DocumentWrites(documents, children, backends, topology, options.indexLayouts(),
+        DocumentWrites writes = new DocumentWrites(documents, children, backends, topology,
                 options.waitTimeout, options.maxUploadBytes);
         SearchHandler search = new SearchHandler(backends.elasticsearch, allRepositories, options.indexLayouts(),
                 options.maxPageSize);

@@ -164,6 +164,23 @@ class TopologyApiIT {
                 assertThat(repositories).as("%s by %s", api, sort).contains("archives").containsAnyOf("us-east", "us-west");
             }
         }
+
+        // Navigation under a customer asks one shard of each repository sharded by customer number (its children,
+        // the notes added above included, carry its number), and every shard of the archive, which is not.
+        DocumentEvent account = liveAccounts().get(0);
+        JsonNode everywhere = json(get(fromElasticsearch, "/api/v1/documents/" + account.getId() + "/children?limit=50"));
+        assertThat(everywhere.path("shards").path("total").asInt()).as(everywhere.toString()).isEqualTo(1 + 1 + 2);
+        assertThat(everywhere.path("shards").path("successful").asInt()).isEqualTo(1 + 1 + 2);
+        String live = repositoryOf.get(account.getId());
+        JsonNode inItsRepository = json(get(fromElasticsearch, "/api/v1/" + live + "/documents/" + account.getId()
+                + "/children?limit=50"));
+        assertThat(inItsRepository.path("shards").path("total").asInt()).isEqualTo(1);
+        assertThat(inItsRepository.path("children").findValuesAsText("id")).as("its live statements and notes")
+                .containsAll(pipeline.generated.stream().filter(d -> account.getId().equals(d.getParentId()))
+                        .filter(d -> repositoryOf.get(d.getId()).equals(live)).map(DocumentEvent::getId).toList())
+                .hasSize(everywhere.path("children").size() - (int) pipeline.generated.stream()
+                        .filter(d -> account.getId().equals(d.getParentId()))
+                        .filter(d -> repositoryOf.get(d.getId()).equals("archives")).count());
     }
 
     @Test
@@ -228,15 +245,39 @@ class TopologyApiIT {
         assertThat(moved.statusCode()).isEqualTo(400);
         assertThat(json(moved).path("field").asText()).isEqualTo("properties.customerNumber");
 
-        // A document no rule but the last takes goes there, under a parent in another repository.
-        HttpResponse<byte[]> note = write("POST", "/api/v1/us-west/documents?wait=true", "{\"parentId\":\""
-                + id + "\",\"type\":\"Note\",\"name\":\"unrouted-note\"}");
-        assertThat(note.statusCode()).as(new String(note.body(), StandardCharsets.UTF_8)).isEqualTo(201);
-        assertThat(note.headers().firstValue("Location").orElseThrow()).startsWith("/api/v1/us-east/documents/");
+        // Another value than its parent's: the customer's documents would not stay on one shard.
+        HttpResponse<byte[]> foreign = write("POST", "/api/v1/us-west/documents", "{\"parentId\":\"" + id
+                + "\",\"type\":\"Note\",\"name\":\"foreign-note\",\"properties\":{\"customerNumber\":\"0000000000\"}}");
+        assertThat(foreign.statusCode()).isEqualTo(400);
+        assertThat(json(foreign).path("field").asText()).isEqualTo("properties.customerNumber");
+        // A property a rule routes by cannot change either: the document would belong to another repository.
+        HttpResponse<byte[]> movedEast = write("PUT", "/api/v1/us-west/documents/" + id,
+                "{\"properties\":{\"state\":\"NY\",\"customerNumber\":\"" + number + "\"}}");
+        assertThat(movedEast.statusCode()).isEqualTo(400);
+        assertThat(json(movedEast).path("field").asText()).isEqualTo("properties.state");
 
-        // Its parent's only child is in another repository: the parent cannot be deleted before it (asked of the
+        // A child given no routing properties takes its parent's, and goes where they route it, with its parent.
+        HttpResponse<byte[]> inheriting = write("POST", "/api/v1/us-east/documents?wait=true", "{\"parentId\":\""
+                + id + "\",\"type\":\"Note\",\"name\":\"inheriting-note\"}");
+        assertThat(inheriting.statusCode()).as(new String(inheriting.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        assertThat(inheriting.headers().firstValue("Location").orElseThrow()).startsWith("/api/v1/us-west/documents/");
+        assertThat(json(inheriting).path("properties").path("customerNumber").asText()).isEqualTo(number.toString());
+        assertThat(json(inheriting).path("properties").path("state").asText()).isEqualTo(state.toString());
+
+        // Under a parent without routing properties, a child goes where its own route it: here, another repository.
+        HttpResponse<byte[]> folder = write("POST", "/api/v1/us-west/documents?wait=true", "{\"parentId\":\""
+                + BankGenerator.ROOT_ID + "\",\"type\":\"Folder\",\"name\":\"topology-folder\"}");
+        assertThat(folder.statusCode()).as(new String(folder.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        assertThat(folder.headers().firstValue("Location").orElseThrow()).startsWith("/api/v1/us-east/documents/");
+        String folderId = json(folder).path("id").asText();
+        HttpResponse<byte[]> western = write("POST", "/api/v1/us-east/documents?wait=true", "{\"parentId\":\""
+                + folderId + "\",\"type\":\"Note\",\"name\":\"western-note\",\"properties\":{\"state\":\"CA\"}}");
+        assertThat(western.statusCode()).as(new String(western.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        assertThat(western.headers().firstValue("Location").orElseThrow()).startsWith("/api/v1/us-west/documents/");
+
+        // The folder's only child is in another repository: the folder cannot be deleted before it (asked of the
         // server whose children come from MongoDB, which has the child already).
-        HttpResponse<byte[]> refused = write(fromMongoDb, "DELETE", "/api/v1/us-west/documents/" + id, null);
+        HttpResponse<byte[]> refused = write(fromMongoDb, "DELETE", "/api/v1/us-east/documents/" + folderId, null);
         assertThat(refused.statusCode()).as(new String(refused.body(), StandardCharsets.UTF_8)).isEqualTo(409);
     }
 

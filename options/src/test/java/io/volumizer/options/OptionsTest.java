@@ -3,6 +3,7 @@ package io.volumizer.options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -117,6 +118,18 @@ class OptionsTest {
                 "--action", "setProperties"))).hasMessageContaining("--properties must name a property");
         assertThatThrownBy(() -> Step.REINDEX.parse(List.of("--repository", "Bank!", "--command-id", "r")))
                 .hasMessageContaining("--repository must be");
+    }
+
+    @Test
+    void aBulkCommandCannotChangeAPropertyTheTopologyRoutesBy() {
+        String published = "--topology=" + Path.of("..", "topologies", "11b.yaml");
+        for (String property : List.of("state", "customerNumber")) {
+            assertThatThrownBy(() -> Step.BULK_UPDATE.parse(List.of(published, "--repository", "us-west", "--command-id",
+                    "b", "--action", "setProperties", "--properties", "{\"" + property + "\": \"NY\"}")))
+                    .hasMessageContaining("--properties: " + property + " cannot be changed");
+        }
+        assertThat(Step.BULK_UPDATE.parse(List.of(published, "--repository", "us-west", "--command-id", "b", "--action",
+                "setProperties", "--properties", "{\"reviewed\": true}"))).isNotNull();
     }
 
     @Test

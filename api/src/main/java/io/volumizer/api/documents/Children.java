@@ -2,7 +2,10 @@ package io.volumizer.api.documents;
 
 import java.util.List;
 
+import org.bson.Document;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** Children of a document, a keyset page at a time. */
 public interface Children {
@@ -13,20 +16,21 @@ public interface Children {
     }
 
     /**
-     * One page: the children (id, repository, type, name, title, modified, version) and the cursor of the next, or
-     * null.
+     * One page: the children (id, repository, type, name, title, modified, version), the cursor of the next, or
+     * null, and the index shards asked ({total, successful}), or null where no index was.
      */
-    record Page(ArrayNode items, String next) {
+    record Page(ArrayNode items, String next, ObjectNode shards) {
     }
 
     /**
      * The children in any of {@code repositories} (a parent's children may be in several: an account's live and
      * archived statements), one keyset page in one order across them, ties broken by id.
      *
-     * @param after sort values (the sort key, then the id) of the last child of the previous page, or null for the
+     * @param parent the parent, as MongoDB holds it
+     * @param after  sort values (the sort key, then the id) of the last child of the previous page, or null for the
      *              first page
      */
-    Page list(List<String> repositories, String parentId, Sort sort, int limit, ArrayNode after);
+    Page list(List<String> repositories, Document parent, Sort sort, int limit, ArrayNode after);
 
     /** Whether the document has at least one live child in any of {@code repositories}. */
     boolean any(List<String> repositories, String parentId);

@@ -84,11 +84,14 @@ public final class DocumentReads {
         ArrayNode after = Cursors.decode(parameters.get("cursor"), sort.name(), 2);
         List<String> repositories = scope(ctx);
         String id = ctx.pathParam("id");
-        documents.require(repositories, id);
-        Children.Page page = children.list(repositories, id, sort, limit, after);
+        Document parent = documents.require(repositories, id);
+        Children.Page page = children.list(repositories, parent, sort, limit, after);
         ObjectNode body = JSON.createObjectNode().put(PARENT_ID, id);
         body.set("children", page.items());
         body.put("next", page.next());
+        if (page.shards() != null) {
+            body.set("shards", page.shards());
+        }
         ctx.json(body);
     }
 

@@ -5,6 +5,7 @@ import static io.volumizer.sinks.DocumentFields.ID;
 import static io.volumizer.sinks.DocumentFields.KEY;
 import static io.volumizer.sinks.DocumentFields.NAME;
 import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.PROPERTIES;
 import static io.volumizer.sinks.DocumentFields.TYPE;
 import static io.volumizer.sinks.DocumentFields.VERSION;
 
@@ -44,7 +45,6 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
 import io.volumizer.schemas.keys.DocumentKeys;
-import io.volumizer.sinks.elasticsearch.IndexLayout;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
 
 /**
@@ -62,7 +62,6 @@ public final class DocumentWrites {
     private final Children children;
     private final Backends backends;
     private final Optional<Topology> topology;
-    private final Map<String, IndexLayout> layouts;
     private final VersionClock clock = new VersionClock();
     private final Duration waitTimeout;
     private final long maxUploadBytes;
@@ -72,12 +71,11 @@ public final class DocumentWrites {
      *                 the repository of the path
      */
     public DocumentWrites(Documents documents, Children children, Backends backends, Optional<Topology> topology,
-            Map<String, IndexLayout> layouts, Duration waitTimeout, long maxUploadBytes) {
+            Duration waitTimeout, long maxUploadBytes) {
         this.documents = documents;
         this.children = children;
         this.backends = backends;
         this.topology = topology;
-        this.layouts = Map.copyOf(layouts);
         this.waitTimeout = waitTimeout;
         this.maxUploadBytes = maxUploadBytes;
     }
@@ -103,15 +101,15 @@ public final class DocumentWrites {
     public void create(Context ctx) {
         Target target = Target.of(ctx);
         DocumentInput input = input(ctx).requireForCreate();
-        documents.find(around(target.repository()), input.parentId()).orElseThrow(() -> ApiException.badRequest(PARENT_ID,
-                "no document '" + input.parentId() + "' in repository '" + target.repository() + "'"
-                        + (topology.isPresent() ? " or the topology's others" : "")));
+        Document parent = documents.find(around(target.repository()), input.parentId()).orElseThrow(() ->
+                ApiException.badRequest(PARENT_ID, "no document '" + input.parentId() + "' in repository '"
+                        + target.repository() + "'" + (topology.isPresent() ? " or the topology's others" : "")));
         String id = input.id() != null ? input.id() : "doc-" + UUID.randomUUID();
         Instant now = Instant.now();
         DocumentEvent event = DocumentEvent.newBuilder().setOperation(Operation.CREATE).setRepository(target.repository())
                 .setId(id).setParentId(input.parentId()).setType(input.type()).setName(input.name())
                 .setTitle(input.title() != null ? input.title() : input.name()).setCreated(now).setModified(now)
-                .setProperties(input.properties() != null ? input.properties() : new HashMap<>())
+                .setProperties(withParentsRouting(input.properties(), parent))
                 .setEventTime(now).setVersion(0L).setOrigin(Origin.newBuilder().setSource("api").build()).build();
         String repository = topology.map(t -> t.route(event, now)).orElse(target.repository());
         event.setRepository(repository);
@@ -148,14 +146,14 @@ public final class DocumentWrites {
             checkNameFree(repository, current.getString(PARENT_ID), input.name(), id);
         }
         DocumentEvent stored = event(current, Operation.UPDATE);
-        String routing = layouts.getOrDefault(repository, IndexLayout.TEMPLATE).routing();
-        if (routing != null && input.properties() != null) {
-            Object was = stored.getProperties().get(routing);
-            Object given = input.properties().get(routing);
-            if (!Objects.equals(was == null ? null : was.toString(), given == null ? null : given.toString())) {
-                throw ApiException.badRequest("properties." + routing, routing + " routes the document to its shard in "
-                        + "repository '" + repository + "'; it cannot change (was " + was + ")");
-            }
+        if (input.properties() != null) {
+            routingProperties().forEach((property, why) -> {
+                Object was = stored.getProperties().get(property);
+                if (!sameValue(was, input.properties().get(property))) {
+                    throw ApiException.badRequest("properties." + property, property + " cannot change (was " + was
+                            + "): " + why + ", and documents are not moved");
+                }
+            });
         }
         BlobRef upload = upload(ctx, repository);
         DocumentEvent event = DocumentEvent.newBuilder(stored)
@@ -192,6 +190,39 @@ public final class DocumentWrites {
     }
 
     /** Stores the multipart 'file' part, if any, by digest. */
+    private Map<String, String> routingProperties() {
+        return topology.map(Topology::routingProperties).orElse(Map.of());
+    }
+
+    /**
+     * A new document's properties with the routing properties its parent has and it does not give (a customer's
+     * documents stay in one repository and on one shard); one that gives another value than its parent's is refused.
+     */
+    private Map<String, Object> withParentsRouting(Map<String, Object> given, Document parent) {
+        Map<String, Object> properties = given != null ? new HashMap<>(given) : new HashMap<>();
+        Document parentProperties = parent.get(PROPERTIES, Document.class);
+        if (parentProperties == null) {
+            return properties;
+        }
+        routingProperties().forEach((property, why) -> {
+            Object inherited = parentProperties.get(property);
+            if (inherited == null) {
+                return;
+            }
+            Object own = properties.putIfAbsent(property, inherited);
+            if (own != null && !sameValue(own, inherited)) {
+                throw ApiException.badRequest("properties." + property, property + " must be the parent's (" + inherited
+                        + "), was " + own + ": " + why);
+            }
+        });
+        return properties;
+    }
+
+    /** Property values compared as text, as the routing rules compare them. */
+    private static boolean sameValue(Object a, Object b) {
+        return Objects.equals(a == null ? null : a.toString(), b == null ? null : b.toString());
+    }
+
     /** The uploaded file, if any, stored in the blob store of the document's repository. */
     private BlobRef upload(Context ctx, String repository) {
         if (!ctx.isMultipartFormData()) {

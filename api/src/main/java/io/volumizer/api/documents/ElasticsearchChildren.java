@@ -4,12 +4,19 @@ import static io.volumizer.sinks.DocumentFields.ID;
 import static io.volumizer.sinks.DocumentFields.MODIFIED;
 import static io.volumizer.sinks.DocumentFields.NAME;
 import static io.volumizer.sinks.DocumentFields.PARENT_ID;
+import static io.volumizer.sinks.DocumentFields.PROPERTIES;
 import static io.volumizer.sinks.DocumentFields.REPOSITORY;
 import static io.volumizer.sinks.DocumentFields.TITLE;
 import static io.volumizer.sinks.DocumentFields.TYPE;
 import static io.volumizer.sinks.DocumentFields.VERSION;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+
+import org.bson.Document;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,26 +26,40 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.Elasticsearch;
 import io.volumizer.sinks.DocumentFields;
+import io.volumizer.sinks.elasticsearch.IndexLayout;
 
 /**
  * Children from the repositories' indices: a term filter on parentId, sorted on doc values (ties by id),
- * continued with search_after; Elasticsearch merges the repositories' hits. Sees a write once it is indexed (about a second after import).
+ * continued with search_after. Sees a write once it is indexed (about a second after import).
+ *
+ * <p>Where a repository routes documents to shards by a property that the parent has, its children have the same
+ * value (they take their parent's), so only that shard is asked. Repositories asked the same way are searched
+ * together and Elasticsearch merges their hits; the hits of searches routed differently are merged here in the same
+ * order, the first {@code limit} kept (each search returns its own first {@code limit} after the cursor).
  */
 public final class ElasticsearchChildren implements Children {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ArrayNode FIELDS = JSON.createArrayNode().add(ID).add(REPOSITORY).add(TYPE).add(NAME).add(TITLE)
             .add(MODIFIED).add(VERSION);
+    /** Hits by their sort values: the name ascending or the date descending, then the id. */
+    private static final Comparator<JsonNode> BY_NAME = Comparator.<JsonNode, String>comparing(hit -> hit.path("sort").get(0).asText())
+            .thenComparing(hit -> hit.path("sort").get(1).asText());
+    private static final Comparator<JsonNode> BY_DATE = Comparator.<JsonNode>comparingLong(hit -> hit.path("sort").get(0).asLong())
+            .reversed().thenComparing(hit -> hit.path("sort").get(1).asText());
 
     private final Elasticsearch elasticsearch;
+    private final Map<String, IndexLayout> layouts;
 
-    public ElasticsearchChildren(Elasticsearch elasticsearch) {
+    /** @param layouts each repository's index layout: the property it routes documents to shards by, if any */
+    public ElasticsearchChildren(Elasticsearch elasticsearch, Map<String, IndexLayout> layouts) {
         this.elasticsearch = elasticsearch;
+        this.layouts = Map.copyOf(layouts);
     }
 
     @Override
-    public Page list(List<String> repositories, String parentId, Sort sort, int limit, ArrayNode after) {
-        ObjectNode body = query(parentId, limit);
+    public Page list(List<String> repositories, Document parent, Sort sort, int limit, ArrayNode after) {
+        ObjectNode body = query(parent.getString(DocumentFields.KEY), limit);
         ArrayNode order = body.putArray("sort");
         if (sort == Sort.name) {
             order.addObject().put(NAME, "asc");
@@ -49,10 +70,40 @@ public final class ElasticsearchChildren implements Children {
         if (after != null) {
             body.set("search_after", after);
         }
-        JsonNode hits = elasticsearch.search(repositories, body, null).path("hits").path("hits");
+        List<JsonNode> hits = new ArrayList<>();
+        int total = 0;
+        int successful = 0;
+        Map<String, List<String>> byRouting = byRouting(repositories, parent);
+        for (Map.Entry<String, List<String>> searched : byRouting.entrySet()) {
+            JsonNode answer = elasticsearch.search(searched.getValue(), body, searched.getKey());
+            answer.path("hits").path("hits").forEach(hits::add);
+            total += answer.path("_shards").path("total").asInt();
+            successful += answer.path("_shards").path("successful").asInt();
+        }
+        if (byRouting.size() > 1) {
+            hits.sort(sort == Sort.name ? BY_NAME : BY_DATE);
+        }
+        ArrayNode page = JSON.createArrayNode();
+        hits.stream().limit(limit).forEach(page::add);
         ArrayNode items = JSON.createArrayNode();
-        hits.forEach(hit -> items.add(hit.path("_source")));
-        return new Page(items, Cursors.next(sort.name(), hits, limit));
+        page.forEach(hit -> items.add(hit.path("_source")));
+        ObjectNode shards = JSON.createObjectNode().put("total", total).put("successful", successful);
+        return new Page(items, Cursors.next(sort.name(), page, limit), shards);
+    }
+
+    /**
+     * The repositories by the routing value their search carries: the parent's value of the property a repository
+     * routes by, or null (all shards) where it routes by none or the parent has no value.
+     */
+    private Map<String, List<String>> byRouting(List<String> repositories, Document parent) {
+        Document properties = parent.get(PROPERTIES, Document.class);
+        Map<String, List<String>> byRouting = new LinkedHashMap<>();
+        for (String repository : repositories) {
+            String property = layouts.getOrDefault(repository, IndexLayout.TEMPLATE).routing();
+            Object value = property == null || properties == null ? null : properties.get(property);
+            byRouting.computeIfAbsent(value == null ? null : value.toString(), key -> new ArrayList<>()).add(repository);
+        }
+        return byRouting;
     }
 
     @Override

@@ -51,7 +51,8 @@ public final class MongoChildren implements Children {
     }
 
     @Override
-    public Page list(List<String> repositories, String parentId, Sort sort, int limit, ArrayNode after) {
+    public Page list(List<String> repositories, Document parent, Sort sort, int limit, ArrayNode after) {
+        String parentId = parent.getString(KEY);
         List<Bson> filters = new ArrayList<>(List.of(Filters.eq(PARENT_ID, parentId), Filters.ne(DELETED, true)));
         Bson order;
         if (sort == Sort.name) {
@@ -94,7 +95,7 @@ public final class MongoChildren implements Children {
             values.add(last.getString(KEY));
             next = Cursors.encode(sort.name(), values);
         }
-        return new Page(items, next);
+        return new Page(items, next, null);
     }
 
     /** Whether a child is at or before the name cursor {@code after} (name, then id). */

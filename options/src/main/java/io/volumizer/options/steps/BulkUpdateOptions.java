@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.options.selection.Selection;
+import io.volumizer.options.topology.Topology;
 import io.volumizer.sinks.PropertyValues;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,6 +65,11 @@ public final class BulkUpdateOptions extends CommandStepOptions {
         Map<String, Object> values = propertyValues();
         require(action != Action.setProperties || !values.isEmpty(), "--properties must name a property to set");
         require(action != Action.delete || values.isEmpty(), "--properties is for setProperties, not delete");
+        Map<String, String> routing = pipeline.topology.topology().map(Topology::routingProperties).orElse(Map.of());
+        for (String property : values.keySet()) {
+            require(!routing.containsKey(property), "--properties: " + property + " cannot be changed: "
+                    + routing.get(property));
+        }
         require(slices >= 1 && slices <= 1024, "--slices must be between 1 and 1024, was " + slices);
         require(scrollSize >= 1 && scrollSize <= 10_000, "--scroll-size must be between 1 and 10000, was " + scrollSize);
         require(scrollKeepAlive.toSeconds() >= 1, "--scroll-keep-alive must be at least a second, was " + scrollKeepAlive);

@@ -3,6 +3,7 @@ package io.volumizer.options.topology;
 import java.io.Serializable;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,6 +42,29 @@ public record Topology(String source, List<String> repositories, Map<String, Ind
         repositories.add(repository);
         others.stream().filter(other -> !other.equals(repository)).forEach(repositories::add);
         return repositories;
+    }
+
+    /**
+     * The properties documents are routed by, each with why: those a routing rule reads, and those an index routes
+     * documents to shards by. A document keeps them as created (documents are not moved between repositories or
+     * shards), and takes its parent's where its parent has one, so that a customer's documents stay together, in
+     * one repository and on one shard.
+     */
+    public Map<String, String> routingProperties() {
+        Map<String, String> routing = new LinkedHashMap<>();
+        for (RoutingRule rule : rules) {
+            if (rule.property() != null) {
+                routing.putIfAbsent(rule.property(), "the routing rule at " + source + ":" + rule.line()
+                        + " sends documents to a repository by it");
+            }
+        }
+        for (String repository : repositories) {
+            String property = indexLayouts.getOrDefault(repository, IndexLayout.TEMPLATE).routing();
+            if (property != null) {
+                routing.putIfAbsent(property, "repository '" + repository + "' routes documents to its shards by it");
+            }
+        }
+        return routing;
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,9 @@ class TopologyFileTest {
         assertThat(published.repositories()).containsExactly("us-east", "us-west", "archives");
         assertThat(published.rules()).extracting(RoutingRule::repository).containsExactly("archives", "us-west", "us-east");
         assertThat(published.rules().get(0).minAgeMonths()).isEqualTo(6);
+        assertThat(published.databases()).as("the archive's own MongoDB").containsOnlyKeys("archives");
+        assertThat(published.routingProperties()).containsOnlyKeys("state", "customerNumber");
+        assertThat(published.routingProperties().get("state")).contains("11b.yaml:" + published.rules().get(1).line());
 
         Topology single = TopologyFile.load(TOPOLOGIES.resolve("single.yaml"));
         Topology builtIn = Topology.single("bank");
@@ -78,7 +82,7 @@ class TopologyFileTest {
                 repositories:
                   a: {shards: 3}
                 routing: [{to: a}]
-                """, 2, "repositories.a.shards", "unknown key (expected one of: index, mongodb, profile)");
+                """, 2, "repositories.a.shards", "unknown key (expected one of: blobStore, index, mongodb, profile)");
         assertError("""
                 repositories:
                   a: {}
@@ -244,6 +248,15 @@ class TopologyFileTest {
         assertError(repository.formatted("{database: a.b}"), 3, "repositories.a.mongodb.database", "was 'a.b'");
         assertError(repository.formatted("{}"), 3, "repositories.a.mongodb", "expected `uri`, `database` or both");
         assertError(repository.formatted("{host: x}"), 3, "repositories.a.mongodb.host", "unknown key");
+    }
+
+    @Test
+    void aRepositoryMayHaveABlobStoreOfItsOwn() {
+        Topology topology = parse("repositories:\n  a:\n    blobStore: s3://archive-blobs/statements\n  b:\nrouting:\n"
+                + "  - {when: {type: Statement}, to: a}\n  - to: b\n");
+        assertThat(topology.blobStores()).containsExactly(Map.entry("a", "s3://archive-blobs/statements"));
+        assertError("repositories:\n  a:\n    blobStore: s3://Archive_Blobs\nrouting: [{to: a}]\n", 3,
+                "repositories.a.blobStore", "'Archive_Blobs' is not a valid S3 bucket name");
     }
 
     @Test
