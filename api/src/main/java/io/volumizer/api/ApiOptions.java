@@ -12,7 +12,6 @@ import io.volumizer.api.internal.Admission;
 import io.volumizer.options.Options;
 import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.pipeline.RepositoryServicesOptions;
-import io.volumizer.sinks.blob.BlobStoreOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -48,10 +47,6 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
     @Option(names = "--job-option", paramLabel = "OPTION", description = "An option given to the commands' jobs besides "
             + "the services above, e.g. --job-option=--deadletter-topic=volumizer.bank.deadletter (repeatable).")
     public List<String> jobOptions = new ArrayList<>();
-
-    /** Uploaded blobs, and those an import stored: the import job's --blob-store. */
-    @Mixin
-    public BlobStoreOptions blobs = new BlobStoreOptions();
 
     @Option(names = "--children-from", defaultValue = "elasticsearch",
             description = "Children listings from ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; the local "
@@ -96,10 +91,13 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
         return limits;
     }
 
-    /** What the commands' jobs are given: this API's services, documents topic and topology, then --job-option. */
+    /**
+     * What the commands' jobs are given: this API's services, documents topic, blob store and topology, then
+     * --job-option.
+     */
     public List<String> jobArguments() {
         List<String> arguments = new ArrayList<>();
-        for (Object services : List.of(kafka, registry, documents, mongodb, elasticsearch, topology)) {
+        for (Object services : List.of(kafka, registry, documents, mongodb, elasticsearch, blobs, topology)) {
             arguments.addAll(Options.arguments(services));
         }
         arguments.addAll(jobOptions);

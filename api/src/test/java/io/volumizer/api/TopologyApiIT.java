@@ -2,6 +2,7 @@ package io.volumizer.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,6 +22,11 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.font.PDType1Font;
+import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -279,6 +285,50 @@ class TopologyApiIT {
         // server whose children come from MongoDB, which has the child already).
         HttpResponse<byte[]> refused = write(fromMongoDb, "DELETE", "/api/v1/us-east/documents/" + folderId, null);
         assertThat(refused.statusCode()).as(new String(refused.body(), StandardCharsets.UTF_8)).isEqualTo(409);
+    }
+
+    @Test
+    void theTextInsideAnUploadedPdfFindsItsDocumentInALiveRepository() throws Exception {
+        DocumentEvent account = liveAccounts().stream().filter(a -> repositoryOf.get(a.getId()).equals("us-west"))
+                .findFirst().orElseThrow();
+        String word = "uploadedword" + System.nanoTime();
+        ByteArrayOutputStream pdf = new ByteArrayOutputStream();
+        try (PDDocument document = new PDDocument()) {
+            PDPage page = new PDPage();
+            document.addPage(page);
+            try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+                content.beginText();
+                content.setFont(new PDType1Font(Standard14Fonts.FontName.HELVETICA), 12);
+                content.newLineAtOffset(72, 720);
+                content.showText("Scanned receipt " + word);
+                content.endText();
+            }
+            document.save(pdf);
+        }
+        String boundary = "upload" + word;
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"document\"\r\n\r\n{\"parentId\":\""
+                + account.getId() + "\",\"type\":\"Scan\",\"name\":\"receipt.pdf\"}\r\n--" + boundary
+                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"receipt.pdf\"\r\n"
+                + "Content-Type: application/pdf\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        body.write(pdf.toByteArray());
+        body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        HttpResponse<byte[]> created = HTTP.send(HttpRequest.newBuilder(URI.create(fromElasticsearch
+                + "/api/v1/us-east/documents?wait=true")).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        assertThat(json(created).path("repository").asText()).isEqualTo("us-west");
+        String id = json(created).path("id").asText();
+
+        // The index reads the file's bytes from the repository's blob store, where the API stored them.
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        JsonNode found = search("q=" + word);
+        while (found.path("total").path("value").asLong() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(250);
+            found = search("q=" + word);
+        }
+        assertThat(found.path("hits").findValuesAsText("id")).containsExactly(id);
     }
 
     private static List<DocumentEvent> liveAccounts() {

@@ -76,7 +76,7 @@ public final class Backends implements AutoCloseable {
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);
         kafkaAdmin = Admin.create(adminConfig);
         registry = new SchemaRegistryClient(options.registry.url);
-        blobs = options.repositoryBlobStores(options.blobs).open();
+        blobs = options.repositoryBlobStores().open();
     }
 
     /** Each backend: "UP" or why not. */

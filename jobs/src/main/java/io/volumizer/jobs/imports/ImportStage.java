@@ -61,7 +61,7 @@ public final class ImportStage {
         List<String> repositories = pipeline.topology.topology().map(Topology::repositories).orElse(List.of());
         return new ImportStage(codec, new MongoParentLookup(pipeline.repositoryDatabases(), repositories),
                 new MongoBulkWriter(pipeline.repositoryDatabases(), Backoff.DEFAULT, codec), settings,
-                pipeline.repositoryBlobStores(settings.blobs));
+                pipeline.repositoryBlobStores());
     }
 
     /** Adds the stage to {@code env}, reading {@code documents}; returns what MongoDB holds now, and the dead letters. */

@@ -1,6 +1,7 @@
 package io.volumizer.jobs.index;
 
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.Configuration;
@@ -15,15 +16,19 @@ import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
+import io.volumizer.sinks.blob.BlobStore;
+import io.volumizer.sinks.blob.RepositoryBlobStores;
 import io.volumizer.sinks.elasticsearch.IndexLayout;
 import io.volumizer.sinks.elasticsearch.IndexProfile;
 
 /**
- * Reads the text inside each file of a live repository (statements' PDF, letters' DOCX) from the file's bytes, for
- * the index: here, after the MongoDB write, so that parsing files never holds the import up. A generated file's
- * bytes are rendered again from its key (the same bytes the import stored). A file that cannot be read is not the
- * document's refusal: the document is indexed without its text, and the failure logged and counted
- * ({@code fileTextFailed}).
+ * Reads the text inside each file of a live repository (PDF, DOCX: statements, letters, uploaded files) from the
+ * file's bytes, for the index: here, after the MongoDB write, so that parsing files never holds the import up. A
+ * generated file's bytes are rendered again from its key (the same bytes the import stored); an uploaded file's are
+ * read from its repository's blob store, by digest (without a store, it is counted in {@code fileTextNotStored}). A
+ * file that cannot be read is not the document's refusal: the document is indexed without its text, and the failure
+ * logged and counted ({@code fileTextFailed}). A blob store that cannot be reached fails the task, which restarts from
+ * its checkpoint: the document is not at fault.
  */
 final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent> {
 
@@ -31,12 +36,15 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
     private static final Logger LOG = LoggerFactory.getLogger(ExtractFileText.class);
 
     private final Map<String, IndexLayout> layouts;
+    private final RepositoryBlobStores blobStores;
+    private transient RepositoryBlobStores.Opened stores;
     private transient Counter extracted;
     private transient Counter failed;
-    private transient Counter notGenerated;
+    private transient Counter notStored;
 
-    ExtractFileText(Map<String, IndexLayout> layouts) {
+    ExtractFileText(Map<String, IndexLayout> layouts, RepositoryBlobStores blobStores) {
         this.layouts = Map.copyOf(layouts);
+        this.blobStores = blobStores;
     }
 
     /** Whether any repository of these layouts is live: without one, the stage has no such operator. */
@@ -49,7 +57,15 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
         var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), IndexStage.STAGE);
         extracted = metrics.counter("fileTextExtracted");
         failed = metrics.counter("fileTextFailed");
-        notGenerated = metrics.counter("fileTextNotGenerated");
+        notStored = metrics.counter("fileTextNotStored");
+        stores = blobStores.open();
+    }
+
+    @Override
+    public void close() {
+        if (stores != null) {
+            stores.close();
+        }
     }
 
     @Override
@@ -60,12 +76,26 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
                 || layouts.getOrDefault(repository, IndexLayout.TEMPLATE).profile() != IndexProfile.LIVE) {
             return event;
         }
-        if (!BlobKey.isGenerated(blob.getKey())) {
-            notGenerated.inc(); // an uploaded file: its bytes are in the API's blob store, which this stage does not read
-            return event;
+        byte[] bytes;
+        if (BlobKey.isGenerated(blob.getKey())) {
+            bytes = Renditions.render(BlobKey.parse(blob.getKey(), repository));
+        } else {
+            Optional<BlobStore> store = stores.of(repository);
+            if (store.isEmpty() || blob.getDigest() == null) {
+                notStored.inc();
+                return event;
+            }
+            Optional<byte[]> stored = store.get().get(blob.getDigest());
+            if (stored.isEmpty()) {
+                failed.inc();
+                LOG.warn("document {} of {}: indexed without its file's text: blob {} is not in {}",
+                        event.getDocument().getId(), repository, blob.getDigest(), store.get().location());
+                return event;
+            }
+            bytes = stored.get();
         }
         try {
-            String text = FileText.extract(Renditions.render(BlobKey.parse(blob.getKey(), repository)), blob.getMimeType());
+            String text = FileText.extract(bytes, blob.getMimeType());
             extracted.inc();
             return ImportedEvent.newBuilder(event).setFileText(text).build();
         } catch (IllegalArgumentException e) {

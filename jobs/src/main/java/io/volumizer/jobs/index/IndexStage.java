@@ -18,6 +18,7 @@ import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
+import io.volumizer.sinks.blob.RepositoryBlobStores;
 import io.volumizer.sinks.elasticsearch.IndexLayout;
 
 /**
@@ -33,12 +34,18 @@ public final class IndexStage {
 
     private final BulkWriter<ImportedEvent> index;
     private final Map<String, IndexLayout> layouts;
+    private final RepositoryBlobStores blobStores;
     private final IndexSettings settings;
 
-    /** @param layouts each repository's index layout: its profile says whether its files' text is read */
-    public IndexStage(BulkWriter<ImportedEvent> index, Map<String, IndexLayout> layouts, IndexSettings settings) {
+    /**
+     * @param layouts    each repository's index layout: its profile says whether its files' text is read
+     * @param blobStores where uploaded files' bytes are, for their text
+     */
+    public IndexStage(BulkWriter<ImportedEvent> index, Map<String, IndexLayout> layouts, RepositoryBlobStores blobStores,
+            IndexSettings settings) {
         this.index = index;
         this.layouts = Map.copyOf(layouts);
+        this.blobStores = blobStores;
         this.settings = settings;
     }
 
@@ -47,13 +54,13 @@ public final class IndexStage {
         ElasticsearchBulkWriter writer = new ElasticsearchBulkWriter(pipeline.elasticsearch, pipeline.indexLayouts(),
                 Backoff.DEFAULT, Connectors.codec(pipeline, pipeline.importedTopic, ImportedEvent.class));
         writer.ensureTemplate();
-        return new IndexStage(writer, pipeline.indexLayouts(), settings);
+        return new IndexStage(writer, pipeline.indexLayouts(), pipeline.repositoryBlobStores(), settings);
     }
 
     /** Adds the stage after {@code imported}; returns the indexed documents and the dead letters. */
     public StageOutput<ImportedEvent> apply(DataStream<ImportedEvent> imported) {
         DataStream<ImportedEvent> toIndex = !ExtractFileText.needed(layouts) ? imported
-                : imported.map(new ExtractFileText(layouts)).uid("index.file-text").name("Read files' text");
+                : imported.map(new ExtractFileText(layouts, blobStores)).uid("index.file-text").name("Read files' text");
         SingleOutputStreamOperator<ImportedEvent> indexed = toIndex
                 .transform("Index in Elasticsearch", IMPORTED, new BulkWriteOperator<>(STAGE, index,
                         settings.batchSize, settings.batchBytes, settings.flushInterval, ImportedEventSizes::estimate))

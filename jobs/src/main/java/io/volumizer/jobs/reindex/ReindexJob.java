@@ -74,7 +74,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                     Backoff.DEFAULT);
             return new ReindexJob(new MongoRangeSource(settings),
                     new IndexStage(ElasticsearchBulkWriter.intoGeneration(pipeline.elasticsearch, pipeline.indexLayouts(),
-                            Backoff.DEFAULT, codec, generation), pipeline.indexLayouts(), options.settings),
+                            Backoff.DEFAULT, codec, generation), pipeline.indexLayouts(), pipeline.repositoryBlobStores(),
+                            options.settings),
                     new FinishReindex(settings, new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), pipeline.elasticsearch.url,
                             pipeline.elasticsearch.indices(), pipeline.indexLayouts(), generation, options.catchUpMargin,
                             options.deleteOld, options.settings.batchSize, codec),

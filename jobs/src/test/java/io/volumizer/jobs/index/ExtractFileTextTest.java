@@ -2,6 +2,7 @@ package io.volumizer.jobs.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import org.apache.flink.streaming.api.operators.StreamMap;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.BlobKey;
@@ -18,6 +20,10 @@ import io.volumizer.generators.model.BankModel;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.sinks.blob.BlobStore;
+import io.volumizer.sinks.blob.BlobStoreOptions;
+import io.volumizer.sinks.blob.FileBlobStore;
+import io.volumizer.sinks.blob.RepositoryBlobStores;
 import io.volumizer.sinks.elasticsearch.IndexLayout;
 import io.volumizer.sinks.elasticsearch.IndexProfile;
 
@@ -27,6 +33,10 @@ class ExtractFileTextTest {
     private static final Map<String, IndexLayout> LAYOUTS = Map.of(
             "live", new IndexLayout(null, null, null, null, null, IndexProfile.LIVE),
             "archive", new IndexLayout(null, null, null, null, null, IndexProfile.ARCHIVE));
+    private static final RepositoryBlobStores NO_STORE = new RepositoryBlobStores(new BlobStoreOptions(), Map.of());
+
+    @TempDir
+    Path blobs;
 
     private static ImportedEvent imported(DocumentEvent document, String repository) {
         DocumentEvent copy = DocumentEvent.newBuilder(document).setRepository(repository).build();
@@ -49,7 +59,7 @@ class ExtractFileTextTest {
         String counterparty = model.statement(model.account(model.customer(key.customer()), key.account()), key.statement())
                 .operations().get(0).counterparty();
 
-        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS)))) {
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS, NO_STORE)))) {
             harness.open();
             for (ImportedEvent event : List.of(imported(statement, "live"), imported(letter, "live"),
                     imported(statement, "archive"), imported(statement, "bank"), imported(first("IdCard"), "live"),
@@ -64,5 +74,26 @@ class ExtractFileTextTest {
         }
         assertThat(ExtractFileText.needed(LAYOUTS)).isTrue();
         assertThat(ExtractFileText.needed(Map.of("bank", IndexLayout.TEMPLATE))).isFalse();
+    }
+
+    @Test
+    void anUploadedFilesTextIsReadFromItsRepositorysBlobStore() throws Exception {
+        DocumentEvent statement = first("Statement");
+        byte[] pdf = new BankGenerator(SETTINGS).blob(statement.getBlob().getKey());
+        String digest = new FileBlobStore(blobs).put(pdf);
+        DocumentEvent uploaded = DocumentEvent.newBuilder(statement).setBlob(BlobRef.newBuilder(statement.getBlob())
+                .setKey("upload/" + digest).setDigest(digest).build()).build();
+        DocumentEvent missing = DocumentEvent.newBuilder(uploaded).setBlob(BlobRef.newBuilder(uploaded.getBlob())
+                .setDigest(BlobStore.sha256(new byte[] {1})).build()).build();
+        RepositoryBlobStores stores = new RepositoryBlobStores(new BlobStoreOptions(), Map.of("live", blobs.toString()));
+
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS, stores)))) {
+            harness.open();
+            harness.processElement(new StreamRecord<>(imported(uploaded, "live")));
+            harness.processElement(new StreamRecord<>(imported(missing, "live")));
+            List<ImportedEvent> out = harness.extractOutputValues();
+            assertThat(out.get(0).getFileText()).contains(statement.getProperties().get("accountNumber").toString());
+            assertThat(out.get(1).getFileText()).as("not in the store: indexed without its text").isNull();
+        }
     }
 }

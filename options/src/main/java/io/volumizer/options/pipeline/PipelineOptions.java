@@ -31,6 +31,7 @@ public final class PipelineOptions extends RepositoryServicesOptions {
         checkpoints.validate();
         elasticsearch.validate();
         topology.validate();
+        blobs.validate();
         Options.require(!documentsTopic().equals(importedTopic) && !documentsTopic().equals(deadletterTopic)
                 && !importedTopic.equals(deadletterTopic), "--documents-topic, --imported-topic and --deadletter-topic must differ");
     }

@@ -37,6 +37,10 @@ public abstract class RepositoryServicesOptions {
     @Mixin
     public ElasticsearchOptions elasticsearch = new ElasticsearchOptions();
 
+    /** Without {@code --blob-store}, blobs are references by key, rendered again when read; uploads need one. */
+    @Mixin
+    public BlobStoreOptions blobs = new BlobStoreOptions();
+
     @Mixin
     public TopologyOptions topology = new TopologyOptions();
 
@@ -50,9 +54,9 @@ public abstract class RepositoryServicesOptions {
                 topology.topology().map(Topology::databases).orElse(Map.of()));
     }
 
-    /** Which blob store holds each repository's blobs: the topology file's, or else {@code shared} for every one. */
-    public RepositoryBlobStores repositoryBlobStores(BlobStoreOptions shared) {
-        return new RepositoryBlobStores(shared, topology.topology().map(Topology::blobStores).orElse(Map.of()));
+    /** Which blob store holds each repository's blobs: the topology file's, or else {@code --blob-store}. */
+    public RepositoryBlobStores repositoryBlobStores() {
+        return new RepositoryBlobStores(blobs, topology.topology().map(Topology::blobStores).orElse(Map.of()));
     }
 
     /** How each repository's index is laid out: the topology file's, or else the template's for every repository. */

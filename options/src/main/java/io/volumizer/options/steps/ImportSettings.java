@@ -4,8 +4,6 @@ import static io.volumizer.options.Options.require;
 
 import java.time.Duration;
 
-import io.volumizer.sinks.blob.BlobStoreOptions;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** How the import stage batches and waits for parents (a mixin of the import and import-and-index jobs). */
@@ -43,10 +41,6 @@ public final class ImportSettings {
     @Option(names = "--group-id", defaultValue = "volumizer-import", description = "Kafka consumer group reading the documents topic (default: ${DEFAULT-VALUE}).")
     public String groupId;
 
-    /** Without {@code --blob-store}, blobs are references by key, regenerated on demand. */
-    @Mixin
-    public BlobStoreOptions blobs = new BlobStoreOptions();
-
     /** How documents are spread over the parent-cache subtasks. */
     public enum PartitionBy { parent, document }
 
@@ -59,7 +53,6 @@ public final class ImportSettings {
     public long injectFailureAt;
 
     public void validate() {
-        blobs.validate();
         require(resolvedFolderCache >= 0, "--resolved-folder-cache must be 0 (off) or positive, was " + resolvedFolderCache);
         require(injectFailureAt >= 0, "--inject-failure-at must be 0 (off) or positive, was " + injectFailureAt);
         require(batchSize >= 1, "--import-batch-size must be at least 1, was " + batchSize);
