@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -24,12 +25,18 @@ import com.mongodb.client.model.Filters;
 
 import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.stores.MongoConnection;
+import io.volumizer.generators.BlobKey;
+import io.volumizer.generators.render.Renditions;
 import io.volumizer.options.steps.BulkUpdateOptions.Action;
+import io.volumizer.options.topology.Topology;
+import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
 import io.volumizer.sinks.Backoff;
 import io.volumizer.sinks.DocumentFields;
+import io.volumizer.sinks.blob.BlobStore;
+import io.volumizer.sinks.blob.RepositoryBlobStores;
 import io.volumizer.sinks.mongodb.MongoDocumentStore;
 
 /**
@@ -39,6 +46,12 @@ import io.volumizer.sinks.mongodb.MongoDocumentStore;
  * newer edit wins), and so is one deleted since. One this command already changed (a slice read again after a
  * restart) yields nothing and is not counted again. The import applies the events like any other: in the log,
  * replayable, followed by the index.
+ *
+ * <p>{@code route} moves each selected document that the topology's rules now send to another repository (a
+ * statement that has turned 6 months old goes to the archive): a create in that repository, then a delete in this
+ * one, both keyed by its parent, so the import applies them in that order and the document is never absent. Its
+ * blob, when stored, is copied into the other repository's store first if that is another store. A document the
+ * rules keep here is skipped.
  */
 final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
         implements OneInputStreamOperator<Selected, DocumentEvent>, BoundedOneInput {
@@ -57,14 +70,22 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     private final Instant commandTime;
     private final int batchSize;
     private final Backoff backoff;
+    private final Topology topology;
+    private final RepositoryBlobStores blobStores;
 
     private transient List<Selected> buffer;
     private transient MongoCollection<Document> documents;
+    private transient RepositoryBlobStores.Opened stores;
     private transient Counter changed;
     private transient Counter skippedCount;
 
+    /**
+     * @param topology   the rules {@code route} moves documents by (null for the other actions)
+     * @param blobStores the repositories' blob stores, which {@code route} copies a stored blob between
+     */
     ApplyBulkAction(MongoConnection mongo, String repository, String commandId, Action action,
-            Map<String, Object> properties, Instant commandTime, int batchSize, Backoff backoff) {
+            Map<String, Object> properties, Instant commandTime, int batchSize, Backoff backoff, Topology topology,
+            RepositoryBlobStores blobStores) {
         this.mongo = mongo;
         this.repository = repository;
         this.commandId = commandId;
@@ -73,6 +94,8 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
         this.commandTime = commandTime;
         this.batchSize = batchSize;
         this.backoff = backoff;
+        this.topology = topology;
+        this.blobStores = blobStores;
     }
 
     @Override
@@ -80,6 +103,7 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
         super.open();
         buffer = new ArrayList<>(batchSize);
         documents = mongo.openRepositories(getRuntimeContext()).collection(repository);
+        stores = blobStores.open();
         MetricGroup metrics = StageMetrics.of(getMetricGroup(), STAGE);
         changed = metrics.counter("changed");
         skippedCount = metrics.counter("skipped");
@@ -120,9 +144,12 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
             if (origin != null && commandId.equals(origin.getString(DocumentFields.Origin.COMMAND))) {
                 skipped--; // changed by this command already: counted when it was
             } else if (!MongoDocumentStore.isTombstone(stored) && stored.getLong(DocumentFields.VERSION) == selected.get(id)) {
-                output.collect(new StreamRecord<>(change(stored)));
-                processed++;
-                skipped--;
+                List<DocumentEvent> changes = changes(stored);
+                changes.forEach(change -> output.collect(new StreamRecord<>(change)));
+                if (!changes.isEmpty()) {
+                    processed++;
+                    skipped--;
+                }
             }
         }
         changed.inc(processed);
@@ -146,23 +173,71 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
         }
     }
 
-    private DocumentEvent change(Document stored) {
+    /** The events that change a stored document: none where {@code route} keeps it in this repository. */
+    private List<DocumentEvent> changes(Document stored) {
+        if (action == Action.route) {
+            return moves(stored);
+        }
         DocumentEvent current = MongoDocumentStore.toEvent(stored, action == Action.delete ? Operation.DELETE : Operation.UPDATE);
-        DocumentEvent.Builder next = DocumentEvent.newBuilder(current).setVersion(current.getVersion() + 1)
-                .setModified(commandTime).setEventTime(commandTime)
-                .setOrigin(Origin.newBuilder().setSource(ORIGIN).setCommand(commandId).build());
+        DocumentEvent.Builder next = next(current).setModified(commandTime);
         if (action == Action.setProperties) {
             Map<String, Object> changed = new LinkedHashMap<>(current.getProperties());
             changed.putAll(properties);
             next.setProperties(changed);
         }
-        return next.build();
+        return List.of(next.build());
+    }
+
+    /** A create where the rules send the document now, then a delete here; nothing if they keep it here. */
+    private List<DocumentEvent> moves(Document stored) {
+        DocumentEvent current = MongoDocumentStore.toEvent(stored, Operation.CREATE);
+        String target = topology.route(current, commandTime);
+        if (target.equals(repository)) {
+            return List.of();
+        }
+        copyBlob(current.getBlob(), target);
+        return List.of(next(current).setRepository(target).build(),
+                next(MongoDocumentStore.toEvent(stored, Operation.DELETE)).build());
+    }
+
+    /** The document at the version after the stored one, from this command. */
+    private DocumentEvent.Builder next(DocumentEvent current) {
+        return DocumentEvent.newBuilder(current).setVersion(current.getVersion() + 1).setEventTime(commandTime)
+                .setOrigin(Origin.newBuilder().setSource(ORIGIN).setCommand(commandId).build());
+    }
+
+    /**
+     * A stored blob, put into the target repository's store when that is another store: from this repository's
+     * store, or rendered again from its key; a stored blob found nowhere is left as it was, and logged.
+     */
+    private void copyBlob(BlobRef blob, String target) {
+        if (blob == null || blob.getDigest() == null) {
+            return;
+        }
+        Optional<BlobStore> to = stores.of(target);
+        Optional<BlobStore> from = stores.of(repository);
+        if (to.isEmpty() || from.equals(to)) {
+            return;
+        }
+        Optional<byte[]> bytes = from.flatMap(store -> store.get(blob.getDigest()));
+        if (bytes.isEmpty() && BlobKey.isGenerated(blob.getKey())) {
+            bytes = Optional.of(Renditions.render(BlobKey.parse(blob.getKey(), repository)));
+        }
+        if (bytes.isPresent()) {
+            to.get().put(bytes.get());
+        } else {
+            LOG.warn("{}: blob {} is in no store of repository {}; the document moves to {} without it", commandId,
+                    blob.getDigest(), repository, target);
+        }
     }
 
     @Override
     public void close() throws Exception {
         try {
             mongo.close();
+            if (stores != null) {
+                stores.close();
+            }
         } finally {
             super.close();
         }

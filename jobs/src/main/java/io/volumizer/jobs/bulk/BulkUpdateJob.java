@@ -64,7 +64,8 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
                             options.selection().filters(), options.slices, options.scrollSize, options.scrollKeepAlive,
                             new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.commandId, Backoff.DEFAULT),
                     new ApplyBulkAction(new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.repository,
-                            options.commandId, options.action, options.propertyValues(), commandTime, 500, Backoff.DEFAULT),
+                            options.commandId, options.action, options.propertyValues(), commandTime, 500, Backoff.DEFAULT,
+                            pipeline.topology.topology().orElse(null), pipeline.repositoryBlobStores()),
                     new FinishBulk(new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.commandId),
                     Connectors.exactlyOnceSink(options, Step.BULK_UPDATE, pipeline.documentsTopic(), DocumentEvent.class,
                             DocumentKeys::parentKey), options);

@@ -38,6 +38,7 @@ import io.volumizer.options.topology.Topology;
 import io.volumizer.options.topology.TopologyFile;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.sinks.DocumentFields;
+import io.volumizer.sinks.mongodb.MongoDocumentStore;
 import io.volumizer.sinks.mongodb.MongoRepositories;
 
 /**
@@ -144,6 +145,37 @@ class TopologyIT {
                     .as("%s found by '%s' in %s", statement.getId(), counterparty, repository)
                     .isEqualTo(!repository.equals("archives"));
         }
+
+        // Archiving: a route command over each live repository moves the statements that have turned 6 months old
+        // since the run's present (all of its live ones, by now) into the archive, and nothing else.
+        Instant now = Instant.now();
+        Map<String, String> repositoryNow = new HashMap<>();
+        generated.forEach(document -> repositoryNow.put(document.getId(), topology.route(document, now)));
+        List<DocumentEvent> aged = generated.stream()
+                .filter(d -> !repositoryNow.get(d.getId()).equals(repositoryOf.get(d.getId()))).toList();
+        assertThat(aged).isNotEmpty().allMatch(d -> d.getType().equals("Statement"));
+        for (String live : List.of("us-east", "us-west")) {
+            it.runToEnd(Step.BULK_UPDATE, it.args("--repository", live, "--command-id", "route-" + live + "-" + it.run,
+                    "--action", "route", "--filter", "type=Statement"));
+        }
+        Map<String, Long> expectedNow = repositoryNow.values().stream()
+                .collect(Collectors.groupingBy(repository -> repository, Collectors.counting()));
+        for (String repository : topology.repositories()) {
+            await("live documents in MongoDB's " + repository + " after archiving", () -> collection(repository)
+                    .countDocuments(Filters.ne(DocumentFields.DELETED, true)), expectedNow.getOrDefault(repository, 0L),
+                    Duration.ofMinutes(2));
+        }
+        for (String repository : topology.repositories()) {
+            await("documents in Elasticsearch's " + repository + " after archiving", () -> elasticsearchCount(repository),
+                    expectedNow.getOrDefault(repository, 0L), Duration.ofMinutes(2));
+        }
+        assertThat(it.deadLetters()).isZero();
+        DocumentEvent moved = aged.get(0);
+        Document archivedNow = stored("archives", moved.getId());
+        assertThat(archivedNow.getLong(DocumentFields.VERSION)).isEqualTo(moved.getVersion() + 1);
+        assertThat(archivedNow.getList(DocumentFields.ANCESTOR_IDS, String.class)).contains(moved.getParentId());
+        assertThat(MongoDocumentStore.isTombstone(stored(repositoryOf.get(moved.getId()), moved.getId())))
+                .as("left a tombstone in its live repository").isTrue();
     }
 
     /** A counterparty of the statement's operations: words its PDF holds and its metadata does not. */

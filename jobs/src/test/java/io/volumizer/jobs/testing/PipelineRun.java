@@ -86,6 +86,13 @@ public final class PipelineRun implements AutoCloseable {
         return id;
     }
 
+    /** Runs a bounded step (a bulk command) until it finishes. */
+    public void runToEnd(Step step, List<String> args) throws Exception {
+        String id = FLINK.run(jarId, step, args, null);
+        jobs.add(id);
+        FLINK.awaitState(id, "FINISHED", Duration.ofMinutes(3));
+    }
+
     /** Generates {@link #generated} into the documents topic and waits until the generate job is done. */
     public void generate(long customers, int statements, String... range) throws Exception {
         List<String> options = new ArrayList<>(List.of("--seed", Long.toString(SEED), "--customers", Long.toString(customers),
@@ -126,11 +133,11 @@ public final class PipelineRun implements AutoCloseable {
         return stores.committedRecords(pipeline.deadletterTopic);
     }
 
-    /** Waits until {@code actual} reaches {@code expected} (or the time is up), then asserts it is exactly that. */
+    /** Waits until {@code actual} is {@code expected} (or the time is up), then asserts it is exactly that. */
     public static void await(String what, LongSupplier actual, long expected, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         long value = actual.getAsLong();
-        while (value < expected && System.nanoTime() < deadline) {
+        while (value != expected && System.nanoTime() < deadline) {
             Thread.sleep(500);
             value = actual.getAsLong();
         }

@@ -124,8 +124,8 @@ public final class Commands {
             throw new CommandRefusedException(Reason.INVALID, "params.properties", "setProperties needs params.properties: "
                     + "an object of the property names and values to set");
         }
-        if (parsedAction == BulkUpdateOptions.Action.delete && !values.isEmpty()) {
-            throw new CommandRefusedException(Reason.INVALID, "params.properties", "delete takes no properties");
+        if (parsedAction != BulkUpdateOptions.Action.setProperties && !values.isEmpty()) {
+            throw new CommandRefusedException(Reason.INVALID, "params.properties", parsedAction + " takes no properties");
         }
         checkRepository(repository);
         String commandId = newId("bulk", repository);

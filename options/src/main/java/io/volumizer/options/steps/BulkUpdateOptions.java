@@ -25,9 +25,11 @@ public final class BulkUpdateOptions extends CommandStepOptions {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What a bulk command does to each document it selects. */
-    public enum Action { setProperties, delete }
+    /** route: move each selected document the topology's rules now send to another repository (archiving). */
+    public enum Action { setProperties, delete, route }
 
-    @Option(names = "--action", required = true, description = "setProperties or delete.")
+    @Option(names = "--action", required = true, description = "setProperties, delete, or route (move the documents "
+            + "that the topology's rules now send to another repository).")
     public Action action;
 
     @Option(names = "--filter", mapFallbackValue = "", description = "A filter of the selection, name=value: q, type, state, from, to (as the search API's).")
@@ -64,7 +66,9 @@ public final class BulkUpdateOptions extends CommandStepOptions {
         selection();
         Map<String, Object> values = propertyValues();
         require(action != Action.setProperties || !values.isEmpty(), "--properties must name a property to set");
-        require(action != Action.delete || values.isEmpty(), "--properties is for setProperties, not delete");
+        require(action == Action.setProperties || values.isEmpty(), "--properties is for setProperties, not " + action);
+        require(action != Action.route || pipeline.topology.topology().isPresent(), "--action route moves documents "
+                + "that the topology's rules send to another repository: it needs --topology");
         Map<String, String> routing = pipeline.topology.topology().map(Topology::routingProperties).orElse(Map.of());
         for (String property : values.keySet()) {
             require(!routing.containsKey(property), "--properties: " + property + " cannot be changed: "
