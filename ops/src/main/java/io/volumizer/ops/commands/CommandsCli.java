@@ -135,9 +135,9 @@ public final class CommandsCli {
         }
     }
 
-    /** {@code bulk update|delete|status|abort|resume|retry}. */
+    /** {@code bulk update|delete|route|status|abort|resume|retry}. */
     @Command(name = "bulk", description = "Change or delete the documents a selection finds; follow, abort, resume or retry a command.",
-            subcommands = {Update.class, Delete.class, Status.class, Abort.class, Resume.class, Retry.class})
+            subcommands = {Update.class, Delete.class, Route.class, Status.class, Abort.class, Resume.class, Retry.class})
     static final class Bulk {
         @ParentCommand
         CommandsCli parent;
@@ -214,6 +214,15 @@ public final class CommandsCli {
         @Override
         public Integer call() throws Exception {
             return start("delete", null);
+        }
+    }
+
+    @Command(name = "route", description = "Move the selected documents that the topology's rules now send to another "
+            + "repository (--topology), e.g. statements that have turned 6 months old into the archive.")
+    static final class Route extends Start {
+        @Override
+        public Integer call() throws Exception {
+            return start("route", null);
         }
     }
 
