@@ -234,18 +234,29 @@ run_commands() {
   mkdir -p "$STATE/logs"
   local command=$1 repository=
   shift
+  # A topology is one of the pipeline's options, whichever subcommand it is written after.
+  local -a topology=() rest=()
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --topology) [[ $# -ge 2 ]] || die "--topology needs a file"; topology=(--topology "$2"); shift 2 ;;
+      --topology=*) topology=("$1"); shift ;;
+      *) rest+=("$1"); shift ;;
+    esac
+  done
+  set -- "${rest[@]}"
   case "$command" in
     reindex) [[ $# -ge 1 ]] || die "usage: bin/volumizer reindex <repository> [--delete-old] [--range-size N] [--no-wait]"
       repository=$1 ;;
-    bulk) [[ $# -ge 2 ]] || die "usage: bin/volumizer bulk update|delete <repository> [filters] [--set name=value], bulk status|abort|resume|retry <command id>"
-      [[ $1 == update || $1 == delete ]] && repository=$2 ;;
+    bulk) [[ $# -ge 2 ]] || die "usage: bin/volumizer bulk update|delete|route <repository> [filters] [--set name=value] [--topology FILE], bulk status|abort|resume|retry <command id>"
+      # The topics are the repository's own, or with a topology the demo's, which all of its repositories share.
+      [[ ${#topology[@]} -eq 0 && ($1 == update || $1 == delete) ]] && repository=$2 ;;
   esac
   local jar
   jar=$(ensure_built jobs)
   local -a pipeline
   read -r -a pipeline <<<"$(endpoint_options) $(topic_options "${repository:-$DEMO_REPOSITORY}") --checkpoint-interval PT2S"
   ops io.volumizer.ops.commands.CommandsCli --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" \
-    "${pipeline[@]}" "$command" "$@"
+    "${pipeline[@]}" "${topology[@]}" "$command" "$@"
 }
 
 # Operates jobs on the session cluster: submit/stop/resume/reset/list.
