@@ -17,8 +17,8 @@ import picocli.CommandLine.Mixin;
 
 /**
  * Where a repository lives: its log (Kafka, the schema registry, the documents topic), its two views (MongoDB,
- * Elasticsearch), its blobs and the topology that routes documents among repositories. The options of the pipeline's jobs and
- * of the API both start from these, with the same names.
+ * Elasticsearch), its blobs and the topology that routes documents among repositories. The options of the
+ * pipeline's jobs and of the API both start from these, with the same names.
  */
 public abstract class RepositoryServicesOptions {
 

@@ -24,8 +24,10 @@ public final class BulkUpdateOptions extends CommandStepOptions {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What a bulk command does to each document it selects. */
-    /** route: move each selected document the topology's rules now send to another repository (archiving). */
+    /**
+     * What a bulk command does to each document it selects; route moves it if the topology's rules now send it to
+     * another repository (archiving).
+     */
     public enum Action { setProperties, delete, route }
 
     @Option(names = "--action", required = true, description = "setProperties, delete, or route (move the documents "

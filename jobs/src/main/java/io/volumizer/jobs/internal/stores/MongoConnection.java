@@ -39,9 +39,12 @@ public final class MongoConnection implements Serializable {
         return openRepositories(context).shared();
     }
 
+    /** The repositories' databases, opened on the first call (one client per deployment for the subtask). */
     public MongoRepositories openRepositories(RuntimeContext context) {
-        MongoDriverRelease.registerWith(context);
-        repositories = new MongoRepositories(databases, MongoClients::create);
+        if (repositories == null) {
+            MongoDriverRelease.registerWith(context);
+            repositories = new MongoRepositories(databases, MongoClients::create);
+        }
         return repositories;
     }
 
