@@ -60,7 +60,7 @@ public final class Backends implements AutoCloseable {
                         .setConnectionRequestTimeout(timeoutMillis))
                 .setHttpClientConfigCallback(h -> metrics.timeElasticsearch(h.setMaxConnTotal(200).setMaxConnPerRoute(200)))
                 .build();
-        elasticsearch = new Elasticsearch(elasticsearchClient, options.elasticsearch.indices());
+        elasticsearch = new Elasticsearch(elasticsearchClient, options.indices());
         Properties producerConfig = options.kafka.clientProperties();
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);

@@ -55,7 +55,7 @@ public final class Elasticsearch {
         if (allRepositories == null || System.nanoTime() - allRepositoriesRead > ALIASES_TTL_NANOS) {
             try {
                 allRepositories = repositoryIndices.repositoryAliases().stream()
-                        .map(alias -> alias.substring(indices.prefix().length())).toList();
+                        .map(indices::repositoryOf).toList();
             } catch (IOException e) {
                 throw new BackendUnavailableException("elasticsearch", e);
             }

@@ -192,11 +192,11 @@ public final class CommandsBenchmark extends PipelineRunCommand {
      * index with the same bulk-load settings; measured by its own count, as the job is by its ranges'.
      */
     private Progress rawCeiling(MongoClient mongo, RestClient elasticsearch) throws Exception {
-        RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.elasticsearch.indices(),
+        RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.indices(),
                 pipeline.indexLayouts());
         String generation = indices.createForReindex(settings.repository());
         ElasticsearchDocumentStore store = ElasticsearchDocumentStore.intoGeneration(elasticsearch,
-                pipeline.elasticsearch.indices(), pipeline.indexLayouts(), generation, Backoff.DEFAULT);
+                pipeline.indices(), pipeline.indexLayouts(), generation, Backoff.DEFAULT);
         MongoCollection<Document> collection = mongo.getDatabase(pipeline.mongodb.database).getCollection(settings.repository());
         AtomicLong written = new AtomicLong();
         Progress progress = Progress.startingNow(documents);
@@ -266,7 +266,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     }
 
     private long searchCount(RestClient elasticsearch, String query) throws Exception {
-        Request request = new Request("GET", "/" + pipeline.elasticsearch.indices().of(settings.repository()) + "/_count");
+        Request request = new Request("GET", "/" + pipeline.indices().of(settings.repository()) + "/_count");
         request.addParameter("q", query);
         try (InputStream in = elasticsearch.performRequest(request).getEntity().getContent()) {
             return JSON.readTree(in).path("count").asLong();

@@ -191,7 +191,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     RestClient elasticsearch = RestClient.builder(HttpHost.create(options.elasticsearch.url)).build()) {
                 MongoCollection<Document> collection = mongo.getDatabase(options.mongodb.database)
                         .getCollection(settings.repository());
-                String index = options.elasticsearch.indices().of(settings.repository());
+                String index = options.indices().of(settings.repository());
                 try {
                     scenario.fault.prepare(faults());
                     BadInput.Injected bad = fill();
@@ -218,7 +218,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     services.start(); // whatever a fault left down
                     stores.reset(settings.repository(), options.documentsTopic(), options.importedTopic, options.deadletterTopic);
                     mongo.getDatabase(options.mongodb.database).drop();
-                    elasticsearch.performRequest(new Request("DELETE", "/" + options.elasticsearch.indices().all()));
+                    elasticsearch.performRequest(new Request("DELETE", "/" + options.indices().all()));
                 }
             }
         }
@@ -293,7 +293,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                 // the store is down: no sample
             }
             try {
-                indexed.record(now, stores.searchableCount(options.elasticsearch.indices(), settings.repository()));
+                indexed.record(now, stores.searchableCount(options.indices(), settings.repository()));
             } catch (IOException | RuntimeException down) {
                 // the store is down: no sample
             }

@@ -124,7 +124,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
         BankGenerator generator = new BankGenerator(settings);
         try (RestClient client = RestClient.builder(HttpHost.create(elasticsearch.url))
                 .setHttpClientConfigCallback(http -> http.setMaxConnPerRoute(64).setMaxConnTotal(64)).build()) {
-            IndexNames names = elasticsearch.indices();
+            IndexNames names = new IndexNames(elasticsearch.indexPrefix);
             long documents = load(client, names, generator);
             String[] customers = new String[(int) settings.customers()];
             for (int i = 0; i < customers.length; i++) {

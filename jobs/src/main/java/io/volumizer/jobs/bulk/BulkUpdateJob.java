@@ -60,7 +60,7 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic());
             Instant commandTime = begin(options);
             return new BulkUpdateJob(new NumberSequenceSource(0, options.slices - 1),
-                    new ReadSlice(pipeline.elasticsearch.url, pipeline.elasticsearch.indices(), options.repository,
+                    new ReadSlice(pipeline.elasticsearch.url, pipeline.indices(), options.repository,
                             options.selection().filters(), options.slices, options.scrollSize, options.scrollKeepAlive,
                             new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.commandId, Backoff.DEFAULT),
                     new ApplyBulkAction(new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.repository,

@@ -73,11 +73,11 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                     options.failRange,
                     Backoff.DEFAULT);
             return new ReindexJob(new MongoRangeSource(settings),
-                    new IndexStage(ElasticsearchBulkWriter.intoGeneration(pipeline.elasticsearch, pipeline.indexLayouts(),
-                            Backoff.DEFAULT, codec, generation), pipeline.indexLayouts(), pipeline.repositoryBlobStores(),
-                            options.settings),
+                    new IndexStage(ElasticsearchBulkWriter.intoGeneration(pipeline.elasticsearch.url, pipeline.indices(),
+                            pipeline.indexLayouts(), Backoff.DEFAULT, codec, generation), pipeline.indexLayouts(),
+                            pipeline.repositoryBlobStores(), options.settings),
                     new FinishReindex(settings, new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), pipeline.elasticsearch.url,
-                            pipeline.elasticsearch.indices(), pipeline.indexLayouts(), generation, options.catchUpMargin,
+                            pipeline.indices(), pipeline.indexLayouts(), generation, options.catchUpMargin,
                             options.deleteOld, options.settings.batchSize, codec),
                     Connectors.deadLetterSink(options, Step.REINDEX), options);
         });
@@ -101,8 +101,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                 commands.state(options.commandId, CommandStore.State.RUNNING);
                 return generation;
             }
-            IndexTemplates.installRepositoryTemplate(elasticsearch, pipeline.elasticsearch.indices());
-            RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.elasticsearch.indices(),
+            IndexTemplates.installRepositoryTemplate(elasticsearch, pipeline.indices());
+            RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.indices(),
                     pipeline.indexLayouts());
             // The importedAt index the catch-up reads by, on a collection imported before it existed.
             new MongoDocumentStore(mongo, Backoff.DEFAULT).ensureIndexes(options.repository);

@@ -91,7 +91,7 @@ class CommandsIT {
 
     @Test
     void aReindexMovesTheAliasToANewIndexHoldingEveryDocumentAsStoredAndThoseImportedMeanwhile() throws Exception {
-        RepositoryIndices indices = new RepositoryIndices(elasticsearch, it.pipeline.elasticsearch.indices());
+        RepositoryIndices indices = new RepositoryIndices(elasticsearch, it.pipeline.indices());
         String before = indices.current(it.repository).orElseThrow();
 
         String id = commands.reindex(it.repository, List.of("--range-size", "100", "--read-batch-size", "25",
@@ -132,7 +132,7 @@ class CommandsIT {
 
     @Test
     void aFailedRangeShowsInTheStatusAndARetryReadsItAndFinishes() throws Exception {
-        RepositoryIndices indices = new RepositoryIndices(elasticsearch, it.pipeline.elasticsearch.indices());
+        RepositoryIndices indices = new RepositoryIndices(elasticsearch, it.pipeline.indices());
         String before = indices.current(it.repository).orElseThrow();
         String id = commands.reindex(it.repository, List.of("--range-size", "100", "--fail-range", "2"));
 
@@ -276,7 +276,7 @@ class CommandsIT {
 
     private long count(String query) {
         try {
-            Request request = new Request("GET", "/" + it.pipeline.elasticsearch.indices().of(it.repository) + "/_count");
+            Request request = new Request("GET", "/" + it.pipeline.indices().of(it.repository) + "/_count");
             request.addParameter("q", query);
             return read(request).path("count").asLong();
         } catch (Exception e) {

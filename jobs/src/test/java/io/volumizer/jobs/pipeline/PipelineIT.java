@@ -172,7 +172,7 @@ class PipelineIT {
 
     private JsonNode search(String body) throws IOException {
         try (RestClient client = RestClient.builder(HttpHost.create(pipeline.elasticsearch.url)).build()) {
-            Request request = new Request("POST", "/" + pipeline.elasticsearch.indices().of(repository) + "/_search");
+            Request request = new Request("POST", "/" + pipeline.indices().of(repository) + "/_search");
             request.setEntity(new NStringEntity(body, ContentType.APPLICATION_JSON));
             return JSON.readTree(EntityUtils.toString(client.performRequest(request).getEntity())).path("hits");
         }

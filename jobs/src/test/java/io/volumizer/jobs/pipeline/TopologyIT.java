@@ -96,6 +96,10 @@ class TopologyIT {
                     expected.get(repository), Duration.ofMinutes(3));
         }
         assertThat(it.deadLetters()).isZero();
+        // The archive's index has an alias of its own: written and read under it, and under nothing else.
+        assertThat(it.pipeline.indices().of("archives")).isEqualTo(it.pipeline.elasticsearch.indexPrefix + "statements-archive");
+        assertThat(indexExists(it.pipeline.indices().of("archives"))).isTrue();
+        assertThat(indexExists(it.pipeline.elasticsearch.indexPrefix + "archives")).isFalse();
         // The archive has a MongoDB deployment of its own; the live repositories are in the job's.
         String archiveServer = System.getProperty("volumizer.archive-mongodb.uri", "mongodb://127.0.0.1:27018");
         try (MongoClient archive = MongoClients.create(archiveServer)) {
@@ -188,10 +192,17 @@ class TopologyIT {
 
     private JsonNode search(String repository, String body) throws IOException {
         try (RestClient client = RestClient.builder(HttpHost.create(it.pipeline.elasticsearch.url)).build()) {
-            client.performRequest(new Request("POST", "/" + it.pipeline.elasticsearch.indices().of(repository) + "/_refresh"));
-            Request request = new Request("POST", "/" + it.pipeline.elasticsearch.indices().of(repository) + "/_search");
+            client.performRequest(new Request("POST", "/" + it.pipeline.indices().of(repository) + "/_refresh"));
+            Request request = new Request("POST", "/" + it.pipeline.indices().of(repository) + "/_search");
             request.setJsonEntity(body);
             return JSON.readTree(EntityUtils.toString(client.performRequest(request).getEntity())).path("hits").path("hits");
+        }
+    }
+
+    private boolean indexExists(String indexOrAlias) throws IOException {
+        try (RestClient client = RestClient.builder(HttpHost.create(it.pipeline.elasticsearch.url)).build()) {
+            Request request = new Request("HEAD", "/" + indexOrAlias);
+            return client.performRequest(request).getStatusLine().getStatusCode() == 200;
         }
     }
 

@@ -67,7 +67,7 @@ public final class Stores implements AutoCloseable {
 
     /** Every document indexed so far: the index is refreshed first. */
     public long elasticsearchCount(String repository) throws IOException {
-        return elasticsearchCount(options.elasticsearch.indices(), repository, true);
+        return elasticsearchCount(options.indices(), repository, true);
     }
 
     /**
@@ -190,7 +190,7 @@ public final class Stores implements AutoCloseable {
             throw new IOException("interrupted while deleting topics", e);
         }
         mongo.collection(repository).drop();
-        new RepositoryIndices(elasticsearch, options.elasticsearch.indices()).delete(repository);
+        new RepositoryIndices(elasticsearch, options.indices()).delete(repository);
     }
 
     @Override

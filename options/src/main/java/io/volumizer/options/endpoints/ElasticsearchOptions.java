@@ -1,10 +1,9 @@
 package io.volumizer.options.endpoints;
 
 import io.volumizer.options.Options;
-import io.volumizer.sinks.elasticsearch.IndexNames;
 import picocli.CommandLine.Option;
 
-/** Where the repositories' indices are (a picocli mixin), and how they are named. */
+/** Where the repositories' indices are (a picocli mixin), and the prefix of their names. */
 public final class ElasticsearchOptions {
 
     @Option(names = "--elasticsearch-url", defaultValue = "http://127.0.0.1:9200", description = "Elasticsearch (default: ${DEFAULT-VALUE}).")
@@ -12,11 +11,6 @@ public final class ElasticsearchOptions {
 
     @Option(names = "--index-prefix", defaultValue = "volumizer-", description = "Prefix of repository indices (default: ${DEFAULT-VALUE}).")
     public String indexPrefix;
-
-    /** The names of the repository indices under {@code --index-prefix}. */
-    public IndexNames indices() {
-        return new IndexNames(indexPrefix);
-    }
 
     public void validate() {
         Options.require(indexPrefix.equals(indexPrefix.toLowerCase(java.util.Locale.ROOT)),

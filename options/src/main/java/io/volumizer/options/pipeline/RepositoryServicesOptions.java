@@ -11,6 +11,7 @@ import io.volumizer.options.topology.TopologyOptions;
 import io.volumizer.sinks.blob.BlobStoreOptions;
 import io.volumizer.sinks.blob.RepositoryBlobStores;
 import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.sinks.elasticsearch.IndexNames;
 import io.volumizer.sinks.mongodb.MongoLocation;
 import io.volumizer.sinks.mongodb.RepositoryDatabases;
 import picocli.CommandLine.Mixin;
@@ -57,6 +58,11 @@ public abstract class RepositoryServicesOptions {
     /** Which blob store holds each repository's blobs: the topology file's, or else {@code --blob-store}. */
     public RepositoryBlobStores repositoryBlobStores() {
         return new RepositoryBlobStores(blobs, topology.topology().map(Topology::blobStores).orElse(Map.of()));
+    }
+
+    /** The names of the repositories' indices: under {@code --index-prefix}, with the topology file's aliases. */
+    public IndexNames indices() {
+        return new IndexNames(elasticsearch.indexPrefix, topology.topology().map(Topology::aliases).orElse(Map.of()));
     }
 
     /** How each repository's index is laid out: the topology file's, or else the template's for every repository. */

@@ -20,17 +20,19 @@ import io.volumizer.sinks.mongodb.MongoLocation;
  * @param source       where it was loaded from, for messages
  * @param repositories the repositories, in the file's order
  * @param indexLayouts how each repository's index is laid out over the template (shards, routing...)
+ * @param aliases      the repositories whose index alias has a name of its own (under the index prefix)
  * @param databases    the repositories that have a MongoDB location of their own (parts left out are the job's)
  * @param blobStores   the repositories that have a blob store of their own: a folder or {@code s3://bucket/prefix}
  * @param rules        the routing rules, in order; the last one takes every document
  */
 public record Topology(String source, List<String> repositories, Map<String, IndexLayout> indexLayouts,
-        Map<String, MongoLocation> databases, Map<String, String> blobStores, List<RoutingRule> rules) implements Serializable {
+        Map<String, String> aliases, Map<String, MongoLocation> databases, Map<String, String> blobStores, List<RoutingRule> rules) implements Serializable {
 
     /** Today's layout: one repository, which every document goes to ({@code topologies/single.yaml}). */
     public static Topology single(String repository) {
         return new Topology("one repository '" + repository + "'", List.of(repository),
-                Map.of(repository, IndexLayout.TEMPLATE), Map.of(), Map.of(), List.of(new RoutingRule(0, Set.of(), null, Set.of(), 0, repository)));
+                Map.of(repository, IndexLayout.TEMPLATE), Map.of(), Map.of(), Map.of(),
+                List.of(new RoutingRule(0, Set.of(), null, Set.of(), 0, repository)));
     }
 
     /**

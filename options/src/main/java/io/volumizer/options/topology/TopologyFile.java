@@ -8,6 +8,7 @@ import java.time.DateTimeException;
 import java.time.Period;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -48,6 +49,7 @@ import io.volumizer.sinks.mongodb.MongoLocation;
  *   us-east:
  *     profile: live         # metadata (the default), live (and the file's text) or archive (reduced)
  *     index: {shards: 3, replicas: 1, refreshInterval: 30s, codec: best_compression, routing: customerNumber}
+ *                           # index.alias: the index's name under --index-prefix (default: the repository's)
  *   archives:               # every index setting left out is the repository template's
  *     mongodb: {uri: "${ARCHIVES_MONGODB_URI:-mongodb://127.0.0.1:27018}", database: archives}
  *                           # its own database (either part left out is the job's --mongodb-uri/-database)
@@ -80,6 +82,9 @@ public final class TopologyFile {
     private static final String REFRESH_INTERVAL = "refreshInterval";
     private static final String CODEC = "codec";
     private static final String ROUTING_PROPERTY = "routing";
+    private static final String ALIAS = "alias";
+    /** An alias under the index prefix: what Elasticsearch takes in an index name, without '.' (generations use it). */
+    private static final String ALIAS_PATTERN = "[a-z0-9][a-z0-9_-]{0,99}";
     private static final String MONGODB = "mongodb";
     private static final String URI = "uri";
     private static final String DATABASE = "database";
@@ -139,6 +144,8 @@ public final class TopologyFile {
             throw error(repositoriesNode, REPOSITORIES, "at least one repository is needed");
         }
         Map<String, IndexLayout> layouts = new LinkedHashMap<>();
+        Map<String, String> aliases = new LinkedHashMap<>();
+        Map<String, String> indexNames = new HashMap<>();
         Map<String, MongoLocation> databases = new LinkedHashMap<>();
         Map<String, String> blobStores = new LinkedHashMap<>();
         for (Map.Entry<String, Node> repository : repositories.entrySet()) {
@@ -157,10 +164,26 @@ public final class TopologyFile {
                     : IndexProfile.METADATA;
             layouts.put(repository.getKey(), spec.containsKey(INDEX) ? layout(spec.get(INDEX), field + "." + INDEX, profile)
                     : new IndexLayout(null, null, null, null, null, profile));
+            Node aliasNode = spec.containsKey(INDEX) ? mapping(spec.get(INDEX), field + "." + INDEX, null).get(ALIAS) : null;
+            String indexName = repository.getKey();
+            if (aliasNode != null) {
+                indexName = scalar(aliasNode, field + "." + INDEX + "." + ALIAS);
+                if (!indexName.matches(ALIAS_PATTERN)) {
+                    throw error(aliasNode, field + "." + INDEX + "." + ALIAS, "an alias is lower-case letters, digits, '-' "
+                            + "and '_' (at most 100, no '.'), was '" + indexName + "'");
+                }
+                aliases.put(repository.getKey(), indexName);
+            }
+            String other = indexNames.put(indexName, repository.getKey());
+            if (other != null) {
+                throw error(aliasNode != null ? aliasNode : repository.getValue(), aliasNode != null ? field + "." + INDEX
+                        + "." + ALIAS : field, "'" + indexName + "' names repository " + other + "'s index already");
+            }
         }
         Node routingNode = required(top, root, "", ROUTING);
         List<RoutingRule> rules = rules(routingNode, repositories);
-        return new Topology(source, List.copyOf(repositories.keySet()), Map.copyOf(layouts), Map.copyOf(databases),
+        return new Topology(source, List.copyOf(repositories.keySet()), Map.copyOf(layouts), Map.copyOf(aliases),
+                Map.copyOf(databases),
                 Map.copyOf(blobStores), rules);
     }
 
@@ -230,7 +253,7 @@ public final class TopologyFile {
     }
 
     private IndexLayout layout(Node node, String field, IndexProfile profile) {
-        Map<String, Node> index = mapping(node, field, Set.of(SHARDS, REPLICAS, REFRESH_INTERVAL, CODEC, ROUTING_PROPERTY));
+        Map<String, Node> index = mapping(node, field, Set.of(ALIAS, SHARDS, REPLICAS, REFRESH_INTERVAL, CODEC, ROUTING_PROPERTY));
         Integer shards = index.containsKey(SHARDS) ? integer(index.get(SHARDS), field + "." + SHARDS, 1, 1024) : null;
         Integer replicas = index.containsKey(REPLICAS) ? integer(index.get(REPLICAS), field + "." + REPLICAS, 0, 16) : null;
         String refresh = index.containsKey(REFRESH_INTERVAL) ? scalar(index.get(REFRESH_INTERVAL), field + "." + REFRESH_INTERVAL) : null;

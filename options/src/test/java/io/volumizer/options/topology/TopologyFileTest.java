@@ -23,6 +23,7 @@ class TopologyFileTest {
         assertThat(published.rules()).extracting(RoutingRule::repository).containsExactly("archives", "us-west", "us-east");
         assertThat(published.rules().get(0).minAgeMonths()).isEqualTo(6);
         assertThat(published.databases()).as("the archive's own MongoDB").containsOnlyKeys("archives");
+        assertThat(published.aliases()).containsExactly(Map.entry("archives", "statements-archive"));
         assertThat(published.routingProperties()).containsOnlyKeys("state", "customerNumber");
         assertThat(published.routingProperties().get("state")).contains("11b.yaml:" + published.rules().get(1).line());
 
@@ -208,6 +209,10 @@ class TopologyFileTest {
         assertError(repository.formatted("codec: zstd"), 3, "repositories.a.index.codec",
                 "expected one of: best_compression, default, was 'zstd'");
         assertError(repository.formatted("sharding: 3"), 3, "repositories.a.index.sharding", "unknown key");
+        assertError(repository.formatted("alias: Old.Statements"), 3, "repositories.a.index.alias",
+                "no '.'), was 'Old.Statements'");
+        assertError("repositories:\n  a:\n  b:\n    index: {alias: a}\nrouting: [{when: {type: X}, to: b}, {to: a}]\n", 4,
+                "repositories.b.index.alias", "'a' names repository a's index already");
         assertError("repositories:\n  a: {profile: hot}\nrouting: [{to: a}]\n", 2, "repositories.a.profile",
                 "expected one of: metadata, live, archive, was 'hot'");
     }

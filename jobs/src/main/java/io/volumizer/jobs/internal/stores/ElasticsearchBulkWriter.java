@@ -8,7 +8,6 @@ import org.apache.http.HttpHost;
 import org.elasticsearch.client.RestClient;
 
 import io.volumizer.jobs.internal.bulk.BulkWriter;
-import io.volumizer.options.endpoints.ElasticsearchOptions;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.sinks.Backoff;
@@ -35,16 +34,20 @@ public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> 
     private transient RestClient client;
     private transient ElasticsearchDocumentStore store;
 
-    /** @param layouts each repository's index layout (shards, routing); a repository not in it has the template's */
-    public ElasticsearchBulkWriter(ElasticsearchOptions elasticsearch, Map<String, IndexLayout> layouts, Backoff backoff,
+    /**
+     * @param url     Elasticsearch
+     * @param indices the repositories' index names
+     * @param layouts each repository's index layout (shards, routing); a repository not in it has the template's
+     */
+    public ElasticsearchBulkWriter(String url, IndexNames indices, Map<String, IndexLayout> layouts, Backoff backoff,
             AvroCodec<ImportedEvent> importedCodec) {
-        this(elasticsearch, layouts, backoff, importedCodec, null);
+        this(url, indices, layouts, backoff, importedCodec, null);
     }
 
-    private ElasticsearchBulkWriter(ElasticsearchOptions elasticsearch, Map<String, IndexLayout> layouts, Backoff backoff,
+    private ElasticsearchBulkWriter(String url, IndexNames indices, Map<String, IndexLayout> layouts, Backoff backoff,
             AvroCodec<ImportedEvent> importedCodec, String generation) {
-        this.url = elasticsearch.url;
-        this.indices = elasticsearch.indices();
+        this.url = url;
+        this.indices = indices;
         this.layouts = Map.copyOf(layouts);
         this.backoff = backoff;
         this.importedCodec = importedCodec;
@@ -52,9 +55,9 @@ public final class ElasticsearchBulkWriter implements BulkWriter<ImportedEvent> 
     }
 
     /** Writes every document into {@code generation}, a concrete index a reindex fills before the alias moves. */
-    public static ElasticsearchBulkWriter intoGeneration(ElasticsearchOptions elasticsearch,
-            Map<String, IndexLayout> layouts, Backoff backoff, AvroCodec<ImportedEvent> importedCodec, String generation) {
-        return new ElasticsearchBulkWriter(elasticsearch, layouts, backoff, importedCodec, generation);
+    public static ElasticsearchBulkWriter intoGeneration(String url, IndexNames indices, Map<String, IndexLayout> layouts,
+            Backoff backoff, AvroCodec<ImportedEvent> importedCodec, String generation) {
+        return new ElasticsearchBulkWriter(url, indices, layouts, backoff, importedCodec, generation);
     }
 
     /** Installs the index template before any index is created (from the job client, once). */
