@@ -62,6 +62,8 @@ public final class DocumentWrites {
     private final Children children;
     private final Backends backends;
     private final Optional<Topology> topology;
+    /** The topology's routing properties, each with why it is fixed (none without a topology). */
+    private final Map<String, String> routingProperties;
     private final VersionClock clock = new VersionClock();
     private final Duration waitTimeout;
     private final long maxUploadBytes;
@@ -76,6 +78,7 @@ public final class DocumentWrites {
         this.children = children;
         this.backends = backends;
         this.topology = topology;
+        this.routingProperties = topology.map(Topology::routingProperties).orElse(Map.of());
         this.waitTimeout = waitTimeout;
         this.maxUploadBytes = maxUploadBytes;
     }
@@ -147,7 +150,7 @@ public final class DocumentWrites {
         }
         DocumentEvent stored = event(current, Operation.UPDATE);
         if (input.properties() != null) {
-            routingProperties().forEach((property, why) -> {
+            routingProperties.forEach((property, why) -> {
                 Object was = stored.getProperties().get(property);
                 if (!sameValue(was, input.properties().get(property))) {
                     throw ApiException.badRequest("properties." + property, property + " cannot change (was " + was
@@ -190,10 +193,6 @@ public final class DocumentWrites {
     }
 
     /** Stores the multipart 'file' part, if any, by digest. */
-    private Map<String, String> routingProperties() {
-        return topology.map(Topology::routingProperties).orElse(Map.of());
-    }
-
     /**
      * A new document's properties with the routing properties its parent has and it does not give (a customer's
      * documents stay in one repository and on one shard); one that gives another value than its parent's is refused.
@@ -204,7 +203,7 @@ public final class DocumentWrites {
         if (parentProperties == null) {
             return properties;
         }
-        routingProperties().forEach((property, why) -> {
+        routingProperties.forEach((property, why) -> {
             Object inherited = parentProperties.get(property);
             if (inherited == null) {
                 return;

@@ -196,8 +196,9 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
             return List.of();
         }
         copyBlob(current.getBlob(), target);
-        return List.of(next(current).setRepository(target).build(),
-                next(MongoDocumentStore.toEvent(stored, Operation.DELETE)).build());
+        DocumentEvent moved = next(current).build();
+        return List.of(DocumentEvent.newBuilder(moved).setRepository(target).build(),
+                DocumentEvent.newBuilder(moved).setOperation(Operation.DELETE).build());
     }
 
     /** The document at the version after the stored one, from this command. */

@@ -15,10 +15,6 @@ import java.util.Optional;
  */
 public record RepositoryBlobStores(BlobStoreOptions shared, Map<String, String> own) implements Serializable {
 
-    public boolean configured(String repository) {
-        return own.containsKey(repository) || shared.configured();
-    }
-
     /** Whether any repository's blobs are stored (else every blob is rendered again from its key when read). */
     public boolean anyConfigured() {
         return shared.configured() || !own.isEmpty();
