@@ -50,7 +50,7 @@ go_tool() {
     local go
     go=$(command -v go || echo /usr/local/go/bin/go)
     [[ -x "$go" ]] || die "Go 1.24 or newer is needed to build $name for the chart's tests (https://go.dev/dl/)"
-    mkdir -p "$STATE/tools/gobin" "$STATE/logs"
+    mkdir -p "$STATE/tools/gobin"
     info "building $name from its Go module $module (once)" >&2
     GOBIN="$STATE/tools/gobin" "$go" install "$module" >"$STATE/logs/build-$name.log" 2>&1 \
       || { tail -n 20 "$STATE/logs/build-$name.log" >&2; die "could not build $name (see $STATE/logs/build-$name.log)"; }
@@ -231,7 +231,6 @@ stop_jobs() {
 # Reindex and bulk commands (the API's, from a shell) on a repository's topics (volumizer.<repository>.*) and stores.
 run_commands() {
   ensure_tools
-  mkdir -p "$STATE/logs"
   local command=$1 repository=
   shift
   # A topology is one of the pipeline's options, whichever subcommand it is written after.
@@ -262,7 +261,6 @@ run_commands() {
 # Operates jobs on the session cluster: submit/stop/resume/reset/list.
 run_job() {
   ensure_tools
-  mkdir -p "$STATE/logs"
   local jar
   jar=$(ensure_built jobs)
   ops io.volumizer.ops.jobs.JobsCommand --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@"
@@ -284,7 +282,6 @@ ensure_built() {
 
 run_generate() {
   ensure_tools
-  mkdir -p "$STATE/logs"
   local jar
   jar=$(ensure_built generators)
   java -cp "$jar:$(cat "$ROOT/generators/target/classpath.txt")" io.volumizer.generators.cli.GenerateCommand "$@"
@@ -315,7 +312,6 @@ store_benchmark() {
 run_bench() {
   local suite=${1:-generators}
   ensure_tools
-  mkdir -p "$STATE/logs"
   local jar=$ROOT/benchmarks/target/benchmarks.jar results=$ROOT/benchmarks/results
   ensure_built benchmarks >/dev/null
   case "$suite" in

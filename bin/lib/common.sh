@@ -43,7 +43,6 @@ maven_download() {
   local url="$MAVEN_CENTRAL/${group//.//}/$artifact/$version/$name"
   local target="$STATE/downloads/$name"
   if [[ ! -s "$target" ]]; then
-    mkdir -p "$STATE/downloads"
     echo "volumizer: downloading $name" >&2
     curl -fsSL --retry 3 -o "$target.part" "$url" || die "download of $url failed"
     local expected actual

@@ -66,7 +66,6 @@ process_start_time() {
 # Records a started process: "<pid> <start time>".
 record_pid() {
   local service=$1 pid=$2
-  mkdir -p "$STATE/run"
   echo "$pid $(process_start_time "$pid")" >"$(service_pid_file "$service")"
 }
 
@@ -150,7 +149,6 @@ install_prometheus() {
   source=$("$go" mod download -json "github.com/prometheus/prometheus@$PROMETHEUS_VERSION" \
     | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])') \
     || die "prometheus: could not download github.com/prometheus/prometheus@$PROMETHEUS_VERSION"
-  mkdir -p "$STATE/tools" "$STATE/logs"
   rm -rf "$STATE/tools/prometheus-source"
   cp -r "$source" "$STATE/tools/prometheus-source" && chmod -R u+w "$STATE/tools/prometheus-source"
   (cd "$STATE/tools/prometheus-source" && "$go" build -trimpath -o "$binary.part" ./cmd/prometheus) \
@@ -403,7 +401,6 @@ flink_resource_params() {
 launch() {
   local service=$1
   shift
-  mkdir -p "$STATE/run" "$STATE/logs"
   local log
   log=$(service_log "$service")
   echo "--- $(date -Is) starting $service" >>"$log"
@@ -589,7 +586,6 @@ services_up() {
   select_services "$@"
   local -a selected=("${SELECTED[@]}")
   ensure_tools
-  mkdir -p "$STATE/logs" "$STATE/run"
   install_infra
   # Launch everything at once (start-up is mostly waiting), except that the registry stores its schemas in Kafka.
   local -A launched_at
