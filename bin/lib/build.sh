@@ -97,11 +97,17 @@ demo_pipeline_options() {
   echo "$(endpoint_options) $(topic_options "$DEMO_REPOSITORY") --checkpoint-interval PT2S --parallelism 2"
 }
 
+# Runs a main class of a module (built when needed) on its classpath: java_main <module> <class> [args...]
+java_main() {
+  local module=$1 jar
+  shift
+  jar=$(ensure_built "$module")
+  java -cp "$jar:$(cat "$ROOT/$module/target/classpath.txt")" "$@"
+}
+
 # Runs a main class of the operations module (Flink-free: job commands, demo).
 ops() {
-  local jar
-  jar=$(ensure_built ops)
-  java -cp "$jar:$(cat "$ROOT/ops/target/classpath.txt")" "$@"
+  java_main ops "$@"
 }
 
 run_demo() {
@@ -254,7 +260,7 @@ run_commands() {
   jar=$(ensure_built jobs)
   local -a pipeline
   read -r -a pipeline <<<"$(endpoint_options) $(topic_options "${repository:-$DEMO_REPOSITORY}") --checkpoint-interval PT2S"
-  ops io.volumizer.ops.commands.CommandsCli --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" \
+  java_main api io.volumizer.api.commands.CommandsCli --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" \
     "${pipeline[@]}" "${topology[@]}" "$command" "$@"
 }
 

@@ -36,13 +36,13 @@ import io.volumizer.api.internal.Admission;
 import io.volumizer.api.internal.Admission.RequestClass;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.BackendUnavailableException;
-import io.volumizer.sinks.blob.BlobStoreException;
+import io.volumizer.stores.blob.BlobStoreException;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.search.SearchHandler;
-import io.volumizer.ops.commands.Commands;
+import io.volumizer.api.commands.Commands;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.options.Options;
-import io.volumizer.options.topology.Topology;
+import io.volumizer.domain.topology.Topology;
 
 /**
  * The repository's REST API: documents, children, ancestors and blobs read from MongoDB, search in

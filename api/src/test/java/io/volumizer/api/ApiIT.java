@@ -40,7 +40,7 @@ import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.sinks.blob.BlobStore;
+import io.volumizer.stores.blob.BlobStore;
 
 /**
  * The API against the real local services. The repository it reads is made by the real pipeline: the generate

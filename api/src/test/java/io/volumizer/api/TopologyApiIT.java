@@ -38,11 +38,11 @@ import io.javalin.Javalin;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.testing.LocalPipeline;
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.options.topology.Topology;
-import io.volumizer.options.topology.TopologyFile;
+import io.volumizer.domain.topology.Topology;
+import io.volumizer.domain.topology.TopologyFile;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.sinks.blob.BlobStore;
-import io.volumizer.sinks.blob.FileBlobStore;
+import io.volumizer.stores.blob.BlobStore;
+import io.volumizer.stores.blob.FileBlobStore;
 
 /**
  * The API over the published topology ({@code topologies/11b.yaml}): a run generated into two live repositories

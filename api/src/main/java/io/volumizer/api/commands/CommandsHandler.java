@@ -15,8 +15,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.BackendUnavailableException;
-import io.volumizer.ops.commands.CommandRefusedException;
-import io.volumizer.ops.commands.Commands;
 
 /**
  * Reindex and bulk commands over HTTP ({@link Commands} does the work): starting one answers 202 with its id, and

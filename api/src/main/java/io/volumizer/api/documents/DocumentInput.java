@@ -1,11 +1,11 @@
 package io.volumizer.api.documents;
 
-import static io.volumizer.sinks.DocumentFields.ID;
-import static io.volumizer.sinks.DocumentFields.NAME;
-import static io.volumizer.sinks.DocumentFields.PARENT_ID;
-import static io.volumizer.sinks.DocumentFields.PROPERTIES;
-import static io.volumizer.sinks.DocumentFields.TITLE;
-import static io.volumizer.sinks.DocumentFields.TYPE;
+import static io.volumizer.stores.DocumentFields.ID;
+import static io.volumizer.stores.DocumentFields.NAME;
+import static io.volumizer.stores.DocumentFields.PARENT_ID;
+import static io.volumizer.stores.DocumentFields.PROPERTIES;
+import static io.volumizer.stores.DocumentFields.TITLE;
+import static io.volumizer.stores.DocumentFields.TYPE;
 
 import java.io.IOException;
 import java.util.Iterator;
@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.internal.ApiException;
-import io.volumizer.sinks.PropertyValues;
+import io.volumizer.stores.PropertyValues;
 
 /**
  * A document as a client sends it (JSON), checked field by field: every refusal names the field. Absent fields

@@ -1,15 +1,15 @@
 package io.volumizer.api.documents;
 
-import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
-import static io.volumizer.sinks.DocumentFields.BLOB;
-import static io.volumizer.sinks.DocumentFields.ID;
-import static io.volumizer.sinks.DocumentFields.KEY;
-import static io.volumizer.sinks.DocumentFields.NAME;
-import static io.volumizer.sinks.DocumentFields.PARENT_ID;
-import static io.volumizer.sinks.DocumentFields.REPOSITORY;
-import static io.volumizer.sinks.DocumentFields.TITLE;
-import static io.volumizer.sinks.DocumentFields.TYPE;
-import static io.volumizer.sinks.DocumentFields.VERSION;
+import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
+import static io.volumizer.stores.DocumentFields.BLOB;
+import static io.volumizer.stores.DocumentFields.ID;
+import static io.volumizer.stores.DocumentFields.KEY;
+import static io.volumizer.stores.DocumentFields.NAME;
+import static io.volumizer.stores.DocumentFields.PARENT_ID;
+import static io.volumizer.stores.DocumentFields.REPOSITORY;
+import static io.volumizer.stores.DocumentFields.TITLE;
+import static io.volumizer.stores.DocumentFields.TYPE;
+import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.util.List;
 import java.util.Set;
@@ -28,9 +28,9 @@ import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
-import io.volumizer.options.topology.Topology;
-import io.volumizer.sinks.blob.RepositoryBlobStores;
-import io.volumizer.sinks.DocumentFields;
+import io.volumizer.domain.topology.Topology;
+import io.volumizer.stores.blob.RepositoryBlobStores;
+import io.volumizer.stores.DocumentFields;
 
 /**
  * GET of a document, its children, its ancestors and its blob: in the repository of the path

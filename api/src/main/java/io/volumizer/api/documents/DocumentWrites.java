@@ -1,13 +1,13 @@
 package io.volumizer.api.documents;
 
-import static io.volumizer.sinks.DocumentFields.DELETED;
-import static io.volumizer.sinks.DocumentFields.ID;
-import static io.volumizer.sinks.DocumentFields.KEY;
-import static io.volumizer.sinks.DocumentFields.NAME;
-import static io.volumizer.sinks.DocumentFields.PARENT_ID;
-import static io.volumizer.sinks.DocumentFields.PROPERTIES;
-import static io.volumizer.sinks.DocumentFields.TYPE;
-import static io.volumizer.sinks.DocumentFields.VERSION;
+import static io.volumizer.stores.DocumentFields.DELETED;
+import static io.volumizer.stores.DocumentFields.ID;
+import static io.volumizer.stores.DocumentFields.KEY;
+import static io.volumizer.stores.DocumentFields.NAME;
+import static io.volumizer.stores.DocumentFields.PARENT_ID;
+import static io.volumizer.stores.DocumentFields.PROPERTIES;
+import static io.volumizer.stores.DocumentFields.TYPE;
+import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,13 +39,13 @@ import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.api.internal.VersionClock;
-import io.volumizer.options.topology.Topology;
+import io.volumizer.domain.topology.Topology;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
 import io.volumizer.schemas.keys.DocumentKeys;
-import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
 
 /**
  * Event-sourced writes: a request is validated against what MongoDB holds, appended to the documents topic

@@ -1,6 +1,6 @@
 package io.volumizer.api.documents;
 
-import static io.volumizer.sinks.DocumentFields.KEY;
+import static io.volumizer.stores.DocumentFields.KEY;
 
 import java.util.List;
 import java.util.Optional;
@@ -12,9 +12,9 @@ import com.mongodb.client.model.Filters;
 
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.schemas.keys.RepositoryNames;
-import io.volumizer.sinks.mongodb.MongoDocumentStore;
-import io.volumizer.sinks.mongodb.MongoRepositories;
-import io.volumizer.sinks.DocumentFields;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.DocumentFields;
 
 /** Reads of stored documents from MongoDB (each repository's database), by id or by (parent, name): lookups a unique index answers. */
 public final class Documents {

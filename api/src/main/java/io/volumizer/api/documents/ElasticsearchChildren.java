@@ -1,14 +1,14 @@
 package io.volumizer.api.documents;
 
-import static io.volumizer.sinks.DocumentFields.ID;
-import static io.volumizer.sinks.DocumentFields.MODIFIED;
-import static io.volumizer.sinks.DocumentFields.NAME;
-import static io.volumizer.sinks.DocumentFields.PARENT_ID;
-import static io.volumizer.sinks.DocumentFields.PROPERTIES;
-import static io.volumizer.sinks.DocumentFields.REPOSITORY;
-import static io.volumizer.sinks.DocumentFields.TITLE;
-import static io.volumizer.sinks.DocumentFields.TYPE;
-import static io.volumizer.sinks.DocumentFields.VERSION;
+import static io.volumizer.stores.DocumentFields.ID;
+import static io.volumizer.stores.DocumentFields.MODIFIED;
+import static io.volumizer.stores.DocumentFields.NAME;
+import static io.volumizer.stores.DocumentFields.PARENT_ID;
+import static io.volumizer.stores.DocumentFields.PROPERTIES;
+import static io.volumizer.stores.DocumentFields.REPOSITORY;
+import static io.volumizer.stores.DocumentFields.TITLE;
+import static io.volumizer.stores.DocumentFields.TYPE;
+import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,8 +25,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.Elasticsearch;
-import io.volumizer.sinks.DocumentFields;
-import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.elasticsearch.IndexLayout;
 
 /**
  * Children from the repositories' indices: a term filter on parentId, sorted on doc values (ties by id),

@@ -1,14 +1,14 @@
 package io.volumizer.api.documents;
 
-import static io.volumizer.sinks.DocumentFields.DELETED;
-import static io.volumizer.sinks.DocumentFields.KEY;
-import static io.volumizer.sinks.DocumentFields.MODIFIED;
-import static io.volumizer.sinks.DocumentFields.NAME;
-import static io.volumizer.sinks.DocumentFields.PARENT_ID;
-import static io.volumizer.sinks.DocumentFields.REPOSITORY;
-import static io.volumizer.sinks.DocumentFields.TITLE;
-import static io.volumizer.sinks.DocumentFields.TYPE;
-import static io.volumizer.sinks.DocumentFields.VERSION;
+import static io.volumizer.stores.DocumentFields.DELETED;
+import static io.volumizer.stores.DocumentFields.KEY;
+import static io.volumizer.stores.DocumentFields.MODIFIED;
+import static io.volumizer.stores.DocumentFields.NAME;
+import static io.volumizer.stores.DocumentFields.PARENT_ID;
+import static io.volumizer.stores.DocumentFields.REPOSITORY;
+import static io.volumizer.stores.DocumentFields.TITLE;
+import static io.volumizer.stores.DocumentFields.TYPE;
+import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,7 +27,7 @@ import com.mongodb.client.model.Sorts;
 
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.DocumentJson;
-import io.volumizer.sinks.DocumentFields;
+import io.volumizer.stores.DocumentFields;
 
 /**
  * Children from MongoDB with a keyset filter in each repository: by name on the unique (parentId, name) index, by

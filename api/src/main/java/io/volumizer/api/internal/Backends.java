@@ -23,8 +23,8 @@ import io.volumizer.api.ApiOptions;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
-import io.volumizer.sinks.blob.RepositoryBlobStores;
-import io.volumizer.sinks.mongodb.MongoRepositories;
+import io.volumizer.stores.blob.RepositoryBlobStores;
+import io.volumizer.stores.mongodb.MongoRepositories;
 
 /** The API's clients of MongoDB, Elasticsearch, Kafka and the blob store, with short timeouts so outages are 503s. */
 public final class Backends implements AutoCloseable {

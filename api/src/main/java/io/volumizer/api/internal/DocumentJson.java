@@ -1,8 +1,8 @@
 package io.volumizer.api.internal;
 
-import static io.volumizer.sinks.DocumentFields.BLOB;
-import static io.volumizer.sinks.DocumentFields.ID;
-import static io.volumizer.sinks.DocumentFields.KEY;
+import static io.volumizer.stores.DocumentFields.BLOB;
+import static io.volumizer.stores.DocumentFields.ID;
+import static io.volumizer.stores.DocumentFields.KEY;
 
 import java.util.Date;
 import java.util.List;
@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.volumizer.sinks.DocumentFields;
+import io.volumizer.stores.DocumentFields;
 
 /** The JSON a client sees of a stored document: {@code _id} as {@code id}, dates as ISO-8601. */
 public final class DocumentJson {

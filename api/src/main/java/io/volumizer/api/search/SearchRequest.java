@@ -1,16 +1,16 @@
 package io.volumizer.api.search;
 
-import static io.volumizer.sinks.DocumentFields.ANCESTOR_IDS;
-import static io.volumizer.sinks.DocumentFields.CREATED;
-import static io.volumizer.sinks.DocumentFields.ID;
-import static io.volumizer.sinks.DocumentFields.MODIFIED;
-import static io.volumizer.sinks.DocumentFields.NAME;
-import static io.volumizer.sinks.DocumentFields.PARENT_ID;
-import static io.volumizer.sinks.DocumentFields.PATH;
-import static io.volumizer.sinks.DocumentFields.REPOSITORY;
-import static io.volumizer.sinks.DocumentFields.TITLE;
-import static io.volumizer.sinks.DocumentFields.TYPE;
-import static io.volumizer.sinks.DocumentFields.VERSION;
+import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
+import static io.volumizer.stores.DocumentFields.CREATED;
+import static io.volumizer.stores.DocumentFields.ID;
+import static io.volumizer.stores.DocumentFields.MODIFIED;
+import static io.volumizer.stores.DocumentFields.NAME;
+import static io.volumizer.stores.DocumentFields.PARENT_ID;
+import static io.volumizer.stores.DocumentFields.PATH;
+import static io.volumizer.stores.DocumentFields.REPOSITORY;
+import static io.volumizer.stores.DocumentFields.TITLE;
+import static io.volumizer.stores.DocumentFields.TYPE;
+import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,8 +28,8 @@ import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.options.selection.Selection;
-import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.domain.selection.Selection;
+import io.volumizer.stores.elasticsearch.IndexLayout;
 
 /**
  * A search, read strictly from the query string and turned into an Elasticsearch query: the documents of a

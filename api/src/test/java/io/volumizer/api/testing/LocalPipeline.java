@@ -19,8 +19,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.ApiOptions;
 import io.volumizer.options.Options;
-import io.volumizer.options.topology.TopologyFile;
-import io.volumizer.sinks.blob.BlobStoreOptions;
+import io.volumizer.domain.topology.TopologyFile;
+import io.volumizer.stores.blob.BlobStoreOptions;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyExistsException;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;

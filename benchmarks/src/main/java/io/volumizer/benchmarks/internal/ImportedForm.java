@@ -7,7 +7,7 @@ import java.util.Objects;
 
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.sinks.mongodb.Ancestry;
+import io.volumizer.stores.mongodb.Ancestry;
 
 /**
  * Generated documents as the import job stores and indexes them, ancestry included (every ancestor id is an entry

@@ -1,7 +1,7 @@
 package io.volumizer.benchmarks.reliability;
 
-import static io.volumizer.sinks.DocumentFields.KEY;
-import static io.volumizer.sinks.DocumentFields.VERSION;
+import static io.volumizer.stores.DocumentFields.KEY;
+import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.io.IOException;
 import java.io.InputStream;

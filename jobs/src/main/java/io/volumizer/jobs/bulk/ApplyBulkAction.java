@@ -28,16 +28,17 @@ import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
 import io.volumizer.options.steps.BulkUpdateOptions.Action;
-import io.volumizer.options.topology.Topology;
+import io.volumizer.domain.topology.Topology;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
-import io.volumizer.sinks.Backoff;
-import io.volumizer.sinks.DocumentFields;
-import io.volumizer.sinks.blob.BlobStore;
-import io.volumizer.sinks.blob.RepositoryBlobStores;
-import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.blob.BlobStore;
+import io.volumizer.stores.blob.RepositoryBlobStores;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * Turns selected documents into events, a batch of MongoDB reads at a time: each document as MongoDB holds it,
@@ -60,7 +61,6 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     private static final Logger LOG = LoggerFactory.getLogger(ApplyBulkAction.class);
     static final OutputTag<Counts> COUNTS = new OutputTag<>("counts") { };
     static final String ORIGIN = "bulk";
-    static final String STAGE = "bulk";
 
     private final MongoConnection mongo;
     private final String repository;
@@ -104,9 +104,9 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
         buffer = new ArrayList<>(batchSize);
         documents = mongo.openRepositories(getRuntimeContext()).collection(repository);
         stores = blobStores.open();
-        MetricGroup metrics = StageMetrics.of(getMetricGroup(), STAGE);
-        changed = metrics.counter("changed");
-        skippedCount = metrics.counter("skipped");
+        MetricGroup metrics = StageMetrics.of(getMetricGroup(), MetricNames.BULK);
+        changed = metrics.counter(MetricNames.CHANGED);
+        skippedCount = metrics.counter(MetricNames.SKIPPED);
     }
 
     @Override

@@ -27,8 +27,8 @@ import io.volumizer.options.steps.BulkUpdateOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.keys.DocumentKeys;
-import io.volumizer.sinks.Backoff;
-import io.volumizer.sinks.commands.CommandStore;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.commands.CommandStore;
 
 /**
  * A bulk command: the documents a selection finds in Elasticsearch (a sliced scroll, {@link ReadSlice}), each

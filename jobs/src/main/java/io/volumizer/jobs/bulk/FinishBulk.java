@@ -18,7 +18,7 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Updates;
 
 import io.volumizer.jobs.internal.stores.MongoConnection;
-import io.volumizer.sinks.commands.CommandStore;
+import io.volumizer.stores.commands.CommandStore;
 
 /**
  * The counts of a bulk command, in one subtask: added up in state, and written to the command record when a

@@ -25,10 +25,11 @@ import com.mongodb.client.model.Updates;
 
 import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.stores.MongoConnection;
-import io.volumizer.options.selection.Selection;
-import io.volumizer.sinks.Backoff;
-import io.volumizer.sinks.commands.CommandStore;
-import io.volumizer.sinks.elasticsearch.IndexNames;
+import io.volumizer.domain.selection.Selection;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.commands.CommandStore;
+import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * Reads one slice of the selection from the repository's index with a scroll (ids and versions only): a scroll
@@ -76,7 +77,7 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
         client = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
         commands = new CommandStore(mongo.openShared(getRuntimeContext()));
         // A slice is the bulk's range; it has no failed state of its own (a failure fails the job, which reads it again).
-        rangesDone = StageMetrics.of(getRuntimeContext().getMetricGroup(), ApplyBulkAction.STAGE).counter("rangesDone");
+        rangesDone = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.BULK).counter(MetricNames.RANGES_DONE);
     }
 
     @Override

@@ -7,9 +7,10 @@ import org.apache.flink.util.Collector;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.options.topology.Topology;
+import io.volumizer.domain.topology.Topology;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * Turns generator indices into documents, each in the repository the topology routes it to; indices of accounts a
@@ -32,7 +33,7 @@ final class GenerateDocuments extends RichFlatMapFunction<Long, DocumentEvent> {
     @Override
     public void open(Configuration parameters) {
         generator = new BankGenerator(settings);
-        generated = StageMetrics.of(getRuntimeContext().getMetricGroup(), "generate").counter("generated");
+        generated = StageMetrics.of(getRuntimeContext().getMetricGroup(), "generate").counter(MetricNames.GENERATED);
     }
 
     @Override

@@ -22,12 +22,13 @@ import io.volumizer.jobs.internal.stores.MongoParentLookup;
 import io.volumizer.jobs.internal.stores.ParentLookup;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.ImportSettings;
-import io.volumizer.options.topology.Topology;
+import io.volumizer.domain.topology.Topology;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.sinks.Backoff;
-import io.volumizer.sinks.blob.RepositoryBlobStores;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.blob.RepositoryBlobStores;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * The import stage as a fragment of a job graph, with its operators' uids: the documents source → keyed by the
@@ -78,7 +79,7 @@ public final class ImportStage {
                 ? withBlobs.map(InjectedFailure.at(settings.injectFailureAt)).uid("import.injected-failure")
                         .name("Injected failure") : withBlobs;
         SingleOutputStreamOperator<ImportedEvent> written = toWrite
-                .transform("Write to MongoDB", IMPORTED, new BulkWriteOperator<>(ResolveAncestors.STAGE, repository,
+                .transform("Write to MongoDB", IMPORTED, new BulkWriteOperator<>(MetricNames.IMPORT, repository,
                         settings.batchSize, Long.MAX_VALUE, settings.flushInterval, ImportedEventSizes::estimate))
                 .uid("import.mongodb-writer");
         return new StageOutput<>(written, resolved.getSideOutput(DeadLetters.TAG).union(written.getSideOutput(DeadLetters.TAG)));

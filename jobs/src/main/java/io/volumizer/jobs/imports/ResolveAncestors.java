@@ -30,7 +30,8 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.schemas.keys.DocumentKeys;
-import io.volumizer.sinks.mongodb.Ancestry;
+import io.volumizer.stores.mongodb.Ancestry;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * Decodes documents and resolves their ancestors, keyed by the Kafka record key, which is the parent id: all
@@ -61,7 +62,6 @@ import io.volumizer.sinks.mongodb.Ancestry;
 public final class ResolveAncestors extends KeyedProcessFunction<String, RawRecord, ImportedEvent> {
 
     private static final long serialVersionUID = 1L;
-    public static final String STAGE = "import";
 
     private final RecordDecoder<DocumentEvent> decoder;
     private final ParentLookup lookup;
@@ -123,15 +123,15 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                 PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         parkedSince = getRuntimeContext().getState(new ValueStateDescriptor<>("parked-since", Types.LONG));
         nextLookup = getRuntimeContext().getState(new ValueStateDescriptor<>("next-lookup", Types.LONG));
-        var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), STAGE);
+        var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.IMPORT);
         // Hit ratio = 1 - parentCacheMisses / resolvedWithParent: a miss is one MongoDB lookup (retries included),
         // whatever number of waiting siblings it releases.
-        hits = metrics.counter("parentCacheHits");
-        folderHits = metrics.counter("parentsFromResolvedFolders");
-        misses = metrics.counter("parentCacheMisses");
-        resolved = metrics.counter("resolvedWithParent");
-        parkedCount = metrics.counter("parkedChildren");
-        deadLetters = new DeadLetters(getRuntimeContext().getMetricGroup(), STAGE);
+        hits = metrics.counter(MetricNames.PARENT_CACHE_HITS);
+        folderHits = metrics.counter(MetricNames.PARENTS_FROM_RESOLVED_FOLDERS);
+        misses = metrics.counter(MetricNames.PARENT_CACHE_MISSES);
+        resolved = metrics.counter(MetricNames.RESOLVED_WITH_PARENT);
+        parkedCount = metrics.counter(MetricNames.PARKED_CHILDREN);
+        deadLetters = new DeadLetters(getRuntimeContext().getMetricGroup(), MetricNames.IMPORT);
         if (keyedByParent && resolvedFolderCapacity > 0) {
             resolvedFolders = ResolvedFolders.acquire(getRuntimeContext().getJobInfo().getJobId() + "/"
                     + getRuntimeContext().getTaskInfo().getTaskName(), resolvedFolderCapacity);

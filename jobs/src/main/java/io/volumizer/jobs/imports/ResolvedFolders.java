@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-import io.volumizer.sinks.mongodb.Ancestry;
+import io.volumizer.stores.mongodb.Ancestry;
 
 /**
  * The ancestries of folders just resolved by the import subtasks of one job in this TaskManager, shared by those

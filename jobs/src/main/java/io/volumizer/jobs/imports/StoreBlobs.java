@@ -11,9 +11,10 @@ import io.volumizer.generators.render.Renditions;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.sinks.blob.BlobStore;
-import io.volumizer.sinks.blob.RepositoryBlobStores;
+import io.volumizer.stores.blob.BlobStore;
+import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * With a blob store configured (a folder or an S3 bucket), renders each generated blob, stores it by digest and
@@ -35,7 +36,7 @@ public final class StoreBlobs extends RichMapFunction<ImportedEvent, ImportedEve
     @Override
     public void open(Configuration parameters) {
         opened = stores.open();
-        stored = StageMetrics.of(getRuntimeContext().getMetricGroup(), ResolveAncestors.STAGE).counter("blobsStored");
+        stored = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.IMPORT).counter(MetricNames.BLOBS_STORED);
     }
 
     @Override

@@ -16,10 +16,11 @@ import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
-import io.volumizer.sinks.blob.BlobStore;
-import io.volumizer.sinks.blob.RepositoryBlobStores;
-import io.volumizer.sinks.elasticsearch.IndexLayout;
-import io.volumizer.sinks.elasticsearch.IndexProfile;
+import io.volumizer.stores.blob.BlobStore;
+import io.volumizer.stores.blob.RepositoryBlobStores;
+import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.elasticsearch.IndexProfile;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * Reads the text inside each file of a live repository (PDF, DOCX: statements, letters, uploaded files) from the
@@ -54,10 +55,10 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
 
     @Override
     public void open(Configuration parameters) {
-        var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), IndexStage.STAGE);
-        extracted = metrics.counter("fileTextExtracted");
-        failed = metrics.counter("fileTextFailed");
-        notStored = metrics.counter("fileTextNotStored");
+        var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.INDEX);
+        extracted = metrics.counter(MetricNames.FILE_TEXT_EXTRACTED);
+        failed = metrics.counter(MetricNames.FILE_TEXT_FAILED);
+        notStored = metrics.counter(MetricNames.FILE_TEXT_NOT_STORED);
         stores = blobStores.open();
     }
 

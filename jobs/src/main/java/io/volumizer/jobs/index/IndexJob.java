@@ -20,6 +20,7 @@ import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.options.conventions.MetricNames;
 
 /** Indexes the imported topic into Elasticsearch ({@link IndexStage}). */
 public record IndexJob(Source<RawRecord, ?, ?> imported, AvroCodec<ImportedEvent> codec, IndexStage stage,
@@ -30,7 +31,7 @@ public record IndexJob(Source<RawRecord, ?, ?> imported, AvroCodec<ImportedEvent
         JobDefaults.apply(env, Step.INDEX, options);
         SingleOutputStreamOperator<ImportedEvent> decoded = env
                 .fromSource(imported, WatermarkStrategy.noWatermarks(), "Imported documents").uid("index.imported-source")
-                .process(new DecodeFunction<>(IndexStage.STAGE, codec::decode, ImportedEvent.class))
+                .process(new DecodeFunction<>(MetricNames.INDEX, codec::decode, ImportedEvent.class))
                 .uid("index.decode").name("Decode imported");
         StageOutput<ImportedEvent> indexed = stage.apply(decoded);
         indexed.stream().sinkTo(new DiscardingSink<>()).uid("index.indexed").name("Indexed");

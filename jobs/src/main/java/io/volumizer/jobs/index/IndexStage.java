@@ -17,9 +17,10 @@ import io.volumizer.jobs.internal.stores.ElasticsearchBulkWriter;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.sinks.Backoff;
-import io.volumizer.sinks.blob.RepositoryBlobStores;
-import io.volumizer.sinks.elasticsearch.IndexLayout;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.blob.RepositoryBlobStores;
+import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * The index stage as a fragment of a job graph, with its operators' uids: the text of live repositories' files read
@@ -28,8 +29,6 @@ import io.volumizer.sinks.elasticsearch.IndexLayout;
  * restores into the same operators in the other.
  */
 public final class IndexStage {
-
-    static final String STAGE = "index";
     private static final TypeInformation<ImportedEvent> IMPORTED = TypeInformation.of(ImportedEvent.class);
 
     private final BulkWriter<ImportedEvent> index;
@@ -62,7 +61,7 @@ public final class IndexStage {
         DataStream<ImportedEvent> toIndex = !ExtractFileText.needed(layouts) ? imported
                 : imported.map(new ExtractFileText(layouts, blobStores)).uid("index.file-text").name("Read files' text");
         SingleOutputStreamOperator<ImportedEvent> indexed = toIndex
-                .transform("Index in Elasticsearch", IMPORTED, new BulkWriteOperator<>(STAGE, index,
+                .transform("Index in Elasticsearch", IMPORTED, new BulkWriteOperator<>(MetricNames.INDEX, index,
                         settings.batchSize, settings.batchBytes, settings.flushInterval, ImportedEventSizes::estimate))
                 .uid("index.elasticsearch-writer");
         return new StageOutput<>(indexed, indexed.getSideOutput(DeadLetters.TAG));

@@ -2,6 +2,8 @@ package io.volumizer.jobs.internal;
 
 import org.apache.flink.metrics.MetricGroup;
 
+import io.volumizer.options.conventions.MetricNames;
+
 /**
  * Where a stage's own metrics live: the {@code volumizer} group of its operator, labelled with the stage. Flink's
  * Prometheus reporter exports them as {@code flink_taskmanager_job_task_operator_volumizer_<metric>{stage="…"}}
@@ -9,14 +11,11 @@ import org.apache.flink.metrics.MetricGroup;
  */
 public final class StageMetrics {
 
-    public static final String GROUP = "volumizer";
-    public static final String STAGE_LABEL = "stage";
-
     private StageMetrics() {
     }
 
     /** The group of {@code stage}'s metrics under an operator's (or a function's runtime context's) group. */
     public static MetricGroup of(MetricGroup operator, String stage) {
-        return operator.addGroup(GROUP).addGroup(STAGE_LABEL, stage);
+        return operator.addGroup(MetricNames.GROUP).addGroup(MetricNames.STAGE_LABEL, stage);
     }
 }

@@ -32,16 +32,18 @@ import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.sinks.mongodb.MongoRepositories;
-import io.volumizer.sinks.BulkResult;
-import io.volumizer.sinks.DocumentFields;
-import io.volumizer.sinks.commands.CommandRanges;
-import io.volumizer.sinks.commands.CommandStore;
-import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
-import io.volumizer.sinks.elasticsearch.IndexLayout;
-import io.volumizer.sinks.elasticsearch.IndexNames;
-import io.volumizer.sinks.elasticsearch.RepositoryIndices;
-import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.BulkResult;
+import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.commands.CommandRanges;
+import io.volumizer.stores.commands.CommandStore;
+import io.volumizer.stores.elasticsearch.ElasticsearchDocumentStore;
+import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.elasticsearch.RepositoryIndices;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.jobs.reindex.source.RangeSettings;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * The end of a reindex, in one subtask, once every range was read and written: the dead letters of the writers
@@ -53,12 +55,11 @@ import io.volumizer.sinks.mongodb.MongoDocumentStore;
  * move, the index stage wrote it to the old index). External versions make the overlaps harmless. Every step is
  * idempotent, so a finish interrupted by a failure runs again whole.
  */
-final class FinishReindex extends AbstractStreamOperator<DeadLetter>
+public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         implements OneInputStreamOperator<DeadLetter, DeadLetter>, BoundedOneInput {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(FinishReindex.class);
-    static final String STAGE = "reindex";
 
     private final RangeSettings settings;
     private final MongoConnection mongoConnection;
@@ -114,7 +115,7 @@ final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         repositories = mongoConnection.openRepositories(getRuntimeContext());
         database = repositories.shared();
         elasticsearch = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
-        deadLetters = new DeadLetters(getMetricGroup(), STAGE);
+        deadLetters = new DeadLetters(getMetricGroup(), MetricNames.REINDEX);
     }
 
     @Override

@@ -33,12 +33,14 @@ import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.sinks.mongodb.MongoRepositories;
-import io.volumizer.sinks.Backoff;
-import io.volumizer.sinks.commands.CommandStore;
-import io.volumizer.sinks.elasticsearch.IndexTemplates;
-import io.volumizer.sinks.elasticsearch.RepositoryIndices;
-import io.volumizer.sinks.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.commands.CommandStore;
+import io.volumizer.stores.elasticsearch.IndexTemplates;
+import io.volumizer.stores.elasticsearch.RepositoryIndices;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.jobs.reindex.source.MongoRangeSource;
+import io.volumizer.jobs.reindex.source.RangeSettings;
 
 /**
  * Reindexes a repository: its MongoDB documents read by id ranges ({@link MongoRangeSource}), written by the index

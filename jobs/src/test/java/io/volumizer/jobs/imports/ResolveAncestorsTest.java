@@ -36,7 +36,7 @@ import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
-import io.volumizer.sinks.mongodb.Ancestry;
+import io.volumizer.stores.mongodb.Ancestry;
 
 class ResolveAncestorsTest {
 

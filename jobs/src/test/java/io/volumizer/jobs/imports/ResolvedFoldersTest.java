@@ -6,7 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.volumizer.sinks.mongodb.Ancestry;
+import io.volumizer.stores.mongodb.Ancestry;
 
 class ResolvedFoldersTest {
 

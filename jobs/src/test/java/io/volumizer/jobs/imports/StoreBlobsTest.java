@@ -15,10 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.sinks.blob.BlobStore;
-import io.volumizer.sinks.blob.BlobStoreOptions;
-import io.volumizer.sinks.blob.FileBlobStore;
-import io.volumizer.sinks.blob.RepositoryBlobStores;
+import io.volumizer.stores.blob.BlobStore;
+import io.volumizer.stores.blob.BlobStoreOptions;
+import io.volumizer.stores.blob.FileBlobStore;
+import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 

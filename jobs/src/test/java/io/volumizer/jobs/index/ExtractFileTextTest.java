@@ -20,12 +20,12 @@ import io.volumizer.generators.model.BankModel;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.sinks.blob.BlobStore;
-import io.volumizer.sinks.blob.BlobStoreOptions;
-import io.volumizer.sinks.blob.FileBlobStore;
-import io.volumizer.sinks.blob.RepositoryBlobStores;
-import io.volumizer.sinks.elasticsearch.IndexLayout;
-import io.volumizer.sinks.elasticsearch.IndexProfile;
+import io.volumizer.stores.blob.BlobStore;
+import io.volumizer.stores.blob.BlobStoreOptions;
+import io.volumizer.stores.blob.FileBlobStore;
+import io.volumizer.stores.blob.RepositoryBlobStores;
+import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.elasticsearch.IndexProfile;
 
 class ExtractFileTextTest {
 

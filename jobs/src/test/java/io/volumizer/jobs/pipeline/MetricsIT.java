@@ -17,6 +17,7 @@ import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.options.steps.Step;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * A running import seen as Prometheus sees it: the TaskManagers' reporter (on loopback) serves the {@code volumizer}
@@ -24,7 +25,7 @@ import io.volumizer.options.steps.Step;
  */
 class MetricsIT {
 
-    private static final String PREFIX = PipelineRun.STAGE_METRICS;
+    private static final String PREFIX = MetricNames.PROMETHEUS_PREFIX;
 
     private PipelineRun it;
 
@@ -50,7 +51,7 @@ class MetricsIT {
         Map<String, String> ofThisJob = Map.of("job_id", job);
         Set<String> names = scrape.samples().stream()
                 .filter(s -> s.name().startsWith(PREFIX) && job.equals(s.labels().get("job_id")))
-                .map(s -> s.name() + "{stage=" + s.labels().get(StageMetrics.STAGE_LABEL) + "}")
+                .map(s -> s.name() + "{stage=" + s.labels().get(MetricNames.STAGE_LABEL) + "}")
                 .collect(Collectors.toCollection(TreeSet::new));
         System.out.println("volumizer metrics of " + job + ":\n  " + String.join("\n  ", names));
 
@@ -72,7 +73,7 @@ class MetricsIT {
 
     private static Map<String, String> with(Map<String, String> labels, String stage) {
         var all = new java.util.HashMap<>(labels);
-        all.put(StageMetrics.STAGE_LABEL, stage);
+        all.put(MetricNames.STAGE_LABEL, stage);
         return all;
     }
 }

@@ -64,6 +64,7 @@ import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * The pipeline on the local session cluster, Kafka, registry, MongoDB-protocol server and Elasticsearch: the jobs
@@ -322,7 +323,7 @@ class PipelineIT {
         PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
         for (ReasonClass reasonClass : ReasonClass.values()) {
             assertThat(scrape.sum(PipelineRun.DEAD_LETTERED, Map.of("job_id", job, "stage", "import",
-                    DeadLetters.REASON_LABEL, DeadLetters.label(reasonClass))))
+                    MetricNames.REASON_LABEL, DeadLetters.label(reasonClass))))
                     .as("dead letters of class %s in the scrape", reasonClass)
                     .isEqualTo(onePerClass.getOrDefault(reasonClass, 0L).doubleValue());
         }

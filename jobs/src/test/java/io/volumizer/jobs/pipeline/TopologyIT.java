@@ -34,12 +34,12 @@ import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.model.BankModel;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.options.steps.Step;
-import io.volumizer.options.topology.Topology;
-import io.volumizer.options.topology.TopologyFile;
+import io.volumizer.domain.topology.Topology;
+import io.volumizer.domain.topology.TopologyFile;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.sinks.DocumentFields;
-import io.volumizer.sinks.mongodb.MongoDocumentStore;
-import io.volumizer.sinks.mongodb.MongoRepositories;
+import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.MongoRepositories;
 
 /**
  * A generated run through the published topology ({@code topologies/11b.yaml}): every rule routes its documents,

@@ -11,8 +11,11 @@ public final class JobsJar {
     private JobsJar() {
     }
 
+    /** In {@code target/} of the jobs module, whichever module's tests ask (Maven runs each in its own folder). */
     public static Path path() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of("target"))) {
+        Path target = Files.exists(Path.of("src", "main", "java", "io", "volumizer", "jobs"))
+                ? Path.of("target") : Path.of("..", "jobs", "target");
+        try (Stream<Path> files = Files.list(target)) {
             return files.filter(p -> p.getFileName().toString().matches("volumizer-jobs-.*\\.jar"))
                     .filter(p -> !p.getFileName().toString().startsWith("original-"))
                     .findFirst().orElseThrow(() -> new IllegalStateException("jobs jar not built in target/"));

@@ -15,14 +15,13 @@ import com.mongodb.client.MongoClients;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.jobs.internal.StageMetrics;
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * One test's pipeline on the local services: topics, database and index of its own, the jobs jar uploaded and its
@@ -36,11 +35,8 @@ public final class PipelineRun implements AutoCloseable {
     /** The Prometheus endpoints of the local cluster's JobManager and TaskManagers. */
     public static final String FLINK_METRICS = System.getProperty("volumizer.flink.metrics",
             "127.0.0.1:9249,127.0.0.1:9250-9259");
-    /** The name prefix of a stage's metrics under Flink's operator scope (the label key joins the logical scope). */
-    public static final String STAGE_METRICS = "flink_taskmanager_job_task_operator_" + StageMetrics.GROUP + "_"
-            + StageMetrics.STAGE_LABEL + "_";
-    /** A stage's dead letters by reason class ({@link DeadLetters}), labelled with the class. */
-    public static final String DEAD_LETTERED = STAGE_METRICS + DeadLetters.REASON_LABEL + "_" + DeadLetters.METRIC;
+    /** A stage's dead letters by reason class , labelled with the class. */
+    public static final String DEAD_LETTERED = MetricNames.PROMETHEUS_PREFIX + MetricNames.REASON_LABEL + "_" + MetricNames.DEAD_LETTERED;
     /** The seed of every test run's content. */
     public static final long SEED = 7;
 

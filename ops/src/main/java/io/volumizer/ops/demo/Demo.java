@@ -17,7 +17,8 @@ import io.volumizer.options.Failures;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.Step;
-import io.volumizer.options.topology.Topology;
+import io.volumizer.domain.topology.Topology;
+import io.volumizer.options.conventions.MetricNames;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -113,10 +114,11 @@ public final class Demo extends PipelineRunCommand {
                     generatedTotal = stores.committedRecords(pipeline.documentsTopic());
                 }
                 generated.update(generatedTotal >= 0 ? generatedTotal
-                        : flink.metricSum(generateJob, "Generate", "generated"), now);
-                imported.update(flink.metricSum(importJob, "MongoDB", "written"), now);
-                indexed.update(flink.metricSum(indexJob, "Elasticsearch", "written"), now);
-                deadLettered = flink.metricSum(importJob, "", "deadLettered") + flink.metricSum(indexJob, "", "deadLettered");
+                        : flink.metricSum(generateJob, "Generate", MetricNames.GENERATED), now);
+                imported.update(flink.metricSum(importJob, "MongoDB", MetricNames.WRITTEN), now);
+                indexed.update(flink.metricSum(indexJob, "Elasticsearch", MetricNames.WRITTEN), now);
+                deadLettered = flink.metricSum(importJob, "", MetricNames.DEAD_LETTERED)
+                        + flink.metricSum(indexJob, "", MetricNames.DEAD_LETTERED);
                 System.out.printf(Locale.ROOT, "\rgenerate %,10d (%,7.0f/s) | import %,10d (%,7.0f/s) | index %,10d (%,7.0f/s)"
                         + " | dead letters %,d   ", generated.count, generated.rate(), imported.count, imported.rate(),
                         indexed.count, indexed.rate(), deadLettered);

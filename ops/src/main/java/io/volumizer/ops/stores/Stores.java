@@ -35,9 +35,9 @@ import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.sinks.elasticsearch.IndexNames;
-import io.volumizer.sinks.elasticsearch.RepositoryIndices;
-import io.volumizer.sinks.mongodb.MongoRepositories;
+import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.elasticsearch.RepositoryIndices;
+import io.volumizer.stores.mongodb.MongoRepositories;
 
 /**
  * What the pipeline's views hold, read from the stores themselves (not from job metrics), and the reset of a

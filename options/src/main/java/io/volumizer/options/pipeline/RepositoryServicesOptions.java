@@ -6,14 +6,14 @@ import io.volumizer.options.endpoints.ElasticsearchOptions;
 import io.volumizer.options.endpoints.KafkaOptions;
 import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.options.endpoints.RegistryOptions;
-import io.volumizer.options.topology.Topology;
+import io.volumizer.domain.topology.Topology;
 import io.volumizer.options.topology.TopologyOptions;
-import io.volumizer.sinks.blob.BlobStoreOptions;
-import io.volumizer.sinks.blob.RepositoryBlobStores;
-import io.volumizer.sinks.elasticsearch.IndexLayout;
-import io.volumizer.sinks.elasticsearch.IndexNames;
-import io.volumizer.sinks.mongodb.MongoLocation;
-import io.volumizer.sinks.mongodb.RepositoryDatabases;
+import io.volumizer.stores.blob.BlobStoreOptions;
+import io.volumizer.stores.blob.RepositoryBlobStores;
+import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.mongodb.MongoLocation;
+import io.volumizer.stores.mongodb.RepositoryDatabases;
 import picocli.CommandLine.Mixin;
 
 /**

@@ -9,9 +9,9 @@ import java.util.Map;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.volumizer.options.selection.Selection;
-import io.volumizer.options.topology.Topology;
-import io.volumizer.sinks.PropertyValues;
+import io.volumizer.domain.selection.Selection;
+import io.volumizer.domain.topology.Topology;
+import io.volumizer.stores.PropertyValues;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

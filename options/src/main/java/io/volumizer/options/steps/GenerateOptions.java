@@ -5,7 +5,7 @@ import static io.volumizer.options.Options.require;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.options.topology.Topology;
+import io.volumizer.domain.topology.Topology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

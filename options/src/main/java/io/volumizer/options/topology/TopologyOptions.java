@@ -3,6 +3,8 @@ package io.volumizer.options.topology;
 import java.nio.file.Path;
 import java.util.Optional;
 
+import io.volumizer.domain.topology.Topology;
+import io.volumizer.domain.topology.TopologyFile;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 

@@ -17,7 +17,8 @@ import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTim
 
 import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
-import io.volumizer.sinks.BulkResult;
+import io.volumizer.stores.BulkResult;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * Buffers records and writes them in bulk when the batch is full (by count or estimated bytes), when it is
@@ -73,13 +74,13 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
         super.open();
         buffer = new ArrayList<>(maxRecords);
         MetricGroup metrics = StageMetrics.of(getMetricGroup(), stage);
-        written = metrics.counter("written");
-        metrics.meter("writtenPerSecond", new MeterView(written));
-        stale = metrics.counter("stale");
+        written = metrics.counter(MetricNames.WRITTEN);
+        metrics.meter(MetricNames.WRITTEN_PER_SECOND, new MeterView(written));
+        stale = metrics.counter(MetricNames.STALE);
         deadLetters = new DeadLetters(getMetricGroup(), stage);
-        retries = metrics.counter("retries");
-        batchSizes = metrics.histogram("batchSize", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
-        bulkMillis = metrics.histogram("bulkMillis", new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        retries = metrics.counter(MetricNames.RETRIES);
+        batchSizes = metrics.histogram(MetricNames.BATCH_SIZE, new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        bulkMillis = metrics.histogram(MetricNames.BULK_MILLIS, new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
         writer.open(getRuntimeContext());
         scheduleFlush();
     }

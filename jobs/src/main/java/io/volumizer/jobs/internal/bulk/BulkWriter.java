@@ -5,7 +5,7 @@ import java.util.List;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
 
-import io.volumizer.sinks.BulkResult;
+import io.volumizer.stores.BulkResult;
 
 /**
  * Writes batches to a store (MongoDB, Elasticsearch...) from a Flink operator. Created on the job client,

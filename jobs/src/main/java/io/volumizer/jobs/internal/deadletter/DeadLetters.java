@@ -14,18 +14,17 @@ import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ReasonClass;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * A stage's dead letters: builds each record (sent to {@link #TAG} by every operator that can reject something) and
- * counts it by reason class. One {@value #METRIC} counter per class, labelled {@value #REASON_LABEL} (the class in
+ * counts it by reason class. One {@value MetricNames#DEAD_LETTERED} counter per class, labelled {@value MetricNames#REASON_LABEL} (the class in
  * lower case), all registered at start so that a dashboard sees zeros rather than no series; the classes are the
  * record's own bounded set, so a reason's particulars (ids, offsets) never become labels.
  */
 public final class DeadLetters {
 
     public static final OutputTag<DeadLetter> TAG = new OutputTag<>("dead-letters") { };
-    public static final String METRIC = "deadLettered";
-    public static final String REASON_LABEL = "reason";
 
     private final String stage;
     private final Map<ReasonClass, Counter> counts = new EnumMap<>(ReasonClass.class);
@@ -35,7 +34,7 @@ public final class DeadLetters {
         this.stage = stage;
         MetricGroup metrics = StageMetrics.of(operator, stage);
         for (ReasonClass reasonClass : ReasonClass.values()) {
-            counts.put(reasonClass, metrics.addGroup(REASON_LABEL, label(reasonClass)).counter(METRIC));
+            counts.put(reasonClass, metrics.addGroup(MetricNames.REASON_LABEL, label(reasonClass)).counter(MetricNames.DEAD_LETTERED));
         }
     }
 

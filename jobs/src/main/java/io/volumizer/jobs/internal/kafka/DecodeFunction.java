@@ -9,6 +9,7 @@ import org.apache.flink.util.Collector;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.options.conventions.MetricNames;
 
 /** Decodes records in an operator of their own; what cannot be decoded becomes a dead letter naming the reason. */
 public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> implements ResultTypeQueryable<T> {
@@ -34,7 +35,7 @@ public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> imple
 
     @Override
     public void open(Configuration parameters) {
-        decoded = StageMetrics.of(getRuntimeContext().getMetricGroup(), stage).counter("decoded");
+        decoded = StageMetrics.of(getRuntimeContext().getMetricGroup(), stage).counter(MetricNames.DECODED);
         deadLetters = new DeadLetters(getRuntimeContext().getMetricGroup(), stage);
     }
 

@@ -10,11 +10,11 @@ import org.elasticsearch.client.RestClient;
 import io.volumizer.jobs.internal.bulk.BulkWriter;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.sinks.Backoff;
-import io.volumizer.sinks.BulkResult;
-import io.volumizer.sinks.elasticsearch.ElasticsearchDocumentStore;
-import io.volumizer.sinks.elasticsearch.IndexLayout;
-import io.volumizer.sinks.elasticsearch.IndexNames;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.BulkResult;
+import io.volumizer.stores.elasticsearch.ElasticsearchDocumentStore;
+import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.elasticsearch.IndexNames;
 
 /**
  * Indexes imported documents in Elasticsearch, each into its repository's index (its alias) or, for a reindex,

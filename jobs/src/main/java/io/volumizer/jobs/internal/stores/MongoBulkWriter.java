@@ -8,10 +8,10 @@ import io.volumizer.jobs.internal.bulk.BulkWriter;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.sinks.Backoff;
-import io.volumizer.sinks.BulkResult;
-import io.volumizer.sinks.mongodb.MongoDocumentStore;
-import io.volumizer.sinks.mongodb.RepositoryDatabases;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.BulkResult;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.RepositoryDatabases;
 
 /** Writes imported documents to MongoDB; a failed one is dead-lettered as the document event it came from. */
 public final class MongoBulkWriter implements BulkWriter<ImportedEvent> {

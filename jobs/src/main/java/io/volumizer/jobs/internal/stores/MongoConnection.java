@@ -7,10 +7,10 @@ import org.apache.flink.api.common.functions.RuntimeContext;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 
-import io.volumizer.sinks.Backoff;
-import io.volumizer.sinks.mongodb.MongoDocumentStore;
-import io.volumizer.sinks.mongodb.MongoRepositories;
-import io.volumizer.sinks.mongodb.RepositoryDatabases;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.mongodb.RepositoryDatabases;
 
 /**
  * The repositories' databases as an operator reaches them: serialized with the job graph, opened once per subtask

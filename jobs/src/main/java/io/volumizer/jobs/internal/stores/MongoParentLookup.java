@@ -5,11 +5,11 @@ import java.util.Optional;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
 
-import io.volumizer.options.topology.Topology;
-import io.volumizer.sinks.Backoff;
-import io.volumizer.sinks.mongodb.Ancestry;
-import io.volumizer.sinks.mongodb.MongoDocumentStore;
-import io.volumizer.sinks.mongodb.RepositoryDatabases;
+import io.volumizer.domain.topology.Topology;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.mongodb.Ancestry;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.RepositoryDatabases;
 
 /**
  * Looks parents up in MongoDB by id: in the child's repository first, then in the topology's others, since a

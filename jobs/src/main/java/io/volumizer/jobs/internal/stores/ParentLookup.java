@@ -5,7 +5,7 @@ import java.util.Optional;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
 
-import io.volumizer.sinks.mongodb.Ancestry;
+import io.volumizer.stores.mongodb.Ancestry;
 
 /** Finds a parent that is not in the cache yet: in the repository database, where the import job wrote it. */
 public interface ParentLookup extends Serializable, AutoCloseable {

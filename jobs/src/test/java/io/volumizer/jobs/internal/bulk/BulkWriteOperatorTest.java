@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.ReasonClass;
-import io.volumizer.sinks.BulkResult;
+import io.volumizer.stores.BulkResult;
 
 class BulkWriteOperatorTest {
 

@@ -1,0 +1,321 @@
+package io.volumizer.api.commands;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.bson.Document;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.client.model.Updates;
+
+import io.volumizer.api.commands.CommandRefusedException.Reason;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.options.Options;
+import io.volumizer.domain.selection.Selection;
+import io.volumizer.options.steps.BulkUpdateOptions;
+import io.volumizer.options.steps.CommandStepOptions;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.keys.RepositoryNames;
+import io.volumizer.stores.PropertyValues;
+import io.volumizer.stores.commands.CommandRanges;
+import io.volumizer.stores.commands.CommandStore;
+import io.volumizer.stores.commands.CommandStore.State;
+import io.volumizer.stores.mongodb.MongoRepositories;
+
+/**
+ * Long-running commands on a repository, each a Flink job on the session cluster: a reindex, a bulk update or
+ * delete. Requests are checked before anything runs; each command gets a record ({@link CommandStore}) that its
+ * job writes progress to, so its status is read from the stores, whoever asks (the API, the CLI) and whether or
+ * not they started it. A command can be aborted (its job stopped with a savepoint), resumed from that savepoint,
+ * and a reindex whose ranges failed can read those again.
+ */
+public final class Commands {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+    private static final Duration SAVEPOINT_TIMEOUT = Duration.ofMinutes(5);
+    private static final String JOB_ARGUMENTS = "jobArguments";
+    private static final int FAILED_RANGES_SHOWN = 10;
+
+    private final FlinkSessionClient flink;
+    private final Path jobsJar;
+    private final MongoRepositories repositories;
+    private final List<String> pipelineArguments;
+    private final CommandStore commands;
+    private final CommandRanges ranges;
+
+    /**
+     * @param pipelineArguments the services and topics the jobs are given (as {@code job submit} takes them)
+     */
+    public Commands(FlinkSessionClient flink, Path jobsJar, MongoRepositories repositories, List<String> pipelineArguments) {
+        this.flink = flink;
+        this.jobsJar = jobsJar;
+        this.repositories = repositories;
+        this.pipelineArguments = List.copyOf(pipelineArguments);
+        this.commands = new CommandStore(repositories.shared());
+        this.ranges = new CommandRanges(repositories.shared());
+    }
+
+    /**
+     * Starts a reindex of {@code repository} (at most one at a time per repository).
+     *
+     * @param options more options of the reindex job ({@code --delete-old}, {@code --range-size 5000}...)
+     * @return the command id
+     * @throws CommandRefusedException 404 for a repository without documents, 409 while another reindex runs
+     */
+    public String reindex(String repository, List<String> options) throws IOException {
+        checkRepository(repository);
+        for (Document active : commands.active(repository, CommandStore.REINDEX)) {
+            Document current = refreshed(active);
+            if (CommandStore.stateOf(current).isActive()) {
+                throw new CommandRefusedException(Reason.CONFLICT, null, "a reindex of " + repository + " is "
+                        + current.getString(CommandStore.STATE).toLowerCase() + ": command " + current.getString(CommandStore.ID));
+            }
+        }
+        String commandId = newId("reindex", repository);
+        List<String> arguments = new ArrayList<>(List.of("--repository", repository, "--command-id", commandId));
+        arguments.addAll(options);
+        check(Step.REINDEX, arguments);
+        commands.createIfAbsent(commandId, CommandStore.REINDEX, repository, new Document(JOB_ARGUMENTS, arguments));
+        submit(commandId, Step.REINDEX, arguments, null);
+        return commandId;
+    }
+
+    /**
+     * Starts a bulk command: {@code action} on the documents the filters select.
+     *
+     * @param filters the search API's filters (q, type, state, from, to)
+     * @param properties for setProperties, the properties to set (JSON scalars)
+     * @throws CommandRefusedException 400 naming an unknown filter, a bad value or a property that cannot be stored
+     */
+    public String bulk(String repository, String action, Map<String, String> filters, com.fasterxml.jackson.databind.JsonNode properties)
+            throws IOException {
+        BulkUpdateOptions.Action parsedAction;
+        try {
+            parsedAction = BulkUpdateOptions.Action.valueOf(String.valueOf(action));
+        } catch (IllegalArgumentException e) {
+            throw new CommandRefusedException(Reason.INVALID, "action", "action must be one of "
+                    + List.of(BulkUpdateOptions.Action.values()) + ", was '" + action + "'");
+        }
+        Selection selection;
+        try {
+            selection = Selection.parse(filters);
+        } catch (Selection.InvalidSelectionException e) {
+            throw new CommandRefusedException(Reason.INVALID, "query." + e.filter(), e.getMessage());
+        }
+        Map<String, Object> values;
+        try {
+            values = properties == null || properties.isNull() ? Map.of() : PropertyValues.read(properties);
+        } catch (PropertyValues.InvalidPropertyException e) {
+            throw new CommandRefusedException(Reason.INVALID, "params." + e.path(), e.getMessage());
+        }
+        if (parsedAction == BulkUpdateOptions.Action.setProperties && values.isEmpty()) {
+            throw new CommandRefusedException(Reason.INVALID, "params.properties", "setProperties needs params.properties: "
+                    + "an object of the property names and values to set");
+        }
+        if (parsedAction != BulkUpdateOptions.Action.setProperties && !values.isEmpty()) {
+            throw new CommandRefusedException(Reason.INVALID, "params.properties", parsedAction + " takes no properties");
+        }
+        checkRepository(repository);
+        String commandId = newId("bulk", repository);
+        List<String> arguments = new ArrayList<>(List.of("--repository", repository, "--command-id", commandId,
+                "--action", parsedAction.name(), "--properties", JSON.valueToTree(values).toString()));
+        selection.filters().forEach((name, value) -> arguments.addAll(List.of("--filter", name + "=" + value)));
+        check(Step.BULK_UPDATE, arguments);
+        commands.createIfAbsent(commandId, parsedAction.name(), repository, new Document(JOB_ARGUMENTS, arguments)
+                .append(CommandStore.QUERY, new Document(selection.filters()))
+                .append(CommandStore.PARAMS, new Document("properties", new Document(values))));
+        submit(commandId, Step.BULK_UPDATE, arguments, null);
+        return commandId;
+    }
+
+    /** The command's status as the API answers it (see the OpenAPI description). */
+    public ObjectNode status(String commandId) throws IOException {
+        Document record = refreshed(find(commandId));
+        State state = CommandStore.stateOf(record);
+        boolean reindex = CommandStore.REINDEX.equals(record.getString(CommandStore.ACTION));
+        long total = record.get(CommandStore.TOTAL, Number.class).longValue();
+        long processed = record.get(CommandStore.PROCESSED, Number.class).longValue();
+        ObjectNode status = JSON.createObjectNode().put("commandId", commandId)
+                .put("action", record.getString(CommandStore.ACTION))
+                .put("repository", record.getString(CommandStore.REPOSITORY)).put("state", state.name());
+        ObjectNode rangesNode = JSON.createObjectNode();
+        if (reindex) {
+            CommandRanges.Counts counts = ranges.counts(commandId);
+            if (state != State.COMPLETED) {
+                processed = Math.max(processed, counts.documents());
+            }
+            rangesNode.put("total", counts.total()).put("processed", counts.processed()).put("failed", counts.failed());
+            ArrayNode failed = rangesNode.putArray("failedRanges");
+            ranges.failed(commandId).stream().limit(FAILED_RANGES_SHOWN).forEach(range -> failed.addObject()
+                    .put("index", range.index()).put("from", range.from()).put("to", range.to()).put("reason", range.reason()));
+        } else {
+            Document slices = record.get("slices", Document.class);
+            if (slices != null && state != State.COMPLETED) {
+                total = slices.values().stream().mapToLong(size -> ((Number) size).longValue()).sum();
+            }
+            rangesNode.put("total", 0).put("processed", 0).put("failed", 0);
+        }
+        status.put("total", total).put("processed", processed)
+                .put("skipped", record.get(CommandStore.SKIPPED, Number.class).longValue())
+                .put("errors", record.get(CommandStore.ERRORS, Number.class).longValue());
+        status.set("ranges", rangesNode);
+        Date submitted = record.getDate(CommandStore.SUBMITTED);
+        Date started = record.getDate(CommandStore.STARTED);
+        Date completed = record.getDate(CommandStore.COMPLETED);
+        status.put("submitted", instant(submitted)).put("started", instant(started)).put("completed", instant(completed));
+        Instant end = completed != null ? completed.toInstant() : Instant.now();
+        double seconds = started == null ? 0 : (end.toEpochMilli() - started.getTime()) / 1000.0;
+        status.put("docsPerSecond", seconds > 0 ? Math.round(processed / seconds * 10) / 10.0 : 0.0);
+        for (String field : List.of(CommandStore.JOB_ID, CommandStore.INDEX, CommandStore.PREVIOUS_INDEX,
+                CommandStore.SAVEPOINT, CommandStore.ERROR)) {
+            if (record.get(field) != null) {
+                status.put(field, record.get(field).toString());
+            }
+        }
+        for (String field : List.of(CommandStore.QUERY, CommandStore.PARAMS)) {
+            if (record.get(field) instanceof Document value) {
+                status.set(field, JSON.readTree(value.toJson()));
+            }
+        }
+        return status;
+    }
+
+    /** Stops the command's job with a savepoint: the command is ABORTED, and can be resumed from there. */
+    public ObjectNode abort(String commandId) throws IOException, InterruptedException {
+        Document record = refreshed(find(commandId));
+        if (!CommandStore.stateOf(record).isActive() || record.getString(CommandStore.JOB_ID) == null) {
+            throw new CommandRefusedException(Reason.CONFLICT, null, "command " + commandId + " is "
+                    + record.getString(CommandStore.STATE) + ": there is no job to abort");
+        }
+        String savepoint = flink.stopWithSavepoint(record.getString(CommandStore.JOB_ID), SAVEPOINT_TIMEOUT);
+        commands.state(commandId, State.ABORTED, Updates.set(CommandStore.SAVEPOINT, savepoint));
+        return status(commandId);
+    }
+
+    /** Runs an aborted command again from its savepoint: it goes on where it stopped. */
+    public ObjectNode resume(String commandId) throws IOException {
+        Document record = refreshed(find(commandId));
+        if (CommandStore.stateOf(record) != State.ABORTED || record.getString(CommandStore.SAVEPOINT) == null) {
+            throw new CommandRefusedException(Reason.CONFLICT, null, "command " + commandId + " is "
+                    + record.getString(CommandStore.STATE) + ", not aborted with a savepoint: nothing to resume");
+        }
+        submit(commandId, step(record), record.getList(JOB_ARGUMENTS, String.class), record.getString(CommandStore.SAVEPOINT));
+        return status(commandId);
+    }
+
+    /** Reads again the ranges of a reindex that failed, into the same new index; then the reindex finishes. */
+    public ObjectNode retry(String commandId) throws IOException {
+        Document record = refreshed(find(commandId));
+        if (!CommandStore.REINDEX.equals(record.getString(CommandStore.ACTION))) {
+            throw new CommandRefusedException(Reason.CONFLICT, null, "command " + commandId + " is a "
+                    + record.getString(CommandStore.ACTION) + ": only a reindex has ranges to retry");
+        }
+        if (CommandStore.stateOf(record) != State.FAILED || ranges.counts(commandId).failed() == 0) {
+            throw new CommandRefusedException(Reason.CONFLICT, null, "command " + commandId + " is "
+                    + record.getString(CommandStore.STATE) + " with no failed range: nothing to retry");
+        }
+        // A fault injected into the first run (--fail-range) is not injected into a retry (see the reader).
+        List<String> arguments = new ArrayList<>(record.getList(JOB_ARGUMENTS, String.class));
+        arguments.add("--retry-failed");
+        submit(commandId, Step.REINDEX, arguments, null);
+        return status(commandId);
+    }
+
+    private Document find(String commandId) {
+        if (commandId == null || !commandId.matches(CommandStepOptions.COMMAND_ID_PATTERN)) {
+            throw new CommandRefusedException(Reason.NOT_FOUND, null, "no command " + commandId);
+        }
+        return commands.find(commandId).orElseThrow(() ->
+                new CommandRefusedException(Reason.NOT_FOUND, null, "no command " + commandId));
+    }
+
+    /**
+     * The record, with the state of a command whose job ended without saying so (it failed for good, or was
+     * cancelled from the Web UI) brought up to date from the cluster.
+     */
+    private Document refreshed(Document record) throws IOException {
+        String jobId = record.getString(CommandStore.JOB_ID);
+        if (!CommandStore.stateOf(record).isActive() || jobId == null) {
+            return record;
+        }
+        String jobState;
+        try {
+            jobState = flink.state(jobId);
+        } catch (IOException | RuntimeException e) {
+            return record; // the cluster does not know the job (restarted, or unreachable): the record stands
+        }
+        String commandId = record.getString(CommandStore.ID);
+        if ("FAILED".equals(jobState)) {
+            commands.state(commandId, State.FAILED, Updates.set(CommandStore.ERROR, "job " + jobId + " failed: "
+                    + firstLine(flink.exceptions(jobId))));
+        } else if ("CANCELED".equals(jobState)) {
+            commands.state(commandId, State.ABORTED, Updates.set(CommandStore.ERROR, "job " + jobId + " was cancelled"));
+        } else {
+            return record;
+        }
+        return commands.find(commandId).orElseThrow();
+    }
+
+    private void submit(String commandId, Step step, List<String> arguments, String savepoint) throws IOException {
+        List<String> all = new ArrayList<>(pipelineArguments);
+        all.addAll(arguments);
+        try {
+            String jobId = flink.run(flink.uploadJar(jobsJar), step, all, savepoint);
+            commands.set(commandId, Updates.set(CommandStore.JOB_ID, jobId), Updates.set(JOB_ARGUMENTS, arguments));
+        } catch (IOException | RuntimeException e) {
+            commands.state(commandId, State.FAILED, Updates.set(CommandStore.ERROR, "the job could not be submitted: "
+                    + firstLine(String.valueOf(e.getMessage()))));
+            throw e;
+        }
+    }
+
+    private static Step step(Document record) {
+        return CommandStore.REINDEX.equals(record.getString(CommandStore.ACTION)) ? Step.REINDEX : Step.BULK_UPDATE;
+    }
+
+    /** The job's options, checked as the job will check them (a 400 naming the option, not a failed job). */
+    private void check(Step step, List<String> arguments) {
+        List<String> all = new ArrayList<>(pipelineArguments);
+        all.addAll(arguments);
+        try {
+            step.parse(all);
+        } catch (Options.InvalidOptionsException e) {
+            throw new CommandRefusedException(Reason.INVALID, null, e.reason());
+        }
+    }
+
+    private void checkRepository(String repository) {
+        if (repository == null || !RepositoryNames.isValid(repository)) {
+            throw new CommandRefusedException(Reason.INVALID, "repository", "repository must be " + RepositoryNames.RULE
+                    + ", was '" + repository + "'");
+        }
+        if (repositories.collection(repository).estimatedDocumentCount() == 0) {
+            throw new CommandRefusedException(Reason.NOT_FOUND, "repository", "repository " + repository + " has no documents");
+        }
+    }
+
+    private static String newId(String kind, String repository) {
+        return kind + "-" + repository + "-" + ID_TIME.format(Instant.now()) + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static String instant(Date date) {
+        return date == null ? null : date.toInstant().toString();
+    }
+
+    private static String firstLine(String text) {
+        int end = text.indexOf('\n');
+        return end < 0 ? text : text.substring(0, end);
+    }
+}

@@ -1,0 +1,295 @@
+package io.volumizer.api.commands;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.client.MongoClients;
+
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.options.Failures;
+import io.volumizer.options.Options;
+import io.volumizer.options.endpoints.FlinkOptions;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code bin/volumizer reindex} and {@code bin/volumizer bulk ...}: the API's commands from a shell, on the same
+ * records ({@link Commands}), so a command started by one is followed, aborted or resumed by the other.
+ */
+@Command(name = "commands", mixinStandardHelpOptions = true, description = "Reindex a repository, or change documents in bulk.",
+        subcommands = {CommandsCli.Reindex.class, CommandsCli.Bulk.class})
+public final class CommandsCli {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration POLL = Duration.ofSeconds(1);
+
+    @Mixin
+    FlinkOptions flink = new FlinkOptions();
+
+    @Mixin
+    PipelineOptions pipeline = new PipelineOptions();
+
+    @Option(names = "--jar", scope = CommandLine.ScopeType.INHERIT, description = "The jobs jar to upload.")
+    Path jar;
+
+    <T> T withCommands(Work<T> work) throws Exception {
+        try (MongoRepositories mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create)) {
+            Commands commands = new Commands(new FlinkSessionClient(flink.rest), jar, mongo, Options.arguments(pipeline));
+            return work.with(commands);
+        }
+    }
+
+    interface Work<T> {
+        T with(Commands commands) throws Exception;
+    }
+
+    /** Prints the status until the command ends, with a progress bar; returns 0 if it completed. */
+    int follow(Commands commands, String commandId, boolean wait, PrintStream out) throws Exception {
+        ObjectNode status = commands.status(commandId);
+        boolean terminal = System.console() != null;
+        long lastPrinted = 0;
+        while (wait && isActive(status)) {
+            if (terminal) {
+                out.print("\r" + progress(status));
+            } else if (System.nanoTime() - lastPrinted > Duration.ofSeconds(5).toNanos()) {
+                out.println(progress(status));
+                lastPrinted = System.nanoTime();
+            }
+            Thread.sleep(POLL.toMillis());
+            status = commands.status(commandId);
+        }
+        if (terminal && wait) {
+            out.print("\r");
+        }
+        out.println(progress(status));
+        out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(status));
+        String state = status.path("state").asText();
+        return !wait || state.equals("COMPLETED") ? 0 : 1;
+    }
+
+    private static boolean isActive(JsonNode status) {
+        String state = status.path("state").asText();
+        return state.equals("SCHEDULED") || state.equals("RUNNING");
+    }
+
+    /** {@code [#######.............]  35%  35,000/100,000 docs  12,500 docs/s  ETA 5s  RUNNING} */
+    static String progress(JsonNode status) {
+        long total = status.path("total").asLong();
+        long processed = status.path("processed").asLong();
+        double rate = status.path("docsPerSecond").asDouble();
+        int percent = total > 0 ? (int) Math.min(100, processed * 100 / total) : 0;
+        int filled = percent / 5;
+        String eta = rate > 0 && total > processed ? " ETA " + Math.round((total - processed) / rate) + "s" : "";
+        return String.format("[%s%s] %3d%%  %,d/%,d docs  %,.0f docs/s%s  %s%s", "#".repeat(filled), ".".repeat(20 - filled),
+                percent, processed, total, rate, eta, status.path("state").asText(),
+                status.path("skipped").asLong() > 0 ? "  skipped " + status.path("skipped").asLong() : "");
+    }
+
+    /** {@code reindex <repository>}: into a new index, then the alias moves; follows the progress. */
+    @Command(name = "reindex", description = "Reindex a repository into a new index and move its alias there, following the progress.")
+    static final class Reindex implements Callable<Integer> {
+        @ParentCommand
+        CommandsCli parent;
+
+        @Parameters(index = "0", description = "The repository.")
+        String repository;
+
+        @Option(names = "--delete-old", description = "Delete the old index once the alias moved.")
+        boolean deleteOld;
+
+        @Option(names = "--range-size", description = "Documents per id range (default: the job's).")
+        Integer rangeSize;
+
+        @Option(names = "--no-wait", negatable = true, defaultValue = "true", description = "Return once submitted.")
+        boolean wait;
+
+        @Override
+        public Integer call() throws Exception {
+            List<String> options = new ArrayList<>();
+            if (deleteOld) {
+                options.add("--delete-old");
+            }
+            if (rangeSize != null) {
+                options.addAll(List.of("--range-size", rangeSize.toString()));
+            }
+            return parent.withCommands(commands -> {
+                String commandId = commands.reindex(repository, options);
+                System.out.println("reindex of " + repository + ": command " + commandId);
+                return parent.follow(commands, commandId, wait, System.out);
+            });
+        }
+    }
+
+    /** {@code bulk update|delete|route|status|abort|resume|retry}. */
+    @Command(name = "bulk", description = "Change or delete the documents a selection finds; follow, abort, resume or retry a command.",
+            subcommands = {Update.class, Delete.class, Route.class, Status.class, Abort.class, Resume.class, Retry.class})
+    static final class Bulk {
+        @ParentCommand
+        CommandsCli parent;
+    }
+
+    /** The search API's filters, as options. */
+    static final class Filters {
+        @Option(names = "--q", description = "Text, in simple query syntax.")
+        String q;
+
+        @Option(names = "--type", description = "Types, comma-separated.")
+        String type;
+
+        @Option(names = "--state", description = "States, comma-separated two-letter codes.")
+        String state;
+
+        @Option(names = "--from", description = "Created on or after (2025-01-31 or an instant).")
+        String from;
+
+        @Option(names = "--to", description = "Created on or before.")
+        String to;
+
+        Map<String, String> values() {
+            Map<String, String> filters = new LinkedHashMap<>();
+            String[][] given = {{"q", q}, {"type", type}, {"state", state}, {"from", from}, {"to", to}};
+            for (String[] filter : given) {
+                if (filter[1] != null) {
+                    filters.put(filter[0], filter[1]);
+                }
+            }
+            return filters;
+        }
+    }
+
+    /** What the bulk commands that start a command share. */
+    abstract static class Start implements Callable<Integer> {
+        @ParentCommand
+        Bulk bulk;
+
+        @Parameters(index = "0", description = "The repository.")
+        String repository;
+
+        @Mixin
+        Filters filters = new Filters();
+
+        @Option(names = "--no-wait", negatable = true, defaultValue = "true", description = "Return once submitted.")
+        boolean wait;
+
+        int start(String action, ObjectNode properties) throws Exception {
+            CommandsCli cli = bulk.parent;
+            return cli.withCommands(commands -> {
+                String commandId = commands.bulk(repository, action, filters.values(), properties);
+                System.out.println(action + " on " + repository + " " + filters.values() + ": command " + commandId);
+                return cli.follow(commands, commandId, wait, System.out);
+            });
+        }
+    }
+
+    @Command(name = "update", description = "Set properties on the selected documents: --set name=value (repeatable).")
+    static final class Update extends Start {
+        @Option(names = "--set", required = true, description = "A property to set, name=value (a string).")
+        Map<String, String> set = new LinkedHashMap<>();
+
+        @Override
+        public Integer call() throws Exception {
+            ObjectNode properties = JSON.createObjectNode();
+            set.forEach(properties::put);
+            return start("setProperties", properties);
+        }
+    }
+
+    @Command(name = "delete", description = "Delete the selected documents.")
+    static final class Delete extends Start {
+        @Override
+        public Integer call() throws Exception {
+            return start("delete", null);
+        }
+    }
+
+    @Command(name = "route", description = "Move the selected documents that the topology's rules now send to another "
+            + "repository (--topology), e.g. statements that have turned 6 months old into the archive.")
+    static final class Route extends Start {
+        @Override
+        public Integer call() throws Exception {
+            return start("route", null);
+        }
+    }
+
+    /** What the commands on one command id share. */
+    abstract static class OnCommand implements Callable<Integer> {
+        @ParentCommand
+        Bulk bulk;
+
+        @Parameters(index = "0", description = "The command id.")
+        String commandId;
+    }
+
+    @Command(name = "status", description = "Follow a command until it ends (--no-wait: its status now).")
+    static final class Status extends OnCommand {
+        @Option(names = "--no-wait", negatable = true, defaultValue = "true", description = "Print the status now and return.")
+        boolean wait;
+
+        @Override
+        public Integer call() throws Exception {
+            return bulk.parent.withCommands(commands -> bulk.parent.follow(commands, commandId, wait, System.out));
+        }
+    }
+
+    @Command(name = "abort", description = "Stop a command's job with a savepoint (resume it later).")
+    static final class Abort extends OnCommand {
+        @Override
+        public Integer call() throws Exception {
+            return bulk.parent.withCommands(commands -> {
+                System.out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(commands.abort(commandId)));
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "resume", description = "Run an aborted command again from its savepoint, following it.")
+    static final class Resume extends OnCommand {
+        @Override
+        public Integer call() throws Exception {
+            return bulk.parent.withCommands(commands -> {
+                commands.resume(commandId);
+                return bulk.parent.follow(commands, commandId, true, System.out);
+            });
+        }
+    }
+
+    @Command(name = "retry", description = "Read the failed ranges of a reindex again, then finish it, following it.")
+    static final class Retry extends OnCommand {
+        @Override
+        public Integer call() throws Exception {
+            return bulk.parent.withCommands(commands -> {
+                commands.retry(commandId);
+                return bulk.parent.follow(commands, commandId, true, System.out);
+            });
+        }
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    static int execute(String... args) {
+        return new CommandLine(new CommandsCli()).setExecutionExceptionHandler((failure, command, parsed) -> {
+            if (failure instanceof CommandRefusedException refused) {
+                command.getErr().println(command.getCommandName() + ": " + refused.getMessage());
+                return 2;
+            }
+            return Failures.oneLine(failure, command, parsed);
+        }).execute(args);
+    }
+}

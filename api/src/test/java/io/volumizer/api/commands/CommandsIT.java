@@ -1,0 +1,315 @@
+package io.volumizer.api.commands;
+
+import static io.volumizer.jobs.testing.PipelineRun.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.http.HttpHost;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.bson.Document;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.RestClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.api.commands.CommandRefusedException;
+import io.volumizer.api.commands.Commands;
+import io.volumizer.ops.metrics.PrometheusScrape;
+import io.volumizer.ops.services.LocalServices;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.codec.KafkaAvroSerde;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.Operation;
+import io.volumizer.schemas.event.Origin;
+import io.volumizer.schemas.keys.DocumentKeys;
+import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.elasticsearch.RepositoryIndices;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.options.conventions.MetricNames;
+
+/**
+ * Reindex and bulk commands on a repository the pipeline keeps importing, run as a user runs them (the commands'
+ * jobs on the session cluster), checked from the stores: the new index against MongoDB field by field, what was
+ * imported meanwhile, a TaskManager killed mid-reindex, a failed range retried, an abort resumed, a bulk update
+ * that changes exactly its selection and loses to a newer edit.
+ */
+class CommandsIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int CUSTOMERS = 60;
+    private static final int STATEMENTS = 6;
+    private static final Duration LONG = Duration.ofMinutes(4);
+
+    private final LocalServices services = LocalServices.ofThisCheckout();
+    private PipelineRun it;
+    private Commands commands;
+    private RestClient elasticsearch;
+    private MongoCollection<Document> documents;
+
+    @BeforeEach
+    void importARepository() throws Exception {
+        it = new PipelineRun();
+        commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
+                it.args());
+        elasticsearch = RestClient.builder(HttpHost.create(it.pipeline.elasticsearch.url)).build();
+        documents = it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(it.repository);
+        long total = it.generated(CUSTOMERS, STATEMENTS).size();
+        it.generate(CUSTOMERS, STATEMENTS);
+        it.submit(Step.IMPORT_AND_INDEX, it.args("--group-id", "it-commands-" + it.run), null);
+        await("documents in MongoDB", it::mongoCount, total, LONG);
+        await("documents in Elasticsearch", it::elasticsearchCount, total, LONG);
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        services.start("flink"); // back, whatever a failed test left down
+        elasticsearch.close();
+        it.close();
+    }
+
+    @Test
+    void aReindexMovesTheAliasToANewIndexHoldingEveryDocumentAsStoredAndThoseImportedMeanwhile() throws Exception {
+        RepositoryIndices indices = new RepositoryIndices(elasticsearch, it.pipeline.indices());
+        String before = indices.current(it.repository).orElseThrow();
+
+        String id = commands.reindex(it.repository, List.of("--range-size", "100", "--read-batch-size", "25",
+                "--max-docs-per-second", "150"));
+        awaitStatus(id, s -> s.path("ranges").path("processed").asLong() >= 2, "ranges read");
+        it.generate(CUSTOMERS + 10, STATEMENTS, "--from-customer", Integer.toString(CUSTOMERS));
+        JsonNode status = awaitEnd(id);
+
+        long total = it.generated(CUSTOMERS + 10, STATEMENTS).size();
+        assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
+        assertThat(status.path("ranges").path("failed").asLong()).isZero();
+        assertThat(status.path("previousIndex").asText()).isEqualTo(before);
+        String after = indices.current(it.repository).orElseThrow();
+        assertThat(after).isEqualTo(status.path("index").asText()).isNotEqualTo(before);
+        assertThat(indices.generations(it.repository)).as("the old index is kept for a rollback").contains(before, after);
+        await("documents in MongoDB", it::mongoCount, total, LONG);
+        await("documents in the new index", it::elasticsearchCount, total, LONG);
+        assertThat(settings(after).path("index.refresh_interval").isMissingNode()).as("refresh back to the default").isTrue();
+        assertThat(settings(after).path("index.translog.durability").isMissingNode()).isTrue();
+        assertSameAsStored(after, 40);
+    }
+
+    @Test
+    void aTaskManagerKilledMidReindexLosesNoDocument() throws Exception {
+        String id = commands.reindex(it.repository, List.of("--range-size", "50", "--read-batch-size", "10",
+                "--max-docs-per-second", "100"));
+        awaitStatus(id, s -> s.path("ranges").path("processed").asLong() >= 3, "ranges read");
+
+        services.kill("flink-taskmanager");
+        services.start("flink-taskmanager");
+
+        JsonNode status = awaitEnd(id);
+        assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
+        assertThat(PipelineRun.FLINK.exceptions(status.path("jobId").asText())).as("the job lost its tasks").isNotEmpty();
+        assertThat(it.elasticsearchCount()).isEqualTo(it.mongoCount());
+        assertSameAsStored(status.path("index").asText(), 20);
+    }
+
+    @Test
+    void aFailedRangeShowsInTheStatusAndARetryReadsItAndFinishes() throws Exception {
+        RepositoryIndices indices = new RepositoryIndices(elasticsearch, it.pipeline.indices());
+        String before = indices.current(it.repository).orElseThrow();
+        String id = commands.reindex(it.repository, List.of("--range-size", "100", "--fail-range", "2"));
+
+        JsonNode failed = awaitEnd(id);
+        assertThat(failed.path("state").asText()).isEqualTo("FAILED");
+        assertThat(failed.path("ranges").path("failed").asLong()).isEqualTo(1);
+        assertThat(failed.path("ranges").path("failedRanges").get(0).path("index").asInt()).isEqualTo(2);
+        assertThat(failed.path("ranges").path("failedRanges").get(0).path("reason").asText()).contains("injected failure");
+        assertThat(failed.path("error").asText()).contains("retry");
+        assertThat(indices.current(it.repository)).as("the alias stays on the old index").contains(before);
+        assertThatThrownBy(() -> commands.resume(id)).isInstanceOf(CommandRefusedException.class);
+
+        commands.retry(id);
+        JsonNode retried = awaitEnd(id);
+        assertThat(retried.path("state").asText()).isEqualTo("COMPLETED");
+        assertThat(retried.path("ranges").path("failed").asLong()).isZero();
+        assertThat(retried.path("ranges").path("processed").asLong()).isEqualTo(retried.path("ranges").path("total").asLong());
+        assertThat(indices.current(it.repository)).contains(retried.path("index").asText());
+        assertThat(it.elasticsearchCount()).isEqualTo(it.mongoCount());
+    }
+
+    @Test
+    void anAbortedReindexResumesWhereItStoppedAndASecondOneIsRefusedMeanwhile() throws Exception {
+        String id = commands.reindex(it.repository, List.of("--range-size", "50", "--read-batch-size", "10",
+                "--max-docs-per-second", "100"));
+        JsonNode running = awaitStatus(id, s -> s.path("ranges").path("processed").asLong() >= 2, "ranges read");
+        Map<String, String> ofTheJob = Map.of("job_id", running.path("jobId").asText(), "stage", "reindex");
+        PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
+        assertThat(scrape.sum(MetricNames.PROMETHEUS_PREFIX + "rangesDone", ofTheJob)).as("ranges done, as scraped")
+                .isGreaterThanOrEqualTo(running.path("ranges").path("processed").asLong());
+        assertThat(scrape.samples()).as("ranges failed, as scraped").anyMatch(s ->
+                s.name().equals(MetricNames.PROMETHEUS_PREFIX + "rangesFailed") && s.labels().entrySet().containsAll(
+                        ofTheJob.entrySet()) && s.value() == 0);
+        assertThatThrownBy(() -> commands.reindex(it.repository, List.of()))
+                .isInstanceOfSatisfying(CommandRefusedException.class, e -> assertThat(e.reason())
+                        .isEqualTo(CommandRefusedException.Reason.CONFLICT));
+
+        JsonNode aborted = commands.abort(id);
+        assertThat(aborted.path("state").asText()).isEqualTo("ABORTED");
+        assertThat(aborted.path("savepoint").asText()).isNotEmpty();
+        long rangesBefore = aborted.path("ranges").path("processed").asLong();
+
+        commands.resume(id);
+        JsonNode resumed = awaitEnd(id);
+        assertThat(resumed.path("state").asText()).isEqualTo("COMPLETED");
+        assertThat(resumed.path("ranges").path("total").asLong()).isGreaterThan(rangesBefore);
+        assertThat(it.elasticsearchCount()).isEqualTo(it.mongoCount());
+    }
+
+    @Test
+    void aBulkUpdateChangesExactlyItsSelectionAndANewerEditWins() throws Exception {
+        String state = "TX";
+        List<Document> selected = documents.find(Filters.and(Filters.eq(DocumentFields.TYPE, "Statement"),
+                Filters.eq(DocumentFields.ANCESTOR_IDS, BankGenerator.stateId(state)))).into(new ArrayList<>());
+        assertThat(selected).as("statements in " + state).hasSizeGreaterThan(5);
+        Document edited = selected.get(0);
+        long userVersion = publishUserEdit(edited, "reviewed", "by a user");
+
+        String id = commands.bulk(it.repository, "setProperties", Map.of("type", "Statement", "state", state),
+                JSON.createObjectNode().set("properties", JSON.createObjectNode().put("reviewed", "yes")).get("properties"));
+        JsonNode status = awaitEnd(id);
+        assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
+        assertThat(status.path("total").asLong()).isEqualTo(selected.size());
+        assertThat(status.path("processed").asLong() + status.path("skipped").asLong()).isEqualTo(selected.size());
+
+        long changed = selected.size() - 1L;
+        await("changed in MongoDB", () -> documents.countDocuments(Filters.eq("properties.reviewed", "yes")), changed, LONG);
+        await("changed in Elasticsearch", () -> count("properties.reviewed:yes"), changed, LONG);
+        await("the user's edit in Elasticsearch", () -> count("properties.reviewed:\"by a user\""), 1, LONG);
+        Document afterwards = documents.find(Filters.eq(DocumentFields.KEY, edited.getString(DocumentFields.KEY))).first();
+        assertThat(afterwards.get(DocumentFields.PROPERTIES, Document.class).getString("reviewed")).isEqualTo("by a user");
+        assertThat(afterwards.getLong(DocumentFields.VERSION)).isEqualTo(userVersion);
+        for (Document document : documents.find(Filters.eq("properties.reviewed", "yes"))) {
+            assertThat(document.getString(DocumentFields.TYPE)).isEqualTo("Statement");
+            assertThat(document.getList(DocumentFields.ANCESTOR_IDS, String.class)).contains(BankGenerator.stateId(state));
+            assertThat(document.get(DocumentFields.ORIGIN, Document.class).getString(DocumentFields.Origin.COMMAND)).isEqualTo(id);
+        }
+        assertThat(it.deadLetters()).isZero();
+    }
+
+    @Test
+    void aRequestItCannotRunIsRefusedBeforeAnythingRuns() {
+        assertThatThrownBy(() -> commands.status("no-such-command")).isInstanceOfSatisfying(CommandRefusedException.class,
+                e -> assertThat(e.reason()).isEqualTo(CommandRefusedException.Reason.NOT_FOUND));
+        assertThatThrownBy(() -> commands.bulk(it.repository, "setProperties", Map.of("colour", "red"),
+                JSON.createObjectNode().put("reviewed", "yes"))).isInstanceOfSatisfying(CommandRefusedException.class,
+                        e -> assertThat(e.field()).isEqualTo("query.colour"));
+        assertThatThrownBy(() -> commands.bulk(it.repository, "setProperties", Map.of("type", "Statement"),
+                JSON.createObjectNode().put("$set", "x"))).isInstanceOfSatisfying(CommandRefusedException.class,
+                        e -> assertThat(e.field()).isEqualTo("params.properties.$set"));
+        assertThatThrownBy(() -> commands.bulk(it.repository, "rename", Map.of(), null))
+                .isInstanceOfSatisfying(CommandRefusedException.class, e -> assertThat(e.field()).isEqualTo("action"));
+        assertThatThrownBy(() -> commands.reindex("nothing-here", List.of())).isInstanceOfSatisfying(
+                CommandRefusedException.class, e -> assertThat(e.reason()).isEqualTo(CommandRefusedException.Reason.NOT_FOUND));
+    }
+
+    /** A user's edit of a document, as the API appends it: a version from the clock, far above the stored one. */
+    private long publishUserEdit(Document stored, String property, String value) throws Exception {
+        DocumentEvent current = MongoDocumentStore.toEvent(stored, Operation.UPDATE);
+        Map<String, Object> properties = new LinkedHashMap<>(current.getProperties());
+        properties.put(property, value);
+        Instant now = Instant.now();
+        long version = now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+        DocumentEvent edit = DocumentEvent.newBuilder(current).setProperties(properties).setVersion(version)
+                .setModified(now).setEventTime(now).setOrigin(Origin.newBuilder().setSource("api").build()).build();
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, it.pipeline.kafka.bootstrapServers);
+        try (KafkaProducer<String, DocumentEvent> producer = new KafkaProducer<>(config, new StringSerializer(),
+                KafkaAvroSerde.serializer(it.pipeline.registry.url, DocumentEvent.class))) {
+            producer.send(new ProducerRecord<>(it.pipeline.documentsTopic(), DocumentKeys.parentKey(edit), edit)).get();
+        }
+        return version;
+    }
+
+    /** Field by field, a sample of the index's documents against MongoDB's. */
+    private void assertSameAsStored(String index, int sample) throws Exception {
+        List<Document> stored = documents.find(Filters.ne(DocumentFields.DELETED, true)).limit(sample).into(new ArrayList<>());
+        assertThat(stored).hasSize(sample);
+        for (Document document : stored) {
+            String id = document.getString(DocumentFields.KEY);
+            JsonNode source = read(new Request("GET", "/" + index + "/_doc/" + id)).path("_source");
+            assertThat(source.path(DocumentFields.ID).asText()).as(id).isEqualTo(id);
+            for (String field : List.of(DocumentFields.REPOSITORY, DocumentFields.PARENT_ID, DocumentFields.PATH,
+                    DocumentFields.TYPE, DocumentFields.NAME, DocumentFields.TITLE)) {
+                assertThat(source.path(field).asText(null)).as(id + " " + field).isEqualTo(document.getString(field));
+            }
+            assertThat(source.path(DocumentFields.VERSION).asLong()).as(id + " version").isEqualTo(document.getLong(DocumentFields.VERSION));
+            for (String field : List.of(DocumentFields.CREATED, DocumentFields.MODIFIED)) {
+                assertThat(instant(source.path(field))).as(id + " " + field).isEqualTo(document.getDate(field).toInstant());
+            }
+            assertThat(JSON.convertValue(source.path(DocumentFields.ANCESTOR_IDS), List.class)).as(id + " ancestors")
+                    .isEqualTo(document.getList(DocumentFields.ANCESTOR_IDS, String.class));
+            assertThat(JSON.readTree(JSON.writeValueAsString(source.path(DocumentFields.PROPERTIES))))
+                    .as(id + " properties").isEqualTo(JSON.readTree(document.get(DocumentFields.PROPERTIES, Document.class).toJson()));
+        }
+    }
+
+    private static Instant instant(JsonNode value) {
+        return value.isNumber() ? Instant.ofEpochMilli(value.asLong()) : Instant.parse(value.asText());
+    }
+
+    private long count(String query) {
+        try {
+            Request request = new Request("GET", "/" + it.pipeline.indices().of(it.repository) + "/_count");
+            request.addParameter("q", query);
+            return read(request).path("count").asLong();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private JsonNode settings(String index) throws Exception {
+        Request request = new Request("GET", "/" + index + "/_settings");
+        request.addParameter("flat_settings", "true");
+        return read(request).path(index).path("settings");
+    }
+
+    private JsonNode read(Request request) throws Exception {
+        try (InputStream in = elasticsearch.performRequest(request).getEntity().getContent()) {
+            return JSON.readTree(in);
+        }
+    }
+
+    private JsonNode awaitEnd(String commandId) throws Exception {
+        return awaitStatus(commandId, s -> !List.of("SCHEDULED", "RUNNING").contains(s.path("state").asText()), "the end");
+    }
+
+    private JsonNode awaitStatus(String commandId, java.util.function.Predicate<JsonNode> reached, String what)
+            throws Exception {
+        long deadline = System.nanoTime() + LONG.toNanos();
+        ObjectNode status = commands.status(commandId);
+        while (!reached.test(status)) {
+            assertThat(System.nanoTime()).as("command " + commandId + " waiting for " + what + ": " + status).isLessThan(deadline);
+            Thread.sleep(250);
+            status = commands.status(commandId);
+        }
+        return status;
+    }
+}

@@ -1,0 +1,76 @@
+package io.volumizer.stores;
+
+/**
+ * The names of a document's fields in both stores: what MongoDB stores ({@code StoredForm}), what Elasticsearch
+ * indexes ({@code ElasticsearchDocumentStore}, its index template), and what the API reads, filters, sorts and
+ * writes. One name per concept, so that a user querying the two stores side by side sees the same fields.
+ *
+ * <p>The document id is each store's own primary key, {@code _id}. The index also keeps it as {@link #ID}, a
+ * keyword with doc values, because sorts and {@code search_after} pages end on it (Elasticsearch's {@code _id}
+ * has no doc values).
+ */
+public final class DocumentFields {
+
+    /** The primary key in both stores. */
+    public static final String KEY = "_id";
+    /** The id as an indexed keyword (Elasticsearch only), and as clients see it in the API's JSON. */
+    public static final String ID = "id";
+    public static final String REPOSITORY = "repository";
+    public static final String PARENT_ID = "parentId";
+    /** From the root down to the parent. */
+    public static final String ANCESTOR_IDS = "ancestorIds";
+    /** Names from the root, joined by /. */
+    public static final String PATH = "path";
+    public static final String TYPE = "type";
+    public static final String NAME = "name";
+    public static final String TITLE = "title";
+    public static final String CREATED = "created";
+    public static final String MODIFIED = "modified";
+    public static final String VERSION = "version";
+    /** The document's typed properties, an object of name to value. */
+    public static final String PROPERTIES = "properties";
+    /** MongoDB only: when the import wrote this version. */
+    public static final String IMPORTED_AT = "importedAt";
+    /** MongoDB only: a delete's tombstone, which keeps the version. */
+    public static final String DELETED = "deleted";
+    /** Elasticsearch only: the title and every text property, for fulltext search. */
+    public static final String FULLTEXT = "fulltext";
+    /** Elasticsearch only, in repositories of the live profile: the text inside the document's file. */
+    public static final String FILE_TEXT = "fileText";
+    public static final String BLOB = "blob";
+    /** MongoDB only: where a generated document came from. */
+    public static final String ORIGIN = "origin";
+
+    /** Fields of {@link #BLOB}. */
+    public static final class Blob {
+        public static final String KEY = "key";
+        public static final String MIME_TYPE = "mimeType";
+        public static final String FILENAME = "filename";
+        /** MongoDB only. */
+        public static final String DIGEST = "digest";
+        /** MongoDB only. */
+        public static final String LENGTH = "length";
+
+        private Blob() {
+        }
+    }
+
+    /** Fields of {@link #ORIGIN}. */
+    public static final class Origin {
+        public static final String SOURCE = "source";
+        public static final String SEED = "seed";
+        public static final String INDEX = "index";
+        public static final String COMMAND = "command";
+
+        private Origin() {
+        }
+    }
+
+    /** {@code parent.child}: the path of a nested field in a query. */
+    public static String nested(String parent, String child) {
+        return parent + "." + child;
+    }
+
+    private DocumentFields() {
+    }
+}

@@ -1,0 +1,116 @@
+package io.volumizer.stores.commands;
+
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Optional;
+
+import org.bson.Document;
+import org.bson.conversions.Bson;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Sorts;
+import com.mongodb.client.model.UpdateOptions;
+import com.mongodb.client.model.Updates;
+
+/**
+ * The records of long-running commands (a reindex, a bulk update), in the repositories' database next to them:
+ * what was asked, the Flink job doing it, where it stands. The API and the CLI create and read them, the jobs
+ * write their progress: a command outlives the API that started it, and the job that ran it.
+ *
+ * <p>A record: {@code _id} (the command id), {@code action}, {@code repository}, {@code state} ({@link State}),
+ * {@code submitted, started, completed}, {@code total, processed, skipped, errors}, what the action was asked
+ * ({@code query, params}) and what it made ({@code jobId, savepoint, index, previousIndex, error}). Reindex ranges
+ * are apart, in {@link CommandRanges}.
+ */
+public final class CommandStore {
+
+    /** The collection: a name no repository can have (theirs start with a letter or digit). */
+    public static final String COLLECTION = "_volumizer_commands";
+
+    public static final String ID = "_id";
+    public static final String ACTION = "action";
+    public static final String REPOSITORY = "repository";
+    public static final String STATE = "state";
+    public static final String SUBMITTED = "submitted";
+    public static final String STARTED = "started";
+    public static final String COMPLETED = "completed";
+    public static final String TOTAL = "total";
+    public static final String PROCESSED = "processed";
+    public static final String SKIPPED = "skipped";
+    public static final String ERRORS = "errors";
+    public static final String QUERY = "query";
+    public static final String PARAMS = "params";
+    public static final String JOB_ID = "jobId";
+    public static final String SAVEPOINT = "savepoint";
+    public static final String INDEX = "index";
+    public static final String PREVIOUS_INDEX = "previousIndex";
+    public static final String CATCH_UP_FROM = "catchUpFrom";
+    public static final String ERROR = "error";
+
+    /** The action of a reindex command; a bulk command's is what it does to each document. */
+    public static final String REINDEX = "reindex";
+
+    /** Where a command is. */
+    public enum State {
+        SCHEDULED, RUNNING, COMPLETED, ABORTED, FAILED;
+
+        public boolean isActive() {
+            return this == SCHEDULED || this == RUNNING;
+        }
+    }
+
+    private final MongoCollection<Document> commands;
+
+    public CommandStore(MongoDatabase database) {
+        this.commands = database.getCollection(COLLECTION);
+    }
+
+    /**
+     * Records a command, SCHEDULED, with what it was asked ({@code request}: query, params...), unless a record of
+     * that id exists (a job submitted again under its command id finds its record).
+     */
+    public void createIfAbsent(String commandId, String action, String repository, Document request) {
+        Document record = new Document(ACTION, action).append(REPOSITORY, repository)
+                .append(STATE, State.SCHEDULED.name()).append(SUBMITTED, new Date())
+                .append(TOTAL, 0L).append(PROCESSED, 0L).append(SKIPPED, 0L).append(ERRORS, 0L);
+        record.putAll(request);
+        commands.updateOne(Filters.eq(ID, commandId), new Document("$setOnInsert", record), new UpdateOptions().upsert(true));
+    }
+
+    public Optional<Document> find(String commandId) {
+        return Optional.ofNullable(commands.find(Filters.eq(ID, commandId)).first());
+    }
+
+    /** Commands of a repository and an action that are scheduled or running, newest first. */
+    public List<Document> active(String repository, String action) {
+        return commands.find(Filters.and(Filters.eq(REPOSITORY, repository), Filters.eq(ACTION, action),
+                Filters.in(STATE, State.SCHEDULED.name(), State.RUNNING.name()))).sort(Sorts.descending(SUBMITTED))
+                .into(new ArrayList<>());
+    }
+
+    /** Sets fields of a record (dotted paths for nested ones). */
+    public void set(String commandId, Bson... updates) {
+        commands.updateOne(Filters.eq(ID, commandId), Updates.combine(updates));
+    }
+
+    /** Moves a command to {@code state}, stamping when it started or ended, with other changes in the same write. */
+    public void state(String commandId, State state, Bson... updates) {
+        List<Bson> all = new ArrayList<>(List.of(updates));
+        all.add(Updates.set(STATE, state.name()));
+        if (state == State.RUNNING) {
+            all.add(Updates.set(STARTED, new Date()));
+            all.add(Updates.unset(COMPLETED));
+            all.add(Updates.unset(ERROR));
+        } else if (state != State.SCHEDULED) {
+            all.add(Updates.set(COMPLETED, new Date()));
+        }
+        set(commandId, all.toArray(Bson[]::new));
+    }
+
+    public static State stateOf(Document record) {
+        return State.valueOf(record.getString(STATE));
+    }
+}

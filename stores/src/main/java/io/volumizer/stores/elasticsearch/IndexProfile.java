@@ -1,0 +1,11 @@
+package io.volumizer.stores.elasticsearch;
+
+/** What a repository's index holds of each document. */
+public enum IndexProfile {
+    /** Metadata: every field and property, and a fulltext field of the title and text properties. */
+    METADATA,
+    /** Metadata and the text inside the document's file (statements' PDF, letters' DOCX), read by the index stage. */
+    LIVE,
+    /** A reduced set: the fields navigation and filters use, no fulltext and no file text (rarely searched by text). */
+    ARCHIVE
+}

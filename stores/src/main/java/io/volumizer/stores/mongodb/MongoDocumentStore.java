@@ -1,0 +1,317 @@
+package io.volumizer.stores.mongodb;
+
+import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
+import static io.volumizer.stores.DocumentFields.BLOB;
+import static io.volumizer.stores.DocumentFields.CREATED;
+import static io.volumizer.stores.DocumentFields.DELETED;
+import static io.volumizer.stores.DocumentFields.IMPORTED_AT;
+import static io.volumizer.stores.DocumentFields.KEY;
+import static io.volumizer.stores.DocumentFields.MODIFIED;
+import static io.volumizer.stores.DocumentFields.NAME;
+import static io.volumizer.stores.DocumentFields.ORIGIN;
+import static io.volumizer.stores.DocumentFields.PARENT_ID;
+import static io.volumizer.stores.DocumentFields.PATH;
+import static io.volumizer.stores.DocumentFields.PROPERTIES;
+import static io.volumizer.stores.DocumentFields.REPOSITORY;
+import static io.volumizer.stores.DocumentFields.TITLE;
+import static io.volumizer.stores.DocumentFields.TYPE;
+import static io.volumizer.stores.DocumentFields.VERSION;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.bson.Document;
+import org.bson.RawBsonDocument;
+
+import com.mongodb.MongoBulkWriteException;
+import com.mongodb.MongoException;
+import com.mongodb.MongoWriteException;
+import com.mongodb.bulk.BulkWriteError;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.BulkWriteOptions;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.InsertOneModel;
+import com.mongodb.client.model.WriteModel;
+
+import io.volumizer.schemas.event.BlobRef;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.event.Operation;
+import io.volumizer.schemas.event.Origin;
+import io.volumizer.schemas.event.ReasonClass;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.BulkResult;
+import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.StoreUnavailableException;
+
+/**
+ * The repositories' documents in MongoDB, one collection per repository in the repository's database, through the
+ * official driver only.
+ *
+ * <p>Writes are idempotent by document id and monotonic by version: a replayed event of the stored version is a
+ * no-op, an older one is reported stale instead of overwriting, and a replacement is conditional on the version it
+ * replaces. Deletes leave a tombstone carrying the version, for the same reason.
+ */
+public final class MongoDocumentStore {
+
+    private static final int DUPLICATE_KEY = 11000;
+    /**
+     * Write errors that are the document's own fault, so that writing it again cannot succeed: a bad or unparsable
+     * value, a type mismatch, a field name a document cannot have, a document or index key too large, a failed schema
+     * validation. Every other error is the store's (a write concern not met, a primary stepping down, a shutdown):
+     * the write is retried, and never dead-letters a good document.
+     */
+    private static final Set<Integer> DOCUMENT_FAULTS = Set.of(2, 9, 14, 52, 55, 56, 57, 10334, 17280, 17419, 121);
+    /** The unique (parentId, name) index: a name is taken once under a parent. */
+    private static final String CHILDREN_INDEX = "children";
+    private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
+
+    private final MongoRepositories repositories;
+    private final Backoff backoff;
+    private final Set<String> indexedRepositories = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    public MongoDocumentStore(MongoRepositories repositories, Backoff backoff) {
+        this.repositories = repositories;
+        this.backoff = backoff;
+    }
+
+    public MongoCollection<Document> collection(String repository) {
+        return repositories.collection(repository);
+    }
+
+    /**
+     * The indexes navigation needs, children of a parent by name (unique) and descendants by ancestor, and the one a
+     * reindex catches up with: documents by when they were imported.
+     */
+    public void ensureIndexes(String repository) {
+        MongoCollection<Document> documents = collection(repository);
+        documents.createIndex(Indexes.ascending(PARENT_ID, NAME), new IndexOptions().unique(true).name(CHILDREN_INDEX));
+        documents.createIndex(Indexes.ascending(ANCESTOR_IDS), new IndexOptions().name("descendants"));
+        documents.createIndex(Indexes.ascending(IMPORTED_AT), new IndexOptions().name("recent"));
+    }
+
+    /** Writes a batch (unordered), retrying with backoff while the server is unreachable. */
+    public BulkResult<ImportedEvent> write(List<ImportedEvent> batch) {
+        Map<String, List<ImportedEvent>> byRepository = new LinkedHashMap<>();
+        batch.forEach(e -> byRepository.computeIfAbsent(e.getDocument().getRepository(), r -> new ArrayList<>()).add(e));
+        BulkResult<ImportedEvent> result = new BulkResult<>();
+        byRepository.forEach((repository, events) -> write(repository, events, result));
+        return result;
+    }
+
+    private void write(String repository, List<ImportedEvent> events, BulkResult<ImportedEvent> result) {
+        if (indexedRepositories.add(repository)) {
+            ensureIndexes(repository);
+        }
+        for (int attempt = 0; ; attempt++) {
+            // Each attempt starts afresh: events an attempt wrote before failing are written (or found) again by the
+            // next, and must be reported once.
+            BulkResult<ImportedEvent> attemptResult = new BulkResult<>();
+            try {
+                writeOnce(collection(repository).withDocumentClass(RawBsonDocument.class), events, attemptResult);
+                result.addAll(attemptResult);
+                return;
+            } catch (MongoException e) {
+                if (attempt >= backoff.maxRetries()) {
+                    throw new StoreUnavailableException("MongoDB unavailable after " + attempt + " retries: "
+                            + e.getMessage(), e);
+                }
+                result.retried();
+                backoff.sleep(attempt + 1);
+            }
+        }
+    }
+
+    /**
+     * Inserts the batch (unordered); only the documents refused as duplicates are then read one by one and settled
+     * ({@link #settleDuplicate}). A first import is thus pure inserts, with no read before the write. An error that is
+     * the document's own fault ({@link #DOCUMENT_FAULTS}) fails that document; any other (a write concern not met, a
+     * primary stepping down, a connection lost) fails the attempt, which is retried whole: what it wrote is then
+     * found again, as a replay.
+     *
+     * <p>Read-then-replace is safe because each id has one writer: the documents topic is keyed by parent id, so
+     * every version of a document goes through the same import subtask, in order. The replace filters on the id
+     * alone on purpose: a filter on (id, version) is not answered by an index on servers that only use an index
+     * whose keys the query names exactly (the local MongoDB stand-in scans the whole collection for it).
+     */
+    private void writeOnce(MongoCollection<RawBsonDocument> documents, List<ImportedEvent> events,
+            BulkResult<ImportedEvent> result) {
+        List<WriteModel<RawBsonDocument>> inserts = new ArrayList<>(events.size());
+        events.forEach(event -> inserts.add(new InsertOneModel<>(toBson(event))));
+        List<ImportedEvent> duplicates = new ArrayList<>();
+        boolean[] rejected = new boolean[events.size()];
+        try {
+            documents.bulkWrite(inserts, UNORDERED);
+        } catch (MongoBulkWriteException e) {
+            if (e.getWriteConcernError() != null) {
+                throw e;
+            }
+            for (BulkWriteError error : e.getWriteErrors()) {
+                if (error.getCode() != DUPLICATE_KEY && !DOCUMENT_FAULTS.contains(error.getCode())) {
+                    throw e;
+                }
+            }
+            for (BulkWriteError error : e.getWriteErrors()) {
+                rejected[error.getIndex()] = true;
+                ImportedEvent event = events.get(error.getIndex());
+                if (error.getCode() == DUPLICATE_KEY) {
+                    duplicates.add(event);
+                } else {
+                    result.failed(event, ReasonClass.REFUSED_BY_STORE, refused(error.getCode(), error.getMessage()));
+                }
+            }
+        }
+        for (int i = 0; i < rejected.length; i++) {
+            if (!rejected[i]) {
+                result.written(events.get(i));
+            }
+        }
+        for (ImportedEvent event : duplicates) {
+            settleDuplicate(documents, event, result);
+        }
+    }
+
+    /**
+     * An insert refused as a duplicate. Which unique index the server names is its own choice (the local stand-in,
+     * after a restart, names (parentId, name) for an id already stored), so what is stored decides: the same id is
+     * this document, replayed or at another version; only another id under that name is a conflict.
+     */
+    private void settleDuplicate(MongoCollection<RawBsonDocument> documents, ImportedEvent event,
+            BulkResult<ImportedEvent> result) {
+        DocumentEvent document = event.getDocument();
+        RawBsonDocument stored = documents.find(Filters.eq(KEY, document.getId()))
+                .projection(Projections.include(VERSION)).first();
+        RawBsonDocument named = stored != null ? null : byName(documents, document);
+        if (named != null && !isSameDocument(named, document)) {
+            result.failed(event, ReasonClass.NAME_TAKEN, nameTaken(document, named));
+            return;
+        }
+        if (stored == null && named == null) {
+            // Neither the id nor the name is taken any more: the holder went in between. The attempt is retried.
+            throw new MongoException("document " + document.getId() + " was refused as a duplicate, and nothing holds"
+                    + " its id or its name now");
+        }
+        replaceIfOlder(documents, event, (stored != null ? stored : named).getInt64(VERSION).getValue(), result);
+    }
+
+    /** The same version is a replay: written already, and still passed on. An older one is replaced by id. */
+    private void replaceIfOlder(MongoCollection<RawBsonDocument> documents, ImportedEvent event, long storedVersion,
+            BulkResult<ImportedEvent> result) {
+        DocumentEvent document = event.getDocument();
+        if (storedVersion == document.getVersion()) {
+            result.written(event);
+        } else if (storedVersion > document.getVersion()) {
+            result.stale(event);
+        } else {
+            try {
+                long matched = documents.replaceOne(Filters.eq(KEY, document.getId()), toBson(event)).getMatchedCount();
+                if (matched == 1) {
+                    result.written(event);
+                } else {
+                    result.stale(event); // deleted meanwhile by an operator: nothing to replace
+                }
+            } catch (MongoWriteException e) {
+                RawBsonDocument named = e.getCode() == DUPLICATE_KEY ? byName(documents, document) : null;
+                boolean taken = named != null && !isSameDocument(named, document);
+                if (!taken && !DOCUMENT_FAULTS.contains(e.getCode())) {
+                    throw e;
+                }
+                if (taken) {
+                    result.failed(event, ReasonClass.NAME_TAKEN, nameTaken(document, named));
+                } else {
+                    result.failed(event, ReasonClass.REFUSED_BY_STORE, refused(e.getCode(), e.getMessage()));
+                }
+            }
+        }
+    }
+
+    /** The stored document under the same parent with the same name, if any (the unique (parentId, name) index). */
+    private static RawBsonDocument byName(MongoCollection<RawBsonDocument> documents, DocumentEvent document) {
+        // Exactly the keys of the index, as a plain document: servers that match an index only on a query naming
+        // exactly its keys (the local stand-in) answer it from the index.
+        return documents.find(new Document(PARENT_ID, document.getParentId()).append(NAME, document.getName()))
+                .projection(Projections.include(KEY, VERSION, DELETED)).first();
+    }
+
+    private static boolean isSameDocument(RawBsonDocument stored, DocumentEvent document) {
+        return stored.getString(KEY).getValue().equals(document.getId());
+    }
+
+    private static String refused(int code, String message) {
+        return "MongoDB refused the document (error " + code + "): " + message;
+    }
+
+    private static String nameTaken(DocumentEvent document, RawBsonDocument holder) {
+        boolean deleted = holder.containsKey(DELETED) && holder.getBoolean(DELETED).getValue();
+        return "another document named '" + document.getName() + "' already exists under parent "
+                + document.getParentId() + ": " + (deleted ? "deleted document " : "document ")
+                + holder.getString(KEY).getValue();
+    }
+
+    /** The ancestry of a stored, not deleted document. */
+    public Optional<Ancestry> ancestry(String repository, String id) {
+        Document found = collection(repository).find(Filters.eq(KEY, id))
+                .projection(Projections.include(ANCESTOR_IDS, PATH, DELETED)).first();
+        if (found == null || isTombstone(found)) {
+            return Optional.empty();
+        }
+        List<String> ids = new ArrayList<>(found.getList(ANCESTOR_IDS, String.class));
+        ids.add(id);
+        return Optional.of(new Ancestry(ids, found.getString(PATH)));
+    }
+
+    /** The stored form ({@link StoredForm}): the event's fields, its ancestry, a tombstone flag; BSON as sent. */
+    public static RawBsonDocument toBson(ImportedEvent event) {
+        return StoredForm.of(event);
+    }
+
+    /** Whether a stored document is the tombstone of a delete. */
+    public static boolean isTombstone(Document stored) {
+        return Boolean.TRUE.equals(stored.getBoolean(DELETED));
+    }
+
+    /**
+     * A stored document as the imported event the index stage takes (a tombstone as a delete): what a reindex reads
+     * back from MongoDB.
+     */
+    public static ImportedEvent toImported(Document stored) {
+        DocumentEvent document = toEvent(stored, isTombstone(stored) ? Operation.DELETE : Operation.UPDATE);
+        return ImportedEvent.newBuilder().setDocument(document)
+                .setAncestorIds(new ArrayList<>(stored.getList(ANCESTOR_IDS, String.class)))
+                .setPath(stored.getString(PATH)).setImportedAt(stored.getDate(IMPORTED_AT).toInstant()).build();
+    }
+
+    /**
+     * The stored form read back as the next event of {@code operation} on that document (the inverse of
+     * {@link #toBson}, without the import's ancestry): what a writer changes and appends again.
+     */
+    public static DocumentEvent toEvent(Document stored, Operation operation) {
+        Document blob = stored.get(BLOB, Document.class);
+        Document origin = stored.get(ORIGIN, Document.class);
+        return DocumentEvent.newBuilder().setOperation(operation).setRepository(stored.getString(REPOSITORY))
+                .setId(stored.getString(KEY)).setParentId(stored.getString(PARENT_ID))
+                .setType(stored.getString(TYPE)).setName(stored.getString(NAME))
+                .setTitle(stored.getString(TITLE)).setCreated(stored.getDate(CREATED).toInstant())
+                .setModified(stored.getDate(MODIFIED).toInstant())
+                .setProperties(new LinkedHashMap<>(stored.get(PROPERTIES, Document.class)))
+                .setBlob(blob == null ? null : BlobRef.newBuilder().setKey(blob.getString(DocumentFields.Blob.KEY))
+                        .setMimeType(blob.getString(DocumentFields.Blob.MIME_TYPE))
+                        .setFilename(blob.getString(DocumentFields.Blob.FILENAME))
+                        .setDigest(blob.getString(DocumentFields.Blob.DIGEST))
+                        .setLength(blob.getLong(DocumentFields.Blob.LENGTH)).build())
+                .setEventTime(stored.getDate(MODIFIED).toInstant()).setVersion(stored.getLong(VERSION))
+                .setOrigin(origin == null ? null : Origin.newBuilder()
+                        .setSource(origin.getString(DocumentFields.Origin.SOURCE))
+                        .setSeed(origin.getLong(DocumentFields.Origin.SEED))
+                        .setIndex(origin.getLong(DocumentFields.Origin.INDEX))
+                        .setCommand(origin.getString(DocumentFields.Origin.COMMAND)).build())
+                .build();
+    }
+}

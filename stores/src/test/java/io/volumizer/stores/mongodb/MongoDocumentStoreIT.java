@@ -1,0 +1,144 @@
+package io.volumizer.stores.mongodb;
+
+import static io.volumizer.stores.testing.Events.imported;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.bson.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.model.Filters;
+
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.BulkResult;
+import io.volumizer.stores.testing.FaultyMongo;
+
+/** The repository store against the local MongoDB-protocol server. */
+class MongoDocumentStoreIT {
+
+    private final String database = "it_" + UUID.randomUUID().toString().replace("-", "");
+    private MongoClient client;
+    private MongoDocumentStore store;
+
+    @BeforeEach
+    void connect() {
+        client = MongoClients.create(System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"));
+        store = new MongoDocumentStore(MongoRepositories.sharing(client, database), Backoff.DEFAULT);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        client.getDatabase(database).drop();
+        client.close();
+    }
+
+    @Test
+    void writesAreIdempotentAndMonotonicByVersion() {
+        List<ImportedEvent> v2 = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            v2.add(imported("bank", "d-" + i, "p-" + i % 30, "n-" + i, 2, "Title " + i));
+        }
+        BulkResult<ImportedEvent> first = store.write(v2);
+        BulkResult<ImportedEvent> replay = store.write(v2);
+        BulkResult<ImportedEvent> older = store.write(List.of(imported("bank", "d-1", "p-1", "n-1", 1, "Old")));
+        BulkResult<ImportedEvent> newer = store.write(List.of(imported("bank", "d-2", "p-2", "n-2", 3, "New")));
+
+        assertThat(first.written()).hasSize(3000);
+        assertThat(replay.written()).hasSize(3000);
+        assertThat(store.collection("bank").countDocuments()).isEqualTo(3000);
+        assertThat(older.stale()).hasSize(1);
+        assertThat(store.collection("bank").find(Filters.eq("_id", "d-1")).first().getString("title")).isEqualTo("Title 1");
+        assertThat(newer.written()).hasSize(1);
+        Document replaced = store.collection("bank").find(Filters.eq("_id", "d-2")).first();
+        assertThat(replaced.getString("title")).isEqualTo("New");
+        assertThat(replaced.getLong("version")).isEqualTo(3);
+    }
+
+    @Test
+    void aBatchIsWrittenToEachRepositorysOwnDatabaseAndServer() {
+        String sharedUri = System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017");
+        String archiveUri = System.getProperty("volumizer.archive-mongodb.uri", "mongodb://127.0.0.1:27018");
+        RepositoryDatabases databases = RepositoryDatabases.of(new MongoLocation(sharedUri, database),
+                Map.of("archives", new MongoLocation(archiveUri, database + "_archives")));
+        try (MongoRepositories repositories = new MongoRepositories(databases, MongoClients::create);
+                MongoClient archive = MongoClients.create(archiveUri)) {
+            try {
+                new MongoDocumentStore(repositories, Backoff.DEFAULT).write(List.of(imported("bank", "live", "p", "a.pdf", 1, "A"),
+                        imported("archives", "old", "live", "b.pdf", 1, "B")));
+
+                assertThat(archive.getDatabase(database + "_archives").getCollection("archives").countDocuments())
+                        .as("on the archive's own server").isEqualTo(1);
+                assertThat(client.getDatabase(database).getCollection("bank").countDocuments()).isEqualTo(1);
+                assertThat(client.getDatabase(database).listCollectionNames()).as("nothing of the archive's in the shared")
+                        .doesNotContain("archives");
+            } finally {
+                archive.getDatabase(database + "_archives").drop();
+            }
+        }
+    }
+
+    @Test
+    void aBatchRetriedAfterAConnectionFailureReportsEachEventOnce() {
+        store.write(List.of(imported("bank", "old", "p", "old.pdf", 1, "Old")));
+        MongoDocumentStore retrying = new MongoDocumentStore(MongoRepositories.sharing(FaultyMongo.failing(client, "replaceOne", 1), database),
+                new Backoff(Duration.ZERO, Duration.ZERO, 2));
+        ImportedEvent fresh = imported("bank", "new", "p", "new.pdf", 1, "New");
+        ImportedEvent newerVersion = imported("bank", "old", "p", "old.pdf", 2, "Old, revised");
+
+        // The first attempt inserts the fresh document, then loses its connection replacing the older one.
+        BulkResult<ImportedEvent> result = retrying.write(List.of(fresh, newerVersion));
+
+        assertThat(result.written()).containsExactlyInAnyOrder(fresh, newerVersion);
+        assertThat(result.stale()).isEmpty();
+        assertThat(result.retries()).as("retries, for the stage's metric").isEqualTo(1);
+        assertThat(store.collection("bank").find(Filters.eq("_id", "old")).first().getLong("version")).isEqualTo(2);
+    }
+
+    @Test
+    void aReplayIsWrittenAndPassedOnWhicheverUniqueIndexTheServerNamesForIt() {
+        List<ImportedEvent> batch = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            batch.add(imported("bank", "d-" + i, "p-" + i % 5, "n-" + i, 1, "Title " + i));
+        }
+        store.write(batch);
+        MongoDocumentStore namingChildren = new MongoDocumentStore(
+                MongoRepositories.sharing(FaultyMongo.namingIndex(client, "children"), database), Backoff.DEFAULT);
+
+        BulkResult<ImportedEvent> replay = namingChildren.write(batch);
+
+        assertThat(replay.failed()).as("dead letters").isEmpty();
+        assertThat(replay.written()).as("passed on downstream").hasSize(500);
+        assertThat(store.collection("bank").countDocuments()).isEqualTo(500);
+    }
+
+    @Test
+    void aSecondDocumentWithTheSameNameUnderOneParentFailsWithTheReason() {
+        BulkResult<ImportedEvent> result = store.write(List.of(imported("bank", "a", "p", "same.pdf", 1, "A"),
+                imported("bank", "b", "p", "same.pdf", 1, "B")));
+
+        assertThat(result.written()).hasSize(1);
+        assertThat(result.failed()).singleElement().satisfies(f -> assertThat(f.reason())
+                .contains("another document named 'same.pdf' already exists under parent p: document a"));
+    }
+
+    @Test
+    void ancestryOfAStoredDocumentIncludesItself() {
+        store.write(List.of(imported("bank", "child", "parent", "c.pdf", 1, "C")));
+
+        Ancestry ancestry = store.ancestry("bank", "child").orElseThrow();
+
+        assertThat(ancestry.ids()).containsExactly("root", "parent", "child");
+        assertThat(ancestry.path()).isEqualTo("/bank/parent/c.pdf");
+        assertThat(store.ancestry("bank", "missing")).isEmpty();
+    }
+}
