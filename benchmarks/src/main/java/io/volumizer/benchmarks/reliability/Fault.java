@@ -62,29 +62,9 @@ enum Fault {
         }
     },
 
-    REGISTRY_DOWN {
-        @Override
-        String description(Duration outage) {
-            return "schema registry down " + outage.toSeconds() + " s";
-        }
+    REGISTRY_DOWN("registry", "schema registry"),
 
-        @Override
-        List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
-            return outage(faults, trigger, "registry");
-        }
-    },
-
-    ELASTICSEARCH_DOWN {
-        @Override
-        String description(Duration outage) {
-            return "Elasticsearch down " + outage.toSeconds() + " s";
-        }
-
-        @Override
-        List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
-            return outage(faults, trigger, "elasticsearch");
-        }
-    },
+    ELASTICSEARCH_DOWN("elasticsearch", "Elasticsearch"),
 
     ELASTICSEARCH_SATURATED {
         /** A write queue of a few entries: Elasticsearch answers 429 as soon as a few bulk requests wait. */
@@ -118,17 +98,7 @@ enum Fault {
         }
     },
 
-    MONGODB_DOWN {
-        @Override
-        String description(Duration outage) {
-            return "MongoDB down " + outage.toSeconds() + " s";
-        }
-
-        @Override
-        List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
-            return outage(faults, trigger, "mongodb");
-        }
-    },
+    MONGODB_DOWN("mongodb", "MongoDB"),
 
     BAD_INPUT {
         @Override
@@ -143,15 +113,38 @@ enum Fault {
         }
     };
 
+    /** The service a plain outage stops for a while, and how the results name it; null for the other faults. */
+    private final String stoppedService;
+    private final String stoppedName;
+
+    Fault() {
+        this(null, null);
+    }
+
+    /** An outage: {@code service} stopped for the scenario's outage, then started again. */
+    Fault(String service, String name) {
+        this.stoppedService = service;
+        this.stoppedName = name;
+    }
+
     /** What the fault is, for the results. */
-    abstract String description(Duration outage);
+    String description(Duration outage) {
+        return stoppedName + " down " + outage.toSeconds() + " s";
+    }
 
     /** Before the documents are generated and the jobs submitted. */
     void prepare(Faults faults) {
     }
 
     /** Waits for its moment, then does its harm; returns when each fault began and ended. */
-    abstract List<long[]> inject(Faults faults, Trigger trigger) throws Exception;
+    List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
+        trigger.await();
+        long start = System.currentTimeMillis();
+        faults.services().stop(stoppedService);
+        Thread.sleep(faults.outage().toMillis());
+        faults.services().start(stoppedService);
+        return List.of(new long[] {start, System.currentTimeMillis()});
+    }
 
     /** After the scenario: the services as they were. */
     void restore(Faults faults) {
@@ -164,14 +157,5 @@ enum Fault {
         faults.services().start(service);
         then.run();
         return new long[] {start, System.currentTimeMillis()};
-    }
-
-    private static List<long[]> outage(Faults faults, Trigger trigger, String service) throws Exception {
-        trigger.await();
-        long start = System.currentTimeMillis();
-        faults.services().stop(service);
-        Thread.sleep(faults.outage().toMillis());
-        faults.services().start(service);
-        return List.of(new long[] {start, System.currentTimeMillis()});
     }
 }
