@@ -3,6 +3,7 @@ package io.volumizer.options.conventions;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -102,7 +103,7 @@ public final class Conventions implements Callable<Integer> {
 
     /** consumerGroups → CONSUMER_GROUPS, us-east → US_EAST. */
     private static String variable(String name) {
-        return name.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+        return name.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
     }
 
     /** As the shell reads it back: bare when nothing in it is special, else in single quotes. */
