@@ -86,10 +86,9 @@ endpoint_options() {
     --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --elasticsearch-url "http://$BIND_HOST:$ES_PORT"
 }
 
-# A repository's topics: volumizer.<repository>.documents, .imported, .deadletter.
+# A repository's topics and consumer groups: the jobs derive them from its name (bin/volumizer conventions).
 topic_options() {
-  echo --documents-topic "volumizer.$1.documents" --imported-topic "volumizer.$1.imported" \
-    --deadletter-topic "volumizer.$1.deadletter"
+  echo --topics-of "$1"
 }
 
 # The demo's topics and stores: the API and the load tests work on what the demo imported.
@@ -134,11 +133,9 @@ run_api() {
   local jobs_jar
   jobs_jar=$(ensure_built jobs)
   local -a server=(java "-Xmx$API_HEAP" -cp "$jar:$(cat "$ROOT/api/target/classpath.txt")" io.volumizer.api.ApiServer
-    --bind "$BIND_HOST" --port "$API_PORT" --token "$API_TOKEN" "${endpoints[@]}"
-    --documents-topic "volumizer.$DEMO_REPOSITORY.documents" --blob-store "$STATE/blobs"
-    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jobs-jar "$jobs_jar"
-    "--job-option=--imported-topic=volumizer.$DEMO_REPOSITORY.imported"
-    "--job-option=--deadletter-topic=volumizer.$DEMO_REPOSITORY.deadletter" "--job-option=--checkpoint-interval=PT2S")
+    --bind "$BIND_HOST" --port "$API_PORT" --token "$API_TOKEN" "${endpoints[@]}" --topics-of "$DEMO_REPOSITORY"
+    --blob-store "$STATE/blobs" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jobs-jar "$jobs_jar"
+    "--job-option=--checkpoint-interval=PT2S")
   case "${1:-}" in
     start)
       shift
@@ -234,7 +231,7 @@ stop_jobs() {
   done
 }
 
-# Reindex and bulk commands (the API's, from a shell) on a repository's topics (volumizer.<repository>.*) and stores.
+# Reindex and bulk commands (the API's, from a shell) on a repository's topics and stores.
 run_commands() {
   ensure_tools
   local command=$1 repository=

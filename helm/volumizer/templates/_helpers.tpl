@@ -30,8 +30,10 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
 
 {{/*
-  The repository's services and documents topic, as options of the jobs and the API. Credentials are not options:
-  the MongoDB URI and the Kafka SASL login come from Secrets, as environment variables (volumizer.secretEnv).
+  The repository's services and topics, as options of the jobs and the API. --topics-of names the repository only:
+  its topics and consumer groups are derived by the jobs' own rule (options/.../conventions: TopicNames,
+  ConsumerGroups; bin/volumizer conventions prints them), never spelled here. Credentials are not options: the
+  MongoDB URI and the Kafka SASL login come from Secrets, as environment variables (volumizer.secretEnv).
 */}}
 {{- define "volumizer.serviceArgs" -}}
 - --bootstrap-servers
@@ -52,17 +54,8 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 - {{ .Values.services.elasticsearch.url | quote }}
 - --index-prefix
 - {{ .Values.services.elasticsearch.indexPrefix | quote }}
-- --documents-topic
-- {{ printf "volumizer.%s.documents" .Values.repository | quote }}
-{{- end -}}
-
-{{/* What every step gets from the chart: the services, and the repository's other topics. */}}
-{{- define "volumizer.pipelineArgs" -}}
-{{ include "volumizer.serviceArgs" . }}
-- --imported-topic
-- {{ printf "volumizer.%s.imported" .Values.repository | quote }}
-- --deadletter-topic
-- {{ printf "volumizer.%s.deadletter" .Values.repository | quote }}
+- --topics-of
+- {{ .Values.repository | quote }}
 {{- end -}}
 
 {{/* The environment of every Volumizer container: secrets by reference, never by value. */}}

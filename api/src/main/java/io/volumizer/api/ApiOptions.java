@@ -45,7 +45,7 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
     public Path jobsJar;
 
     @Option(names = "--job-option", paramLabel = "OPTION", description = "An option given to the commands' jobs besides "
-            + "the services above, e.g. --job-option=--deadletter-topic=volumizer.bank.deadletter (repeatable).")
+            + "the services above, e.g. --job-option=--checkpoint-interval=PT2S (repeatable).")
     public List<String> jobOptions = new ArrayList<>();
 
     @Option(names = "--children-from", defaultValue = "elasticsearch",
@@ -92,8 +92,8 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
     }
 
     /**
-     * What the commands' jobs are given: this API's services, documents topic, blob store and topology, then
-     * --job-option.
+     * What the commands' jobs are given: this API's services, topics (--topics-of names the jobs' other topics too),
+     * blob store and topology, then --job-option.
      */
     public List<String> jobArguments() {
         List<String> arguments = new ArrayList<>();
@@ -119,6 +119,7 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
         Options.require(!admissionWait.isNegative() && admissionWait.compareTo(requestTimeout) < 0,
                 "--admission-wait must be 0 or more and shorter than --request-timeout, was " + admissionWait);
         Options.require(maxUploadBytes >= 1, "--max-upload-bytes must be positive, was " + maxUploadBytes);
+        documents.validate();
         elasticsearch.validate();
         topology.validate();
         Options.require(blobs.configured(), "--blob-store must be set: uploads are stored there, and the blobs an import "

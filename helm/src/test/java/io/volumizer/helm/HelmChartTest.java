@@ -23,6 +23,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
+import io.volumizer.options.conventions.ConsumerGroups;
+import io.volumizer.options.conventions.TopicNames;
+import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
 
 /**
@@ -45,6 +48,7 @@ class HelmChartTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml"})
     void everyFlinkDeploymentIsWhatTheOperatorAndTheJobReadIt(String profile) throws Exception {
+        String repository = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("repository").asText();
         List<JsonNode> deployments = new ArrayList<>();
         for (JsonNode resource : render(profile)) {
             if ("FlinkDeployment".equals(resource.path("kind").asText())) {
@@ -64,8 +68,13 @@ class HelmChartTest {
             var job = deployment.getSpec().getJob();
             assertThat(job.getEntryClass()).isEqualTo(step.mainClass());
             assertThat(job.getJarURI()).isEqualTo("local:///opt/flink/usrlib/volumizer-jobs.jar");
-            assertThat(step.parse(List.of(job.getArgs()))).as("%s's arguments %s", step.id(), List.of(job.getArgs()))
-                    .isNotNull();
+            PipelineStepOptions options = (PipelineStepOptions) step.parse(List.of(job.getArgs()));
+            assertThat(options).as("%s's arguments %s", step.id(), List.of(job.getArgs())).isNotNull();
+            assertThat(List.of(options.pipeline.documentsTopic(), options.pipeline.importedTopic(),
+                    options.pipeline.deadletterTopic())).as("%s's topics", step.id()).isEqualTo(TopicNames.of(repository).all());
+            if (step != Step.GENERATE) {
+                assertThat(options.instance()).as("%s's consumer group", step.id()).isEqualTo(ConsumerGroups.of(repository, step));
+            }
             assertThat(String.join(" ", job.getArgs())).doesNotContain("--mongodb-uri").doesNotContain("sasl.jaas.config");
             var configuration = deployment.getSpec().getFlinkConfiguration();
             assertThat(configuration).containsKeys("execution.checkpointing.dir", "execution.checkpointing.savepoint-dir",
@@ -113,6 +122,19 @@ class HelmChartTest {
         } finally {
             Files.delete(manifests);
         }
+    }
+
+    @Test
+    void theApiIsGivenTheRepositoryItsCommandsJobsDeriveTheirTopicsFrom() throws Exception {
+        String repository = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("repository").asText();
+        JsonNode api = render("").stream()
+                .filter(r -> "Deployment".equals(r.path("kind").asText()))
+                .filter(r -> r.path("metadata").path("labels").path("app.kubernetes.io/component").asText().equals("api"))
+                .findFirst().orElseThrow();
+        List<String> args = new ArrayList<>();
+        api.path("spec").path("template").path("spec").path("containers").get(0).path("args")
+                .forEach(arg -> args.add(arg.asText()));
+        assertThat(args).containsSequence("--topics-of", repository).doesNotContain("--documents-topic");
     }
 
     @Test

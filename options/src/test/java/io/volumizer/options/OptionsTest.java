@@ -12,9 +12,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 
+import io.volumizer.options.conventions.ConsumerGroups;
+import io.volumizer.options.conventions.TopicNames;
+import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.GenerateOptions;
 import io.volumizer.options.steps.ImportAndIndexOptions;
 import io.volumizer.options.steps.ImportOptions;
+import io.volumizer.options.steps.IndexOptions;
+import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
 
 class OptionsTest {
@@ -74,7 +79,9 @@ class OptionsTest {
         "--customers|0|--customers must be at least 1, was 0",
         "--repository|Bank|--repository must be 1-64 lower-case letters, digits, '-' or '_', was 'Bank'",
         "--checkpoint-interval|PT0S|--checkpoint-interval must be positive, was PT0S",
-        "--index-prefix|Volumizer-|--index-prefix must be lower case, was Volumizer-"})
+        "--index-prefix|Volumizer-|--index-prefix must be lower-case letters, digits, '-' or '_', starting with a letter or digit, was 'Volumizer-'",
+        "--index-prefix|-volumizer|--index-prefix must be lower-case letters, digits, '-' or '_', starting with a letter or digit, was '-volumizer'",
+        "--topics-of|Bank|--topics-of must be 1-64 lower-case letters, digits, '-' or '_', was 'Bank'"})
     void aRefusalIsOneLineNamingTheFlag(String option, String value, String reason) {
         assertThatThrownBy(() -> Options.parse(new GenerateOptions(), option, value))
                 .isInstanceOfSatisfying(Options.InvalidOptionsException.class, e -> {
@@ -130,6 +137,74 @@ class OptionsTest {
         }
         assertThat(Step.BULK_UPDATE.parse(List.of(published, "--repository", "us-west", "--command-id", "b", "--action",
                 "setProperties", "--properties", "{\"reviewed\": true}"))).isNotNull();
+    }
+
+    @Test
+    void aRepositorysTopicsAndConsumerGroupsAreNamedByOneRule() {
+        assertThat(TopicNames.of("demo").all())
+                .containsExactly("volumizer.demo.documents", "volumizer.demo.imported", "volumizer.demo.deadletter");
+        assertThat(TopicNames.of(null)).isEqualTo(TopicNames.DEFAULT);
+        assertThat(TopicNames.DEFAULT.all())
+                .containsExactly("volumizer.documents", "volumizer.imported", "volumizer.deadletter");
+        assertThat(ConsumerGroups.of("demo", Step.IMPORT)).isEqualTo("volumizer-demo-import");
+        assertThat(ConsumerGroups.of("demo", Step.IMPORT_AND_INDEX)).as("either continues where the other stopped")
+                .isEqualTo("volumizer-demo-import");
+        assertThat(ConsumerGroups.of("demo", Step.INDEX)).isEqualTo("volumizer-demo-index");
+        assertThat(ConsumerGroups.of(null, Step.IMPORT)).isEqualTo("volumizer-import");
+        assertThat(ConsumerGroups.ephemeral("count")).startsWith("volumizer-count-")
+                .isNotEqualTo(ConsumerGroups.ephemeral("count"));
+        assertThatThrownBy(() -> ConsumerGroups.of("demo", Step.GENERATE)).hasMessageContaining("generate reads no topic");
+        assertThatThrownBy(() -> TopicNames.of("a.b")).hasMessageContaining("was 'a.b'");
+        assertThatThrownBy(() -> ConsumerGroups.of("A", Step.INDEX)).hasMessageContaining("was 'A'");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"import,volumizer-demo-import", "index,volumizer-demo-index", "import-and-index,volumizer-demo-import"})
+    void topicsOfNamesEveryTopicAndTheStepsConsumerGroup(String id, String group) {
+        Step step = Step.named(id);
+        PipelineStepOptions options = (PipelineStepOptions) step.parse(List.of("--topics-of", "demo"));
+
+        assertThat(List.of(options.pipeline.documentsTopic(), options.pipeline.importedTopic(),
+                options.pipeline.deadletterTopic())).isEqualTo(TopicNames.of("demo").all());
+        assertThat(options.instance()).isEqualTo(group);
+        assertThat(step.runName(options)).isEqualTo(step.jobName() + " " + group);
+    }
+
+    @Test
+    void withoutTopicsOfTheTopicsAndGroupsAreTheDefaults() {
+        IndexOptions options = (IndexOptions) Step.INDEX.parse(List.of());
+
+        assertThat(List.of(options.pipeline.documentsTopic(), options.pipeline.importedTopic(),
+                options.pipeline.deadletterTopic())).isEqualTo(TopicNames.DEFAULT.all());
+        assertThat(options.groupId()).isEqualTo("volumizer-index");
+    }
+
+    @Test
+    void aTopicOrAGroupOptionWinsOverTopicsOf() {
+        ImportOptions options = (ImportOptions) Step.IMPORT.parse(List.of("--topics-of", "demo",
+                "--imported-topic", "mine.imported", "--group-id", "mine"));
+
+        assertThat(options.pipeline.importedTopic()).isEqualTo("mine.imported");
+        assertThat(options.pipeline.documentsTopic()).isEqualTo("volumizer.demo.documents");
+        assertThat(options.groupId()).isEqualTo("mine");
+    }
+
+    @Test
+    void aJobIsGivenTheRepositoryNotTheTopicsItDerives() {
+        List<String> arguments = Step.IMPORT_AND_INDEX.arguments(List.of("--topics-of", "demo"));
+
+        assertThat(arguments).containsSequence("--topics-of", "demo")
+                .doesNotContain("--documents-topic", "--imported-topic", "--deadletter-topic", "--group-id");
+        // A later --topics-of replaces the repository, and with it every name derived from it.
+        PipelineOptions replaced = Options.parseWithOverrides(new PipelineOptions(),
+                Options.with(((PipelineStepOptions) Step.IMPORT_AND_INDEX.parse(arguments)).pipeline, "--topics-of", "other"));
+        assertThat(replaced.importedTopic()).isEqualTo("volumizer.other.imported");
+    }
+
+    @Test
+    void theTopicsMustDiffer() {
+        assertThatThrownBy(() -> Step.IMPORT.parse(List.of("--topics-of", "demo", "--imported-topic", "volumizer.demo.documents")))
+                .hasMessageContaining("must differ");
     }
 
     @Test

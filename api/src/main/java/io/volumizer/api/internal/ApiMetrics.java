@@ -19,20 +19,16 @@ import io.micrometer.core.instrument.binder.mongodb.MongoMetricsCommandListener;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.volumizer.api.internal.Admission.RequestClass;
+import io.volumizer.options.conventions.MetricNames;
 
 /**
  * The API's Prometheus metrics, served at {@link #PATH}: requests by route, method and status (latency
  * histograms), requests in flight and refused per admission class, MongoDB commands and Elasticsearch requests
- * (latency histograms), JVM memory, GC and threads.
+ * (latency histograms), JVM memory, GC and threads. The names are {@link MetricNames}' (the dashboard's).
  */
 public final class ApiMetrics {
 
     public static final String PATH = "/metrics";
-    /** Micrometer names; Prometheus sees them as volumizer_api_requests_seconds_bucket and so on. */
-    static final String REQUESTS = "volumizer.api.requests";
-    static final String IN_FLIGHT = "volumizer.api.in.flight";
-    static final String REFUSED = "volumizer.api.refused";
-    static final String ELASTICSEARCH = "volumizer.api.elasticsearch.requests";
 
     private static final String STARTED = "volumizer.metrics.started";
 
@@ -51,7 +47,7 @@ public final class ApiMetrics {
 
     /** Times every request of the Elasticsearch client built with {@code client}. */
     public HttpAsyncClientBuilder timeElasticsearch(HttpAsyncClientBuilder client) {
-        Timer timer = histogram(Timer.builder(ELASTICSEARCH)).register(registry);
+        Timer timer = histogram(Timer.builder(MetricNames.API_ELASTICSEARCH_REQUESTS)).register(registry);
         return client
                 .addInterceptorFirst((HttpRequestInterceptor) (request, context) ->
                         context.setAttribute(STARTED, System.nanoTime()))
@@ -65,27 +61,32 @@ public final class ApiMetrics {
     /** Requests in flight and refused, per class of {@code admission}. */
     public void watch(Admission admission) {
         for (RequestClass requestClass : RequestClass.values()) {
-            Gauge.builder(IN_FLIGHT, () -> admission.inFlight(requestClass))
-                    .tag("class", requestClass.name()).register(registry);
-            FunctionCounter.builder(REFUSED, admission, a -> a.refused(requestClass))
-                    .tag("class", requestClass.name()).register(registry);
+            Gauge.builder(MetricNames.API_IN_FLIGHT, () -> admission.inFlight(requestClass))
+                    .tag(MetricNames.CLASS_LABEL, requestClass.name()).register(registry);
+            FunctionCounter.builder(MetricNames.API_REFUSED, admission, a -> a.refused(requestClass))
+                    .tag(MetricNames.CLASS_LABEL, requestClass.name()).register(registry);
         }
     }
 
     /** Times every request of {@code app} by its route, and serves the metrics at {@link #PATH}. */
     public void install(Javalin app) {
         // Built once: per request only the tags are looked up.
-        Meter.MeterProvider<Timer> requests = histogram(Timer.builder(REQUESTS)).withRegistry(registry);
+        Meter.MeterProvider<Timer> requests = histogram(Timer.builder(MetricNames.API_REQUESTS)).withRegistry(registry);
         app.before(ctx -> ctx.attribute(STARTED, System.nanoTime()));
         app.after(ctx -> {
             Long started = ctx.attribute(STARTED);
             if (started != null) {
-                requests.withTags("route", route(ctx), "method", ctx.method().name(),
-                        "status", Integer.toString(ctx.statusCode()))
+                requests.withTags(MetricNames.ROUTE_LABEL, route(ctx), MetricNames.METHOD_LABEL, ctx.method().name(),
+                        MetricNames.STATUS_LABEL, Integer.toString(ctx.statusCode()))
                         .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             }
         });
-        app.get(PATH, ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        app.get(PATH, ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(scrape()));
+    }
+
+    /** Every meter, as Prometheus reads them. */
+    String scrape() {
+        return registry.scrape();
     }
 
     /** The route template (/api/v1/{repository}/documents/{id}), never the path: ids would explode the series. */

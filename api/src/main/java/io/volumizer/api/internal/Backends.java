@@ -70,7 +70,7 @@ public final class Backends implements AutoCloseable {
         producerConfig.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeoutMillis + 1);
         producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
                 KafkaAvroSerde.serializer(options.registry.url, DocumentEvent.class));
-        documentsTopic = options.documents.topic;
+        documentsTopic = options.documentsTopic();
         Properties adminConfig = options.kafka.clientProperties();
         adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMillis);
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);

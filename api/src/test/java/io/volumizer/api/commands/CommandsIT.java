@@ -162,10 +162,10 @@ class CommandsIT {
         JsonNode running = awaitStatus(id, s -> s.path("ranges").path("processed").asLong() >= 2, "ranges read");
         Map<String, String> ofTheJob = Map.of("job_id", running.path("jobId").asText(), "stage", "reindex");
         PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
-        assertThat(scrape.sum(MetricNames.PROMETHEUS_PREFIX + "rangesDone", ofTheJob)).as("ranges done, as scraped")
+        assertThat(scrape.sum(MetricNames.prometheusName(MetricNames.RANGES_DONE), ofTheJob)).as("ranges done, as scraped")
                 .isGreaterThanOrEqualTo(running.path("ranges").path("processed").asLong());
         assertThat(scrape.samples()).as("ranges failed, as scraped").anyMatch(s ->
-                s.name().equals(MetricNames.PROMETHEUS_PREFIX + "rangesFailed") && s.labels().entrySet().containsAll(
+                s.name().equals(MetricNames.prometheusName(MetricNames.RANGES_FAILED)) && s.labels().entrySet().containsAll(
                         ofTheJob.entrySet()) && s.value() == 0);
         assertThatThrownBy(() -> commands.reindex(it.repository, List.of()))
                 .isInstanceOfSatisfying(CommandRefusedException.class, e -> assertThat(e.reason())

@@ -39,6 +39,7 @@ import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
 import io.volumizer.stores.elasticsearch.IndexNames;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -150,7 +151,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         long n = documents.size();
         String tag = round + "-" + runId;
         boolean baselineFirst = round % 2 == 1;
-        stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic, pipeline.deadletterTopic);
+        stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic(), pipeline.deadletterTopic());
         elasticsearch.performRequest(new Request("DELETE", "/" + indices("").all()));
         dropDatabases(mongo);
         String raw = database("bench_raw", round);
@@ -186,7 +187,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             flink.cancel(index, CANCEL_TIMEOUT);
         });
 
-        stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic);
+        stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic());
         dropDatabases(mongo);
         String endToEndDb = database("bench_e2e", round);
         settle();
@@ -213,7 +214,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     private void importAside(String what, String groupId, String database, MongoClient mongo, long n, String... options)
             throws Exception {
         List<String> overrides = new ArrayList<>(List.of("--group-id", groupId, "--mongodb-database", database,
-                "--imported-topic", pipeline.importedTopic + ".unused"));
+                "--imported-topic", pipeline.importedTopic() + ".unused"));
         overrides.addAll(List.of(options));
         String job = run(Step.IMPORT, args(overrides.toArray(String[]::new)));
         record(what, poll(new Progress(n), () -> count(mongo, database)));
@@ -248,8 +249,8 @@ public final class PipelineBenchmark extends PipelineRunCommand {
      */
     private double hitRatio(String job) throws Exception {
         for (int attempt = 0; attempt < 20; attempt++) {
-            long resolved = flink.metricSum(job, "", "resolvedWithParent");
-            long lookups = flink.metricSum(job, "", "parentCacheMisses");
+            long resolved = flink.metricSum(job, "", MetricNames.RESOLVED_WITH_PARENT);
+            long lookups = flink.metricSum(job, "", MetricNames.PARENT_CACHE_MISSES);
             if (resolved > 0) {
                 return 1 - (double) lookups / resolved;
             }

@@ -179,10 +179,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             this.generated = generated;
             this.settings = settings;
             String name = "rel-" + runId + "-" + scenario.ordinal();
-            this.options = Options.parseWithOverrides(new PipelineOptions(), Options.with(pipeline,
-                    "--documents-topic", "volumizer." + name + ".documents",
-                    "--imported-topic", "volumizer." + name + ".imported",
-                    "--deadletter-topic", "volumizer." + name + ".deadletter",
+            this.options = Options.parseWithOverrides(new PipelineOptions(), Options.with(pipeline, "--topics-of", name,
                     "--mongodb-database", name.replace('-', '_'), "--index-prefix", name + "-"));
         }
 
@@ -216,7 +213,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     }
                     scenario.fault.restore(faults());
                     services.start(); // whatever a fault left down
-                    stores.reset(settings.repository(), options.documentsTopic(), options.importedTopic, options.deadletterTopic);
+                    stores.reset(settings.repository(), options.documentsTopic(), options.importedTopic(), options.deadletterTopic());
                     mongo.getDatabase(options.mongodb.database).drop();
                     elasticsearch.performRequest(new Request("DELETE", "/" + options.indices().all()));
                 }
@@ -304,7 +301,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline) {
                 if (count(collection::estimatedDocumentCount) >= documents && count(() -> elasticsearchCount(stores)) >= documents
-                        && (deadLetters == 0 || stores.committedRecords(options.deadletterTopic) >= deadLetters)) {
+                        && (deadLetters == 0 || stores.committedRecords(options.deadletterTopic()) >= deadLetters)) {
                     return;
                 }
                 Thread.sleep(1_000);
@@ -369,10 +366,10 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         /** The imported topic (separate jobs), written exactly once: each document once, however often replayed. */
         private ImportedTopic importedTopic(Stores stores) {
             AvroCodec<ImportedEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
-                    AvroCodec.valueSubject(options.importedTopic), ImportedEvent.class);
+                    AvroCodec.valueSubject(options.importedTopic()), ImportedEvent.class);
             Set<String> ids = new HashSet<>();
             long[] records = {0};
-            stores.readCommitted(options.importedTopic, bytes -> {
+            stores.readCommitted(options.importedTopic(), bytes -> {
                 records[0]++;
                 ids.add(codec.decode(bytes).getDocument().getId());
             });
@@ -381,9 +378,9 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
         private List<DeadLetter> deadLetters(Stores stores) {
             AvroCodec<DeadLetter> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
-                    AvroCodec.valueSubject(options.deadletterTopic), DeadLetter.class);
+                    AvroCodec.valueSubject(options.deadletterTopic()), DeadLetter.class);
             List<DeadLetter> letters = new ArrayList<>();
-            stores.readCommitted(options.deadletterTopic, bytes -> letters.add(codec.decode(bytes)));
+            stores.readCommitted(options.deadletterTopic(), bytes -> letters.add(codec.decode(bytes)));
             return letters;
         }
     }

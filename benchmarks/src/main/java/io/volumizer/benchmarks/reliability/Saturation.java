@@ -23,7 +23,8 @@ import org.elasticsearch.client.RestClient;
 final class Saturation {
 
     private static final int CLIENTS = 8;
-    private static final String INDEX = "volumizer-saturation";
+    /** Outside every repository's prefix (IndexNames.DEFAULT_PREFIX), so no repository template or pattern takes it. */
+    private static final String INDEX = "bench-saturation";
 
     private Saturation() {
     }

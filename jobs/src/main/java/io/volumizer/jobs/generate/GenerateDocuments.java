@@ -33,7 +33,7 @@ final class GenerateDocuments extends RichFlatMapFunction<Long, DocumentEvent> {
     @Override
     public void open(Configuration parameters) {
         generator = new BankGenerator(settings);
-        generated = StageMetrics.of(getRuntimeContext().getMetricGroup(), "generate").counter(MetricNames.GENERATED);
+        generated = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.GENERATE).counter(MetricNames.GENERATED);
     }
 
     @Override

@@ -34,10 +34,10 @@ public record ImportJob(Source<RawRecord, ?, ?> documents, ImportStage stage, Si
     public static void main(String[] args) throws Exception {
         JobMains.run(new ImportOptions(), args, options -> {
             var pipeline = options.pipeline;
-            Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.importedTopic, pipeline.deadletterTopic);
-            return new ImportJob(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.settings.groupId),
+            Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.importedTopic(), pipeline.deadletterTopic());
+            return new ImportJob(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.groupId()),
                     ImportStage.onMongoDb(pipeline, options.settings),
-                    Connectors.exactlyOnceSink(pipeline, Step.IMPORT, pipeline.importedTopic, ImportedEvent.class,
+                    Connectors.exactlyOnceSink(pipeline, Step.IMPORT, pipeline.importedTopic(), ImportedEvent.class,
                             e -> e.getDocument().getId()),
                     Connectors.deadLetterSink(pipeline, Step.IMPORT), options);
         });

@@ -43,9 +43,9 @@ public record IndexJob(Source<RawRecord, ?, ?> imported, AvroCodec<ImportedEvent
     public static void main(String[] args) throws Exception {
         JobMains.run(new IndexOptions(), args, options -> {
             var pipeline = options.pipeline;
-            Connectors.ensureTopics(pipeline, pipeline.importedTopic, pipeline.deadletterTopic);
-            return new IndexJob(Connectors.rawSource(pipeline, pipeline.importedTopic, options.groupId),
-                    Connectors.codec(pipeline, pipeline.importedTopic, ImportedEvent.class),
+            Connectors.ensureTopics(pipeline, pipeline.importedTopic(), pipeline.deadletterTopic());
+            return new IndexJob(Connectors.rawSource(pipeline, pipeline.importedTopic(), options.groupId()),
+                    Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class),
                     IndexStage.onElasticsearch(pipeline, options.settings), Connectors.deadLetterSink(pipeline, Step.INDEX),
                     options);
         });

@@ -51,7 +51,7 @@ public final class IndexStage {
     /** The stage on the pipeline's real Elasticsearch, whose repository template it installs first. */
     public static IndexStage onElasticsearch(PipelineOptions pipeline, IndexSettings settings) throws IOException {
         ElasticsearchBulkWriter writer = new ElasticsearchBulkWriter(pipeline.elasticsearch.url, pipeline.indices(),
-                pipeline.indexLayouts(), Backoff.DEFAULT, Connectors.codec(pipeline, pipeline.importedTopic, ImportedEvent.class));
+                pipeline.indexLayouts(), Backoff.DEFAULT, Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class));
         writer.ensureTemplate();
         return new IndexStage(writer, pipeline.indexLayouts(), pipeline.repositoryBlobStores(), settings);
     }

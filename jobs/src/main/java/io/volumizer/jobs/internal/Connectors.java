@@ -94,12 +94,12 @@ public final class Connectors {
 
     /** A step's dead letters, keyed by the document id where one is known. */
     public static KafkaSink<DeadLetter> deadLetterSink(PipelineOptions options, Step step) {
-        return exactlyOnceSink(options, step, options.deadletterTopic, DeadLetter.class, DeadLetter::getDocumentId);
+        return exactlyOnceSink(options, step, options.deadletterTopic(), DeadLetter.class, DeadLetter::getDocumentId);
     }
 
     /** A command's dead letters (see {@link #exactlyOnceSink(CommandStepOptions, Step, String, Class, AvroRecordSerializer.KeyOf)}). */
     public static KafkaSink<DeadLetter> deadLetterSink(CommandStepOptions command, Step step) {
-        return exactlyOnceSink(command, step, command.pipeline.deadletterTopic, DeadLetter.class, DeadLetter::getDocumentId);
+        return exactlyOnceSink(command, step, command.pipeline.deadletterTopic(), DeadLetter.class, DeadLetter::getDocumentId);
     }
 
     /** The execution environment with the pipeline's parallelism (0 keeps the cluster's default). */

@@ -6,8 +6,9 @@ import io.volumizer.options.conventions.MetricNames;
 
 /**
  * Where a stage's own metrics live: the {@code volumizer} group of its operator, labelled with the stage. Flink's
- * Prometheus reporter exports them as {@code flink_taskmanager_job_task_operator_volumizer_<metric>{stage="…"}}
- * beside Flink's own (records in and out, Kafka consumer lag, JVM), which they do not repeat.
+ * Prometheus reporter exports them as {@code flink_taskmanager_job_task_operator_volumizer_stage_<metric>{stage="…"}}
+ * ({@link MetricNames#prometheusName}) beside Flink's own (records in and out, Kafka consumer lag, JVM), which they
+ * do not repeat.
  */
 public final class StageMetrics {
 

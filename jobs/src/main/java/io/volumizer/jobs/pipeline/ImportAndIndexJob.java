@@ -39,8 +39,8 @@ public record ImportAndIndexJob(Source<RawRecord, ?, ?> documents, ImportStage i
     public static void main(String[] args) throws Exception {
         JobMains.run(new ImportAndIndexOptions(), args, options -> {
             var pipeline = options.pipeline;
-            Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.deadletterTopic);
-            return new ImportAndIndexJob(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.importSettings.groupId),
+            Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.deadletterTopic());
+            return new ImportAndIndexJob(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.groupId()),
                     ImportStage.onMongoDb(pipeline, options.importSettings),
                     IndexStage.onElasticsearch(pipeline, options.indexSettings),
                     Connectors.deadLetterSink(pipeline, Step.IMPORT_AND_INDEX), options);

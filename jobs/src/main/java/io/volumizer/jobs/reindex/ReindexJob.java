@@ -67,8 +67,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
     public static void main(String[] args) throws Exception {
         JobMains.run(new ReindexOptions(), args, options -> {
             PipelineOptions pipeline = options.pipeline;
-            Connectors.ensureTopics(pipeline, pipeline.deadletterTopic);
-            AvroCodec<ImportedEvent> codec = Connectors.codec(pipeline, pipeline.importedTopic, ImportedEvent.class);
+            Connectors.ensureTopics(pipeline, pipeline.deadletterTopic());
+            AvroCodec<ImportedEvent> codec = Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class);
             String generation = begin(options);
             RangeSettings settings = new RangeSettings(pipeline.repositoryDatabases(), options.repository,
                     options.commandId, options.rangeSize, options.readBatchSize, options.maxDocsPerSecond, options.retryFailed,

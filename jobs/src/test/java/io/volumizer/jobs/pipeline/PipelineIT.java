@@ -136,7 +136,7 @@ class PipelineIT {
 
         await("documents in MongoDB", () -> mongoCount(pipeline.mongodb.database), expected.size(), Duration.ofMinutes(5));
         await("documents in Elasticsearch", it::elasticsearchCount, expected.size(), Duration.ofMinutes(3));
-        assertThat(stores.committedRecords(pipeline.deadletterTopic)).isZero();
+        assertThat(stores.committedRecords(pipeline.deadletterTopic())).isZero();
 
         var collection = mongo.getDatabase(pipeline.mongodb.database).getCollection(repository);
         for (int i = 0; i < 25; i++) {
@@ -230,7 +230,7 @@ class PipelineIT {
 
         String job = submit(Step.IMPORT, args("--group-id", "it-crash-" + run, "--inject-failure-at", "1777"), null);
         await("documents in MongoDB", () -> mongoCount(pipeline.mongodb.database), total, Duration.ofMinutes(4));
-        await("imported events", () -> stores.committedRecords(pipeline.importedTopic), total, Duration.ofMinutes(1));
+        await("imported events", () -> stores.committedRecords(pipeline.importedTopic()), total, Duration.ofMinutes(1));
 
         assertThat(FLINK.exceptions(job)).as("the injected failure happened").contains("injected failure");
         await("restarts after the failure", () -> restarts(job), 1, Duration.ofSeconds(30));
@@ -245,7 +245,7 @@ class PipelineIT {
                 new SchemaRegistryClient(pipeline.registry.url), "unused", io.volumizer.schemas.event.ImportedEvent.class);
         List<String> ids = new ArrayList<>();
         try (var consumer = consumer()) {
-            consumer.subscribe(List.of(pipeline.importedTopic));
+            consumer.subscribe(List.of(pipeline.importedTopic()));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             int empty = 0;
             while (System.nanoTime() < deadline && empty < 6) {
@@ -295,14 +295,14 @@ class PipelineIT {
         generate(5, 6);
 
         await("good documents imported", () -> mongoCount(pipeline.mongodb.database), total, Duration.ofMinutes(2));
-        await("dead letters", () -> stores.committedRecords(pipeline.deadletterTopic), 5, Duration.ofMinutes(1));
+        await("dead letters", () -> stores.committedRecords(pipeline.deadletterTopic()), 5, Duration.ofMinutes(1));
 
         AvroCodec<DeadLetter> deadLetters = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registry.url),
                 "unused", DeadLetter.class);
         List<String> reasons = new ArrayList<>();
         Map<ReasonClass, Long> classes = new EnumMap<>(ReasonClass.class);
         try (var consumer = consumer()) {
-            consumer.subscribe(List.of(pipeline.deadletterTopic));
+            consumer.subscribe(List.of(pipeline.deadletterTopic()));
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (reasons.size() < 5 && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(500)).forEach(r -> {

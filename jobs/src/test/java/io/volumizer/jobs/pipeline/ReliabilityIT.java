@@ -83,7 +83,7 @@ class ReliabilityIT {
         services.start("mongodb");
 
         // A new consumer group reads the documents topic from the start: every event is a replay of a stored version.
-        String replayed = it.pipeline.importedTopic + ".replayed";
+        String replayed = it.pipeline.importedTopic() + ".replayed";
         it.submit(Step.IMPORT, it.args("--group-id", "it-replay-" + it.run, "--imported-topic", replayed), null);
 
         await("replayed documents passed on to the imported topic", () -> it.stores.committedRecords(replayed), total,

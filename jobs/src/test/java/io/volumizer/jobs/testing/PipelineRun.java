@@ -36,7 +36,7 @@ public final class PipelineRun implements AutoCloseable {
     public static final String FLINK_METRICS = System.getProperty("volumizer.flink.metrics",
             "127.0.0.1:9249,127.0.0.1:9250-9259");
     /** A stage's dead letters by reason class , labelled with the class. */
-    public static final String DEAD_LETTERED = MetricNames.PROMETHEUS_PREFIX + MetricNames.REASON_LABEL + "_" + MetricNames.DEAD_LETTERED;
+    public static final String DEAD_LETTERED = MetricNames.prometheusName(MetricNames.DEAD_LETTERED);
     /** The seed of every test run's content. */
     public static final long SEED = 7;
 
@@ -126,7 +126,7 @@ public final class PipelineRun implements AutoCloseable {
     }
 
     public long deadLetters() {
-        return stores.committedRecords(pipeline.deadletterTopic);
+        return stores.committedRecords(pipeline.deadletterTopic());
     }
 
     /** Waits until {@code actual} is {@code expected} (or the time is up), then asserts it is exactly that. */

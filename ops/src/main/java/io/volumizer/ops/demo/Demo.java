@@ -18,6 +18,7 @@ import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.Step;
 import io.volumizer.domain.topology.Topology;
+import io.volumizer.options.conventions.ConsumerGroups;
 import io.volumizer.options.conventions.MetricNames;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -82,7 +83,7 @@ public final class Demo extends PipelineRunCommand {
             String jarId = flink.uploadJar(session.jar);
             String importJob = flink.run(jarId, Step.IMPORT, Options.with(pipeline, "--group-id", importGroup()), null);
             String indexJob = flink.run(jarId, Step.INDEX,
-                    Options.with(pipeline, "--index-group-id", "volumizer-" + repository + "-index"), null);
+                    Options.with(pipeline, "--index-group-id", ConsumerGroups.of(repository, Step.INDEX)), null);
             flink.awaitState(importJob, "RUNNING", Duration.ofMinutes(2));
             flink.awaitState(indexJob, "RUNNING", Duration.ofMinutes(2));
             String generateJob = flink.run(jarId, Step.GENERATE, generateArguments(), null);
@@ -166,7 +167,7 @@ public final class Demo extends PipelineRunCommand {
                 inMongo += stores.mongoCount(repository);
                 inElasticsearch += stores.elasticsearchCount(repository);
             }
-            long allDeadLetters = stores.committedRecords(pipeline.deadletterTopic);
+            long allDeadLetters = stores.committedRecords(pipeline.deadletterTopic());
             imported.update(inMongo, now);
             indexed.update(inElasticsearch, now);
             return inMongo + allDeadLetters >= generated.count && inElasticsearch + allDeadLetters >= inMongo;
@@ -177,7 +178,7 @@ public final class Demo extends PipelineRunCommand {
 
     /** The import's consumer group: a later import job of this group continues where the demo's stopped. */
     private String importGroup() {
-        return "volumizer-" + run.repository + "-import";
+        return ConsumerGroups.of(run.repository, Step.IMPORT);
     }
 
     private int summary(Stores stores, GeneratorSettings settings, Topology topology, Stage generated, Stage imported,

@@ -220,7 +220,7 @@ public final class JobsCommand {
                 }
             }
             System.out.println("reset " + String.join(", ", repositories) + ": topics " + pipeline.documentsTopic() + ", "
-                    + pipeline.importedTopic + ", " + pipeline.deadletterTopic + ", their collections and indices");
+                    + pipeline.importedTopic() + ", " + pipeline.deadletterTopic() + ", their collections and indices");
             return 0;
         }
     }

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
@@ -31,6 +30,7 @@ import org.elasticsearch.client.RestClient;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.client.MongoClients;
 
+import io.volumizer.options.conventions.ConsumerGroups;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DeadLetter;
@@ -112,7 +112,7 @@ public final class Stores implements AutoCloseable {
     /** Every committed record of a topic, from its start to its end as it is now, in each partition's order. */
     public void readCommitted(String topic, Consumer<byte[]> each) {
         Properties config = options.kafka.clientProperties();
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, "volumizer-count-" + UUID.randomUUID());
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, ConsumerGroups.ephemeral("count"));
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         try (var consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -144,8 +144,8 @@ public final class Stores implements AutoCloseable {
         var deadLetters = KafkaAvroSerde.deserializer(options.registry.url, DeadLetter.class);
         var documents = KafkaAvroSerde.deserializer(options.registry.url, DocumentEvent.class);
         Map<String, Long> counts = new TreeMap<>();
-        readCommitted(options.deadletterTopic, value -> {
-            DeadLetter deadLetter = deadLetters.deserialize(options.deadletterTopic, value);
+        readCommitted(options.deadletterTopic(), value -> {
+            DeadLetter deadLetter = deadLetters.deserialize(options.deadletterTopic(), value);
             ByteBuffer payload = deadLetter.getPayload().duplicate();
             byte[] bytes = new byte[payload.remaining()];
             payload.get(bytes);
@@ -164,7 +164,7 @@ public final class Stores implements AutoCloseable {
 
     /** Deletes the pipeline's topics, the repository's collection and its index: the next run starts from nothing. */
     public void reset(String repository) throws IOException {
-        reset(repository, options.documentsTopic(), options.importedTopic, options.deadletterTopic);
+        reset(repository, options.documentsTopic(), options.importedTopic(), options.deadletterTopic());
     }
 
     /** Deletes the topics, the repository's collection and its index. */

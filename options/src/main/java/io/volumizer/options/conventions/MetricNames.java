@@ -1,10 +1,18 @@
 package io.volumizer.options.conventions;
 
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
 /**
- * The names of the stages' own metrics, defined once for the jobs that register them and for everything that reads
- * them (the demo's progress, the benchmarks, the tests, the chart's dashboard). A stage's metrics live in the
- * {@value #GROUP} group of its operator, labelled {@value #STAGE_LABEL}; Flink's Prometheus reporter exports them as
- * {@code flink_taskmanager_job_task_operator_volumizer_stage_<metric>{stage="…"}}.
+ * The names of Volumizer's own metrics, defined once for what registers them (the jobs' stages, the API) and for
+ * everything that reads them (the demo's progress, the benchmarks, the tests, the chart's dashboard, which
+ * ChartConventionsTest checks against {@link #stagePrometheusNames()} and {@link #apiPrometheusNames()}).
+ * <p>
+ * A stage's metrics live in the {@value #GROUP} group of its operator, labelled {@value #STAGE_LABEL}; Flink's
+ * Prometheus reporter exports them as {@code flink_taskmanager_job_task_operator_volumizer_stage_<metric>{stage="…"}}
+ * ({@link #prometheusName}). The API's are Micrometer meters, which its Prometheus registry exports with units and
+ * suffixes ({@link #apiPrometheusNames()}).
  */
 public final class MetricNames {
 
@@ -43,9 +51,63 @@ public final class MetricNames {
     public static final String CHANGED = "changed";
     public static final String SKIPPED = "skipped";
 
+    /** Every stage metric above. */
+    private static final Set<String> STAGE_METRICS = Set.of(GENERATED, DECODED, WRITTEN, WRITTEN_PER_SECOND, STALE,
+            RETRIES, BULK_MILLIS, BATCH_SIZE, DEAD_LETTERED, PARENT_CACHE_HITS, PARENT_CACHE_MISSES,
+            PARENTS_FROM_RESOLVED_FOLDERS, PARKED_CHILDREN, RESOLVED_WITH_PARENT, BLOBS_STORED, FILE_TEXT_EXTRACTED,
+            FILE_TEXT_FAILED, FILE_TEXT_NOT_STORED, RANGES_DONE, RANGES_FAILED, CHANGED, SKIPPED);
+
     /** The exported name's prefix of every stage metric: append a metric's name. */
     public static final String PROMETHEUS_PREFIX = "flink_taskmanager_job_task_operator_" + GROUP + "_" + STAGE_LABEL + "_";
 
+    /** The API's meters (Micrometer names): requests by route, method and status, a timer. */
+    public static final String API_REQUESTS = "volumizer.api.requests";
+    /** Requests being served, by admission class: a gauge. */
+    public static final String API_IN_FLIGHT = "volumizer.api.in.flight";
+    /** Requests refused, by admission class: a counter. */
+    public static final String API_REFUSED = "volumizer.api.refused";
+    /** Requests to Elasticsearch: a timer. */
+    public static final String API_ELASTICSEARCH_REQUESTS = "volumizer.api.elasticsearch.requests";
+
+    /** The API's labels. */
+    public static final String ROUTE_LABEL = "route";
+    public static final String METHOD_LABEL = "method";
+    public static final String STATUS_LABEL = "status";
+    public static final String CLASS_LABEL = "class";
+
     private MetricNames() {
+    }
+
+    /**
+     * A stage metric's exported name. A dead-letter count sits in a {@value #REASON_LABEL} group below the stage's,
+     * whose key the reporter puts into the name as it does the stage's.
+     */
+    public static String prometheusName(String stageMetric) {
+        return PROMETHEUS_PREFIX + (stageMetric.equals(DEAD_LETTERED) ? REASON_LABEL + "_" : "") + stageMetric;
+    }
+
+    /** The exported name of every stage metric. */
+    public static Set<String> stagePrometheusNames() {
+        return STAGE_METRICS.stream().map(MetricNames::prometheusName).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * The names Prometheus sees of the API's meters: dots become underscores, a timer is histogram series in
+     * seconds and a maximum, a counter ends in {@code _total} (the Micrometer Prometheus registry's rules; ApiMetricsTest
+     * checks them against a scrape).
+     */
+    public static Set<String> apiPrometheusNames() {
+        return Stream.of(timer(API_REQUESTS), timer(API_ELASTICSEARCH_REQUESTS),
+                Stream.of(prometheus(API_IN_FLIGHT), prometheus(API_REFUSED) + "_total"))
+                .flatMap(names -> names).collect(Collectors.toUnmodifiableSet());
+    }
+
+    private static Stream<String> timer(String meter) {
+        String seconds = prometheus(meter) + "_seconds";
+        return Stream.of("_count", "_sum", "_bucket", "_max").map(suffix -> seconds + suffix);
+    }
+
+    private static String prometheus(String meter) {
+        return meter.replace('.', '_');
     }
 }

@@ -1,5 +1,7 @@
 package io.volumizer.options.pipeline;
 
+import java.util.stream.Stream;
+
 import io.volumizer.options.Options;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -10,11 +12,11 @@ import picocli.CommandLine.Option;
  */
 public final class PipelineOptions extends RepositoryServicesOptions {
 
-    @Option(names = "--imported-topic", defaultValue = "volumizer.imported", description = "Imported documents, keyed by id (default: ${DEFAULT-VALUE}).")
-    public String importedTopic;
+    @Option(names = "--imported-topic", description = "Imported documents, keyed by id (default: --topics-of's).")
+    private String importedTopic;
 
-    @Option(names = "--deadletter-topic", defaultValue = "volumizer.deadletter", description = "What a stage could not process (default: ${DEFAULT-VALUE}).")
-    public String deadletterTopic;
+    @Option(names = "--deadletter-topic", description = "What a stage could not process (default: --topics-of's).")
+    private String deadletterTopic;
 
     @Option(names = "--partitions", defaultValue = "4", description = "Partitions of topics this job creates (default: ${DEFAULT-VALUE}).")
     public int partitions;
@@ -25,14 +27,23 @@ public final class PipelineOptions extends RepositoryServicesOptions {
     @Option(names = "--parallelism", defaultValue = "0", description = "Job parallelism; 0 keeps the cluster's default (default: ${DEFAULT-VALUE}).")
     public int parallelism;
 
+    public String importedTopic() {
+        return importedTopic != null ? importedTopic : documents.topics().imported();
+    }
+
+    public String deadletterTopic() {
+        return deadletterTopic != null ? deadletterTopic : documents.topics().deadletter();
+    }
+
     public void validate() {
         Options.require(partitions >= 1, "--partitions must be at least 1, was " + partitions);
         Options.require(parallelism >= 0, "--parallelism must be 0 (cluster default) or positive, was " + parallelism);
         checkpoints.validate();
+        documents.validate();
         elasticsearch.validate();
         topology.validate();
         blobs.validate();
-        Options.require(!documentsTopic().equals(importedTopic) && !documentsTopic().equals(deadletterTopic)
-                && !importedTopic.equals(deadletterTopic), "--documents-topic, --imported-topic and --deadletter-topic must differ");
+        Options.require(Stream.of(documentsTopic(), importedTopic(), deadletterTopic()).distinct().count() == 3,
+                "--documents-topic, --imported-topic and --deadletter-topic must differ");
     }
 }

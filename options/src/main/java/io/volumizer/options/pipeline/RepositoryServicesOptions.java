@@ -46,7 +46,7 @@ public abstract class RepositoryServicesOptions {
     public TopologyOptions topology = new TopologyOptions();
 
     public String documentsTopic() {
-        return documents.topic;
+        return documents.topic();
     }
 
     /** Which database holds each repository: the topology file's, or else the job's for every repository. */

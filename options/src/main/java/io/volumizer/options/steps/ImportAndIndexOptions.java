@@ -23,8 +23,12 @@ public final class ImportAndIndexOptions extends PipelineStepOptions {
         indexSettings.validate();
     }
 
+    public String groupId() {
+        return consumerGroup(importSettings.groupId, Step.IMPORT_AND_INDEX);
+    }
+
     @Override
     public String instance() {
-        return importSettings.groupId;
+        return groupId();
     }
 }

@@ -16,8 +16,12 @@ public final class ImportOptions extends PipelineStepOptions {
         settings.validate();
     }
 
+    public String groupId() {
+        return consumerGroup(settings.groupId, Step.IMPORT);
+    }
+
     @Override
     public String instance() {
-        return settings.groupId;
+        return groupId();
     }
 }

@@ -38,8 +38,10 @@ public final class ImportSettings {
             + "need no MongoDB lookup and no wait; least recently used out, 0 turns it off (default: ${DEFAULT-VALUE}).")
     public int resolvedFolderCache;
 
-    @Option(names = "--group-id", defaultValue = "volumizer-import", description = "Kafka consumer group reading the documents topic (default: ${DEFAULT-VALUE}).")
-    public String groupId;
+    /** Read through the step's options, which know the default: --topics-of's group. */
+    @Option(names = "--group-id", description = "Kafka consumer group reading the documents topic (default: "
+            + "--topics-of's, volumizer-<repository>-import).")
+    String groupId;
 
     /** How documents are spread over the parent-cache subtasks. */
     public enum PartitionBy { parent, document }

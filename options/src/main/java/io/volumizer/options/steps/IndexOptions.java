@@ -12,17 +12,21 @@ public final class IndexOptions extends PipelineStepOptions {
     @Mixin
     public IndexSettings settings = new IndexSettings();
 
-    @Option(names = "--index-group-id", defaultValue = "volumizer-index",
-            description = "Kafka consumer group reading the imported topic (default: ${DEFAULT-VALUE}).")
-    public String groupId;
+    @Option(names = "--index-group-id",
+            description = "Kafka consumer group reading the imported topic (default: --topics-of's, volumizer-<repository>-index).")
+    private String groupId;
 
     @Override
     protected void validateStep() {
         settings.validate();
     }
 
+    public String groupId() {
+        return consumerGroup(groupId, Step.INDEX);
+    }
+
     @Override
     public String instance() {
-        return groupId;
+        return groupId();
     }
 }

@@ -3,6 +3,7 @@ package io.volumizer.options.steps;
 import static io.volumizer.options.Options.require;
 
 import io.volumizer.options.Options;
+import io.volumizer.options.conventions.TopicNames;
 import io.volumizer.options.endpoints.KafkaOptions;
 import io.volumizer.options.pipeline.CheckpointOptions;
 import picocli.CommandLine.Command;
@@ -17,7 +18,7 @@ public final class SmokeOptions implements Options.Validated {
     @Mixin
     public KafkaOptions kafka = new KafkaOptions();
 
-    @Option(names = "--topic", defaultValue = "volumizer-smoke", description = "Topic of the running counts (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--topic", defaultValue = TopicNames.SMOKE, description = "Topic of the running counts (default: ${DEFAULT-VALUE}).")
     public String topic;
 
     @Option(names = "--records", defaultValue = "1000000", description = "Records to generate; 0 runs until stopped (default: ${DEFAULT-VALUE}).")

@@ -14,11 +14,24 @@ import java.util.Map;
  */
 public record IndexNames(String prefix, Map<String, String> aliases) implements Serializable {
 
+    /** The prefix of a deployment that names none ({@code --index-prefix}'s default, the chart's indexPrefix). */
+    public static final String DEFAULT_PREFIX = "volumizer-";
+    /**
+     * What a prefix may be (the chart's values.schema.json holds the same pattern, anchored): what can start an
+     * Elasticsearch index name, and no '.', which separates an alias from its generation.
+     */
+    public static final String PREFIX_PATTERN = "[a-z0-9][a-z0-9_-]*";
+    public static final String PREFIX_RULE = "lower-case letters, digits, '-' or '_', starting with a letter or digit";
+
     public IndexNames {
-        if (prefix == null || !prefix.equals(prefix.toLowerCase(java.util.Locale.ROOT))) {
-            throw new IllegalArgumentException("an index prefix must be lower case, was " + prefix);
+        if (!isValidPrefix(prefix)) {
+            throw new IllegalArgumentException("an index prefix must be " + PREFIX_RULE + ", was '" + prefix + "'");
         }
         aliases = Map.copyOf(aliases);
+    }
+
+    public static boolean isValidPrefix(String prefix) {
+        return prefix != null && prefix.matches(PREFIX_PATTERN);
     }
 
     /** Every repository's alias is its name under the prefix. */

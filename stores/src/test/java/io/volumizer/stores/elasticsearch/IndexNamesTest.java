@@ -11,7 +11,7 @@ class IndexNamesTest {
 
     @Test
     void aRepositorysIndexIsItsNameOrItsOwnAliasUnderThePrefix() {
-        IndexNames names = new IndexNames("volumizer-", Map.of("archives", "statements-archive"));
+        IndexNames names = new IndexNames(IndexNames.DEFAULT_PREFIX, Map.of("archives", "statements-archive"));
 
         assertThat(names.of("us-east")).isEqualTo("volumizer-us-east");
         assertThat(names.of("archives")).isEqualTo("volumizer-statements-archive");
@@ -20,6 +20,14 @@ class IndexNamesTest {
         assertThat(names.all()).as("every alias stays under the prefix: one template, one pattern").isEqualTo("volumizer-*");
         assertThat(names.repositoryOf("volumizer-statements-archive")).isEqualTo("archives");
         assertThat(names.repositoryOf("volumizer-us-east")).isEqualTo("us-east");
-        assertThatThrownBy(() -> new IndexNames("Volumizer-")).hasMessageContaining("lower case");
+    }
+
+    @Test
+    void aPrefixIsWhatCanStartAnIndexNameWithoutADot() {
+        for (String refused : new String[] {"Volumizer-", "", "-volumizer", "_volumizer", "volumizer.", "a b"}) {
+            assertThatThrownBy(() -> new IndexNames(refused)).as("'%s'", refused)
+                    .hasMessage("an index prefix must be " + IndexNames.PREFIX_RULE + ", was '" + refused + "'");
+        }
+        assertThat(new IndexNames("it-run1_x-").prefix()).isEqualTo("it-run1_x-");
     }
 }
