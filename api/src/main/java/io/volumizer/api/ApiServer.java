@@ -180,7 +180,7 @@ public final class ApiServer {
         if (options == null) {
             return; // help, printed
         }
-        Backends backends = new Backends(options);
+        Backends backends = options.openBackends();
         Javalin app = create(options, backends).start(options.bind, options.port);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             app.stop();

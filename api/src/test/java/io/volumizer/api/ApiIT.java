@@ -77,7 +77,7 @@ class ApiIT {
         settings = pipeline.settings;
         generated = pipeline.generated;
         ApiOptions options = options();
-        backends = new Backends(options);
+        backends = options.openBackends();
         api = ApiServer.create(options, backends).start("127.0.0.1", 0);
         base = "http://127.0.0.1:" + api.port();
         pipeline.awaitIndexed(base);
@@ -519,7 +519,7 @@ class ApiIT {
     void unreachableBackendsGive503NotAStackTrace() throws Exception {
         ApiOptions deadStores = options("--mongodb-uri", "mongodb://127.0.0.1:1", "--elasticsearch-url", "http://127.0.0.1:1",
                 "--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S");
-        try (Backends dead = new Backends(deadStores)) {
+        try (Backends dead = deadStores.openBackends()) {
             Javalin down = ApiServer.create(deadStores, dead).start("127.0.0.1", 0);
             String saved = base;
             try {
@@ -539,7 +539,7 @@ class ApiIT {
         }
 
         ApiOptions deadKafka = options("--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S");
-        try (Backends dead = new Backends(deadKafka)) {
+        try (Backends dead = deadKafka.openBackends()) {
             Javalin down = ApiServer.create(deadKafka, dead).start("127.0.0.1", 0);
             String saved = base;
             try {
@@ -609,7 +609,7 @@ class ApiIT {
             admin.createTopics(List.of(new NewTopic(orphan, 1, (short) 1))).all().get();
         }
         ApiOptions unconsumed = options("--documents-topic", orphan, "--wait-timeout", "PT1S");
-        try (Backends orphaned = new Backends(unconsumed)) {
+        try (Backends orphaned = unconsumed.openBackends()) {
             Javalin lonely = ApiServer.create(unconsumed, orphaned).start("127.0.0.1", 0);
             String saved = base;
             try {
