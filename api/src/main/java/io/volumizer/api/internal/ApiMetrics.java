@@ -8,6 +8,7 @@ import org.apache.http.impl.nio.client.HttpAsyncClientBuilder;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -22,8 +23,8 @@ import io.volumizer.api.internal.Admission.RequestClass;
 
 /**
  * The API's Prometheus metrics, served at {@link #PATH}: requests by route, method and status (latency
- * histograms), requests in flight and refused per admission class, MongoDB commands and Elasticsearch requests
- * (latency histograms), JVM memory, GC and threads.
+ * histograms), requests in flight and refused per admission class, the reads' grants applied by route, MongoDB
+ * commands and Elasticsearch requests (latency histograms), JVM memory, GC and threads.
  */
 public final class ApiMetrics {
 
@@ -33,10 +34,12 @@ public final class ApiMetrics {
     static final String IN_FLIGHT = "volumizer.api.in.flight";
     static final String REFUSED = "volumizer.api.refused";
     static final String ELASTICSEARCH = "volumizer.api.elasticsearch.requests";
+    static final String READ_GRANTS = "volumizer.api.read.grants";
 
     private static final String STARTED = "volumizer.metrics.started";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Meter.MeterProvider<Counter> readGrants = Counter.builder(READ_GRANTS).withRegistry(registry);
 
     public ApiMetrics() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -70,6 +73,11 @@ public final class ApiMetrics {
             FunctionCounter.builder(REFUSED, admission, a -> a.refused(requestClass))
                     .tag("class", requestClass.name()).register(registry);
         }
+    }
+
+    /** Counts a read's grant applied on {@code route} (its template) to a search or to a document. */
+    public void readGranted(String route, String appliedTo) {
+        readGrants.withTags("route", route, "applied", appliedTo).increment();
     }
 
     /** Times every request of {@code app} by its route, and serves the metrics at {@link #PATH}. */
