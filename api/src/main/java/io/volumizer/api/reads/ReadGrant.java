@@ -33,8 +33,8 @@ public final class ReadGrant {
     }
 
     /**
-     * Keeps out of a search what the caller may not read: the policy's clause joins the filters of the body's bool
-     * query (one is made when the body has no query), so that hits, totals and aggregations count only the rest.
+     * Keeps out of a search what the caller may not read: the policy's clause joins the filters of the body's query,
+     * a bool query (one is made when the body has none), so that hits, totals and aggregations count only the rest.
      */
     public void restrict(ObjectNode searchBody) {
         searchBody.withArray(FILTERS).add(policy.searchFilter(caller));
