@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.volumizer.api.internal.Admission;
+import io.volumizer.api.internal.Backends;
 
 import io.volumizer.options.Options;
 import io.volumizer.options.endpoints.FlinkOptions;
@@ -83,6 +84,11 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
 
     @Option(names = "--max-upload-bytes", defaultValue = "52428800", description = "Largest file upload (default: ${DEFAULT-VALUE}).")
     public long maxUploadBytes;
+
+    /** Clients of the backends these options name, with their timeouts; the caller closes them. */
+    public Backends openBackends() {
+        return new Backends(this, backendTimeout, requestTimeout);
+    }
 
     /** The places of each class of request: --max-concurrent over the defaults. */
     public Map<Admission.RequestClass, Integer> admissionLimits() {

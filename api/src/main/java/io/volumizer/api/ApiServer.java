@@ -38,6 +38,8 @@ import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.stores.blob.BlobStoreException;
 import io.volumizer.api.internal.Backends;
+import io.volumizer.api.reads.ReadAccess;
+import io.volumizer.api.reads.ReadPolicy;
 import io.volumizer.api.search.SearchHandler;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -46,7 +48,8 @@ import io.volumizer.domain.topology.Topology;
 
 /**
  * The repository's REST API: documents, children, ancestors and blobs read from MongoDB, search in
- * Elasticsearch, writes appended to the documents topic. Errors are JSON: {@code {error, field, message}}.
+ * Elasticsearch, writes appended to the documents topic. Every read route is registered through {@link ReadAccess},
+ * which applies what its caller may read. Errors are JSON: {@code {error, field, message}}.
  */
 public final class ApiServer {
 
@@ -74,6 +77,7 @@ public final class ApiServer {
         CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
                 new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.mongo, options.jobArguments()));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
+        ReadAccess access = new ReadAccess(ReadPolicy.EVERYTHING, backends.metrics);
         byte[] openApi = resource("openapi.json");
         byte[] token = ("Bearer " + options.token).getBytes(StandardCharsets.UTF_8);
 
@@ -103,22 +107,22 @@ public final class ApiServer {
                     "backends", status, "admission", admission.status()));
         });
         app.get("/api/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
-        app.get("/api/v1/search", admission.guard(RequestClass.search, search::search));
-        app.get("/api/v1/{repository}/search", admission.guard(RequestClass.search, search::search));
+        app.get("/api/v1/search", admission.guard(RequestClass.search, access.reads(search::search)));
+        app.get("/api/v1/{repository}/search", admission.guard(RequestClass.search, access.reads(search::search)));
         app.post("/api/v1/{repository}/documents", admission.guard(RequestClass.writes, writes::create));
-        app.get("/api/v1/{repository}/documents/{id}", admission.guard(RequestClass.reads, reads::get));
+        app.get("/api/v1/{repository}/documents/{id}", admission.guard(RequestClass.reads, access.reads(reads::get)));
         app.put("/api/v1/{repository}/documents/{id}", admission.guard(RequestClass.writes, writes::update));
         app.delete("/api/v1/{repository}/documents/{id}", admission.guard(RequestClass.writes, writes::delete));
-        app.get("/api/v1/{repository}/documents/{id}/children", admission.guard(RequestClass.reads, reads::children));
-        app.get("/api/v1/{repository}/documents/{id}/ancestors", admission.guard(RequestClass.reads, reads::ancestors));
-        app.get("/api/v1/{repository}/documents/{id}/blob", admission.guard(RequestClass.blobs, reads::blob));
-        app.get("/api/v1/documents/{id}", admission.guard(RequestClass.reads, reads::get));
-        app.get("/api/v1/documents/{id}/children", admission.guard(RequestClass.reads, reads::children));
-        app.get("/api/v1/documents/{id}/ancestors", admission.guard(RequestClass.reads, reads::ancestors));
-        app.get("/api/v1/documents/{id}/blob", admission.guard(RequestClass.blobs, reads::blob));
+        app.get("/api/v1/{repository}/documents/{id}/children", admission.guard(RequestClass.reads, access.reads(reads::children)));
+        app.get("/api/v1/{repository}/documents/{id}/ancestors", admission.guard(RequestClass.reads, access.reads(reads::ancestors)));
+        app.get("/api/v1/{repository}/documents/{id}/blob", admission.guard(RequestClass.blobs, access.reads(reads::blob)));
+        app.get("/api/v1/documents/{id}", admission.guard(RequestClass.reads, access.reads(reads::get)));
+        app.get("/api/v1/documents/{id}/children", admission.guard(RequestClass.reads, access.reads(reads::children)));
+        app.get("/api/v1/documents/{id}/ancestors", admission.guard(RequestClass.reads, access.reads(reads::ancestors)));
+        app.get("/api/v1/documents/{id}/blob", admission.guard(RequestClass.blobs, access.reads(reads::blob)));
         app.post("/api/v1/{repository}/reindex", admission.guard(RequestClass.writes, commands::reindex));
         app.post("/api/v1/{repository}/bulk", admission.guard(RequestClass.writes, commands::bulk));
-        app.get("/api/v1/bulk/{commandId}", admission.guard(RequestClass.reads, commands::status));
+        app.get("/api/v1/bulk/{commandId}", admission.guard(RequestClass.reads, access.reads(commands::status)));
         app.post("/api/v1/bulk/{commandId}/abort", admission.guard(RequestClass.writes, commands::abort));
         app.post("/api/v1/bulk/{commandId}/resume", admission.guard(RequestClass.writes, commands::resume));
         app.post("/api/v1/bulk/{commandId}/retry", admission.guard(RequestClass.writes, commands::retry));
@@ -180,7 +184,7 @@ public final class ApiServer {
         if (options == null) {
             return; // help, printed
         }
-        Backends backends = new Backends(options);
+        Backends backends = options.openBackends();
         Javalin app = create(options, backends).start(options.bind, options.port);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             app.stop();

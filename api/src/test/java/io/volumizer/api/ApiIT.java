@@ -18,13 +18,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,13 +37,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.javalin.Javalin;
+import io.javalin.http.HandlerType;
+import io.javalin.router.Endpoint;
+import io.javalin.router.ParsedEndpoint;
+import io.volumizer.api.internal.ApiMetrics;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.testing.LocalPipeline;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.metrics.PrometheusScrape;
+import io.volumizer.options.steps.BulkUpdateOptions;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.stores.blob.BlobStore;
+import io.volumizer.stores.commands.CommandStore;
 
 /**
  * The API against the real local services. The repository it reads is made by the real pipeline: the generate
@@ -77,7 +86,7 @@ class ApiIT {
         settings = pipeline.settings;
         generated = pipeline.generated;
         ApiOptions options = options();
-        backends = new Backends(options);
+        backends = options.openBackends();
         api = ApiServer.create(options, backends).start("127.0.0.1", 0);
         base = "http://127.0.0.1:" + api.port();
         pipeline.awaitIndexed(base);
@@ -411,6 +420,96 @@ class ApiIT {
         assertError(get("/api/v1/nosuchrepository" + run + "/search"), 404, null);
     }
 
+    // ---- the read seam
+
+    /** GET routes that answer with no document nor part of one. */
+    private static final Set<String> NOT_READS = Set.of("/health/live", "/health/ready", "/api/v1/openapi.json",
+            ApiMetrics.PATH);
+    private static final Pattern READ_GRANTS = Pattern.compile("volumizer_api_read_grants_total\\{(.*)} (\\S+)");
+    private static final Pattern PATH_PARAMETER = Pattern.compile("\\{(\\w+)}");
+
+    @Test
+    void everyReadRouteOfTheOpenApiDocumentGoesThroughTheReadSeam() throws Exception {
+        Set<String> documented = new TreeSet<>();
+        json(get("/api/v1/openapi.json")).path("paths").fields().forEachRemaining(path -> {
+            if (path.getValue().has("get")) {
+                documented.add(path.getKey());
+            }
+        });
+        // Javalin lists its routes in its private configuration only: enough to see that the document misses none.
+        Set<String> served = api.unsafeConfig().pvt.internalRouter.allHttpHandlers().stream().map(ParsedEndpoint::getEndpoint)
+                .filter(endpoint -> endpoint.getMethod() == HandlerType.GET).map(Endpoint::getPath)
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> documentedAndMetrics = new TreeSet<>(documented);
+        documentedAndMetrics.add(ApiMetrics.PATH);
+        assertThat(served).as("the GET routes served").isEqualTo(documentedAndMetrics);
+
+        Map<String, String> parameters = Map.of("repository", repository, "id", first("Statement").getId(),
+                "commandId", recordedCommand());
+        Set<String> reads = new TreeSet<>(documented);
+        reads.removeAll(NOT_READS);
+        assertThat(reads).isNotEmpty();
+        for (String route : reads) {
+            double before = allReadGrants(route);
+            String path = PATH_PARAMETER.matcher(route).replaceAll(parameter -> URLEncoder.encode(
+                    parameters.get(parameter.group(1)), StandardCharsets.UTF_8));
+            HttpResponse<byte[]> response = get(path);
+            assertThat(response.statusCode()).as("%s: %s", path, new String(response.body(), StandardCharsets.UTF_8))
+                    .isEqualTo(200);
+            assertThat(allReadGrants(route)).as("grants applied on %s", route).isGreaterThan(before);
+        }
+    }
+
+    @Test
+    void childrenFromEitherStoreAreThoseTheGrantLetsTheCallerRead() throws Exception {
+        String account = first("Account").getId();
+        int children = (int) generated.stream().filter(d -> account.equals(d.getParentId())).count();
+        String route = "/api/v1/{repository}/documents/{id}/children";
+        String listing = documents() + "/" + account + "/children?limit=50";
+
+        // From Elasticsearch: the grant filters the children's search.
+        double searches = readGrants(route).getOrDefault("search", 0.0);
+        assertThat(json(get(listing)).path("children").size()).isEqualTo(children);
+        assertThat(readGrants(route).getOrDefault("search", 0.0)).isGreaterThan(searches);
+
+        // From MongoDB: the grant checks the parent, then every child.
+        ApiOptions fromMongoDb = options("--children-from", "mongodb");
+        try (Backends mongoDbBackends = fromMongoDb.openBackends()) {
+            Javalin fromMongoDbApi = ApiServer.create(fromMongoDb, mongoDbBackends).start("127.0.0.1", 0);
+            String saved = base;
+            try {
+                base = "http://127.0.0.1:" + fromMongoDbApi.port();
+                assertThat(json(get(listing)).path("children").size()).isEqualTo(children);
+                assertThat(readGrants(route)).isEqualTo(Map.of("document", children + 1.0));
+            } finally {
+                base = saved;
+                fromMongoDbApi.stop();
+            }
+        }
+    }
+
+    /** The grants applied on a route template, by what they applied to, as the API at {@link #base} counts them. */
+    private static Map<String, Double> readGrants(String route) throws Exception {
+        Map<String, Double> grants = new TreeMap<>();
+        new String(get(ApiMetrics.PATH).body(), StandardCharsets.UTF_8).lines().map(READ_GRANTS::matcher)
+                .filter(line -> line.matches() && line.group(1).contains("route=\"" + route + "\""))
+                .forEach(line -> grants.put(line.group(1).replaceFirst(".*applied=\"(\\w+)\".*", "$1"),
+                        Double.parseDouble(line.group(2))));
+        return grants;
+    }
+
+    private static double allReadGrants(String route) throws Exception {
+        return readGrants(route).values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /** A bulk command, recorded as the API records one it accepts (no job is run for it): its status can be read. */
+    private static String recordedCommand() {
+        String commandId = "bulk-read-seam-" + run;
+        new CommandStore(backends.mongo.shared()).createIfAbsent(commandId, BulkUpdateOptions.Action.delete.name(),
+                repository, new Document());
+        return commandId;
+    }
+
     // ---- writes
 
     @Test
@@ -519,7 +618,7 @@ class ApiIT {
     void unreachableBackendsGive503NotAStackTrace() throws Exception {
         ApiOptions deadStores = options("--mongodb-uri", "mongodb://127.0.0.1:1", "--elasticsearch-url", "http://127.0.0.1:1",
                 "--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S");
-        try (Backends dead = new Backends(deadStores)) {
+        try (Backends dead = deadStores.openBackends()) {
             Javalin down = ApiServer.create(deadStores, dead).start("127.0.0.1", 0);
             String saved = base;
             try {
@@ -539,7 +638,7 @@ class ApiIT {
         }
 
         ApiOptions deadKafka = options("--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S");
-        try (Backends dead = new Backends(deadKafka)) {
+        try (Backends dead = deadKafka.openBackends()) {
             Javalin down = ApiServer.create(deadKafka, dead).start("127.0.0.1", 0);
             String saved = base;
             try {
@@ -609,7 +708,7 @@ class ApiIT {
             admin.createTopics(List.of(new NewTopic(orphan, 1, (short) 1))).all().get();
         }
         ApiOptions unconsumed = options("--documents-topic", orphan, "--wait-timeout", "PT1S");
-        try (Backends orphaned = new Backends(unconsumed)) {
+        try (Backends orphaned = unconsumed.openBackends()) {
             Javalin lonely = ApiServer.create(unconsumed, orphaned).start("127.0.0.1", 0);
             String saved = base;
             try {

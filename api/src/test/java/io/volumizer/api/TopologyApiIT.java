@@ -83,7 +83,7 @@ class TopologyApiIT {
     }
 
     private static String start(ApiOptions options) {
-        Backends backend = new Backends(options);
+        Backends backend = options.openBackends();
         Javalin server = ApiServer.create(options, backend).start("127.0.0.1", 0);
         backends.add(backend);
         servers.add(server);

@@ -29,7 +29,7 @@ class LoadTestSmokeIT {
     void smokeSimulationRunsWithoutErrorsAndIsSummarized() throws Exception {
         try (LocalPipeline pipeline = new LocalPipeline("smoke", 4, 4, 6)) {
             ApiOptions options = pipeline.apiOptions(TOKEN);
-            try (Backends backends = new Backends(options)) {
+            try (Backends backends = options.openBackends()) {
                 Javalin api = ApiServer.create(options, backends).start("127.0.0.1", 0);
                 try {
                     String base = "http://127.0.0.1:" + api.port();

@@ -11,6 +11,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 import org.bson.Document;
 
@@ -47,6 +48,8 @@ public final class Commands {
     private static final Duration SAVEPOINT_TIMEOUT = Duration.ofMinutes(5);
     private static final String JOB_ARGUMENTS = "jobArguments";
     private static final int FAILED_RANGES_SHOWN = 10;
+    /** What an operator, and a write (which needs the API's token), may read of the commands' records. */
+    private static final Predicate<Document> EVERY_RECORD = record -> true;
 
     private final FlinkSessionClient flink;
     private final Path jobsJar;
@@ -140,9 +143,14 @@ public final class Commands {
         return commandId;
     }
 
-    /** The command's status as the API answers it (see the OpenAPI description). */
+    /** The command's status as the API answers it (see the OpenAPI description), to an operator: any command. */
     public ObjectNode status(String commandId) throws IOException {
-        Document record = refreshed(find(commandId));
+        return status(commandId, EVERY_RECORD);
+    }
+
+    /** The command's status, to a caller that may read the records {@code readable} accepts: others are not found. */
+    public ObjectNode status(String commandId, Predicate<Document> readable) throws IOException {
+        Document record = refreshed(find(commandId, readable));
         State state = CommandStore.stateOf(record);
         boolean reindex = CommandStore.REINDEX.equals(record.getString(CommandStore.ACTION));
         long total = record.get(CommandStore.TOTAL, Number.class).longValue();
@@ -234,10 +242,14 @@ public final class Commands {
     }
 
     private Document find(String commandId) {
+        return find(commandId, EVERY_RECORD);
+    }
+
+    private Document find(String commandId, Predicate<Document> readable) {
         if (commandId == null || !commandId.matches(CommandStepOptions.COMMAND_ID_PATTERN)) {
             throw new CommandRefusedException(Reason.NOT_FOUND, null, "no command " + commandId);
         }
-        return commands.find(commandId).orElseThrow(() ->
+        return commands.find(commandId).filter(readable).orElseThrow(() ->
                 new CommandRefusedException(Reason.NOT_FOUND, null, "no command " + commandId));
     }
 

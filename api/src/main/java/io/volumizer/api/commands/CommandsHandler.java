@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.http.Context;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.BackendUnavailableException;
+import io.volumizer.api.reads.ReadGrant;
 
 /**
  * Reindex and bulk commands over HTTP ({@link Commands} does the work): starting one answers 202 with its id, and
@@ -81,8 +82,8 @@ public final class CommandsHandler {
         accepted(ctx, commandId);
     }
 
-    public void status(Context ctx) throws IOException {
-        ctx.json(refusals(() -> commands().status(ctx.pathParam("commandId"))));
+    public void status(Context ctx, ReadGrant grant) throws IOException {
+        ctx.json(refusals(() -> commands().status(ctx.pathParam("commandId"), grant::allows)));
     }
 
     public void abort(Context ctx) throws IOException {

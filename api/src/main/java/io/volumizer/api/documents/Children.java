@@ -7,6 +7,8 @@ import org.bson.Document;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.api.reads.ReadGrant;
+
 /** Children of a document, a keyset page at a time. */
 public interface Children {
 
@@ -29,9 +31,13 @@ public interface Children {
      * @param parent the parent, as MongoDB holds it
      * @param after  sort values (the sort key, then the id) of the last child of the previous page, or null for the
      *              first page
+     * @param grant  what the caller may read: only those children are listed
      */
-    Page list(List<String> repositories, Document parent, Sort sort, int limit, ArrayNode after);
+    Page list(List<String> repositories, Document parent, Sort sort, int limit, ArrayNode after, ReadGrant grant);
 
-    /** Whether the document has at least one live child in any of {@code repositories}. */
+    /**
+     * Whether the document has at least one live child in any of {@code repositories}, whoever may read it: what a
+     * write checks before it renames or deletes the document.
+     */
     boolean any(List<String> repositories, String parentId);
 }

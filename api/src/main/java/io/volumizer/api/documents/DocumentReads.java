@@ -12,6 +12,7 @@ import static io.volumizer.stores.DocumentFields.TYPE;
 import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -26,6 +27,7 @@ import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
+import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
 import io.volumizer.domain.topology.Topology;
@@ -35,7 +37,8 @@ import io.volumizer.stores.DocumentFields;
 /**
  * GET of a document, its children, its ancestors and its blob: in the repository of the path
  * ({@code /api/v1/{repository}/documents/...}), or in whichever repository holds it ({@code /api/v1/documents/...}),
- * where children are listed from every repository together. Every document in an answer says its repository.
+ * where children are listed from every repository together. Every document in an answer says its repository, and
+ * is one the request's {@link ReadGrant} lets its caller read.
  */
 public final class DocumentReads {
 
@@ -64,9 +67,9 @@ public final class DocumentReads {
         return repository != null ? List.of(Documents.checkRepository(repository)) : allRepositories.get();
     }
 
-    public void get(Context ctx) {
+    public void get(Context ctx, ReadGrant grant) {
         new QueryParameters(ctx.queryParamMap(), Set.of());
-        Document document = documents.require(scope(ctx), ctx.pathParam("id"));
+        Document document = documents.require(scope(ctx), ctx.pathParam("id"), grant::allows);
         String repository = document.getString(REPOSITORY);
         String etag = DocumentJson.etag(document.getLong(VERSION));
         ctx.header("ETag", etag);
@@ -77,15 +80,15 @@ public final class DocumentReads {
         ctx.json(DocumentJson.of(document, prefix(repository)));
     }
 
-    public void children(Context ctx) {
+    public void children(Context ctx, ReadGrant grant) {
         QueryParameters parameters = new QueryParameters(ctx.queryParamMap(), Set.of("limit", "cursor", "sort"));
         int limit = parameters.integer("limit", 20, 1, maxPageSize);
         Children.Sort sort = parameters.choice("sort", Children.Sort.class, Children.Sort.name);
         ArrayNode after = Cursors.decode(parameters.get("cursor"), sort.name(), 2);
         List<String> repositories = scope(ctx);
         String id = ctx.pathParam("id");
-        Document parent = documents.require(repositories, id);
-        Children.Page page = children.list(repositories, parent, sort, limit, after);
+        Document parent = documents.require(repositories, id, grant::allows);
+        Children.Page page = children.list(repositories, parent, sort, limit, after, grant);
         ObjectNode body = JSON.createObjectNode().put(PARENT_ID, id);
         body.set("children", page.items());
         body.put("next", page.next());
@@ -97,20 +100,22 @@ public final class DocumentReads {
 
     /**
      * The breadcrumb from the root down to the document's parent, each an indexed lookup by id: in the document's
-     * repository first, then in the others (an archived statement's account is in a live repository).
+     * repository first, then in the others (an archived statement's account is in a live repository). An ancestor
+     * the caller may not read is left out; one no longer stored is its id alone.
      */
-    public void ancestors(Context ctx) {
+    public void ancestors(Context ctx, ReadGrant grant) {
         new QueryParameters(ctx.queryParamMap(), Set.of());
-        Document document = documents.require(scope(ctx), ctx.pathParam("id"));
+        Document document = documents.require(scope(ctx), ctx.pathParam("id"), grant::allows);
         List<String> lookIn = Topology.ownFirst(document.getString(REPOSITORY), allRepositories.get());
         ArrayNode ancestors = JSON.createArrayNode();
         for (String ancestorId : document.getList(ANCESTOR_IDS, String.class, List.of())) {
-            Document ancestor = documents.find(lookIn, ancestorId).orElse(null);
-            ObjectNode entry = ancestors.addObject().put(ID, ancestorId);
-            if (ancestor != null) {
-                entry.put(REPOSITORY, ancestor.getString(REPOSITORY)).put(TYPE, ancestor.getString(TYPE)).put(NAME, ancestor.getString(NAME))
-                        .put(TITLE, ancestor.getString(TITLE));
+            Optional<Document> ancestor = documents.find(lookIn, ancestorId);
+            if (ancestor.isPresent() && !grant.allows(ancestor.get())) {
+                continue;
             }
+            ObjectNode entry = ancestors.addObject().put(ID, ancestorId);
+            ancestor.ifPresent(found -> entry.put(REPOSITORY, found.getString(REPOSITORY)).put(TYPE, found.getString(TYPE))
+                    .put(NAME, found.getString(NAME)).put(TITLE, found.getString(TITLE)));
         }
         ObjectNode body = JSON.createObjectNode().put(ID, document.getString(KEY));
         body.set("ancestors", ancestors);
@@ -118,9 +123,9 @@ public final class DocumentReads {
     }
 
     /** The binary: from the blob store when it is there, else rendered again from its generator key. */
-    public void blob(Context ctx) {
+    public void blob(Context ctx, ReadGrant grant) {
         new QueryParameters(ctx.queryParamMap(), Set.of());
-        Document document = documents.require(scope(ctx), ctx.pathParam("id"));
+        Document document = documents.require(scope(ctx), ctx.pathParam("id"), grant::allows);
         String repository = document.getString(REPOSITORY);
         Document blob = document.get(BLOB, Document.class);
         if (blob == null) {
@@ -134,7 +139,7 @@ public final class DocumentReads {
                     "blob " + key + " of document '" + document.getString(KEY) + "' is not in the blob store"));
         } else {
             // Stored by an import with a blob store, or else rendered again: the same bytes either way.
-            bytes = (digest == null ? java.util.Optional.<byte[]>empty() : blobs.require(repository).get(digest))
+            bytes = (digest == null ? Optional.<byte[]>empty() : blobs.require(repository).get(digest))
                     .orElseGet(() -> Renditions.render(BlobKey.parse(key, repository)));
         }
         ctx.contentType(blob.getString(DocumentFields.Blob.MIME_TYPE));

@@ -4,6 +4,7 @@ import static io.volumizer.stores.DocumentFields.KEY;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 import org.bson.Document;
 
@@ -40,8 +41,7 @@ public final class Documents {
     }
 
     public Document require(String repository, String id) {
-        return find(repository, id).orElseThrow(() -> ApiException.notFound("no document '" + id + "' in repository '"
-                + repository + "'"));
+        return find(repository, id).orElseThrow(() -> notFound(List.of(repository), id));
     }
 
     /** The document in whichever of {@code repositories} holds it (ids are unique across a topology's). */
@@ -55,12 +55,17 @@ public final class Documents {
         return Optional.empty();
     }
 
-    public Document require(List<String> repositories, String id) {
-        if (repositories.size() == 1) {
-            return require(repositories.get(0), id);
-        }
-        return find(repositories, id).orElseThrow(() -> ApiException.notFound("no document '" + id + "' in repositories "
-                + String.join(", ", repositories)));
+    /**
+     * The document in whichever of {@code repositories} holds it, if {@code readable} lets the caller read it: a
+     * document the caller may not read is not found either, so that the answer tells nothing of it.
+     */
+    public Document require(List<String> repositories, String id, Predicate<Document> readable) {
+        return find(repositories, id).filter(readable).orElseThrow(() -> notFound(repositories, id));
+    }
+
+    private static ApiException notFound(List<String> repositories, String id) {
+        return ApiException.notFound("no document '" + id + "' in " + (repositories.size() == 1
+                ? "repository '" + repositories.get(0) + "'" : "repositories " + String.join(", ", repositories)));
     }
 
     public static boolean live(Document document) {

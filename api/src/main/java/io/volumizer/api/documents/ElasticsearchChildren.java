@@ -25,6 +25,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.Elasticsearch;
+import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.elasticsearch.IndexLayout;
 
@@ -58,8 +59,9 @@ public final class ElasticsearchChildren implements Children {
     }
 
     @Override
-    public Page list(List<String> repositories, Document parent, Sort sort, int limit, ArrayNode after) {
+    public Page list(List<String> repositories, Document parent, Sort sort, int limit, ArrayNode after, ReadGrant grant) {
         ObjectNode body = query(parent.getString(DocumentFields.KEY), limit);
+        grant.restrict(body);
         ArrayNode order = body.putArray("sort");
         if (sort == Sort.name) {
             order.addObject().put(NAME, "asc");

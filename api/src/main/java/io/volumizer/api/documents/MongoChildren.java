@@ -27,6 +27,7 @@ import com.mongodb.client.model.Sorts;
 
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.DocumentJson;
+import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.stores.DocumentFields;
 
 /**
@@ -51,7 +52,7 @@ public final class MongoChildren implements Children {
     }
 
     @Override
-    public Page list(List<String> repositories, Document parent, Sort sort, int limit, ArrayNode after) {
+    public Page list(List<String> repositories, Document parent, Sort sort, int limit, ArrayNode after, ReadGrant grant) {
         String parentId = parent.getString(KEY);
         List<Bson> filters = new ArrayList<>(List.of(Filters.eq(PARENT_ID, parentId), Filters.ne(DELETED, true)));
         Bson order;
@@ -81,8 +82,10 @@ public final class MongoChildren implements Children {
         }
         found.sort(merged);
         List<Document> page = found.subList(0, Math.min(limit, found.size()));
+        // The page lists those of the next children the caller may read, and the cursor goes on from the last one
+        // either way: a page may hold fewer, but children the caller may not read never end a listing early.
         ArrayNode items = JSON.createArrayNode();
-        page.forEach(child -> items.add(DocumentJson.of(child, "")));
+        page.stream().filter(grant::allows).forEach(child -> items.add(DocumentJson.of(child, "")));
         String next = null;
         if (page.size() == limit) {
             Document last = page.get(page.size() - 1);

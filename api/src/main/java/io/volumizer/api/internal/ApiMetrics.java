@@ -8,6 +8,7 @@ import org.apache.http.impl.nio.client.HttpAsyncClientBuilder;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -23,8 +24,9 @@ import io.volumizer.options.conventions.MetricNames;
 
 /**
  * The API's Prometheus metrics, served at {@link #PATH}: requests by route, method and status (latency
- * histograms), requests in flight and refused per admission class, MongoDB commands and Elasticsearch requests
- * (latency histograms), JVM memory, GC and threads. The names are {@link MetricNames}' (the dashboard's).
+ * histograms), requests in flight and refused per admission class, the reads' grants applied by route, MongoDB
+ * commands and Elasticsearch requests (latency histograms), JVM memory, GC and threads. The names are
+ * {@link MetricNames}' (the dashboard's).
  */
 public final class ApiMetrics {
 
@@ -33,6 +35,7 @@ public final class ApiMetrics {
     private static final String STARTED = "volumizer.metrics.started";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Meter.MeterProvider<Counter> readGrants = Counter.builder(MetricNames.API_READ_GRANTS).withRegistry(registry);
 
     public ApiMetrics() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -66,6 +69,11 @@ public final class ApiMetrics {
             FunctionCounter.builder(MetricNames.API_REFUSED, admission, a -> a.refused(requestClass))
                     .tag(MetricNames.CLASS_LABEL, requestClass.name()).register(registry);
         }
+    }
+
+    /** Counts a read's grant applied on {@code route} (its template) to a search or to a document. */
+    public void readGranted(String route, String appliedTo) {
+        readGrants.withTags(MetricNames.ROUTE_LABEL, route, MetricNames.APPLIED_LABEL, appliedTo).increment();
     }
 
     /** Times every request of {@code app} by its route, and serves the metrics at {@link #PATH}. */

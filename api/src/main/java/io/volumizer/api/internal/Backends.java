@@ -1,5 +1,6 @@
 package io.volumizer.api.internal;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -19,7 +20,7 @@ import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClients;
 
-import io.volumizer.api.ApiOptions;
+import io.volumizer.options.pipeline.RepositoryServicesOptions;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
@@ -44,9 +45,13 @@ public final class Backends implements AutoCloseable {
     /** What the API and its backend calls measure, served at /metrics. */
     public final ApiMetrics metrics = new ApiMetrics();
 
-    public Backends(ApiOptions options) {
-        timeoutMillis = (int) options.backendTimeout.toMillis();
-        int requestTimeoutMillis = (int) options.requestTimeout.toMillis();
+    /**
+     * @param backendTimeout how long a connection or a server selection may take
+     * @param requestTimeout how long a backend's answer is awaited
+     */
+    public Backends(RepositoryServicesOptions options, Duration backendTimeout, Duration requestTimeout) {
+        timeoutMillis = (int) backendTimeout.toMillis();
+        int requestTimeoutMillis = (int) requestTimeout.toMillis();
         mongo = new MongoRepositories(options.repositoryDatabases(), uri -> MongoClients.create(MongoClientSettings.builder()
                 .applyConnectionString(new ConnectionString(uri))
                 .applyToClusterSettings(c -> c.serverSelectionTimeout(timeoutMillis, TimeUnit.MILLISECONDS))

@@ -13,6 +13,7 @@ import io.javalin.http.Context;
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.Elasticsearch;
 import io.volumizer.api.internal.QueryParameters;
+import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.stores.elasticsearch.IndexLayout;
 
@@ -41,13 +42,16 @@ public final class SearchHandler {
         this.maxPageSize = maxPageSize;
     }
 
-    public void search(Context ctx) {
+    /** Hits and aggregations of the documents the caller may read. */
+    public void search(Context ctx, ReadGrant grant) {
         String pathRepository = ctx.pathParamMap().get("repository");
         QueryParameters parameters = new QueryParameters(ctx.queryParamMap(), pathRepository == null
                 ? SearchRequest.PARAMETERS : IN_REPOSITORY_PARAMETERS);
         SearchRequest request = SearchRequest.parse(parameters, pathRepository, maxPageSize);
         List<String> searched = request.repositories().isEmpty() ? allRepositories.get() : request.repositories();
-        JsonNode answer = elasticsearch.search(searched, request.toQuery(), request.routing(searched, layouts));
+        ObjectNode body = request.toQuery();
+        grant.restrict(body);
+        JsonNode answer = elasticsearch.search(searched, body, request.routing(searched, layouts));
         ctx.json(response(request, answer));
     }
 

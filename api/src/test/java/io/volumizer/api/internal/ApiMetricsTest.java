@@ -30,6 +30,7 @@ class ApiMetricsTest {
         metrics.watch(new Admission(Arrays.stream(RequestClass.values()).collect(Collectors.toMap(c -> c, c -> 1)),
                 Duration.ZERO));
         metrics.timeElasticsearch(HttpAsyncClientBuilder.create());
+        metrics.readGranted("/api/v1/search", "search");
         Javalin app = Javalin.create();
         metrics.install(app);
         app.start("127.0.0.1", 0);

@@ -131,10 +131,11 @@ public final class LocalPipeline implements AutoCloseable {
         }
     }
 
-    /** The jobs jar this build made: what the API submits reindex and bulk commands from. */
+    /** The jobs jar this build made (not its test-jar): what the API submits reindex and bulk commands from. */
     public Path jobsJar() throws IOException {
         try (var files = Files.list(root.resolve("jobs/target"))) {
             return files.filter(p -> p.getFileName().toString().matches("volumizer-jobs-.*\\.jar"))
+                    .filter(p -> !p.getFileName().toString().endsWith("-tests.jar"))
                     .findFirst().orElseThrow(() -> new IllegalStateException("jobs jar not built in jobs/target"));
         }
     }

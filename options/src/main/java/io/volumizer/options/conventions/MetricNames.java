@@ -68,12 +68,16 @@ public final class MetricNames {
     public static final String API_REFUSED = "volumizer.api.refused";
     /** Requests to Elasticsearch: a timer. */
     public static final String API_ELASTICSEARCH_REQUESTS = "volumizer.api.elasticsearch.requests";
+    /** Reads that went through the read seam, by route and what the caller's grant was applied to: a counter. */
+    public static final String API_READ_GRANTS = "volumizer.api.read.grants";
 
     /** The API's labels. */
     public static final String ROUTE_LABEL = "route";
     public static final String METHOD_LABEL = "method";
     public static final String STATUS_LABEL = "status";
     public static final String CLASS_LABEL = "class";
+    /** What a read grant was applied to: a search (a filter) or a document (a check). */
+    public static final String APPLIED_LABEL = "applied";
 
     private MetricNames() {
     }
@@ -98,7 +102,7 @@ public final class MetricNames {
      */
     public static Set<String> apiPrometheusNames() {
         return Stream.of(timer(API_REQUESTS), timer(API_ELASTICSEARCH_REQUESTS),
-                Stream.of(prometheus(API_IN_FLIGHT), prometheus(API_REFUSED) + "_total"))
+                Stream.of(prometheus(API_IN_FLIGHT), prometheus(API_REFUSED) + "_total", prometheus(API_READ_GRANTS) + "_total"))
                 .flatMap(names -> names).collect(Collectors.toUnmodifiableSet());
     }
 

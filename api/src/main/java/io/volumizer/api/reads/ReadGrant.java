@@ -1,0 +1,52 @@
+package io.volumizer.api.reads;
+
+import org.bson.Document;
+
+import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.volumizer.api.internal.ApiMetrics;
+
+/**
+ * What one request's caller may read, on the request's route: applied to every Elasticsearch query of documents
+ * the request runs ({@link #restrict}) and to every document it read from MongoDB before it answers with it or a
+ * part of it ({@link #allows}). Each application is counted by route template and what it applied to, so that a
+ * read route that does not apply it shows (its count stays zero).
+ */
+public final class ReadGrant {
+
+    /** What a grant was applied to; a metric tag. */
+    private enum Applied { search, document }
+
+    private static final JsonPointer FILTERS = JsonPointer.compile("/query/bool/filter");
+
+    private final Caller caller;
+    private final String route;
+    private final ReadPolicy policy;
+    private final ApiMetrics metrics;
+
+    ReadGrant(Caller caller, String route, ReadPolicy policy, ApiMetrics metrics) {
+        this.caller = caller;
+        this.route = route;
+        this.policy = policy;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Keeps out of a search what the caller may not read: the policy's clause joins the filters of the body's query,
+     * a bool query (one is made when the body has none), so that hits, totals and aggregations count only the rest.
+     */
+    public void restrict(ObjectNode searchBody) {
+        searchBody.withArray(FILTERS).add(policy.searchFilter(caller));
+        metrics.readGranted(route, Applied.search.name());
+    }
+
+    /**
+     * Whether the caller may read {@code document}, as MongoDB holds it. A route answers for an unreadable document
+     * as for one that does not exist, and leaves it out of a list.
+     */
+    public boolean allows(Document document) {
+        metrics.readGranted(route, Applied.document.name());
+        return policy.mayRead(caller, document);
+    }
+}

@@ -1,0 +1,98 @@
+package io.volumizer.api.reads;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.volumizer.api.internal.ApiMetrics;
+
+class ReadGrantTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ApiMetrics METRICS = new ApiMetrics();
+    private static final String READERS = "readers";
+
+    /** A policy of the kind per-document permissions make: a document names the principals that may read it. */
+    private static final ReadPolicy BY_READERS = new ReadPolicy() {
+
+        @Override
+        public ObjectNode searchFilter(Caller caller) {
+            ObjectNode terms = JSON.createObjectNode();
+            ArrayNode principals = terms.putObject("terms").putArray(READERS);
+            caller.principals().stream().sorted().forEach(principals::add);
+            return terms;
+        }
+
+        @Override
+        public boolean mayRead(Caller caller, Document document) {
+            return document.getList(READERS, String.class, List.of()).stream().anyMatch(caller.principals()::contains);
+        }
+    };
+
+    private static final Caller ALICE = new Caller(Set.of(Caller.EVERYONE, "alice"));
+
+    private static ReadGrant grant(Caller caller, ReadPolicy policy) {
+        return new ReadGrant(caller, "/api/v1/documents/{id}", policy, METRICS);
+    }
+
+    private static ObjectNode json(String text) throws Exception {
+        return (ObjectNode) JSON.readTree(text);
+    }
+
+    @Test
+    void thePolicysFilterJoinsTheFiltersOfTheSearchLeavingTheRestAsItWas() throws Exception {
+        ObjectNode body = json("""
+                {"size": 5, "query": {"bool": {"must": {"simple_query_string": {"query": "smith"}},
+                 "filter": [{"term": {"parentId": "ac-1"}}]}}, "aggs": {"type": {"terms": {"field": "type"}}}}""");
+        ObjectNode before = body.deepCopy();
+
+        grant(ALICE, BY_READERS).restrict(body);
+
+        assertThat(body.path("query").path("bool").path("filter")).isEqualTo(json("""
+                {"filter": [{"term": {"parentId": "ac-1"}}, {"terms": {"readers": ["Everyone", "alice"]}}]}""")
+                .path("filter"));
+        ((ObjectNode) before.path("query").path("bool")).remove("filter");
+        ((ObjectNode) body.path("query").path("bool")).remove("filter");
+        assertThat(body).as("the query, its aggregations and the rest").isEqualTo(before);
+    }
+
+    @Test
+    void aSearchWithoutAQueryFindsWhatThePolicysFilterMatches() throws Exception {
+        ObjectNode body = json("{\"size\": 1}");
+
+        grant(ALICE, BY_READERS).restrict(body);
+
+        assertThat(body).isEqualTo(json("""
+                {"size": 1, "query": {"bool": {"filter": [{"terms": {"readers": ["Everyone", "alice"]}}]}}}"""));
+    }
+
+    @Test
+    void aDocumentIsReadableWhenThePolicySaysSoForTheCaller() {
+        Document forAlice = new Document(READERS, List.of("alice"));
+        Document forBob = new Document(READERS, List.of("bob"));
+
+        assertThat(grant(ALICE, BY_READERS).allows(forAlice)).isTrue();
+        assertThat(grant(ALICE, BY_READERS).allows(forBob)).isFalse();
+        assertThat(grant(Caller.ANONYMOUS, BY_READERS).allows(forAlice)).isFalse();
+    }
+
+    @Test
+    void todayEveryCallerReadsEverything() throws Exception {
+        ReadGrant grant = grant(Caller.ANONYMOUS, ReadPolicy.EVERYTHING);
+        ObjectNode body = json("{\"query\": {\"bool\": {\"filter\": []}}}");
+
+        grant.restrict(body);
+
+        assertThat(body.path("query").path("bool").path("filter")).containsExactly(json("{\"match_all\": {}}"));
+        assertThat(grant.allows(new Document(READERS, List.of("bob")))).isTrue();
+        assertThat(grant.allows(new Document())).isTrue();
+    }
+}
