@@ -1,8 +1,8 @@
 # Installs, starts, checks and stops the local services. Sourced by bin/volumizer.
 #
-# Each service is one process with a PID file under $STATE/run and a log under $STATE/logs (Elasticsearch
-# writes its own log, as the user it runs as). Processes are stopped by PID, never by name, and only once the PID
-# is known to be still the process that was started (see service_pid).
+# Each service is one process with a PID file under $STATE/run and a log under $STATE/logs (Elasticsearch writes its
+# own log, as the user it runs as). Processes are stopped by PID, never by name, and only once the PID is known to be
+# still the process that was started. The PID file's format is shared with Java: ops/.../services/PidFile.java.
 
 # mongodb-archive is a second MongoDB deployment: the one topologies/11b.yaml gives its archive repository.
 SERVICES=(kafka registry elasticsearch mongodb mongodb-archive s3 flink-jobmanager flink-taskmanager)
@@ -63,15 +63,14 @@ process_start_time() {
   [[ -r "/proc/$1/stat" ]] && sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20
 }
 
-# Records a started process: "<pid> <start time>".
+# Records a started process: "<pid> <start ticks>" (PidFile.java).
 record_pid() {
   local service=$1 pid=$2
   echo "$pid $(process_start_time "$pid")" >"$(service_pid_file "$service")"
 }
 
-# The PID of a service we started, if that process still runs: a PID file is trusted only while the process
-# holding that PID started when the recorded one did (after a reboot, or once ours has exited, the PID may belong
-# to an unrelated process, which must never be taken for the service, let alone signalled).
+# The PID of a service we started, if that process still runs: trusted only while the process holding that PID
+# started when the recorded one did (PidFile.java says why).
 service_pid() {
   local file pid started
   file=$(service_pid_file "$1")

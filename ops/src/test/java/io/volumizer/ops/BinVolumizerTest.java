@@ -15,6 +15,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.volumizer.ops.services.PidFile;
+
 /**
  * {@code bin/volumizer}'s service commands on a state folder of the test's own: what they do with a name they do
  * not know, and with PID files that no longer name the process that was started.
@@ -48,7 +50,7 @@ class BinVolumizerTest {
     @Test
     void aPidFileOfAnotherProcessIsNotTheServiceAndDownLeavesThatProcessAlone() throws Exception {
         long pid = unrelated.pid();
-        Files.writeString(pidFile("mongodb"), pid + " 1\n"); // the PID, recorded with another start time
+        new PidFile(pid, 1).write(pidFile("mongodb")); // the PID, recorded with another start time
 
         assertThat(run("status").out).containsPattern("mongodb\\s+\\d+\\s+-\\s+stopped");
         assertThat(run("down", "mongodb").exitCode).isZero();
@@ -69,8 +71,7 @@ class BinVolumizerTest {
     @Test
     void thePidOfTheProcessThatWasStartedIsTheServiceAndDownStopsIt() throws Exception {
         long pid = unrelated.pid();
-        String started = Files.readString(Path.of("/proc/" + pid + "/stat")).replaceFirst("^.*\\) ", "").split(" ")[19];
-        Files.writeString(pidFile("mongodb"), pid + " " + started + "\n");
+        PidFile.of(unrelated.toHandle()).write(pidFile("mongodb"));
 
         assertThat(run("status").out).containsPattern("mongodb\\s+\\d+\\s+" + pid + "\\s");
         assertThat(run("down", "mongodb").exitCode).isZero();
@@ -79,7 +80,7 @@ class BinVolumizerTest {
     }
 
     private Path pidFile(String service) {
-        return state.resolve("run").resolve(service + ".pid");
+        return PidFile.of(state, service);
     }
 
     private record Result(int exitCode, String out, String err) {
@@ -97,7 +98,8 @@ class BinVolumizerTest {
         return new Result(exitCode, out, Files.readString(err));
     }
 
-    private static Path root() {
+    /** The checkout whose bin/volumizer is tested: the one above the working directory. */
+    static Path root() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isExecutable(dir.resolve("bin/volumizer"))) {
                 return dir;

@@ -1,0 +1,82 @@
+package io.volumizer.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.volumizer.ops.services.PidFile;
+
+/**
+ * The PID file format ({@link PidFile}) on both sides: what {@code bin/lib/services.sh} records, Java trusts, and
+ * what Java writes, {@code bin/lib/services.sh} trusts; a file whose start ticks differ names no service on either.
+ */
+class PidFileContractTest {
+
+    @TempDir
+    Path state;
+
+    private Process service;
+
+    @BeforeEach
+    void startAProcess() throws Exception {
+        service = new ProcessBuilder("sleep", "300").start();
+    }
+
+    @AfterEach
+    void stopIt() {
+        service.destroyForcibly();
+    }
+
+    @Test
+    void whatBashRecordsJavaTrusts() throws Exception {
+        Path file = pidFile("mongodb");
+        bash("record_pid mongodb " + service.pid());
+
+        PidFile recorded = PidFile.read(file).orElseThrow();
+
+        assertThat(recorded).isEqualTo(PidFile.of(service.toHandle()));
+        assertThat(recorded.isCurrent()).isTrue();
+    }
+
+    @Test
+    void whatJavaWritesBashTrusts() throws Exception {
+        PidFile.of(service.toHandle()).write(pidFile("kafka"));
+
+        assertThat(bash("service_pid kafka")).isEqualTo(service.pid() + "\n");
+    }
+
+    @Test
+    void otherStartTicksNameNoServiceOnEitherSide() throws Exception {
+        PidFile other = new PidFile(service.pid(), PidFile.of(service.toHandle()).startTicks() + 1);
+        other.write(pidFile("kafka"));
+
+        assertThat(bash("service_pid kafka")).isEmpty();
+        assertThat(PidFile.read(PidFile.of(state, "kafka")).orElseThrow().isCurrent()).isFalse();
+    }
+
+    private Path pidFile(String service) throws Exception {
+        Path file = PidFile.of(state, service);
+        Files.createDirectories(file.getParent());
+        return file;
+    }
+
+    /** Runs a command with bin/lib's functions on the test's state folder; returns what it printed. */
+    private String bash(String command) throws Exception {
+        Path root = BinVolumizerTest.root();
+        List<String> args = new ArrayList<>(List.of("bash", "-c", "set -euo pipefail; STATE=$1; source \"$2/bin/lib/common.sh\";"
+                + " source \"$2/bin/lib/services.sh\"; " + command, "bash", state.toString(), root.toString()));
+        Process process = new ProcessBuilder(args).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(command).isZero();
+        return out;
+    }
+}
