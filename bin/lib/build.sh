@@ -97,12 +97,13 @@ demo_pipeline_options() {
   echo "$(endpoint_options) $(topic_options "$DEMO_REPOSITORY") --checkpoint-interval PT2S --parallelism 2"
 }
 
-# Runs a main class of a module (built when needed) on its classpath: java_main <module> <class> [args...]
+# Runs a main class of a module (built when needed) on its classpath: java_main <module> <class> [args...]. Java
+# finds the checkout and the state folder (PID files, the demo's record) from the two properties.
 java_main() {
   local module=$1 jar
   shift
   jar=$(ensure_built "$module")
-  java -cp "$jar:$(cat "$ROOT/$module/target/classpath.txt")" "$@"
+  java "-Dvolumizer.root=$ROOT" "-Dvolumizer.state=$STATE" -cp "$jar:$(cat "$ROOT/$module/target/classpath.txt")" "$@"
 }
 
 # Runs a main class of the operations module (Flink-free: job commands, demo).
@@ -117,10 +118,9 @@ run_demo() {
   local -a demo pipeline
   read -r -a pipeline <<<"$(demo_pipeline_options)"
   demo=(io.volumizer.ops.demo.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT"
-    --record "$STATE/demo.env" "${pipeline[@]}" --repository "$DEMO_REPOSITORY" "$@")
+    "${pipeline[@]}" --repository "$DEMO_REPOSITORY" "$@")
   ops "${demo[@]}" --check-options || exit $?
   services_up
-  rm -f "$STATE/demo.env"
   ops "${demo[@]}"
 }
 

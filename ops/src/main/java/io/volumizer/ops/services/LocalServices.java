@@ -18,6 +18,12 @@ import java.util.TreeMap;
  */
 public final class LocalServices {
 
+    /**
+     * The state folder, as a picocli default value: the system property {@code volumizer.state} (which
+     * {@code bin/volumizer} sets for every Java main), else the working directory's {@code .volumizer}.
+     */
+    public static final String STATE_FOLDER = "${sys:volumizer.state:-.volumizer}";
+
     private final Path root;
     private final Path state;
 
