@@ -234,34 +234,14 @@ stop_jobs() {
   done
 }
 
-# Reindex and bulk commands (the API's, from a shell) on a repository's topics (volumizer.<repository>.*) and stores.
+# Reindex and bulk commands (the API's, from a shell) on a repository's topics and stores (CommandsCli says whose).
 run_commands() {
   ensure_tools
-  local command=$1 repository=
-  shift
-  # A topology is one of the pipeline's options, whichever subcommand it is written after.
-  local -a topology=() rest=()
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      --topology) [[ $# -ge 2 ]] || die "--topology needs a file"; topology=(--topology "$2"); shift 2 ;;
-      --topology=*) topology=("$1"); shift ;;
-      *) rest+=("$1"); shift ;;
-    esac
-  done
-  set -- "${rest[@]}"
-  case "$command" in
-    reindex) [[ $# -ge 1 ]] || die "usage: bin/volumizer reindex <repository> [--delete-old] [--range-size N] [--no-wait]"
-      repository=$1 ;;
-    bulk) [[ $# -ge 2 ]] || die "usage: bin/volumizer bulk update|delete|route <repository> [filters] [--set name=value] [--topology FILE], bulk status|abort|resume|retry <command id>"
-      # The topics are the repository's own, or with a topology the demo's, which all of its repositories share.
-      [[ ${#topology[@]} -eq 0 && ($1 == update || $1 == delete) ]] && repository=$2 ;;
-  esac
   local jar
   jar=$(ensure_built jobs)
-  local -a pipeline
-  read -r -a pipeline <<<"$(endpoint_options) $(topic_options "${repository:-$DEMO_REPOSITORY}") --checkpoint-interval PT2S"
+  # shellcheck disable=SC2046 # the endpoints are words
   java_main api io.volumizer.api.commands.CommandsCli --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" \
-    "${pipeline[@]}" "${topology[@]}" "$command" "$@"
+    $(endpoint_options) --checkpoint-interval PT2S --default-repository "$DEMO_REPOSITORY" "$@"
 }
 
 # Operates jobs on the session cluster: submit/stop/resume/reset/list.
