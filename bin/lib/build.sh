@@ -97,13 +97,24 @@ demo_pipeline_options() {
   echo "$(endpoint_options) $(topic_options "$DEMO_REPOSITORY") --checkpoint-interval PT2S --parallelism 2"
 }
 
-# Runs a main class of a module (built when needed) on its classpath: java_main <module> <class> [args...]. Java
-# finds the checkout and the state folder (PID files, the demo's record) from the two properties.
+# Java told where the checkout and the state folder are (for PID files and the demo's record: LocalServices).
+volumizer_java() {
+  java "-Dvolumizer.root=$ROOT" "-Dvolumizer.state=$STATE" "$@"
+}
+
+# Runs a main class of a module (built when needed) on its classpath: java_main <module> <class> [args...]
 java_main() {
   local module=$1 jar
   shift
   jar=$(ensure_built "$module")
-  java "-Dvolumizer.root=$ROOT" "-Dvolumizer.state=$STATE" -cp "$jar:$(cat "$ROOT/$module/target/classpath.txt")" "$@"
+  volumizer_java -cp "$jar:$(cat "$ROOT/$module/target/classpath.txt")" "$@"
+}
+
+# Checks a command's options before any service starts, then starts the services and runs it.
+run_checked() {
+  "$@" --check-options || exit $?
+  services_up
+  "$@"
 }
 
 # Runs a main class of the operations module (Flink-free: job commands, demo).
@@ -115,13 +126,10 @@ run_demo() {
   ensure_tools
   local jar
   jar=$(ensure_built jobs)
-  local -a demo pipeline
+  local -a pipeline
   read -r -a pipeline <<<"$(demo_pipeline_options)"
-  demo=(io.volumizer.ops.demo.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT"
-    "${pipeline[@]}" --repository "$DEMO_REPOSITORY" "$@")
-  ops "${demo[@]}" --check-options || exit $?
-  services_up
-  ops "${demo[@]}"
+  run_checked ops io.volumizer.ops.demo.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" \
+    "${pipeline[@]}" --repository "$DEMO_REPOSITORY" "$@"
 }
 
 # The API on the demo's stores and documents topic: in the foreground, or 'start'/'stop' in the background.
@@ -277,21 +285,13 @@ run_generate() {
 store_benchmark() {
   local class=$1 repository=$2 customers=$3
   shift 3
-  local jar=$ROOT/benchmarks/target/benchmarks.jar jobs_jar
+  local jobs_jar
   jobs_jar=$(ensure_built jobs)
-  local -a endpoints topics
-  read -r -a endpoints <<<"$(endpoint_options)"
-  read -r -a topics <<<"$(topic_options "$repository")"
-  local -a benchmark=(java -cp "$jar" "$class" --jar "$jobs_jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT"
-    "${endpoints[@]}" "${topics[@]}" --repository "$repository" --customers "$customers" --parallelism 2
-    --checkpoint-interval PT2S --results "$ROOT/benchmarks/results")
-  "${benchmark[@]}" "$@" --check-options || exit $?
-  services_up
-  local others=() service
-  for service in "${SERVICES[@]}"; do
-    [[ $service == mongodb ]] || others+=("$(service_pid "$service")")
-  done
-  "${benchmark[@]}" --store-pid "$(service_pid mongodb)" --service-pids "$(IFS=,; echo "${others[*]}")" "$@"
+  local -a pipeline
+  read -r -a pipeline <<<"$(endpoint_options) $(topic_options "$repository")"
+  run_checked volumizer_java -cp "$ROOT/benchmarks/target/benchmarks.jar" "$class" --jar "$jobs_jar" \
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${pipeline[@]}" --repository "$repository" --customers "$customers" \
+    --parallelism 2 --checkpoint-interval PT2S --results "$ROOT/benchmarks/results" --store-service mongodb "$@"
 }
 
 # JMH benchmarks: one thread, then one per core; JSON and a markdown table land in benchmarks/results/.
@@ -321,13 +321,9 @@ run_bench() {
       jobs_jar=$(ensure_built jobs)
       local -a endpoints
       read -r -a endpoints <<<"$(endpoint_options)"
-      local -a benchmark=(java "-Dvolumizer.root=$ROOT" "-Dvolumizer.state=$STATE" -cp "$jar"
-        io.volumizer.benchmarks.reliability.ReliabilityBenchmark --jar "$jobs_jar"
-        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${endpoints[@]}" --repository reliability
-        --customers "$RELIABILITY_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S --results "$results")
-      "${benchmark[@]}" "$@" --check-options || exit $?
-      services_up
-      "${benchmark[@]}" "$@"
+      run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.reliability.ReliabilityBenchmark --jar "$jobs_jar" \
+        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${endpoints[@]}" --repository reliability \
+        --customers "$RELIABILITY_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S --results "$results" "$@"
       ;;
     commands)
       shift
@@ -335,11 +331,8 @@ run_bench() {
       ;;
     sharding)
       shift
-      local -a benchmark=(java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark
-        --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results")
-      "${benchmark[@]}" "$@" --check-options || exit $?
-      services_up
-      "${benchmark[@]}" "$@"
+      run_checked java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark \
+        --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@"
       ;;
     *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, commands, sharding)" ;;
   esac
