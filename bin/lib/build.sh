@@ -161,85 +161,15 @@ run_api() {
   esac
 }
 
-# Runs a Gatling simulation against the API, fed with the settings the demo recorded. crud, smoke and mixed need
-# the import running (writes are applied by it): it is started from the demo's consumer group, so it continues
-# where the demo stopped, and stopped with a savepoint afterwards. mixed runs twice, without and with a throttled
-# generate job adding customers to the demo repository, and compares the two.
+# A Gatling simulation against the API on what the demo imported, with the jobs it needs beside it (LoadTestSession).
 run_loadtest() {
   ensure_tools
-  [[ $# -ge 1 ]] || die "usage: bin/volumizer loadtest <crud|navigation|search|mixed|smoke> [--rate R --duration S --ramp S --p95 MS]"
-  local simulation=$1
-  shift
-  local jar
-  jar=$(ensure_built loadtest)
-  local -a runner=(java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED
-    -cp "$jar:$(cat "$ROOT/loadtest/target/classpath.txt")" io.volumizer.loadtest.LoadTestRunner)
-  # 'reindex' is the navigation simulation twice: alone, then while the demo repository is reindexed.
-  local checked=$simulation
-  [[ $simulation == reindex ]] && checked=navigation
-  "${runner[@]}" "$checked" "$@" --check-options || exit $?
-  [[ -f "$STATE/demo.env" ]] || die "no demo import recorded in $STATE/demo.env; run bin/volumizer demo first (the feeders use its settings)"
-  # shellcheck disable=SC1091
-  source "$STATE/demo.env"
-  http_get "http://$BIND_HOST:$API_PORT/health/ready" >/dev/null \
-    || die "the API is not ready at http://$BIND_HOST:$API_PORT/health/ready; start it with: bin/volumizer api start"
-  local results="$ROOT/loadtest/results"
-  mkdir -p "$results"
-  local -a fed=(--api "http://$BIND_HOST:$API_PORT" --token "$API_TOKEN" --repository "$DEMO_REPOSITORY" --seed "$DEMO_SEED"
-    --customers "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --mean-accounts "$DEMO_MEAN_ACCOUNTS"
-    --results "$results")
-  local -a pipeline
-  read -r -a pipeline <<<"$(demo_pipeline_options)"
-  local -a started_jobs=()
-  if [[ "$simulation" =~ ^(crud|smoke|mixed)$ ]]; then
-    started_jobs+=("$(submit_job import-and-index --group-id "$DEMO_IMPORT_GROUP" "${pipeline[@]}")")
-    # shellcheck disable=SC2064 # the job ids are known now
-    trap "stop_jobs ${started_jobs[*]}" EXIT
-  fi
-  local status=0
-  if [[ "$simulation" == mixed ]]; then
-    "${runner[@]}" mixed "${fed[@]}" --label baseline "$@" || status=$?
-    local -a more_customers=(--seed "$DEMO_SEED" --customers $((DEMO_CUSTOMERS + MIXED_IMPORT_CUSTOMERS))
-      --from-customer "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --mean-accounts "$DEMO_MEAN_ACCOUNTS"
-      --repository "$DEMO_REPOSITORY"
-      --max-docs-per-second "$MIXED_IMPORT_RATE")
-    started_jobs+=("$(submit_job generate "${more_customers[@]}" "${pipeline[@]}")")
-    # shellcheck disable=SC2064
-    trap "stop_jobs ${started_jobs[*]}" EXIT
-    info "importing at $MIXED_IMPORT_RATE docs/s beside the users"
-    "${runner[@]}" mixed "${fed[@]}" --label importing "$@" || status=$?
-    "${runner[@]}" compare "$results/mixed-baseline.json" "$results/mixed-importing.json" \
-      --requests "get document,children,next children page,ancestors,get parent,blob" --out "$results/mixed.md"
-  elif [[ "$simulation" == reindex ]]; then
-    # A first pass warms the API up (compiled code, connection pools), so that the baseline is not a cold start.
-    "${runner[@]}" navigation "${fed[@]}" --label warm-up "$@" --results "$STATE/loadtest-warm-up" >/dev/null || true
-    "${runner[@]}" navigation "${fed[@]}" --label baseline "$@" || status=$?
-    run_commands reindex "$DEMO_REPOSITORY" --no-wait | tee "$results/navigation-reindex.command"
-    info "reindexing $DEMO_REPOSITORY beside the users"
-    "${runner[@]}" navigation "${fed[@]}" --label reindexing "$@" || status=$?
-    run_commands bulk status "$(sed -n 's/.*command \([^ ]*\)$/\1/p' "$results/navigation-reindex.command" | head -1)" \
-      >>"$results/navigation-reindex.command"
-    "${runner[@]}" compare "$results/navigation-baseline.json" "$results/navigation-reindexing.json" \
-      --out "$results/navigation-reindex.md"
-  else
-    "${runner[@]}" "$simulation" "${fed[@]}" "$@" || status=$?
-  fi
-  return $status
-}
-
-# Submits a step to the session cluster and prints its job id.
-submit_job() {
-  local output
-  output=$(run_job submit --json "$@") || die "could not submit $1"
-  echo "volumizer: $output" >&2
-  python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["jobId"])' <<<"$output"
-}
-
-stop_jobs() {
-  local job
-  for job in "$@"; do
-    run_job stop "$job" >&2 || echo "volumizer: could not stop job $job" >&2
-  done
+  local jobs_jar
+  jobs_jar=$(ensure_built jobs)
+  # shellcheck disable=SC2046 # the pipeline's options are words
+  java_main loadtest io.volumizer.loadtest.LoadTestSession --api "http://$BIND_HOST:$API_PORT" --token "$API_TOKEN" \
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jobs_jar" $(demo_pipeline_options) \
+    --import-rate "$MIXED_IMPORT_RATE" --import-customers "$MIXED_IMPORT_CUSTOMERS" --results "$ROOT/loadtest/results" "$@"
 }
 
 # Reindex and bulk commands (the API's, from a shell) on a repository's topics and stores (CommandsCli says whose).

@@ -97,8 +97,11 @@ public final class CommandsCli {
         return topology.toArray(String[]::new);
     }
 
-    /** Prints the status until the command ends, with a progress bar; returns 0 if it completed. */
-    int follow(Commands commands, String commandId, boolean wait, PrintStream out) throws Exception {
+    /**
+     * Prints the status until the command ends (or at once, without {@code wait}), with a progress bar, then the
+     * status as JSON; returns 0 if it completed (or was not waited for).
+     */
+    public static int follow(Commands commands, String commandId, boolean wait, PrintStream out) throws Exception {
         ObjectNode status = commands.status(commandId);
         boolean terminal = System.console() != null;
         long lastPrinted = 0;
@@ -174,7 +177,7 @@ public final class CommandsCli {
             return parent.withCommands(this, commands -> {
                 String commandId = commands.reindex(repository, options);
                 System.out.println("reindex of " + repository + ": command " + commandId);
-                return parent.follow(commands, commandId, wait, System.out);
+                return follow(commands, commandId, wait, System.out);
             });
         }
     }
@@ -241,7 +244,7 @@ public final class CommandsCli {
             return cli.withCommands(this, commands -> {
                 String commandId = commands.bulk(repository, action, filters.values(), properties);
                 System.out.println(action + " on " + repository + " " + filters.values() + ": command " + commandId);
-                return cli.follow(commands, commandId, wait, System.out);
+                return follow(commands, commandId, wait, System.out);
             });
         }
     }
@@ -303,7 +306,7 @@ public final class CommandsCli {
 
         @Override
         public Integer call() throws Exception {
-            return bulk.parent.withCommands(this, commands -> bulk.parent.follow(commands, commandId, wait, System.out));
+            return bulk.parent.withCommands(this, commands -> follow(commands, commandId, wait, System.out));
         }
     }
 
@@ -324,7 +327,7 @@ public final class CommandsCli {
         public Integer call() throws Exception {
             return bulk.parent.withCommands(this, commands -> {
                 commands.resume(commandId);
-                return bulk.parent.follow(commands, commandId, true, System.out);
+                return follow(commands, commandId, true, System.out);
             });
         }
     }
@@ -335,7 +338,7 @@ public final class CommandsCli {
         public Integer call() throws Exception {
             return bulk.parent.withCommands(this, commands -> {
                 commands.retry(commandId);
-                return bulk.parent.follow(commands, commandId, true, System.out);
+                return follow(commands, commandId, true, System.out);
             });
         }
     }
