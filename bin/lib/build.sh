@@ -42,41 +42,15 @@ run_tests() {
   mvn -B --no-transfer-progress -f "$ROOT/pom.xml" verify "${properties[@]}" "$@"
 }
 
-# A tool built from its Go module once (no binary downloads here) into the state folder; prints its path.
-go_tool() {
-  local name=$1 module=$2
-  local tool=$STATE/tools/$name-${module##*@}
-  if [[ ! -x "$tool" ]]; then
-    local go
-    go=$(command -v go || echo /usr/local/go/bin/go)
-    [[ -x "$go" ]] || die "Go 1.24 or newer is needed to build $name for the chart's tests (https://go.dev/dl/)"
-    mkdir -p "$STATE/tools/gobin"
-    info "building $name from its Go module $module (once)" >&2
-    GOBIN="$STATE/tools/gobin" "$go" install "$module" >"$STATE/logs/build-$name.log" 2>&1 \
-      || { tail -n 20 "$STATE/logs/build-$name.log" >&2; die "could not build $name (see $STATE/logs/build-$name.log)"; }
-    mv "$STATE/tools/gobin/$name" "$tool"
-  fi
-  echo "$tool"
-}
-
-# The Kubernetes API's OpenAPI document, from the kubernetes Go module (kubeconform's schemas are made from it).
-kubernetes_swagger() {
-  local go dir
-  go=$(command -v go || echo /usr/local/go/bin/go)
-  dir=$("$go" mod download -json "k8s.io/kubernetes@$KUBERNETES_VERSION" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])') \
-    || die "could not download k8s.io/kubernetes@$KUBERNETES_VERSION"
-  echo "$dir/api/openapi-spec/swagger.json"
-}
-
 # What the chart's tests need: helm, kubeconform, the Kubernetes OpenAPI document and its version, as -D properties.
 chart_tool_properties() {
-  local helm kubeconform swagger
-  helm=$(go_tool helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION") || return 1
-  kubeconform=$(go_tool kubeconform "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION") || return 1
-  swagger=$(kubernetes_swagger) || return 1
+  local helm kubeconform kubernetes
+  helm=$(go_build helm "helm.sh/helm/v3@$HELM_VERSION" ./cmd/helm) || return 1
+  kubeconform=$(go_build kubeconform "github.com/yannh/kubeconform@$KUBECONFORM_VERSION" ./cmd/kubeconform) || return 1
+  kubernetes=$(go_module_dir "k8s.io/kubernetes@$KUBERNETES_VERSION") || return 1
   echo "-Dvolumizer.helm=$helm"
   echo "-Dvolumizer.kubeconform=$kubeconform"
-  echo "-Dvolumizer.kubernetes.swagger=$swagger"
+  echo "-Dvolumizer.kubernetes.swagger=$kubernetes/api/openapi-spec/swagger.json"
   echo "-Dvolumizer.kubernetes.version=$KUBERNETES_VERSION"
 }
 
@@ -117,30 +91,24 @@ run_checked() {
   "$@"
 }
 
-# Runs a main class of the operations module (Flink-free: job commands, demo).
-ops() {
-  java_main ops "$@"
-}
-
 run_demo() {
   ensure_tools
   local jar
   jar=$(ensure_built jobs)
   local -a pipeline
   read -r -a pipeline <<<"$(demo_pipeline_options)"
-  run_checked ops io.volumizer.ops.demo.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" \
+  run_checked java_main ops io.volumizer.ops.demo.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" \
     "${pipeline[@]}" --repository "$DEMO_REPOSITORY" "$@"
 }
 
 # The API on the demo's stores and documents topic: in the foreground, or 'start'/'stop' in the background.
 run_api() {
   ensure_tools
-  local jar
+  local jar jobs_jar
   jar=$(ensure_built api)
+  jobs_jar=$(ensure_built jobs)
   local -a endpoints
   read -r -a endpoints <<<"$(endpoint_options)"
-  local jobs_jar
-  jobs_jar=$(ensure_built jobs)
   local -a server=(java "-Xmx$API_HEAP" -cp "$jar:$(cat "$ROOT/api/target/classpath.txt")" io.volumizer.api.ApiServer
     --bind "$BIND_HOST" --port "$API_PORT" --token "$API_TOKEN" "${endpoints[@]}"
     --documents-topic "volumizer.$DEMO_REPOSITORY.documents" --blob-store "$STATE/blobs"
@@ -187,7 +155,7 @@ run_job() {
   ensure_tools
   local jar
   jar=$(ensure_built jobs)
-  ops io.volumizer.ops.jobs.JobsCommand --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@"
+  java_main ops io.volumizer.ops.jobs.JobsCommand --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@"
 }
 
 # Builds a module, and the modules it needs, when any source or POM is newer than its jar.
@@ -206,9 +174,7 @@ ensure_built() {
 
 run_generate() {
   ensure_tools
-  local jar
-  jar=$(ensure_built generators)
-  java -cp "$jar:$(cat "$ROOT/generators/target/classpath.txt")" io.volumizer.generators.cli.GenerateCommand "$@"
+  java_main generators io.volumizer.generators.cli.GenerateCommand "$@"
 }
 
 # A benchmark runner of a generated repository on its own topics, measured also with MongoDB on cores of its own.
@@ -227,12 +193,13 @@ store_benchmark() {
 # JMH benchmarks: one thread, then one per core; JSON and a markdown table land in benchmarks/results/.
 run_bench() {
   local suite=${1:-generators}
+  [[ $# -gt 0 ]] && shift
   ensure_tools
   local jar=$ROOT/benchmarks/target/benchmarks.jar results=$ROOT/benchmarks/results
   ensure_built benchmarks >/dev/null
   case "$suite" in
     generators)
-      [[ $# -le 1 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
+      [[ $# -eq 0 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
       local cores
       cores=$(nproc)
       local -a jmh=(-f 1 -wi 2 -w 3s -i 4 -r 4s -rf json io.volumizer.benchmarks.generators)
@@ -242,11 +209,9 @@ run_bench() {
         "$results/generators-targets.json" "$results/generators-1-thread.json" "$results/generators-$cores-threads.json"
       ;;
     pipeline)
-      shift
       store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" "$@"
       ;;
     reliability)
-      shift
       local jobs_jar
       jobs_jar=$(ensure_built jobs)
       local -a endpoints
@@ -256,11 +221,9 @@ run_bench() {
         --customers "$RELIABILITY_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S --results "$results" "$@"
       ;;
     commands)
-      shift
       store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" "$@"
       ;;
     sharding)
-      shift
       run_checked java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark \
         --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@"
       ;;
