@@ -2,11 +2,8 @@ package io.volumizer.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,12 +68,8 @@ class PidFileContractTest {
 
     /** Runs a command with bin/lib's functions on the test's state folder; returns what it printed. */
     private String bash(String command) throws Exception {
-        Path root = BinVolumizerTest.root();
-        List<String> args = new ArrayList<>(List.of("bash", "-c", "set -euo pipefail; STATE=$1; source \"$2/bin/lib/common.sh\";"
-                + " source \"$2/bin/lib/services.sh\"; " + command, "bash", state.toString(), root.toString()));
-        Process process = new ProcessBuilder(args).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor()).as(command).isZero();
-        return out;
+        BinVolumizerTest.Result result = BinVolumizerTest.sourced(state, command);
+        assertThat(result.exitCode()).as(command + ": " + result.err()).isZero();
+        return result.out();
     }
 }
