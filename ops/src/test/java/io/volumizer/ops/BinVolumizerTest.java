@@ -125,7 +125,7 @@ class BinVolumizerTest {
     private static final Pattern FORBIDDEN = Pattern.compile("python3? -c|json\\.load|\\bjq\\b|--json|demo\\.env");
 
     private Path pidFile(String service) {
-        return PidFile.of(state, service);
+        return PidFile.path(state, service);
     }
 
     record Result(int exitCode, String out, String err) {

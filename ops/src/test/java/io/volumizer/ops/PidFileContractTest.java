@@ -57,11 +57,11 @@ class PidFileContractTest {
         other.write(pidFile("kafka"));
 
         assertThat(bash("service_pid kafka")).isEmpty();
-        assertThat(PidFile.read(PidFile.of(state, "kafka")).orElseThrow().isCurrent()).isFalse();
+        assertThat(PidFile.read(PidFile.path(state, "kafka")).orElseThrow().isCurrent()).isFalse();
     }
 
     private Path pidFile(String service) throws Exception {
-        Path file = PidFile.of(state, service);
+        Path file = PidFile.path(state, service);
         Files.createDirectories(file.getParent());
         return file;
     }

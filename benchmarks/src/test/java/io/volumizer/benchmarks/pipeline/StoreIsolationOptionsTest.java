@@ -63,8 +63,8 @@ class StoreIsolationOptionsTest {
     }
 
     private void record(String service, PidFile pidFile) throws Exception {
-        Files.createDirectories(PidFile.of(state, service).getParent());
-        pidFile.write(PidFile.of(state, service));
+        Files.createDirectories(PidFile.path(state, service).getParent());
+        pidFile.write(PidFile.path(state, service));
     }
 
     private static Process start() {

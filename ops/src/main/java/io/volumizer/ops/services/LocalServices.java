@@ -50,7 +50,7 @@ public final class LocalServices {
 
     /** The PID of the running service, if it runs (its {@link PidFile} still names it). */
     public OptionalLong pid(String service) {
-        return PidFile.read(PidFile.of(state, service)).filter(PidFile::isCurrent)
+        return PidFile.read(PidFile.path(state, service)).filter(PidFile::isCurrent)
                 .map(file -> OptionalLong.of(file.pid())).orElseGet(OptionalLong::empty);
     }
 

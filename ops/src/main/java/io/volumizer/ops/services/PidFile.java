@@ -28,7 +28,7 @@ public record PidFile(long pid, long startTicks) {
     private static final String SUFFIX = ".pid";
 
     /** Where a service's PID file is, in the state folder. */
-    public static Path of(Path state, String service) {
+    public static Path path(Path state, String service) {
         return folder(state).resolve(service + SUFFIX);
     }
 
@@ -96,7 +96,7 @@ public record PidFile(long pid, long startTicks) {
     }
 
     /** When the process started, in clock ticks since boot; empty once it is gone. */
-    static OptionalLong startTicks(long pid) {
+    private static OptionalLong startTicks(long pid) {
         String stat;
         try {
             stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
