@@ -42,41 +42,15 @@ run_tests() {
   mvn -B --no-transfer-progress -f "$ROOT/pom.xml" verify "${properties[@]}" "$@"
 }
 
-# A tool built from its Go module once (no binary downloads here) into the state folder; prints its path.
-go_tool() {
-  local name=$1 module=$2
-  local tool=$STATE/tools/$name-${module##*@}
-  if [[ ! -x "$tool" ]]; then
-    local go
-    go=$(command -v go || echo /usr/local/go/bin/go)
-    [[ -x "$go" ]] || die "Go 1.24 or newer is needed to build $name for the chart's tests (https://go.dev/dl/)"
-    mkdir -p "$STATE/tools/gobin"
-    info "building $name from its Go module $module (once)" >&2
-    GOBIN="$STATE/tools/gobin" "$go" install "$module" >"$STATE/logs/build-$name.log" 2>&1 \
-      || { tail -n 20 "$STATE/logs/build-$name.log" >&2; die "could not build $name (see $STATE/logs/build-$name.log)"; }
-    mv "$STATE/tools/gobin/$name" "$tool"
-  fi
-  echo "$tool"
-}
-
-# The Kubernetes API's OpenAPI document, from the kubernetes Go module (kubeconform's schemas are made from it).
-kubernetes_swagger() {
-  local go dir
-  go=$(command -v go || echo /usr/local/go/bin/go)
-  dir=$("$go" mod download -json "k8s.io/kubernetes@$KUBERNETES_VERSION" | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])') \
-    || die "could not download k8s.io/kubernetes@$KUBERNETES_VERSION"
-  echo "$dir/api/openapi-spec/swagger.json"
-}
-
 # What the chart's tests need: helm, kubeconform, the Kubernetes OpenAPI document and its version, as -D properties.
 chart_tool_properties() {
-  local helm kubeconform swagger
-  helm=$(go_tool helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION") || return 1
-  kubeconform=$(go_tool kubeconform "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION") || return 1
-  swagger=$(kubernetes_swagger) || return 1
+  local helm kubeconform kubernetes
+  helm=$(go_build helm "helm.sh/helm/v3@$HELM_VERSION" ./cmd/helm) || return 1
+  kubeconform=$(go_build kubeconform "github.com/yannh/kubeconform@$KUBECONFORM_VERSION" ./cmd/kubeconform) || return 1
+  kubernetes=$(go_module_dir "k8s.io/kubernetes@$KUBERNETES_VERSION") || return 1
   echo "-Dvolumizer.helm=$helm"
   echo "-Dvolumizer.kubeconform=$kubeconform"
-  echo "-Dvolumizer.kubernetes.swagger=$swagger"
+  echo "-Dvolumizer.kubernetes.swagger=$kubernetes/api/openapi-spec/swagger.json"
   echo "-Dvolumizer.kubernetes.version=$KUBERNETES_VERSION"
 }
 
@@ -86,14 +60,14 @@ endpoint_options() {
     --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --elasticsearch-url "http://$BIND_HOST:$ES_PORT"
 }
 
-# A repository's topics and consumer groups: the jobs derive them from its name (bin/volumizer conventions).
-topic_options() {
-  echo --topics-of "$1"
-}
-
 # The demo's topics and stores: the API and the load tests work on what the demo imported.
 demo_pipeline_options() {
-  echo "$(endpoint_options) $(topic_options "$DEMO_REPOSITORY") --checkpoint-interval PT2S --parallelism 2"
+  echo "$(endpoint_options) --topics-of $DEMO_REPOSITORY --checkpoint-interval PT2S --parallelism 2"
+}
+
+# Java told where the checkout and the state folder are (for PID files and the demo's record: LocalServices).
+volumizer_java() {
+  java "-Dvolumizer.root=$ROOT" "-Dvolumizer.state=$STATE" "$@"
 }
 
 # Runs a main class of a module (built when needed) on its classpath: java_main <module> <class> [args...]
@@ -101,37 +75,34 @@ java_main() {
   local module=$1 jar
   shift
   jar=$(ensure_built "$module")
-  java -cp "$jar:$(cat "$ROOT/$module/target/classpath.txt")" "$@"
+  volumizer_java -cp "$jar:$(cat "$ROOT/$module/target/classpath.txt")" "$@"
 }
 
-# Runs a main class of the operations module (Flink-free: job commands, demo).
-ops() {
-  java_main ops "$@"
+# Checks a command's options before any service starts, then starts the services and runs it.
+run_checked() {
+  "$@" --check-options || exit $?
+  services_up
+  "$@"
 }
 
 run_demo() {
   ensure_tools
   local jar
   jar=$(ensure_built jobs)
-  local -a demo pipeline
+  local -a pipeline
   read -r -a pipeline <<<"$(demo_pipeline_options)"
-  demo=(io.volumizer.ops.demo.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT"
-    --record "$STATE/demo.env" "${pipeline[@]}" --repository "$DEMO_REPOSITORY" "$@")
-  ops "${demo[@]}" --check-options || exit $?
-  services_up
-  rm -f "$STATE/demo.env"
-  ops "${demo[@]}"
+  run_checked java_main ops io.volumizer.ops.demo.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" \
+    "${pipeline[@]}" --repository "$DEMO_REPOSITORY" "$@"
 }
 
 # The API on the demo's stores and documents topic: in the foreground, or 'start'/'stop' in the background.
 run_api() {
   ensure_tools
-  local jar
+  local jar jobs_jar
   jar=$(ensure_built api)
+  jobs_jar=$(ensure_built jobs)
   local -a endpoints
   read -r -a endpoints <<<"$(endpoint_options)"
-  local jobs_jar
-  jobs_jar=$(ensure_built jobs)
   local -a server=(java "-Xmx$API_HEAP" -cp "$jar:$(cat "$ROOT/api/target/classpath.txt")" io.volumizer.api.ApiServer
     --bind "$BIND_HOST" --port "$API_PORT" --token "$API_TOKEN" "${endpoints[@]}" --topics-of "$DEMO_REPOSITORY"
     --blob-store "$STATE/blobs" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jobs-jar "$jobs_jar"
@@ -150,115 +121,25 @@ run_api() {
   esac
 }
 
-# Runs a Gatling simulation against the API, fed with the settings the demo recorded. crud, smoke and mixed need
-# the import running (writes are applied by it): it is started from the demo's consumer group, so it continues
-# where the demo stopped, and stopped with a savepoint afterwards. mixed runs twice, without and with a throttled
-# generate job adding customers to the demo repository, and compares the two.
+# A Gatling simulation against the API on what the demo imported, with the jobs it needs beside it (LoadTestSession).
 run_loadtest() {
   ensure_tools
-  [[ $# -ge 1 ]] || die "usage: bin/volumizer loadtest <crud|navigation|search|mixed|smoke> [--rate R --duration S --ramp S --p95 MS]"
-  local simulation=$1
-  shift
-  local jar
-  jar=$(ensure_built loadtest)
-  local -a runner=(java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED
-    -cp "$jar:$(cat "$ROOT/loadtest/target/classpath.txt")" io.volumizer.loadtest.LoadTestRunner)
-  # 'reindex' is the navigation simulation twice: alone, then while the demo repository is reindexed.
-  local checked=$simulation
-  [[ $simulation == reindex ]] && checked=navigation
-  "${runner[@]}" "$checked" "$@" --check-options || exit $?
-  [[ -f "$STATE/demo.env" ]] || die "no demo import recorded in $STATE/demo.env; run bin/volumizer demo first (the feeders use its settings)"
-  # shellcheck disable=SC1091
-  source "$STATE/demo.env"
-  http_get "http://$BIND_HOST:$API_PORT/health/ready" >/dev/null \
-    || die "the API is not ready at http://$BIND_HOST:$API_PORT/health/ready; start it with: bin/volumizer api start"
-  local results="$ROOT/loadtest/results"
-  mkdir -p "$results"
-  local -a fed=(--api "http://$BIND_HOST:$API_PORT" --token "$API_TOKEN" --repository "$DEMO_REPOSITORY" --seed "$DEMO_SEED"
-    --customers "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --mean-accounts "$DEMO_MEAN_ACCOUNTS"
-    --results "$results")
-  local -a pipeline
-  read -r -a pipeline <<<"$(demo_pipeline_options)"
-  local -a started_jobs=()
-  if [[ "$simulation" =~ ^(crud|smoke|mixed)$ ]]; then
-    started_jobs+=("$(submit_job import-and-index --group-id "$DEMO_IMPORT_GROUP" "${pipeline[@]}")")
-    # shellcheck disable=SC2064 # the job ids are known now
-    trap "stop_jobs ${started_jobs[*]}" EXIT
-  fi
-  local status=0
-  if [[ "$simulation" == mixed ]]; then
-    "${runner[@]}" mixed "${fed[@]}" --label baseline "$@" || status=$?
-    local -a more_customers=(--seed "$DEMO_SEED" --customers $((DEMO_CUSTOMERS + MIXED_IMPORT_CUSTOMERS))
-      --from-customer "$DEMO_CUSTOMERS" --statements-per-account "$DEMO_STATEMENTS" --mean-accounts "$DEMO_MEAN_ACCOUNTS"
-      --repository "$DEMO_REPOSITORY"
-      --max-docs-per-second "$MIXED_IMPORT_RATE")
-    started_jobs+=("$(submit_job generate "${more_customers[@]}" "${pipeline[@]}")")
-    # shellcheck disable=SC2064
-    trap "stop_jobs ${started_jobs[*]}" EXIT
-    info "importing at $MIXED_IMPORT_RATE docs/s beside the users"
-    "${runner[@]}" mixed "${fed[@]}" --label importing "$@" || status=$?
-    "${runner[@]}" compare "$results/mixed-baseline.json" "$results/mixed-importing.json" \
-      --requests "get document,children,next children page,ancestors,get parent,blob" --out "$results/mixed.md"
-  elif [[ "$simulation" == reindex ]]; then
-    # A first pass warms the API up (compiled code, connection pools), so that the baseline is not a cold start.
-    "${runner[@]}" navigation "${fed[@]}" --label warm-up "$@" --results "$STATE/loadtest-warm-up" >/dev/null || true
-    "${runner[@]}" navigation "${fed[@]}" --label baseline "$@" || status=$?
-    run_commands reindex "$DEMO_REPOSITORY" --no-wait | tee "$results/navigation-reindex.command"
-    info "reindexing $DEMO_REPOSITORY beside the users"
-    "${runner[@]}" navigation "${fed[@]}" --label reindexing "$@" || status=$?
-    run_commands bulk status "$(sed -n 's/.*command \([^ ]*\)$/\1/p' "$results/navigation-reindex.command" | head -1)" \
-      >>"$results/navigation-reindex.command"
-    "${runner[@]}" compare "$results/navigation-baseline.json" "$results/navigation-reindexing.json" \
-      --out "$results/navigation-reindex.md"
-  else
-    "${runner[@]}" "$simulation" "${fed[@]}" "$@" || status=$?
-  fi
-  return $status
+  local jobs_jar
+  jobs_jar=$(ensure_built jobs)
+  # shellcheck disable=SC2046 # the pipeline's options are words
+  java_main loadtest io.volumizer.loadtest.LoadTestSession --api "http://$BIND_HOST:$API_PORT" --token "$API_TOKEN" \
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jobs_jar" $(demo_pipeline_options) \
+    --import-rate "$MIXED_IMPORT_RATE" --import-customers "$MIXED_IMPORT_CUSTOMERS" --results "$ROOT/loadtest/results" "$@"
 }
 
-# Submits a step to the session cluster and prints its job id.
-submit_job() {
-  local output
-  output=$(run_job submit --json "$@") || die "could not submit $1"
-  echo "volumizer: $output" >&2
-  python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["jobId"])' <<<"$output"
-}
-
-stop_jobs() {
-  local job
-  for job in "$@"; do
-    run_job stop "$job" >&2 || echo "volumizer: could not stop job $job" >&2
-  done
-}
-
-# Reindex and bulk commands (the API's, from a shell) on a repository's topics and stores.
+# Reindex and bulk commands (the API's, from a shell) on a repository's topics and stores (CommandsCli says whose).
 run_commands() {
   ensure_tools
-  local command=$1 repository=
-  shift
-  # A topology is one of the pipeline's options, whichever subcommand it is written after.
-  local -a topology=() rest=()
-  while [[ $# -gt 0 ]]; do
-    case "$1" in
-      --topology) [[ $# -ge 2 ]] || die "--topology needs a file"; topology=(--topology "$2"); shift 2 ;;
-      --topology=*) topology=("$1"); shift ;;
-      *) rest+=("$1"); shift ;;
-    esac
-  done
-  set -- "${rest[@]}"
-  case "$command" in
-    reindex) [[ $# -ge 1 ]] || die "usage: bin/volumizer reindex <repository> [--delete-old] [--range-size N] [--no-wait]"
-      repository=$1 ;;
-    bulk) [[ $# -ge 2 ]] || die "usage: bin/volumizer bulk update|delete|route <repository> [filters] [--set name=value] [--topology FILE], bulk status|abort|resume|retry <command id>"
-      # The topics are the repository's own, or with a topology the demo's, which all of its repositories share.
-      [[ ${#topology[@]} -eq 0 && ($1 == update || $1 == delete) ]] && repository=$2 ;;
-  esac
   local jar
   jar=$(ensure_built jobs)
-  local -a pipeline
-  read -r -a pipeline <<<"$(endpoint_options) $(topic_options "${repository:-$DEMO_REPOSITORY}") --checkpoint-interval PT2S"
+  # shellcheck disable=SC2046 # the endpoints are words
   java_main api io.volumizer.api.commands.CommandsCli --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" \
-    "${pipeline[@]}" "${topology[@]}" "$command" "$@"
+    $(endpoint_options) --checkpoint-interval PT2S --default-repository "$DEMO_REPOSITORY" "$@"
 }
 
 # Operates jobs on the session cluster: submit/stop/resume/reset/list.
@@ -266,7 +147,7 @@ run_job() {
   ensure_tools
   local jar
   jar=$(ensure_built jobs)
-  ops io.volumizer.ops.jobs.JobsCommand --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@"
+  java_main ops io.volumizer.ops.jobs.JobsCommand --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@"
 }
 
 # Builds a module, and the modules it needs, when any source or POM is newer than its jar.
@@ -285,41 +166,32 @@ ensure_built() {
 
 run_generate() {
   ensure_tools
-  local jar
-  jar=$(ensure_built generators)
-  java -cp "$jar:$(cat "$ROOT/generators/target/classpath.txt")" io.volumizer.generators.cli.GenerateCommand "$@"
+  java_main generators io.volumizer.generators.cli.GenerateCommand "$@"
 }
 
 # A benchmark runner of a generated repository on its own topics, measured also with MongoDB on cores of its own.
 store_benchmark() {
   local class=$1 repository=$2 customers=$3
   shift 3
-  local jar=$ROOT/benchmarks/target/benchmarks.jar jobs_jar
+  local jobs_jar
   jobs_jar=$(ensure_built jobs)
-  local -a endpoints topics
-  read -r -a endpoints <<<"$(endpoint_options)"
-  read -r -a topics <<<"$(topic_options "$repository")"
-  local -a benchmark=(java -cp "$jar" "$class" --jar "$jobs_jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT"
-    "${endpoints[@]}" "${topics[@]}" --repository "$repository" --customers "$customers" --parallelism 2
-    --checkpoint-interval PT2S --results "$ROOT/benchmarks/results")
-  "${benchmark[@]}" "$@" --check-options || exit $?
-  services_up
-  local others=() service
-  for service in "${SERVICES[@]}"; do
-    [[ $service == mongodb ]] || others+=("$(service_pid "$service")")
-  done
-  "${benchmark[@]}" --store-pid "$(service_pid mongodb)" --service-pids "$(IFS=,; echo "${others[*]}")" "$@"
+  local -a pipeline
+  read -r -a pipeline <<<"$(endpoint_options) --topics-of $repository"
+  run_checked volumizer_java -cp "$ROOT/benchmarks/target/benchmarks.jar" "$class" --jar "$jobs_jar" \
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${pipeline[@]}" --repository "$repository" --customers "$customers" \
+    --parallelism 2 --checkpoint-interval PT2S --results "$ROOT/benchmarks/results" --store-service mongodb "$@"
 }
 
 # JMH benchmarks: one thread, then one per core; JSON and a markdown table land in benchmarks/results/.
 run_bench() {
   local suite=${1:-generators}
+  [[ $# -gt 0 ]] && shift
   ensure_tools
   local jar=$ROOT/benchmarks/target/benchmarks.jar results=$ROOT/benchmarks/results
   ensure_built benchmarks >/dev/null
   case "$suite" in
     generators)
-      [[ $# -le 1 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
+      [[ $# -eq 0 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
       local cores
       cores=$(nproc)
       local -a jmh=(-f 1 -wi 2 -w 3s -i 4 -r 4s -rf json io.volumizer.benchmarks.generators)
@@ -329,34 +201,23 @@ run_bench() {
         "$results/generators-targets.json" "$results/generators-1-thread.json" "$results/generators-$cores-threads.json"
       ;;
     pipeline)
-      shift
       store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" "$@"
       ;;
     reliability)
-      shift
       local jobs_jar
       jobs_jar=$(ensure_built jobs)
       local -a endpoints
       read -r -a endpoints <<<"$(endpoint_options)"
-      local -a benchmark=(java "-Dvolumizer.root=$ROOT" "-Dvolumizer.state=$STATE" -cp "$jar"
-        io.volumizer.benchmarks.reliability.ReliabilityBenchmark --jar "$jobs_jar"
-        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${endpoints[@]}" --repository reliability
-        --customers "$RELIABILITY_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S --results "$results")
-      "${benchmark[@]}" "$@" --check-options || exit $?
-      services_up
-      "${benchmark[@]}" "$@"
+      run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.reliability.ReliabilityBenchmark --jar "$jobs_jar" \
+        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${endpoints[@]}" --repository reliability \
+        --customers "$RELIABILITY_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S --results "$results" "$@"
       ;;
     commands)
-      shift
       store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" "$@"
       ;;
     sharding)
-      shift
-      local -a benchmark=(java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark
-        --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results")
-      "${benchmark[@]}" "$@" --check-options || exit $?
-      services_up
-      "${benchmark[@]}" "$@"
+      run_checked java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark \
+        --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@"
       ;;
     *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, commands, sharding)" ;;
   esac

@@ -54,6 +54,56 @@ maven_download() {
   echo "$target"
 }
 
+# Writes a service's configuration file from its template in conf/services/: each ${NAME} there is that shell
+# variable's value (conf/volumizer.conf's, or, in lower case, one the caller sets); an unset one is an error.
+#   render_conf <template> <file>
+render_conf() {
+  local text name
+  text=$(<"$ROOT/conf/services/$1")
+  while [[ $text =~ \$\{([A-Za-z_][A-Za-z0-9_]*)\} ]]; do
+    name=${BASH_REMATCH[1]}
+    [[ -v $name ]] || die "conf/services/$1: \${$name} is not set"
+    text=${text//"\${$name}"/"${!name}"}
+  done
+  printf '%s\n' "$text" >"$2"
+}
+
+# The go command: on the PATH, or where Go's installer puts it.
+go_command() {
+  local go
+  go=$(command -v go || echo /usr/local/go/bin/go)
+  [[ -x "$go" ]] || die "Go 1.24 or newer is needed to build the chart's tools and Prometheus (https://go.dev/dl/)"
+  echo "$go"
+}
+
+# A Go module's folder in Go's module cache, downloaded once (the cache spells a capital letter as ! and lower case).
+go_module_dir() {
+  local go
+  go=$(go_command) || exit 1
+  "$go" mod download "$1" || die "could not download the Go module $1"
+  # shellcheck disable=SC2001 # the capital letter becomes lower case: no parameter expansion does that
+  echo "$("$go" env GOMODCACHE)/$(sed 's/[A-Z]/!\L&/g' <<<"$1")"
+}
+
+# A tool built from its Go module once (no binary downloads here), cached in the state folder; prints its path.
+#   go_build <name> <module@version> <package>
+# The module is built in a writable copy of its source (`go install` refuses modules with replace directives, as
+# Prometheus's); -trimpath lets Go's build cache serve the build of another state folder (a fresh clone) in a minute.
+go_build() {
+  local name=$1 module=$2 package=$3
+  local tool=$STATE/tools/$name-${module##*@} source=$STATE/tools/$name-source
+  if [[ ! -x "$tool" ]]; then
+    local dir go
+    dir=$(go_module_dir "$module") && go=$(go_command) || exit 1
+    info "building $name from its Go module $module (once; minutes)" >&2
+    rm -rf "$source" && cp -r "$dir" "$source" && chmod -R u+w "$source"
+    (cd "$source" && "$go" build -trimpath -o "$tool.part" "$package") >"$STATE/logs/build-$name.log" 2>&1 \
+      || { tail -n 20 "$STATE/logs/build-$name.log" >&2; die "could not build $name (see $STATE/logs/build-$name.log)"; }
+    mv "$tool.part" "$tool" && rm -rf "$source"
+  fi
+  echo "$tool"
+}
+
 # True when something accepts TCP connections on host:port.
 port_open() {
   (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null

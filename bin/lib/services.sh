@@ -1,8 +1,8 @@
 # Installs, starts, checks and stops the local services. Sourced by bin/volumizer.
 #
-# Each service is one process with a PID file under $STATE/run and a log under $STATE/logs (Elasticsearch
-# writes its own log, as the user it runs as). Processes are stopped by PID, never by name, and only once the PID
-# is known to be still the process that was started (see service_pid).
+# Each service is one process with a PID file under $STATE/run and a log under $STATE/logs (Elasticsearch writes its
+# own log, as the user it runs as). Processes are stopped by PID, never by name, and only once the PID is known to be
+# still the process that was started. The PID file's format is shared with Java: ops/.../services/PidFile.java.
 
 # mongodb-archive is a second MongoDB deployment: the one topologies/11b.yaml gives its archive repository.
 SERVICES=(kafka registry elasticsearch mongodb mongodb-archive s3 flink-jobmanager flink-taskmanager)
@@ -15,18 +15,6 @@ ES_ARTIFACT=org.elasticsearch.distribution.integ-test-zip:elasticsearch:7.10.2:z
 ES_ANALYSIS_COMMON_ARTIFACT=org.codelibs.elasticsearch.module:analysis-common:7.10.2:jar
 # ES 7.10.2 ships log4j 2.11.1 (Log4Shell era); 2.17.1 is the patched line that still runs on its Java 8 baseline.
 ES_LOG4J_VERSION=2.17.1
-
-FLINK_JVM_FLAGS=(
-  --add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED
-  --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED
-  --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED
-  --add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
-  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
-  --add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.time=ALL-UNNAMED
-  --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
-  --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
-  --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED
-)
 
 # ---------------------------------------------------------------------------------------------------------------
 # Per-service facts
@@ -63,15 +51,14 @@ process_start_time() {
   [[ -r "/proc/$1/stat" ]] && sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20
 }
 
-# Records a started process: "<pid> <start time>".
+# Records a started process: "<pid> <start ticks>" (PidFile.java).
 record_pid() {
   local service=$1 pid=$2
   echo "$pid $(process_start_time "$pid")" >"$(service_pid_file "$service")"
 }
 
-# The PID of a service we started, if that process still runs: a PID file is trusted only while the process
-# holding that PID started when the recorded one did (after a reboot, or once ours has exited, the PID may belong
-# to an unrelated process, which must never be taken for the service, let alone signalled).
+# The PID of a service we started, if that process still runs: trusted only while the process holding that PID
+# started when the recorded one did (PidFile.java says why).
 service_pid() {
   local file pid started
   file=$(service_pid_file "$1")
@@ -89,11 +76,9 @@ service_running() {
 service_healthy() {
   service_running "$1" || return 1
   case "$1" in
-    kafka) port_open "$BIND_HOST" "$KAFKA_PORT" ;;
+    kafka | mongodb | mongodb-archive) port_open "$BIND_HOST" "$(service_port "$1")" ;;
     registry) http_get "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7/subjects" >/dev/null ;;
     elasticsearch) http_get "http://$BIND_HOST:$ES_PORT/_cluster/health" | grep -Eq '"status":"(green|yellow)"' ;;
-    mongodb) port_open "$BIND_HOST" "$MONGO_PORT" ;;
-    mongodb-archive) port_open "$BIND_HOST" "$MONGO_ARCHIVE_PORT" ;;
     s3) http_get "http://$BIND_HOST:$S3_PORT/" | grep -q ListAllMyBucketsResult ;;
     flink-jobmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" >/dev/null ;;
     flink-taskmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" | grep -Eq '"taskmanagers":[1-9]' ;;
@@ -132,50 +117,14 @@ install_file() {
   cp "$1" "$2.part" && mv -f "$2.part" "$2"
 }
 
-# Prometheus from its Go module (no binary downloads here), cached in the state folder: `go install` refuses the
-# module (it has replace directives), so its source is copied somewhere writable and built there; -trimpath lets
-# Go's build cache serve the next build from another folder (a fresh clone) in about a minute.
-prometheus_binary() {
-  echo "$STATE/tools/prometheus-$PROMETHEUS_VERSION"
-}
-
-install_prometheus() {
-  local binary go source
-  binary=$(prometheus_binary)
-  [[ -x "$binary" ]] && return 0
-  go=$(command -v go || echo /usr/local/go/bin/go)
-  [[ -x "$go" ]] || die "prometheus: Go 1.24 or newer is needed to build it (https://go.dev/dl/)"
-  info "prometheus: building $PROMETHEUS_VERSION from its Go module (once; about 8 minutes on 2 cores)"
-  source=$("$go" mod download -json "github.com/prometheus/prometheus@$PROMETHEUS_VERSION" \
-    | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])') \
-    || die "prometheus: could not download github.com/prometheus/prometheus@$PROMETHEUS_VERSION"
-  rm -rf "$STATE/tools/prometheus-source"
-  cp -r "$source" "$STATE/tools/prometheus-source" && chmod -R u+w "$STATE/tools/prometheus-source"
-  (cd "$STATE/tools/prometheus-source" && "$go" build -trimpath -o "$binary.part" ./cmd/prometheus) \
-    >"$STATE/logs/build-prometheus.log" 2>&1 \
-    || { tail -n 20 "$STATE/logs/build-prometheus.log" >&2; die "prometheus: build failed (see $STATE/logs/build-prometheus.log)"; }
-  mv "$binary.part" "$binary"
-  rm -rf "$STATE/tools/prometheus-source"
-}
-
 # Scrapes the Flink processes (every port a TaskManager may take) and the API, every 5 s.
 write_prometheus_config() {
-  local first=${FLINK_TM_METRICS_PORTS%-*} last=${FLINK_TM_METRICS_PORTS#*-} port taskmanagers=""
+  local first=${FLINK_TM_METRICS_PORTS%-*} last=${FLINK_TM_METRICS_PORTS#*-} port taskmanager_targets=""
   for ((port = first; port <= last; port++)); do
-    taskmanagers+="${taskmanagers:+, }\"$BIND_HOST:$port\""
+    taskmanager_targets+="${taskmanager_targets:+, }\"$BIND_HOST:$port\""
   done
   mkdir -p "$STATE/prometheus/data"
-  cat >"$STATE/prometheus/prometheus.yml" <<EOF
-global:
-  scrape_interval: 5s
-scrape_configs:
-  - job_name: flink-jobmanager
-    static_configs: [{targets: ["$BIND_HOST:$FLINK_JM_METRICS_PORT"]}]
-  - job_name: flink-taskmanager
-    static_configs: [{targets: [$taskmanagers]}]
-  - job_name: api
-    static_configs: [{targets: ["$BIND_HOST:$API_PORT"]}]
-EOF
+  render_conf prometheus.yml "$STATE/prometheus/prometheus.yml"
 }
 
 install_registry() {
@@ -215,37 +164,14 @@ install_elasticsearch() {
     # The integ-test zip lacks analysis-common (asciifolding, html_strip, stemmers): add it as a module.
     mkdir -p "$home.part/modules/analysis-common"
     cp "$module" "$home.part/modules/analysis-common/"
-    cat >"$home.part/modules/analysis-common/plugin-descriptor.properties" <<EOF
-description=Adds analysis components (asciifolding, stemmers, html_strip...)
-version=7.10.2
-name=analysis-common
-classname=org.elasticsearch.analysis.common.CommonAnalysisPlugin
-java.version=1.8
-elasticsearch.version=7.10.2
-has.native.controller=false
-EOF
+    render_conf elasticsearch/plugin-descriptor.properties "$home.part/modules/analysis-common/plugin-descriptor.properties"
     rm -f "$home.part"/lib/log4j-api-*.jar "$home.part"/lib/log4j-core-*.jar
     cp "$log4j_api" "$log4j_core" "$home.part/lib/"
     rm -rf "$home" && mkdir -p "$(dirname "$home")" && mv "$home.part" "$home"
   fi
-  cat >"$home/config/elasticsearch.yml" <<EOF
-cluster.name: volumizer
-node.name: volumizer-local
-network.host: $BIND_HOST
-http.port: $ES_PORT
-transport.port: $ES_TRANSPORT_PORT
-discovery.type: single-node
-thread_pool.write.queue_size: $ES_WRITE_QUEUE_SIZE
-path.data: $home/data
-path.logs: $home/logs
-action.destructive_requires_name: false
-EOF
+  render_conf elasticsearch/elasticsearch.yml "$home/config/elasticsearch.yml"
   mkdir -p "$home/config/jvm.options.d" "$home/data" "$home/logs" "$home/tmp"
-  cat >"$home/config/jvm.options.d/volumizer.options" <<EOF
--Xms$ES_HEAP
--Xmx$ES_HEAP
--Dlog4j2.formatMsgNoLookups=true
-EOF
+  render_conf elasticsearch/jvm.options "$home/config/jvm.options.d/volumizer.options"
   if [[ $EUID -eq 0 ]]; then
     chown -R "$ES_USER" "$home"
     # Every folder above the home must be traversable by that user.
@@ -257,134 +183,22 @@ EOF
 write_kafka_config() {
   local dir="$STATE/kafka"
   mkdir -p "$dir/data"
-  cat >"$dir/server.properties" <<EOF
-node.id=1
-process.roles=broker,controller
-controller.quorum.voters=1@$BIND_HOST:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://$BIND_HOST:$KAFKA_PORT,CONTROLLER://$BIND_HOST:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://$BIND_HOST:$KAFKA_PORT
-controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-log.dirs=$dir/data
-num.partitions=$KAFKA_PARTITIONS
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-min.insync.replicas=1
-group.initial.rebalance.delay.ms=0
-# Flink's exactly-once Kafka sink uses transactions of up to an hour by default.
-transaction.max.timeout.ms=3600000
-EOF
-  cat >"$dir/log4j.properties" <<'EOF'
-log4j.rootLogger=INFO, stdout
-log4j.appender.stdout=org.apache.log4j.ConsoleAppender
-log4j.appender.stdout.layout=org.apache.log4j.PatternLayout
-log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n
-log4j.logger.kafka.request.logger=WARN
-log4j.logger.state.change.logger=WARN
-EOF
+  render_conf kafka/server.properties "$dir/server.properties"
+  render_conf kafka/log4j.properties "$dir/log4j.properties"
   if [[ ! -f "$dir/data/meta.properties" ]]; then
+    # Without a log4j configuration the tool prints nothing but the id (its warnings go to stderr).
+    local -a storage_tool=(java -cp "$(cat "$STATE/lib/kafka.classpath")" kafka.tools.StorageTool)
     local cluster_id
-    # Like Kafka's own Uuid.randomUuid(): base64url can start with "-", which the tool would take for an option.
-    cluster_id=$(python3 -c 'import base64,uuid
-while True:
-    id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
-    if not id.startswith("-"):
-        break
-print(id)')
-    java -cp "$(cat "$STATE/lib/kafka.classpath")" -Dlog4j.configuration="file:$dir/log4j.properties" \
-      kafka.tools.StorageTool format --cluster-id="$cluster_id" -c "$dir/server.properties" >"$STATE/logs/kafka-format.log" 2>&1 \
+    cluster_id=$("${storage_tool[@]}" random-uuid 2>/dev/null) || die "kafka: could not make a cluster id"
+    "${storage_tool[@]}" format --cluster-id="$cluster_id" -c "$dir/server.properties" >"$STATE/logs/kafka-format.log" 2>&1 \
       || { tail -n 20 "$STATE/logs/kafka-format.log" >&2; die "kafka: formatting the KRaft storage failed"; }
   fi
 }
 
 write_flink_config() {
-  local dir="$STATE/flink"
-  mkdir -p "$dir/conf" "$dir/checkpoints" "$dir/savepoints" "$dir/tmp" "$dir/web-upload"
-  cat >"$dir/conf/config.yaml" <<EOF
-jobmanager:
-  rpc:
-    address: $BIND_HOST
-    port: $FLINK_RPC_PORT
-  bind-host: $BIND_HOST
-  memory:
-    process:
-      size: $FLINK_JM_MEMORY
-    jvm-metaspace:
-      size: $FLINK_JM_METASPACE
-taskmanager:
-  host: $BIND_HOST
-  bind-host: $BIND_HOST
-  numberOfTaskSlots: $FLINK_SLOTS
-  memory:
-    process:
-      size: $FLINK_TM_MEMORY
-    jvm-metaspace:
-      size: $FLINK_TM_METASPACE
-rest:
-  address: $BIND_HOST
-  bind-address: $BIND_HOST
-  port: $FLINK_REST_PORT
-web:
-  submit:
-    enable: true
-  cancel:
-    enable: true
-  upload:
-    dir: $dir/web-upload
-execution:
-  checkpointing:
-    dir: file://$dir/checkpoints
-    savepoint-dir: file://$dir/savepoints
-state:
-  backend:
-    type: hashmap
-# A job that fails (a store or a broker down) restarts from its checkpoint, again and again while the outage lasts,
-# at most 10 s apart, so that it is back soon after the outage ends.
-restart-strategy:
-  type: exponential-delay
-  exponential-delay:
-    initial-backoff: 1 s
-    max-backoff: 10 s
-io:
-  tmp:
-    dirs: $dir/tmp
-blob:
-  service:
-    # A finished job's jar (42 MB) stays in each TaskManager's blob cache this long; with the default hour, 646 MB
-    # of them piled up during benchmark runs.
-    cleanup:
-      interval: 300
-cluster:
-  registration:
-    error-delay: 1000
-parallelism:
-  default: 2
-metrics:
-  fetcher:
-    # Progress lines read metrics through REST; the default refreshes them only every 10 s.
-    update-interval: 1000
-  reporters: prom
-  reporter:
-    prom:
-      # Flink's Prometheus reporter, bound to BIND_HOST (Flink's own binds every interface): infra/flink-cluster.
-      factory:
-        class: io.volumizer.infra.flink.HostBoundPrometheusReporterFactory
-      host: $BIND_HOST
-      port: $FLINK_TM_METRICS_PORTS
-EOF
-  cat >"$dir/conf/log4j.properties" <<'EOF'
-rootLogger.level = INFO
-rootLogger.appenderRef.file.ref = MainAppender
-appender.main.name = MainAppender
-appender.main.type = File
-appender.main.fileName = ${sys:log.file}
-appender.main.append = true
-appender.main.layout.type = PatternLayout
-appender.main.layout.pattern = %d{yyyy-MM-dd HH:mm:ss,SSS} %-5p %-60c %x - %m%n
-logger.kafka.name = org.apache.kafka
-logger.kafka.level = WARN
-EOF
+  mkdir -p "$STATE"/flink/{conf,checkpoints,savepoints,tmp,web-upload}
+  render_conf flink/config.yaml "$STATE/flink/conf/config.yaml"
+  render_conf flink/log4j.properties "$STATE/flink/conf/log4j.properties"
 }
 
 # Flink's own scripts derive the JVM memory flags from the configuration this way; flink-dist is not obtainable.
@@ -452,10 +266,8 @@ start_service() {
       # -d daemonizes, and ES writes its own PID file (read once, then recorded as ours); it keeps the caller's
       # stdout open unless redirected.
       "${as_user[@]}" env JAVA_HOME="$java_home" ES_TMPDIR="$home/tmp" "$home/bin/elasticsearch" -d -p "$home/es.pid" \
-        </dev/null >"$home/logs/startup.log" 2>&1 || {
-        tail -n 20 "$home/logs/startup.log" >&2
-        die "elasticsearch: did not start (see $home/logs)"
-      }
+        </dev/null >"$home/logs/startup.log" 2>&1 \
+        || { tail -n 20 "$home/logs/startup.log" >&2; die "elasticsearch: did not start (see $home/logs)"; }
       # The launcher returns once the daemon is forked; the daemon writes its PID file a moment later.
       local waited=0
       until [[ -s "$home/es.pid" ]]; do
@@ -464,23 +276,12 @@ start_service() {
       done
       record_pid elasticsearch "$(cat "$home/es.pid")"
       ;;
-    mongodb)
-      mkdir -p "$STATE/mongodb"
-      # Index pages of the stand-in's first file format are ordered differently (by serialized key bytes): that
-      # file cannot be opened by the current server, and holds only local, reproducible runs.
-      if [[ -f "$STATE/mongodb/volumizer.mv.db" ]]; then
-        info "mongodb: discarding $STATE/mongodb/volumizer.mv.db (the previous stand-in's index format)"
-        rm -f "$STATE/mongodb/volumizer.mv.db"
-      fi
-      launch mongodb java "-Xmx$MONGO_HEAP" -cp "$STATE/lib/mongo-server.jar:$(cat "$STATE/lib/mongo.classpath")" \
-        io.volumizer.infra.mongo.MongoServerMain --host "$BIND_HOST" --port "$MONGO_PORT" \
-        --data-file "$STATE/mongodb/repository.mv.db"
-      ;;
-    mongodb-archive)
-      mkdir -p "$STATE/mongodb-archive"
-      launch mongodb-archive java "-Xmx$MONGO_ARCHIVE_HEAP" -cp "$STATE/lib/mongo-server.jar:$(cat "$STATE/lib/mongo.classpath")" \
-        io.volumizer.infra.mongo.MongoServerMain --host "$BIND_HOST" --port "$MONGO_ARCHIVE_PORT" \
-        --data-file "$STATE/mongodb-archive/repository.mv.db"
+    mongodb | mongodb-archive)
+      local heap=$MONGO_HEAP
+      [[ $service == mongodb-archive ]] && heap=$MONGO_ARCHIVE_HEAP
+      mkdir -p "$STATE/$service"
+      launch "$service" java "-Xmx$heap" -cp "$STATE/lib/mongo-server.jar:$(cat "$STATE/lib/mongo.classpath")" \
+        io.volumizer.infra.mongo.MongoServerMain --host "$BIND_HOST" --port "$port" --data-file "$STATE/$service/repository.mv.db"
       ;;
     s3)
       check_port_free s3 "$S3_TLS_PORT"
@@ -494,45 +295,44 @@ start_service() {
         --com.adobe.testing.s3mock.store.initial-buckets="$S3_BUCKET" --spring.main.banner-mode=off
       ;;
     prometheus)
-      install_prometheus
+      local prometheus
+      prometheus=$(go_build prometheus "github.com/prometheus/prometheus@$PROMETHEUS_VERSION" ./cmd/prometheus)
       write_prometheus_config
-      launch prometheus "$(prometheus_binary)" --config.file="$STATE/prometheus/prometheus.yml" \
+      launch prometheus "$prometheus" --config.file="$STATE/prometheus/prometheus.yml" \
         --storage.tsdb.path="$STATE/prometheus/data" --storage.tsdb.retention.time=2d \
         --web.listen-address="$BIND_HOST:$PROMETHEUS_PORT"
       ;;
     flink-jobmanager | flink-taskmanager)
       write_flink_config
       local which entrypoint params jvm dynamic
+      local -a jvm_flags # the module access Flink needs on Java 17
+      mapfile -t jvm_flags <"$ROOT/conf/services/flink/jvm-flags"
+      local -a reporter=() # a TaskManager takes the first free port of FLINK_TM_METRICS_PORTS
       if [[ "$service" == flink-jobmanager ]]; then
         check_port_free "$service" "$FLINK_RPC_PORT"
         which=GET_JM_RESOURCE_PARAMS entrypoint=org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint
+        reporter=(-D "metrics.reporter.prom.port=$FLINK_JM_METRICS_PORT")
       else
         which=GET_TM_RESOURCE_PARAMS entrypoint=org.apache.flink.runtime.taskexecutor.TaskManagerRunner
       fi
       params=$(flink_resource_params "$which")
       [[ $(wc -l <<<"$params") -eq 2 ]] || die "$service: could not compute memory settings from $STATE/flink/conf"
-      jvm=$(sed -n 1p <<<"$params")
-      dynamic=$(sed -n 2p <<<"$params")
-      if [[ "$service" == flink-jobmanager ]]; then
-        dynamic+=" -D metrics.reporter.prom.port=$FLINK_JM_METRICS_PORT"
-      fi
+      { read -r jvm; read -r dynamic; } <<<"$params"
       # shellcheck disable=SC2086 # the computed flags are space-separated words
-      launch "$service" java $jvm "${FLINK_JVM_FLAGS[@]}" -Dlog.file="$STATE/logs/$service.log" \
+      launch "$service" java $jvm "${jvm_flags[@]}" -Dlog.file="$STATE/logs/$service.log" \
         -Dlog4j.configurationFile="file:$STATE/flink/conf/log4j.properties" \
         -cp "$STATE/lib/flink-cluster.jar:$(cat "$STATE/lib/flink.classpath")" "$entrypoint" \
-        --configDir "$STATE/flink/conf" $dynamic
+        --configDir "$STATE/flink/conf" $dynamic "${reporter[@]}"
       ;;
   esac
 }
 
+# The registry's compatibility level is set once it answers.
 after_healthy() {
-  case "$1" in
-    registry)
-      curl -fsS -X PUT -H 'Content-Type: application/json' --data "{\"compatibility\":\"$REGISTRY_COMPATIBILITY\"}" \
-        "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7/config" >/dev/null \
-        || die "registry: could not set the compatibility level to $REGISTRY_COMPATIBILITY"
-      ;;
-  esac
+  [[ $1 == registry ]] || return 0
+  curl -fsS -X PUT -H 'Content-Type: application/json' --data "{\"compatibility\":\"$REGISTRY_COMPATIBILITY\"}" \
+    "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7/config" >/dev/null \
+    || die "registry: could not set the compatibility level to $REGISTRY_COMPATIBILITY"
 }
 
 wait_healthy() {

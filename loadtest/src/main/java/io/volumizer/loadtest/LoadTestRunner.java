@@ -24,6 +24,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code bin/volumizer loadtest}: runs one simulation with Gatling, then writes a one-screen summary (req/s,
@@ -42,6 +44,9 @@ public final class LoadTestRunner implements Callable<Integer> {
             "search", "io.volumizer.loadtest.simulations.SearchSimulation",
             "mixed", "io.volumizer.loadtest.simulations.MixedSimulation",
             "smoke", "io.volumizer.loadtest.simulations.SmokeSimulation");
+
+    @Spec
+    CommandSpec spec;
 
     @Parameters(index = "0", arity = "0..1", description = "Simulation: crud, navigation, search, mixed, smoke.")
     String simulation;
@@ -88,17 +93,17 @@ public final class LoadTestRunner implements Callable<Integer> {
     public Integer call() throws Exception {
         String simulationClass = simulation == null ? null : SIMULATIONS.get(simulation);
         if (simulationClass == null) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "unknown simulation '" + simulation
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown simulation '" + simulation
                     + "'; simulations: " + SIMULATIONS.keySet());
         }
         if (rate <= 0 || duration <= 0 || ramp < 0) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--rate and --duration must be positive, --ramp not negative");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rate and --duration must be positive, --ramp not negative");
         }
         GeneratorSettings settings;
         try {
             settings = run.settings();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         if (check.only) {
             return 0;
@@ -254,8 +259,12 @@ public final class LoadTestRunner implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        // The launcher passes the demo's settings first; what the user adds after them wins.
-        System.exit(new CommandLine(new LoadTestRunner()).setOverwrittenOptionsAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        // The session passes the demo's settings first; what the user adds after them wins.
+        return new CommandLine(new LoadTestRunner()).setOverwrittenOptionsAllowed(true)
+                .setExecutionExceptionHandler(Failures::oneLine);
     }
 }

@@ -9,15 +9,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.volumizer.ops.services.PidFile;
+
 /**
  * {@code bin/volumizer}'s service commands on a state folder of the test's own: what they do with a name they do
- * not know, and with PID files that no longer name the process that was started.
+ * not know, and with PID files that no longer name the process that was started; how it writes a service's
+ * configuration; and that it stays a thin launcher.
  */
 class BinVolumizerTest {
 
@@ -48,7 +52,7 @@ class BinVolumizerTest {
     @Test
     void aPidFileOfAnotherProcessIsNotTheServiceAndDownLeavesThatProcessAlone() throws Exception {
         long pid = unrelated.pid();
-        Files.writeString(pidFile("mongodb"), pid + " 1\n"); // the PID, recorded with another start time
+        new PidFile(pid, 1).write(pidFile("mongodb")); // the PID, recorded with another start time
 
         assertThat(run("status").out).containsPattern("mongodb\\s+\\d+\\s+-\\s+stopped");
         assertThat(run("down", "mongodb").exitCode).isZero();
@@ -69,8 +73,7 @@ class BinVolumizerTest {
     @Test
     void thePidOfTheProcessThatWasStartedIsTheServiceAndDownStopsIt() throws Exception {
         long pid = unrelated.pid();
-        String started = Files.readString(Path.of("/proc/" + pid + "/stat")).replaceFirst("^.*\\) ", "").split(" ")[19];
-        Files.writeString(pidFile("mongodb"), pid + " " + started + "\n");
+        PidFile.of(unrelated.toHandle()).write(pidFile("mongodb"));
 
         assertThat(run("status").out).containsPattern("mongodb\\s+\\d+\\s+" + pid + "\\s");
         assertThat(run("down", "mongodb").exitCode).isZero();
@@ -78,11 +81,65 @@ class BinVolumizerTest {
         assertThat(unrelated.waitFor(10, TimeUnit.SECONDS)).as("stopped").isTrue();
     }
 
-    private Path pidFile(String service) {
-        return state.resolve("run").resolve(service + ".pid");
+    @Test
+    void aConfigurationTemplateGetsTheShellsValuesAndLeavesOtherExpressionsAlone() throws Exception {
+        Path template = Files.writeString(state.resolve("template"), "port: ${KAFKA_PORT}\nhome: ${home}/data\nfile: ${sys:log.file}\n");
+        String render = "render_conf " + root().resolve("conf/services").relativize(template) + " \"$STATE/out\"";
+
+        Result rendered = sourced(state, "KAFKA_PORT=19092; home=/es; " + render);
+        Result unset = sourced(state, render);
+
+        assertThat(rendered.exitCode).as(rendered.err).isZero();
+        assertThat(Files.readString(state.resolve("out"))).isEqualTo("port: 19092\nhome: /es/data\nfile: ${sys:log.file}\n");
+        assertThat(unset.exitCode).isNotZero();
+        assertThat(unset.err).contains("${home} is not set");
     }
 
-    private record Result(int exitCode, String out, String err) {
+    /**
+     * Logic belongs in Java, where it is typed and tested, and configuration in conf/services/: the launcher only
+     * installs, starts and stops the services and calls Java. In particular it parses no JSON and runs no inline
+     * Python, and it never sources a file that Java wrote (the demo's record is Java's: DemoRecord).
+     */
+    @Test
+    void theLauncherStaysThin() throws Exception {
+        List<Path> scripts = new ArrayList<>(List.of(root().resolve("bin/volumizer")));
+        try (var lib = Files.list(root().resolve("bin/lib"))) {
+            lib.filter(file -> file.toString().endsWith(".sh")).sorted().forEach(scripts::add);
+        }
+        long lines = 0;
+        List<String> forbidden = new ArrayList<>();
+        for (Path script : scripts) {
+            List<String> text = Files.readAllLines(script);
+            lines += text.size();
+            for (int i = 0; i < text.size(); i++) {
+                if (FORBIDDEN.matcher(text.get(i)).find()) {
+                    forbidden.add(root().relativize(script) + ":" + (i + 1) + ": " + text.get(i).strip());
+                }
+            }
+        }
+
+        assertThat(lines).as("lines of bin/volumizer and bin/lib/*.sh").isLessThan(900);
+        assertThat(forbidden).as("inline Python, JSON parsing or the demo's record in the launcher").isEmpty();
+    }
+
+    private static final Pattern FORBIDDEN = Pattern.compile("python3? -c|json\\.load|\\bjq\\b|--json|demo\\.env");
+
+    private Path pidFile(String service) {
+        return PidFile.path(state, service);
+    }
+
+    record Result(int exitCode, String out, String err) {
+    }
+
+    /** Runs a command with bin/lib's functions and conf/volumizer.conf's settings, on a state folder. */
+    static Result sourced(Path state, String command) throws Exception {
+        Path root = root();
+        Process process = new ProcessBuilder("bash", "-c", "set -euo pipefail; ROOT=$1; STATE=$2; source \"$ROOT/conf/volumizer.conf\";"
+                + " for lib in common services build; do source \"$ROOT/bin/lib/$lib.sh\"; done; " + command,
+                "bash", root.toString(), state.toString()).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        return new Result(process.waitFor(), out, err);
     }
 
     private Result run(String... args) throws Exception {
@@ -97,7 +154,8 @@ class BinVolumizerTest {
         return new Result(exitCode, out, Files.readString(err));
     }
 
-    private static Path root() {
+    /** The checkout whose bin/volumizer is tested: the one above the working directory. */
+    static Path root() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isExecutable(dir.resolve("bin/volumizer"))) {
                 return dir;

@@ -2,19 +2,17 @@ package io.volumizer.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+
+import io.volumizer.ops.services.LocalServices;
 
 /**
  * Every local service {@code bin/volumizer up} started listens on the loopback interface only: the listening TCP
@@ -22,13 +20,12 @@ import org.junit.jupiter.api.Test;
  */
 class LoopbackOnlyIT {
 
-    private static final Path STATE = Path.of(System.getProperty("volumizer.state", ".volumizer"));
     private static final Pattern LISTENING = Pattern.compile("^\\S+\\s+\\d+\\s+\\d+\\s+(\\S+):(\\d+)\\s+.*pid=(\\d+),");
 
     @Test
     void everySocketOurServicesListenOnIsOnLoopback() throws Exception {
         Map<Long, String> services = runningServices();
-        assertThat(services).as("services started by bin/volumizer up, from %s", STATE.resolve("run"))
+        assertThat(services).as("services started by bin/volumizer up (LocalServices.running)")
                 .hasSizeGreaterThanOrEqualTo(7);
 
         List<String> listening = new ArrayList<>();
@@ -54,17 +51,10 @@ class LoopbackOnlyIT {
         assertThat(exposed).as("sockets listening beyond loopback, among %s", listening).isEmpty();
     }
 
-    /** PID → service, from the PID files ("pid start-time") of the services that run. */
-    private static Map<Long, String> runningServices() throws IOException {
+    /** PID → service, of the services that run. */
+    private static Map<Long, String> runningServices() {
         Map<Long, String> services = new HashMap<>();
-        try (Stream<Path> files = Files.list(STATE.resolve("run"))) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".pid")).toList()) {
-                long pid = Long.parseLong(Files.readString(file).trim().split("\\s+")[0]);
-                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                    services.put(pid, file.getFileName().toString().replace(".pid", ""));
-                }
-            }
-        }
+        LocalServices.ofThisCheckout().running().forEach((service, pid) -> services.put(pid, service));
         return services;
     }
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -29,7 +30,9 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code bin/volumizer reindex} and {@code bin/volumizer bulk ...}: the API's commands from a shell, on the same
- * records ({@link Commands}), so a command started by one is followed, aborted or resumed by the other.
+ * records ({@link Commands}), so a command started by one is followed, aborted or resumed by the other. A command's
+ * jobs use its repository's topics ({@code volumizer.<repository>.*}), or {@code --default-repository}'s when it
+ * names none, and across a topology, whose repositories share one set of topics.
  */
 @Command(name = "commands", mixinStandardHelpOptions = true, description = "Reindex a repository, or change documents in bulk.",
         subcommands = {CommandsCli.Reindex.class, CommandsCli.Bulk.class})
@@ -47,7 +50,13 @@ public final class CommandsCli {
     @Option(names = "--jar", scope = CommandLine.ScopeType.INHERIT, description = "The jobs jar to upload.")
     Path jar;
 
-    <T> T withCommands(Work<T> work) throws Exception {
+    @Option(names = "--default-repository", required = true, description = "Whose topics a command uses when it names "
+            + "no repository of its own, or works across a topology.")
+    String defaultRepository;
+
+    /** Runs a subcommand's work on the commands' records, its jobs on its topics. */
+    <T> T withCommands(Subcommand subcommand, Work<T> work) throws Exception {
+        useTopicsOf(subcommand);
         try (MongoRepositories mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create)) {
             Commands commands = new Commands(new FlinkSessionClient(flink.rest), jar, mongo, Options.arguments(pipeline));
             return work.with(commands);
@@ -58,8 +67,38 @@ public final class CommandsCli {
         T with(Commands commands) throws Exception;
     }
 
-    /** Prints the status until the command ends, with a progress bar; returns 0 if it completed. */
-    int follow(Commands commands, String commandId, boolean wait, PrintStream out) throws Exception {
+    /** A subcommand, and whose topics its jobs use. */
+    interface Subcommand {
+        /** The repository whose topics the jobs use; null for the default repository's. */
+        String topicsRepository();
+    }
+
+    void useTopicsOf(Subcommand subcommand) {
+        pipeline.documents.topicsOf(Objects.requireNonNullElse(subcommand.topicsRepository(), defaultRepository));
+    }
+
+    /** A topology is one of the pipeline's options, so it is read whichever subcommand it is written after. */
+    static String[] topologyFirst(String... args) {
+        List<String> topology = new ArrayList<>();
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--topology") && i + 1 < args.length) {
+                topology.addAll(List.of(args[i], args[++i]));
+            } else if (args[i].startsWith("--topology=")) {
+                topology.add(args[i]);
+            } else {
+                rest.add(args[i]);
+            }
+        }
+        topology.addAll(rest);
+        return topology.toArray(String[]::new);
+    }
+
+    /**
+     * Prints the status until the command ends (or at once, without {@code wait}), with a progress bar, then the
+     * status as JSON; returns 0 if it completed (or was not waited for).
+     */
+    public static int follow(Commands commands, String commandId, boolean wait, PrintStream out) throws Exception {
         ObjectNode status = commands.status(commandId);
         boolean terminal = System.console() != null;
         long lastPrinted = 0;
@@ -102,7 +141,7 @@ public final class CommandsCli {
 
     /** {@code reindex <repository>}: into a new index, then the alias moves; follows the progress. */
     @Command(name = "reindex", description = "Reindex a repository into a new index and move its alias there, following the progress.")
-    static final class Reindex implements Callable<Integer> {
+    static final class Reindex implements Callable<Integer>, Subcommand {
         @ParentCommand
         CommandsCli parent;
 
@@ -119,6 +158,11 @@ public final class CommandsCli {
         boolean wait;
 
         @Override
+        public String topicsRepository() {
+            return repository;
+        }
+
+        @Override
         public Integer call() throws Exception {
             List<String> options = new ArrayList<>();
             if (deleteOld) {
@@ -127,10 +171,10 @@ public final class CommandsCli {
             if (rangeSize != null) {
                 options.addAll(List.of("--range-size", rangeSize.toString()));
             }
-            return parent.withCommands(commands -> {
+            return parent.withCommands(this, commands -> {
                 String commandId = commands.reindex(repository, options);
                 System.out.println("reindex of " + repository + ": command " + commandId);
-                return parent.follow(commands, commandId, wait, System.out);
+                return follow(commands, commandId, wait, System.out);
             });
         }
     }
@@ -173,7 +217,7 @@ public final class CommandsCli {
     }
 
     /** What the bulk commands that start a command share. */
-    abstract static class Start implements Callable<Integer> {
+    abstract static class Start implements Callable<Integer>, Subcommand {
         @ParentCommand
         Bulk bulk;
 
@@ -186,12 +230,18 @@ public final class CommandsCli {
         @Option(names = "--no-wait", negatable = true, defaultValue = "true", description = "Return once submitted.")
         boolean wait;
 
+        /** The repository's own topics; with a topology, the default repository's. */
+        @Override
+        public String topicsRepository() {
+            return bulk.parent.pipeline.topology.file == null ? repository : null;
+        }
+
         int start(String action, ObjectNode properties) throws Exception {
             CommandsCli cli = bulk.parent;
-            return cli.withCommands(commands -> {
+            return cli.withCommands(this, commands -> {
                 String commandId = commands.bulk(repository, action, filters.values(), properties);
                 System.out.println(action + " on " + repository + " " + filters.values() + ": command " + commandId);
-                return cli.follow(commands, commandId, wait, System.out);
+                return follow(commands, commandId, wait, System.out);
             });
         }
     }
@@ -220,6 +270,12 @@ public final class CommandsCli {
     @Command(name = "route", description = "Move the selected documents that the topology's rules now send to another "
             + "repository (--topology), e.g. statements that have turned 6 months old into the archive.")
     static final class Route extends Start {
+        /** A move across the topology's repositories, which share the default repository's topics. */
+        @Override
+        public String topicsRepository() {
+            return null;
+        }
+
         @Override
         public Integer call() throws Exception {
             return start("route", null);
@@ -227,12 +283,17 @@ public final class CommandsCli {
     }
 
     /** What the commands on one command id share. */
-    abstract static class OnCommand implements Callable<Integer> {
+    abstract static class OnCommand implements Callable<Integer>, Subcommand {
         @ParentCommand
         Bulk bulk;
 
         @Parameters(index = "0", description = "The command id.")
         String commandId;
+
+        @Override
+        public String topicsRepository() {
+            return null;
+        }
     }
 
     @Command(name = "status", description = "Follow a command until it ends (--no-wait: its status now).")
@@ -242,7 +303,7 @@ public final class CommandsCli {
 
         @Override
         public Integer call() throws Exception {
-            return bulk.parent.withCommands(commands -> bulk.parent.follow(commands, commandId, wait, System.out));
+            return bulk.parent.withCommands(this, commands -> follow(commands, commandId, wait, System.out));
         }
     }
 
@@ -250,7 +311,7 @@ public final class CommandsCli {
     static final class Abort extends OnCommand {
         @Override
         public Integer call() throws Exception {
-            return bulk.parent.withCommands(commands -> {
+            return bulk.parent.withCommands(this, commands -> {
                 System.out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(commands.abort(commandId)));
                 return 0;
             });
@@ -261,9 +322,9 @@ public final class CommandsCli {
     static final class Resume extends OnCommand {
         @Override
         public Integer call() throws Exception {
-            return bulk.parent.withCommands(commands -> {
+            return bulk.parent.withCommands(this, commands -> {
                 commands.resume(commandId);
-                return bulk.parent.follow(commands, commandId, true, System.out);
+                return follow(commands, commandId, true, System.out);
             });
         }
     }
@@ -272,9 +333,9 @@ public final class CommandsCli {
     static final class Retry extends OnCommand {
         @Override
         public Integer call() throws Exception {
-            return bulk.parent.withCommands(commands -> {
+            return bulk.parent.withCommands(this, commands -> {
                 commands.retry(commandId);
-                return bulk.parent.follow(commands, commandId, true, System.out);
+                return follow(commands, commandId, true, System.out);
             });
         }
     }
@@ -290,6 +351,6 @@ public final class CommandsCli {
                 return 2;
             }
             return Failures.oneLine(failure, command, parsed);
-        }).execute(args);
+        }).execute(topologyFirst(args));
     }
 }

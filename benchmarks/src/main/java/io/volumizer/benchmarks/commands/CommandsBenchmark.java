@@ -34,10 +34,12 @@ import com.mongodb.client.model.Sorts;
 import io.volumizer.benchmarks.pipeline.Progress;
 import io.volumizer.benchmarks.pipeline.QuietMachine;
 import io.volumizer.benchmarks.pipeline.StoreIsolation;
+import io.volumizer.benchmarks.pipeline.StoreIsolationOptions;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Failures;
@@ -52,6 +54,7 @@ import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -82,12 +85,8 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     @Option(names = "--rounds", defaultValue = "3", description = "Rounds of every measure; the table shows medians (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Option(names = "--store-pid", defaultValue = "0", description = "PID of the MongoDB server: the reindex and its "
-            + "ceiling are then also measured with the store on cores of its own (default: not measured).")
-    long storePid;
-
-    @Option(names = "--service-pids", split = ",", description = "PIDs of the other services, kept off the store's cores then.")
-    List<Long> servicePids = new ArrayList<>();
+    @Mixin
+    StoreIsolationOptions storeIsolation = new StoreIsolationOptions();
 
     private final Map<String, List<Double>> samples = new LinkedHashMap<>();
     private final QuietMachine quiet = new QuietMachine(0.15, Duration.ofMinutes(1));
@@ -120,7 +119,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
                     boolean ceilingFirst = round % 2 == 1;
                     pair(ceilingFirst, () -> sample(RAW, rawCeiling(mongo, elasticsearch)),
                             () -> sample(JOB, reindex(commands, stores)));
-                    if (storePid > 0) {
+                    if (storeIsolation.enabled()) {
                         pair(ceilingFirst, () -> isolated(() -> sample(RAW_ISOLATED, rawCeiling(mongo, elasticsearch))),
                                 () -> isolated(() -> sample(JOB_ISOLATED, reindex(commands, stores))));
                     }
@@ -148,7 +147,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     }
 
     private void isolated(Measure measure) throws Exception {
-        try (StoreIsolation isolation = StoreIsolation.start(storePid, servicePids, cores())) {
+        try (StoreIsolation isolation = storeIsolation.isolate(LocalServices.ofThisCheckout())) {
             measure.run();
         }
     }
@@ -328,9 +327,9 @@ public final class CommandsBenchmark extends PipelineRunCommand {
                 "| measure | docs/s sustained (whole run) | ceiling, docs/s sustained (whole run) | ratio sustained (range) | ratio whole run (range) | target | met |",
                 "|---|---|---|---|---|---|---|",
                 row("reindex job, every service on the same cores", JOB, RAW, 0.85),
-                storePid > 0 ? row("reindex job, MongoDB on cores of its own (cores " + StoreIsolation.storeCores(cores())
+                storeIsolation.enabled() ? row("reindex job, MongoDB on cores of its own (cores " + StoreIsolation.storeCores(cores())
                         + ", the rest on " + StoreIsolation.otherCores(cores()) + ")", JOB_ISOLATED, RAW_ISOLATED, 0.85)
-                        : "| reindex job, MongoDB on cores of its own | not measured (no --store-pid) | | | | ≥ 0.85× | |",
+                        : "| reindex job, MongoDB on cores of its own | not measured (no --store-service) | | | | ≥ 0.85× | |",
                 String.format(Locale.ROOT, "| reindex finish, s | %.1f | | | | | |", median(samples.get(FINISH))),
                 String.format(Locale.ROOT, "| bulk update of %,d statements: selection → events on the documents topic, docs/s | %,.0f | | | | | |",
                         statements, median(samples.get(SELECTION))),

@@ -35,6 +35,7 @@ import io.volumizer.benchmarks.internal.ImportedForm;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Failures;
@@ -50,6 +51,7 @@ import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -69,13 +71,8 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of pipeline.json and pipeline.md.")
     Path results;
 
-    @Option(names = "--store-pid", defaultValue = "0", description = "PID of the MongoDB server: the import and its "
-            + "loop are then also measured with the store on cores of its own (default: not measured).")
-    long storePid;
-
-    @Option(names = "--service-pids", split = ",", description = "PIDs of the other services (Kafka, registry, "
-            + "Elasticsearch, Flink, ...), kept off the store's cores during that measure.")
-    List<Long> servicePids = new ArrayList<>();
+    @Mixin
+    StoreIsolationOptions storeIsolation = new StoreIsolationOptions();
 
     @Option(names = "--rounds", defaultValue = "3", description = "Rounds of every measure; the table shows medians (default: ${DEFAULT-VALUE}).")
     int rounds;
@@ -173,7 +170,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             flink.stopWithSavepoint(parentKeyed, Duration.ofMinutes(2));
         });
 
-        if (storePid > 0) {
+        if (storeIsolation.enabled()) {
             pair(baselineFirst, () -> isolated(() -> record(RAW_MONGODB_ISOLATED, rawMongo(mongo, documents, rawIsolated))),
                     () -> isolated(() -> importAside(IMPORT_ISOLATED, "bench-isolated-" + tag, isolatedDb, mongo, n)));
         }
@@ -223,7 +220,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
 
     /** A measure with the store on cores of its own ({@link StoreIsolation}). */
     private void isolated(Measure measure) throws Exception {
-        try (StoreIsolation isolation = StoreIsolation.start(storePid, servicePids, cores())) {
+        try (StoreIsolation isolation = storeIsolation.isolate(LocalServices.ofThisCheckout())) {
             measure.run();
         }
     }
@@ -482,9 +479,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                 "| measure | docs/s sustained (whole run) | baseline, docs/s sustained (whole run) | ratio sustained (range) | ratio whole run (range) | target | met |",
                 "|---|---|---|---|---|---|---|",
                 row("import job, every service on the same cores", IMPORT_BY_PARENT, "raw bulk-upsert loop", RAW_MONGODB, 0.9),
-                storePid > 0 ? row("import job, MongoDB on cores of its own (cores " + StoreIsolation.storeCores(cores())
+                storeIsolation.enabled() ? row("import job, MongoDB on cores of its own (cores " + StoreIsolation.storeCores(cores())
                         + ", the rest on " + StoreIsolation.otherCores(cores()) + ")", IMPORT_ISOLATED, "raw bulk-upsert loop, same", RAW_MONGODB_ISOLATED, 0.9)
-                        : "| import job, MongoDB on cores of its own | not measured (no --store-pid) | | | | ≥ 0.9× | |",
+                        : "| import job, MongoDB on cores of its own | not measured (no --store-service) | | | | ≥ 0.9× | |",
                 row("import keyed by parent", IMPORT_BY_PARENT, "spread by document", IMPORT_SPREAD, 1.8),
                 String.format(Locale.ROOT, "| parent cache hit ratio | %.2f%% | %.2f%% on this data if every parent were read once from MongoDB | | | ≥ 99%% | %s |",
                         hitRatio * 100, (Double) figures.get(HIT_RATIO_BOUND) * 100, hitRatio >= 0.99 ? "yes" : "NO"),

@@ -34,7 +34,8 @@ import picocli.CommandLine.Option;
         description = "Runs generate -> import -> index end to end on the Flink session cluster.")
 public final class Demo extends PipelineRunCommand {
 
-    @Option(names = "--record", description = "Shell file to record the run's settings in, for the load tests' feeders and for resuming its import.")
+    @Option(names = "--record", defaultValue = DemoRecord.DEFAULT_FILE, description = "File to record the run's settings "
+            + "in (DemoRecord), for the load tests' feeders and for resuming its import (default: ${DEFAULT-VALUE}).")
     Path record;
 
     @Option(names = "--timeout", defaultValue = "PT20M", description = "Give up after (default: ${DEFAULT-VALUE}).")
@@ -75,6 +76,9 @@ public final class Demo extends PipelineRunCommand {
         FlinkSessionClient flink = session.client();
         String repository = settings.repository();
         Topology topology = pipeline.topology.orSingle(repository);
+        if (record != null) {
+            Files.deleteIfExists(record); // it describes the documents the reset below deletes
+        }
         try (Stores stores = new Stores(pipeline)) {
             for (String reset : topology.repositories()) {
                 System.out.println("resetting repository '" + reset + "' (topics, collection, index)");
@@ -147,11 +151,7 @@ public final class Demo extends PipelineRunCommand {
                     (System.nanoTime() - started) / 1e9);
             // The record names one repository, for the API and the load tests: a run over a topology leaves none.
             if (reconciled == 0 && record != null && pipeline.topology.topology().isEmpty()) {
-                Files.writeString(record, String.join("\n", "DEMO_SEED=" + settings.seed(),
-                        "DEMO_CUSTOMERS=" + settings.customers(), "DEMO_STATEMENTS=" + settings.statementsPerAccount(),
-                        "DEMO_MEAN_ACCOUNTS=" + settings.meanAccountsPerCustomer(), "DEMO_REPOSITORY=" + repository,
-                        "DEMO_DOCUMENTS=" + imported.count, "DEMO_IMPORT_GROUP=" + importGroup(),
-                        "DEMO_IMPORT_SAVEPOINT=" + importSavepoint, "DEMO_INDEX_SAVEPOINT=" + indexSavepoint) + "\n");
+                new DemoRecord(settings, imported.count, importGroup(), importSavepoint, indexSavepoint).write(record);
             }
             return reconciled;
         }

@@ -9,14 +9,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 /**
- * The local services {@code bin/volumizer up} runs, for the tests and benchmarks that inject faults into them: a
- * service's PID (from its PID file, trusted as {@code bin/volumizer} trusts it: only while the process holding it
- * started when recorded), killing it as a crash would (SIGKILL), and starting or stopping it with
- * {@code bin/volumizer}, as a user would.
+ * The local services {@code bin/volumizer up} runs, for the tests and benchmarks that inject faults into them or
+ * pin them to cores: a service's PID (from its {@link PidFile}), killing it as a crash would (SIGKILL), and starting
+ * or stopping it with {@code bin/volumizer}, as a user would.
  */
 public final class LocalServices {
+
+    /**
+     * The state folder, as a picocli default value: the system property {@code volumizer.state} (which
+     * {@code bin/volumizer} sets for every Java main), else the working directory's {@code .volumizer}.
+     */
+    public static final String STATE_FOLDER = "${sys:volumizer.state:-.volumizer}";
 
     private final Path root;
     private final Path state;
@@ -42,21 +48,21 @@ public final class LocalServices {
         throw new IllegalStateException("bin/volumizer not found above " + Path.of("").toAbsolutePath());
     }
 
-    /** The PID of the running service, if it runs. */
+    /** The PID of the running service, if it runs (its {@link PidFile} still names it). */
     public OptionalLong pid(String service) {
-        Path file = state.resolve("run").resolve(service + ".pid");
-        try {
-            if (!Files.exists(file)) {
-                return OptionalLong.empty();
+        return PidFile.read(PidFile.path(state, service)).filter(PidFile::isCurrent)
+                .map(file -> OptionalLong.of(file.pid())).orElseGet(OptionalLong::empty);
+    }
+
+    /** The PIDs of every service that runs, by name: the API and the optional ones too. */
+    public Map<String, Long> running() {
+        Map<String, Long> running = new TreeMap<>();
+        PidFile.all(state).forEach((service, file) -> {
+            if (file.isCurrent()) {
+                running.put(service, file.pid());
             }
-            String[] recorded = Files.readString(file).trim().split("\\s+");
-            if (recorded.length == 2 && recorded[1].equals(startTime(Long.parseLong(recorded[0])))) {
-                return OptionalLong.of(Long.parseLong(recorded[0]));
-            }
-            return OptionalLong.empty();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        });
+        return running;
     }
 
     /** Kills the service with SIGKILL, as a crash or an OOM killer would, and waits until it is gone. */
@@ -111,15 +117,5 @@ public final class LocalServices {
         List<String> args = new ArrayList<>(List.of(command));
         args.addAll(List.of(services));
         return args;
-    }
-
-    /** When the process started, in clock ticks since boot: field 22 of /proc/<pid>/stat, counted after the name. */
-    private static String startTime(long pid) throws IOException {
-        Path stat = Path.of("/proc", Long.toString(pid), "stat");
-        if (!Files.exists(stat)) {
-            return "";
-        }
-        String fields = Files.readString(stat);
-        return fields.substring(fields.lastIndexOf(") ") + 2).split(" ")[19];
     }
 }

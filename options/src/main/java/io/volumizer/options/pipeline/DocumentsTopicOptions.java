@@ -25,6 +25,11 @@ public final class DocumentsTopicOptions {
         return repository;
     }
 
+    /** Names the repository whose topics these are, for a tool that learns it after parsing its line. */
+    public void topicsOf(String repository) {
+        this.repository = repository;
+    }
+
     /** The topics {@code --topics-of} names. */
     public TopicNames topics() {
         return TopicNames.of(repository);

@@ -1,0 +1,66 @@
+package io.volumizer.api.commands;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+/** How {@code bin/volumizer reindex|bulk} reads its line: the topology wherever it is, and whose topics a command uses. */
+class CommandsCliTest {
+
+    private static final String TOPOLOGY = "../topologies/11b.yaml";
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            reindex us-east                                               | us-east
+            reindex us-east --no-wait --topology TOPOLOGY                 | us-east
+            bulk update us-east --type Statement --set reviewed=yes       | us-east
+            bulk delete us-east --state TX                                | us-east
+            bulk update us-east --set reviewed=yes --topology TOPOLOGY    | demo
+            bulk delete us-east --topology=TOPOLOGY                       | demo
+            bulk route us-east --type Statement --topology TOPOLOGY       | demo
+            bulk status reindex-20250101-000000-demo                      | demo
+            bulk abort reindex-20250101-000000-demo                       | demo
+            """)
+    void aCommandUsesItsRepositorysTopicsOrTheDefaultRepositorys(String line, String topicsOf) {
+        CommandsCli cli = new CommandsCli();
+        CommandsCli.Subcommand subcommand = parse(cli, line);
+
+        cli.useTopicsOf(subcommand);
+
+        assertThat(cli.pipeline.documents.repository()).isEqualTo(topicsOf);
+        assertThat(List.of(cli.pipeline.documentsTopic(), cli.pipeline.importedTopic(), cli.pipeline.deadletterTopic()))
+                .containsExactly("volumizer." + topicsOf + ".documents", "volumizer." + topicsOf + ".imported",
+                        "volumizer." + topicsOf + ".deadletter");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            bulk route us-east --type Statement --topology TOPOLOGY
+            bulk route us-east --topology=TOPOLOGY --type Statement
+            bulk route us-east --type Statement
+            """)
+    void theTopologyIsReadWhereverItIsWritten(String line) {
+        CommandsCli cli = new CommandsCli();
+        CommandsCli.Start route = (CommandsCli.Start) parse(cli, line);
+
+        assertThat(route.repository).isEqualTo("us-east");
+        assertThat(route.filters.values()).containsEntry("type", "Statement");
+        assertThat(cli.pipeline.topology.file).isEqualTo(line.contains("TOPOLOGY") ? Path.of(TOPOLOGY).toAbsolutePath().normalize() : null);
+    }
+
+    private static CommandsCli.Subcommand parse(CommandsCli cli, String line) {
+        String[] args = ("--default-repository demo --jar jobs.jar " + line.replace("TOPOLOGY", TOPOLOGY)).split(" ");
+        ParseResult parsed = new CommandLine(cli).parseArgs(CommandsCli.topologyFirst(args));
+        while (parsed.hasSubcommand()) {
+            parsed = parsed.subcommand();
+        }
+        return (CommandsCli.Subcommand) parsed.commandSpec().userObject();
+    }
+}

@@ -1,0 +1,350 @@
+package io.volumizer.loadtest;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.mongodb.client.MongoClients;
+
+import io.volumizer.api.commands.Commands;
+import io.volumizer.api.commands.CommandsCli;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.demo.DemoRecord;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.flink.SessionOptions;
+import io.volumizer.ops.services.LocalServices;
+import io.volumizer.options.Failures;
+import io.volumizer.options.Options;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.Step;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code bin/volumizer loadtest <simulation>}: a load test on the repository the last demo imported, with what runs
+ * beside the users. crud, smoke and mixed need the import running (the API's writes are applied by it): it is started
+ * from the demo's consumer group, so it continues where the demo stopped. mixed runs twice, without and with a
+ * throttled generate job adding customers to the repository, and compares the two; reindex runs navigation after a
+ * warm-up, then again while the repository is reindexed, and compares the two. Jobs started here are stopped with a
+ * savepoint at the end, and on Ctrl-C. Each run is a {@link LoadTestRunner} in a JVM of its own (Gatling keeps
+ * static state); options this command does not know are that runner's ({@code --rate --duration --ramp --p95 ...}).
+ */
+@Command(name = "loadtest", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs a Gatling simulation against the API on the demo's repository, with the jobs it needs beside it.")
+public final class LoadTestSession implements Callable<Integer> {
+
+    /** The requests of the mixed simulation that its comparison is about: the reads. */
+    static final List<String> MIXED_READS = List.of("get document", "children", "next children page", "ancestors",
+            "get parent", "blob");
+    private static final Duration JOB_START = Duration.ofMinutes(2);
+    private static final Duration SAVEPOINT = Duration.ofMinutes(5);
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", description = "Simulation: crud, navigation, search, mixed, smoke, or reindex "
+            + "(navigation alone, then while the demo repository is reindexed).")
+    String simulation;
+
+    @Parameters(index = "1..*", paramLabel = "RUN_OPTION", description = "Options of each run: --rate --duration --ramp "
+            + "--p95 --max-error-percent --refused-p95 (see LoadTestRunner).")
+    List<String> runOptions = new ArrayList<>();
+
+    @Option(names = "--record", defaultValue = DemoRecord.DEFAULT_FILE, description = "What the demo recorded (default: ${DEFAULT-VALUE}).")
+    Path record;
+
+    @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
+    String api;
+
+    @Option(names = "--token", defaultValue = "${env:VOLUMIZER_API_TOKEN}", description = "Bearer token for writes (default: $VOLUMIZER_API_TOKEN).")
+    String token;
+
+    @Mixin
+    PipelineOptions pipeline = new PipelineOptions();
+
+    @Mixin
+    SessionOptions session = new SessionOptions();
+
+    @Option(names = "--import-rate", defaultValue = "500", description = "mixed: documents/s the import adds beside the users (default: ${DEFAULT-VALUE}).")
+    double importRate;
+
+    @Option(names = "--import-customers", defaultValue = "100000", description = "mixed: customers the import may add at most (default: ${DEFAULT-VALUE}).")
+    long importCustomers;
+
+    @Option(names = "--results", defaultValue = "loadtest/results", description = "Reports, summaries and comparisons (default: ${DEFAULT-VALUE}).")
+    Path results;
+
+    @Option(names = "--warm-up-results", defaultValue = LocalServices.STATE_FOLDER + "/loadtest-warm-up",
+            description = "Where the warm-up runs' reports go, apart (default: ${DEFAULT-VALUE}).")
+    Path warmUpResults;
+
+    /** One step of a session. */
+    interface Action {
+    }
+
+    /** Submits a step to the session cluster, with the pipeline's options and these; stopped at the end. */
+    record StartJob(Step step, List<String> arguments) implements Action {
+    }
+
+    /** A run of the simulation whose summary is named for its label. */
+    record Run(String simulation, String label) implements Action {
+    }
+
+    /** A run whose only purpose is to warm the API up (compiled code, connection pools); its results are dropped. */
+    record WarmUp(String simulation) implements Action {
+    }
+
+    /** Starts a reindex of the repository, then runs on while it goes. */
+    record StartReindex(String repository) implements Action {
+    }
+
+    /** Waits until the reindex ends and records its final status. */
+    record AwaitReindex() implements Action {
+    }
+
+    /** Sets the run's summary beside the baseline's: the change of each request's p95 (all requests: none listed). */
+    record Compare(String baseline, String run, List<String> requests, String out) implements Action {
+    }
+
+    /** What a session does for a simulation, in order, on the demo's repository. */
+    static List<Action> plan(String simulation, GeneratorSettings demo, String importGroup, double importRate,
+            long importCustomers) {
+        StartJob importing = new StartJob(Step.IMPORT_AND_INDEX, List.of("--group-id", importGroup));
+        return switch (simulation) {
+            case "crud", "smoke" -> List.of(importing, new Run(simulation, ""));
+            case "mixed" -> List.of(importing, new Run("mixed", "baseline"),
+                    new StartJob(Step.GENERATE, moreCustomers(demo, importRate, importCustomers)),
+                    new Run("mixed", "importing"),
+                    new Compare("mixed-baseline", "mixed-importing", MIXED_READS, "mixed"));
+            case "reindex" -> List.of(new WarmUp("navigation"), new Run("navigation", "baseline"),
+                    new StartReindex(demo.repository()), new Run("navigation", "reindexing"), new AwaitReindex(),
+                    new Compare("navigation-baseline", "navigation-reindexing", List.of(), "navigation-reindex"));
+            default -> List.of(new Run(simulation, ""));
+        };
+    }
+
+    /** The generate job that adds customers after the demo's, at a capped rate. */
+    private static List<String> moreCustomers(GeneratorSettings demo, double importRate, long importCustomers) {
+        GeneratorSettings more = new GeneratorSettings(demo.seed(), demo.customers() + importCustomers,
+                demo.statementsPerAccount(), demo.meanAccountsPerCustomer(), demo.lastPeriod(), demo.repository());
+        List<String> args = new ArrayList<>(runArguments(more));
+        args.addAll(List.of("--from-customer", Long.toString(demo.customers()),
+                "--max-docs-per-second", Double.toString(importRate)));
+        return args;
+    }
+
+    /** The options that name the demo's run, which the feeders compute ids and terms from. */
+    static List<String> runArguments(GeneratorSettings demo) {
+        return List.of("--seed", Long.toString(demo.seed()), "--customers", Long.toString(demo.customers()),
+                "--statements-per-account", Integer.toString(demo.statementsPerAccount()),
+                "--mean-accounts", Double.toString(demo.meanAccountsPerCustomer()),
+                "--last-period", demo.lastPeriod().toString(), "--repository", demo.repository());
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        int checked = check(simulation.equals("reindex") ? "navigation" : simulation, runOptions); // what reindex runs
+        if (checked != 0) {
+            return checked;
+        }
+        try {
+            pipeline.validate();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        DemoRecord demo;
+        try {
+            demo = DemoRecord.read(record);
+        } catch (NoSuchFileException e) {
+            throw new IllegalStateException("no demo import recorded in " + record
+                    + "; run bin/volumizer demo first (the feeders use its settings)");
+        }
+        requireApiReady();
+        Files.createDirectories(results);
+        try (Session running = new Session(demo.run())) {
+            Runtime.getRuntime().addShutdownHook(new Thread(running::stopJobs)); // Ctrl-C
+            int status = 0;
+            for (Action action : plan(simulation, demo.run(), demo.importGroup(), importRate, importCustomers)) {
+                int exit = running.perform(action);
+                status = exit != 0 ? exit : status;
+            }
+            return status;
+        }
+    }
+
+    private void requireApiReady() throws InterruptedException {
+        String ready = api + "/health/ready";
+        try {
+            HttpResponse<Void> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(ready))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+            if (answer.statusCode() / 100 == 2) {
+                return;
+            }
+        } catch (IOException e) {
+            // not ready, as below
+        }
+        throw new IllegalStateException("the API is not ready at " + ready + "; start it with: bin/volumizer api start");
+    }
+
+    /** What a session started: its jobs on the cluster and the reindex command, undone or closed at its end. */
+    private final class Session implements AutoCloseable {
+        private final GeneratorSettings demo;
+        private final FlinkSessionClient flink = session.client();
+        private final List<String> jobs = new ArrayList<>();
+        private boolean stopping;
+        private String jarId;
+        private MongoRepositories mongo;
+        private Commands commands;
+        private String reindex;
+
+        Session(GeneratorSettings demo) {
+            this.demo = demo;
+        }
+
+        int perform(Action action) throws Exception {
+            if (action instanceof StartJob job) {
+                start(job);
+            } else if (action instanceof Run run) {
+                return runner(run.simulation(), fed(run.label(), results), runOptions);
+            } else if (action instanceof WarmUp warmUp) {
+                runner(warmUp.simulation(), fed("warm-up", warmUpResults), runOptions, ProcessBuilder.Redirect.DISCARD);
+            } else if (action instanceof StartReindex start) {
+                startReindex(start.repository());
+            } else if (action instanceof AwaitReindex) {
+                return appendStatus(true);
+            } else if (action instanceof Compare compare) {
+                List<String> args = new ArrayList<>(List.of("compare", results.resolve(compare.baseline() + ".json").toString(),
+                        results.resolve(compare.run() + ".json").toString(), "--out", results.resolve(compare.out() + ".md").toString()));
+                if (!compare.requests().isEmpty()) {
+                    args.addAll(List.of("--requests", String.join(",", compare.requests())));
+                }
+                return LoadTestRunner.commandLine().execute(args.toArray(String[]::new));
+            }
+            return 0;
+        }
+
+        private void start(StartJob job) throws Exception {
+            if (jarId == null) {
+                jarId = flink.uploadJar(session.jar);
+            }
+            String jobId;
+            synchronized (jobs) { // not while the jobs are stopped (Ctrl-C), which would leave this one running
+                if (stopping) {
+                    throw new IllegalStateException("stopped before " + job.step().id() + " started");
+                }
+                jobId = flink.run(jarId, job.step(), Options.with(pipeline, job.arguments().toArray(String[]::new)), null);
+                jobs.add(jobId);
+            }
+            flink.awaitState(jobId, "RUNNING", JOB_START);
+            System.out.println("volumizer: " + job.step().id() + " job " + jobId + " running beside the users");
+        }
+
+        private void startReindex(String repository) throws Exception {
+            mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create);
+            commands = new Commands(flink, session.jar, mongo, Options.arguments(pipeline));
+            reindex = commands.reindex(repository, List.of());
+            Files.writeString(reindexFile(), "reindex of " + repository + ": command " + reindex + "\n");
+            appendStatus(false);
+            System.out.println("volumizer: reindexing " + repository + " beside the users (command " + reindex + ")");
+        }
+
+        /** The reindex command's status, now or once it ends, appended to its file; 0 unless it did not complete. */
+        private int appendStatus(boolean wait) throws Exception {
+            ByteArrayOutputStream status = new ByteArrayOutputStream();
+            int exit = CommandsCli.follow(commands, reindex, wait, new PrintStream(status, true, StandardCharsets.UTF_8));
+            Files.write(reindexFile(), status.toByteArray(), StandardOpenOption.APPEND);
+            return exit;
+        }
+
+        private Path reindexFile() {
+            return results.resolve("navigation-reindex.command");
+        }
+
+        /** The options a run is fed: the API, and the demo's settings for its feeders. */
+        private List<String> fed(String label, Path folder) {
+            List<String> args = new ArrayList<>(List.of("--api", api, "--token", token == null ? "" : token));
+            args.addAll(runArguments(demo));
+            args.addAll(List.of("--results", folder.toString(), "--label", label));
+            return args;
+        }
+
+        /** Stops the jobs started here with a savepoint; no job starts after. */
+        void stopJobs() {
+            synchronized (jobs) {
+                stopping = true;
+                for (String job : jobs) {
+                    try {
+                        System.out.println("volumizer: stopped " + job + " with savepoint " + flink.stopWithSavepoint(job, SAVEPOINT));
+                    } catch (IOException | RuntimeException e) {
+                        System.err.println("volumizer: could not stop job " + job + ": " + e.getMessage());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+                jobs.clear();
+            }
+        }
+
+        @Override
+        public void close() {
+            stopJobs();
+            if (mongo != null) {
+                mongo.close();
+            }
+        }
+    }
+
+    /** Runs {@link LoadTestRunner} in a JVM of its own, its output ours; returns its exit code. */
+    private static int runner(String simulation, List<String> fed, List<String> options, ProcessBuilder.Redirect output)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx1g", "--add-opens=java.base/java.lang=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                LoadTestRunner.class.getName(), simulation));
+        command.addAll(fed);
+        command.addAll(options);
+        return new ProcessBuilder(command).redirectOutput(output).redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start().waitFor();
+    }
+
+    private static int runner(String simulation, List<String> fed, List<String> options)
+            throws IOException, InterruptedException {
+        return runner(simulation, fed, options, ProcessBuilder.Redirect.INHERIT);
+    }
+
+    /** Checks a run's options before anything starts: the runner's own check, in this JVM. */
+    private int check(String simulation, List<String> options) {
+        List<String> args = new ArrayList<>(List.of(simulation));
+        args.addAll(options);
+        args.add("--check-options");
+        return LoadTestRunner.commandLine().setErr(spec.commandLine().getErr()).execute(args.toArray(String[]::new));
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        return new CommandLine(new LoadTestSession()).setUnmatchedOptionsArePositionalParams(true)
+                .setExecutionExceptionHandler(Failures::oneLine);
+    }
+}
