@@ -66,11 +66,8 @@ public final class LoadTestRunner implements Callable<Integer> {
     @Option(names = "--max-error-percent", defaultValue = "1.0", description = "Failed requests allowed, %% (default: ${DEFAULT-VALUE}).")
     double maxErrorPercent;
 
-    @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
-    String api;
-
-    @Option(names = "--token", defaultValue = "${env:VOLUMIZER_API_TOKEN}", description = "Bearer token for writes (default: $VOLUMIZER_API_TOKEN).")
-    String token;
+    @Mixin
+    ApiTarget target = new ApiTarget();
 
     /** The run the demo imported: its settings compute the feeders' ids and terms. */
     @Mixin
@@ -108,8 +105,8 @@ public final class LoadTestRunner implements Callable<Integer> {
         if (check.only) {
             return 0;
         }
-        System.setProperty("loadtest.api", api);
-        System.setProperty("loadtest.token", token == null ? "" : token);
+        System.setProperty("loadtest.api", target.api);
+        System.setProperty("loadtest.token", target.token());
         LoadSettings.setGenerator(settings);
         System.setProperty("loadtest.rate", Double.toString(rate));
         System.setProperty("loadtest.duration", Long.toString(duration));

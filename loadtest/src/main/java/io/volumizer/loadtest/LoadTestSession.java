@@ -72,11 +72,8 @@ public final class LoadTestSession implements Callable<Integer> {
     @Option(names = "--record", defaultValue = DemoRecord.DEFAULT_FILE, description = "What the demo recorded (default: ${DEFAULT-VALUE}).")
     Path record;
 
-    @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
-    String api;
-
-    @Option(names = "--token", defaultValue = "${env:VOLUMIZER_API_TOKEN}", description = "Bearer token for writes (default: $VOLUMIZER_API_TOKEN).")
-    String token;
+    @Mixin
+    ApiTarget target = new ApiTarget();
 
     @Mixin
     PipelineOptions pipeline = new PipelineOptions();
@@ -192,7 +189,7 @@ public final class LoadTestSession implements Callable<Integer> {
     }
 
     private void requireApiReady() throws InterruptedException {
-        String ready = api + "/health/ready";
+        String ready = target.api + "/health/ready";
         try {
             HttpResponse<Void> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(ready))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
@@ -281,7 +278,7 @@ public final class LoadTestSession implements Callable<Integer> {
 
         /** The options a run is fed: the API, and the demo's settings for its feeders. */
         private List<String> fed(String label, Path folder) {
-            List<String> args = new ArrayList<>(List.of("--api", api, "--token", token == null ? "" : token));
+            List<String> args = new ArrayList<>(target.arguments());
             args.addAll(runArguments(demo));
             args.addAll(List.of("--results", folder.toString(), "--label", label));
             return args;
