@@ -9,7 +9,7 @@ import picocli.CommandLine.Mixin;
  */
 @Command(name = "import-and-index", description =
         "Imports document events into MongoDB and indexes them in Elasticsearch in one job graph.")
-public final class ImportAndIndexOptions extends PipelineStepOptions {
+public final class ImportAndIndexOptions extends ConsumerStepOptions {
 
     @Mixin
     public ImportSettings importSettings = new ImportSettings();
@@ -17,18 +17,18 @@ public final class ImportAndIndexOptions extends PipelineStepOptions {
     @Mixin
     public IndexSettings indexSettings = new IndexSettings();
 
+    public ImportAndIndexOptions() {
+        super(Step.IMPORT_AND_INDEX);
+    }
+
     @Override
     protected void validateStep() {
         importSettings.validate();
         indexSettings.validate();
     }
 
-    public String groupId() {
-        return consumerGroup(importSettings.groupId, Step.IMPORT_AND_INDEX);
-    }
-
     @Override
-    public String instance() {
-        return groupId();
+    protected String groupIdOption() {
+        return importSettings.groupId;
     }
 }

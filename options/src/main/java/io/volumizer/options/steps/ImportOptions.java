@@ -6,22 +6,22 @@ import picocli.CommandLine.Mixin;
 /** Options of the import job. */
 @Command(name = "import", description =
         "Imports document events into MongoDB and publishes what was imported.")
-public final class ImportOptions extends PipelineStepOptions {
+public final class ImportOptions extends ConsumerStepOptions {
 
     @Mixin
     public ImportSettings settings = new ImportSettings();
+
+    public ImportOptions() {
+        super(Step.IMPORT);
+    }
 
     @Override
     protected void validateStep() {
         settings.validate();
     }
 
-    public String groupId() {
-        return consumerGroup(settings.groupId, Step.IMPORT);
-    }
-
     @Override
-    public String instance() {
-        return groupId();
+    protected String groupIdOption() {
+        return settings.groupId;
     }
 }

@@ -7,7 +7,7 @@ import picocli.CommandLine.Option;
 /** Options of the index job: it reads the imported topic in a consumer group of its own. */
 @Command(name = "index", description =
         "Indexes imported documents into Elasticsearch.")
-public final class IndexOptions extends PipelineStepOptions {
+public final class IndexOptions extends ConsumerStepOptions {
 
     @Mixin
     public IndexSettings settings = new IndexSettings();
@@ -16,17 +16,17 @@ public final class IndexOptions extends PipelineStepOptions {
             description = "Kafka consumer group reading the imported topic (default: --topics-of's, volumizer-<repository>-index).")
     private String groupId;
 
+    public IndexOptions() {
+        super(Step.INDEX);
+    }
+
     @Override
     protected void validateStep() {
         settings.validate();
     }
 
-    public String groupId() {
-        return consumerGroup(groupId, Step.INDEX);
-    }
-
     @Override
-    public String instance() {
-        return groupId();
+    protected String groupIdOption() {
+        return groupId;
     }
 }

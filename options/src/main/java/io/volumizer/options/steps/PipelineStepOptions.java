@@ -1,7 +1,6 @@
 package io.volumizer.options.steps;
 
 import io.volumizer.options.Options;
-import io.volumizer.options.conventions.ConsumerGroups;
 import io.volumizer.options.pipeline.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,9 +29,4 @@ public abstract class PipelineStepOptions implements Options.Validated {
      * go together), or the repository it generates. Part of its job's name and of its checkpoints' folder.
      */
     public abstract String instance();
-
-    /** The consumer group {@code step} reads in: the one an option names, else --topics-of's by the convention. */
-    protected final String consumerGroup(String option, Step step) {
-        return option != null ? option : ConsumerGroups.of(pipeline.documents.repository(), step);
-    }
 }
