@@ -134,7 +134,7 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
         }
         Map<String, Long> selected = new HashMap<>();
         for (Selected document : buffer) {
-            selected.put(document.id, document.version);
+            selected.put(document.id(), document.version());
         }
         long processed = 0;
         long skipped = buffer.size();

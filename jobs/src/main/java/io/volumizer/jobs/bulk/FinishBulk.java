@@ -67,8 +67,8 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
 
     @Override
     public void processElement(StreamRecord<Counts> counts) {
-        processed += counts.getValue().processed;
-        skipped += counts.getValue().skipped;
+        processed += counts.getValue().processed();
+        skipped += counts.getValue().skipped();
     }
 
     @Override
