@@ -141,26 +141,15 @@ public final class CommandsCli {
 
     /** {@code reindex <repository>}: into a new index, then the alias moves; follows the progress. */
     @Command(name = "reindex", description = "Reindex a repository into a new index and move its alias there, following the progress.")
-    static final class Reindex implements Callable<Integer>, Subcommand {
+    static final class Reindex extends OnRepository {
         @ParentCommand
         CommandsCli parent;
-
-        @Parameters(index = "0", description = "The repository.")
-        String repository;
 
         @Option(names = "--delete-old", description = "Delete the old index once the alias moved.")
         boolean deleteOld;
 
         @Option(names = "--range-size", description = "Documents per id range (default: the job's).")
         Integer rangeSize;
-
-        @Option(names = "--no-wait", negatable = true, defaultValue = "true", description = "Return once submitted.")
-        boolean wait;
-
-        @Override
-        public String topicsRepository() {
-            return repository;
-        }
 
         @Override
         public Integer call() throws Exception {
@@ -171,9 +160,29 @@ public final class CommandsCli {
             if (rangeSize != null) {
                 options.addAll(List.of("--range-size", rangeSize.toString()));
             }
-            return parent.withCommands(this, commands -> {
-                String commandId = commands.reindex(repository, options);
-                System.out.println("reindex of " + repository + ": command " + commandId);
+            return start(parent, "reindex of " + repository, commands -> commands.reindex(repository, options));
+        }
+    }
+
+    /** What the commands that start a command on a repository share: the repository, and following the command. */
+    abstract static class OnRepository implements Callable<Integer>, Subcommand {
+        @Parameters(index = "0", description = "The repository.")
+        String repository;
+
+        @Option(names = "--no-wait", negatable = true, defaultValue = "true", description = "Return once submitted.")
+        boolean wait;
+
+        /** The repository's own topics. */
+        @Override
+        public String topicsRepository() {
+            return repository;
+        }
+
+        /** Starts a command with {@code starting}, says that it did ({@code what}), then follows it. */
+        int start(CommandsCli cli, String what, Work<String> starting) throws Exception {
+            return cli.withCommands(this, commands -> {
+                String commandId = starting.with(commands);
+                System.out.println(what + ": command " + commandId);
                 return follow(commands, commandId, wait, System.out);
             });
         }
@@ -217,18 +226,12 @@ public final class CommandsCli {
     }
 
     /** What the bulk commands that start a command share. */
-    abstract static class Start implements Callable<Integer>, Subcommand {
+    abstract static class Start extends OnRepository {
         @ParentCommand
         Bulk bulk;
 
-        @Parameters(index = "0", description = "The repository.")
-        String repository;
-
         @Mixin
         Filters filters = new Filters();
-
-        @Option(names = "--no-wait", negatable = true, defaultValue = "true", description = "Return once submitted.")
-        boolean wait;
 
         /** The repository's own topics; with a topology, the default repository's. */
         @Override
@@ -237,12 +240,8 @@ public final class CommandsCli {
         }
 
         int start(String action, ObjectNode properties) throws Exception {
-            CommandsCli cli = bulk.parent;
-            return cli.withCommands(this, commands -> {
-                String commandId = commands.bulk(repository, action, filters.values(), properties);
-                System.out.println(action + " on " + repository + " " + filters.values() + ": command " + commandId);
-                return follow(commands, commandId, wait, System.out);
-            });
+            return start(bulk.parent, action + " on " + repository + " " + filters.values(),
+                    commands -> commands.bulk(repository, action, filters.values(), properties));
         }
     }
 
@@ -294,6 +293,14 @@ public final class CommandsCli {
         public String topicsRepository() {
             return null;
         }
+
+        /** Does {@code action} to the command (resume it, retry it), then follows it until it ends. */
+        int followAfter(Work<?> action) throws Exception {
+            return bulk.parent.withCommands(this, commands -> {
+                action.with(commands);
+                return follow(commands, commandId, true, System.out);
+            });
+        }
     }
 
     @Command(name = "status", description = "Follow a command until it ends (--no-wait: its status now).")
@@ -322,10 +329,7 @@ public final class CommandsCli {
     static final class Resume extends OnCommand {
         @Override
         public Integer call() throws Exception {
-            return bulk.parent.withCommands(this, commands -> {
-                commands.resume(commandId);
-                return follow(commands, commandId, true, System.out);
-            });
+            return followAfter(commands -> commands.resume(commandId));
         }
     }
 
@@ -333,10 +337,7 @@ public final class CommandsCli {
     static final class Retry extends OnCommand {
         @Override
         public Integer call() throws Exception {
-            return bulk.parent.withCommands(this, commands -> {
-                commands.retry(commandId);
-                return follow(commands, commandId, true, System.out);
-            });
+            return followAfter(commands -> commands.retry(commandId));
         }
     }
 
