@@ -16,6 +16,7 @@ import io.volumizer.options.steps.GenerateOptions;
 import io.volumizer.options.steps.ImportAndIndexOptions;
 import io.volumizer.options.steps.ImportOptions;
 import io.volumizer.options.steps.Step;
+import picocli.CommandLine.Option;
 
 class OptionsTest {
 
@@ -51,6 +52,18 @@ class OptionsTest {
                 .containsSequence("--bootstrap-servers", "127.0.0.1:9092")
                 .doesNotContain("--s3-endpoint"); // no value, no argument
         assertThat(options.settings.parentMaxWait).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    /** An option under a new name and its old one: what is written is the new name, whichever was given. */
+    static final class Renamed {
+        @Option(names = {"--new-name", "--the-old-longer-name"})
+        String value;
+    }
+
+    @Test
+    void anOptionIsWrittenByItsFirstDeclaredName() {
+        assertThat(Options.arguments(Options.parse(new Renamed(), "--the-old-longer-name", "v")))
+                .containsExactly("--new-name", "v");
     }
 
     @Test
