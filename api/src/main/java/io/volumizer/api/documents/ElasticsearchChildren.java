@@ -26,7 +26,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.Elasticsearch;
 import io.volumizer.stores.DocumentFields;
-import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.search.IndexLayout;
 
 /**
  * Children from the repositories' indices: a term filter on parentId, sorted on doc values (ties by id),

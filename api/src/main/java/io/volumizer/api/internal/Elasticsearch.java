@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.elasticsearch.RepositoryIndices;
 
 /** Searches of the API: bodies are built as JSON trees (user text is a JSON value, never spliced into a string). */

@@ -14,7 +14,7 @@ import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.Elasticsearch;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.search.IndexLayout;
 
 /** GET /api/v1/search and /api/v1/{repository}/search. */
 public final class SearchHandler {

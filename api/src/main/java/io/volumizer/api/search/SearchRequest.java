@@ -29,7 +29,7 @@ import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.domain.selection.Selection;
-import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.search.IndexLayout;
 
 /**
  * A search, read strictly from the query string and turned into an Elasticsearch query: the documents of a

@@ -15,8 +15,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.stores.elasticsearch.IndexLayout;
-import io.volumizer.stores.elasticsearch.IndexProfile;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexProfile;
 
 class SearchRequestTest {
 

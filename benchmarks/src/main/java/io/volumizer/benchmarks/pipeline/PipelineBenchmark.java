@@ -40,7 +40,7 @@ import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.Step;
-import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.search.IndexNames;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;

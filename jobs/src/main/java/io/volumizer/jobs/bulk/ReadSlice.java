@@ -28,7 +28,7 @@ import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.domain.selection.Selection;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.commands.CommandStore;
-import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.search.IndexNames;
 import io.volumizer.options.conventions.MetricNames;
 
 /**

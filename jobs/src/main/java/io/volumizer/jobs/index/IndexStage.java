@@ -19,7 +19,7 @@ import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.blob.RepositoryBlobStores;
-import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.search.IndexLayout;
 import io.volumizer.options.conventions.MetricNames;
 
 /**

@@ -35,7 +35,7 @@ import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.elasticsearch.RepositoryIndices;
 import io.volumizer.stores.mongodb.MongoRepositories;
 

@@ -46,6 +46,9 @@ import io.volumizer.stores.Backoff;
 import io.volumizer.stores.BulkResult;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.StoreUnavailableException;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.IndexProfile;
 
 /**
  * The repository's search index: one index per repository ({@link IndexNames}), written with the

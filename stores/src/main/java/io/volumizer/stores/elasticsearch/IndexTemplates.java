@@ -10,6 +10,8 @@ import org.apache.http.nio.entity.NStringEntity;
 import org.elasticsearch.client.Request;
 import org.elasticsearch.client.RestClient;
 
+import io.volumizer.stores.search.IndexNames;
+
 /**
  * The index template every repository index is created from: a fulltext analyzer (standard tokenizer, lowercase,
  * asciifolding, so "Crème BRÛLÉE" is found by "creme brulee"), keywords for ids, types and states, dates, numbers,

@@ -23,6 +23,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
+
 /**
  * A repository's index as Elasticsearch holds it: an alias ({@link IndexNames#of}) over one generation, a concrete
  * index made from the repository template ({@link IndexNames#generation}). Readers and the index stage use the
@@ -70,7 +73,7 @@ public final class RepositoryIndices {
             return;
         }
         try {
-            create(repository, layout(repository).settings(), true);
+            create(repository, settings(layout(repository)), true);
         } catch (ResponseException e) {
             if (!exists(names.of(repository))) { // not a writer of another subtask having made it meanwhile
                 throw e;
@@ -84,7 +87,7 @@ public final class RepositoryIndices {
      * background); returns its name. {@link #finishLoad} puts the layout's settings back.
      */
     public String createForReindex(String repository) throws IOException {
-        ObjectNode settings = layout(repository).settings().put("refresh_interval", "-1").put("number_of_replicas", 0)
+        ObjectNode settings = settings(layout(repository)).put("refresh_interval", "-1").put("number_of_replicas", 0)
                 .put("translog.durability", "async");
         return create(repository, settings, false);
     }
@@ -107,6 +110,24 @@ public final class RepositoryIndices {
         }
         updateSettings(generation, settings);
         refresh(generation);
+    }
+
+    /** The index settings a layout sets, for a new generation. */
+    private static ObjectNode settings(IndexLayout layout) {
+        ObjectNode settings = JSON.createObjectNode();
+        if (layout.shards() != null) {
+            settings.put("number_of_shards", layout.shards());
+        }
+        if (layout.replicas() != null) {
+            settings.put("number_of_replicas", layout.replicas());
+        }
+        if (layout.refreshInterval() != null) {
+            settings.put("refresh_interval", layout.refreshInterval());
+        }
+        if (layout.codec() != null) {
+            settings.put("codec", layout.codec());
+        }
+        return settings;
     }
 
     private int replicas(String index) throws IOException {

@@ -17,6 +17,9 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.testing.Events;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.IndexProfile;
 
 /** The NDJSON of a {@code _bulk} request, as Elasticsearch parses it: one action line, then the source line. */
 class ElasticsearchBulkBodyTest {

@@ -24,6 +24,9 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.BulkResult;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.IndexProfile;
 
 /** The index stage's writer against the local Elasticsearch: what each item of a bulk request came to. */
 class ElasticsearchDocumentStoreIT {

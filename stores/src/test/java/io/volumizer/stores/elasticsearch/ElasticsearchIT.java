@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.volumizer.stores.search.IndexNames;
+
 /** Against the local Elasticsearch started by {@code bin/volumizer up}. */
 class ElasticsearchIT {
 

@@ -20,6 +20,9 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.testing.Events;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.IndexProfile;
 
 /**
  * The index template and the indexed form agree: every field the index stage writes is mapped by the template

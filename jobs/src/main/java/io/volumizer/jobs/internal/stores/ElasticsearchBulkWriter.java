@@ -13,8 +13,8 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.BulkResult;
 import io.volumizer.stores.elasticsearch.ElasticsearchDocumentStore;
-import io.volumizer.stores.elasticsearch.IndexLayout;
-import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
 
 /**
  * Indexes imported documents in Elasticsearch, each into its repository's index (its alias) or, for a reindex,
