@@ -29,6 +29,7 @@ public final class PipelineOptions extends RepositoryServicesOptions {
         Options.require(partitions >= 1, "--partitions must be at least 1, was " + partitions);
         Options.require(parallelism >= 0, "--parallelism must be 0 (cluster default) or positive, was " + parallelism);
         checkpoints.validate();
+        search.validate();
         elasticsearch.validate();
         topology.validate();
         blobs.validate();
