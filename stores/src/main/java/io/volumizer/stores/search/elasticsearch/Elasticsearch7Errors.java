@@ -17,9 +17,6 @@ final class Elasticsearch7Errors {
     }
 
     static SearchException of(IOException e) {
-        if (e instanceof SearchException already) {
-            return already;
-        }
         if (!(e instanceof ResponseException answered)) {
             return new SearchException(Kind.UNREACHABLE, e.getMessage(), String.valueOf(e.getMessage()), e);
         }

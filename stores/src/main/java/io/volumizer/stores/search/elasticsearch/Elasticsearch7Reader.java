@@ -82,20 +82,20 @@ final class Elasticsearch7Reader implements SearchReader {
     }
 
     @Override
-    public Scan scan(String index, ScanRequest scan) throws SearchException {
-        ObjectNode body = JSON.createObjectNode().put("size", scan.pageSize()).put("version", true)
+    public Scan scan(String index, ScanRequest selection) throws SearchException {
+        ObjectNode body = JSON.createObjectNode().put("size", selection.pageSize()).put("version", true)
                 .put("track_total_hits", true);
-        body.set("_source", source(scan.fields()));
-        if (scan.query() != null) {
-            body.set("query", scan.query());
+        body.set("_source", source(selection.fields()));
+        if (selection.query() != null) {
+            body.set("query", selection.query());
         }
         body.putArray("sort").add("_doc"); // index order: the cheapest to read
-        if (scan.slices() > 1) {
-            body.putObject("slice").put("id", scan.slice()).put("max", scan.slices());
+        if (selection.slices() > 1) {
+            body.putObject("slice").put("id", selection.slice()).put("max", selection.slices());
         }
         Request first = request("POST", "/" + index + "/_search", body);
-        first.addParameter("scroll", scroll(scan.keepAlive()));
-        return new Scroll(read(first, scan.retry()), scan);
+        first.addParameter("scroll", scroll(selection.keepAlive()));
+        return new Scroll(read(first, selection.retry()), selection);
     }
 
     /** The request of {@code query}: as the API, the bulk commands and the benchmarks have always sent it. */
