@@ -64,15 +64,15 @@ public final class ApiServer {
     public static Javalin create(ApiOptions options, Backends backends) {
         Documents documents = new Documents(backends.mongo);
         Children children = options.childrenFrom == ApiOptions.ChildrenSource.mongodb ? new MongoChildren(documents)
-                : new ElasticsearchChildren(backends.elasticsearch, options.indexLayouts());
+                : new ElasticsearchChildren(backends.search, options.indexLayouts());
         Optional<Topology> topology = options.topology.topology();
-        // What a read without a repository in its path reads: the topology's, or every one Elasticsearch indexes.
+        // What a read without a repository in its path reads: the topology's, or every one the search engine indexes.
         Supplier<List<String>> allRepositories = topology.<Supplier<List<String>>>map(t -> t::repositories)
-                .orElse(backends.elasticsearch::repositories);
+                .orElse(backends.search::repositories);
         DocumentReads reads = new DocumentReads(documents, children, backends.blobs, allRepositories, options.maxPageSize);
         DocumentWrites writes = new DocumentWrites(documents, children, backends, topology,
                 options.waitTimeout, options.maxUploadBytes);
-        SearchHandler search = new SearchHandler(backends.elasticsearch, allRepositories, options.indexLayouts(),
+        SearchHandler search = new SearchHandler(backends.search, allRepositories, options.indexLayouts(),
                 options.maxPageSize);
         CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
                 new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.mongo, options.jobArguments()));

@@ -24,7 +24,7 @@ import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.conventions.TopicNames;
 import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.schemas.keys.RepositoryNames;
-import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.search.IndexNames;
 
 /**
  * The chart's names against Java's, which define them (options/.../conventions, IndexNames, MongoOptions): its

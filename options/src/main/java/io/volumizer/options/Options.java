@@ -101,8 +101,9 @@ public final class Options {
     }
 
     /**
-     * The arguments that parse into {@code options}: every option that holds a value, by its longest name, read
-     * from picocli's model of the class (mixins included), never listed by hand.
+     * The arguments that parse into {@code options}: every option that holds a value, by its first declared name
+     * (its current one: a renamed option keeps its old name second, for command lines that still use it), read from
+     * picocli's model of the class (mixins included), never listed by hand.
      */
     public static List<String> arguments(Object options) {
         List<String> args = new ArrayList<>();
@@ -111,22 +112,23 @@ public final class Options {
             if (option.usageHelp() || option.versionHelp() || value == null || fromEnvironment(option)) {
                 continue;
             }
+            String name = option.names()[0];
             if (option.arity().max() == 0) {
                 if (Boolean.TRUE.equals(value)) {
-                    args.add(option.longestName());
+                    args.add(name);
                 }
             } else if (value instanceof Collection<?> values) {
                 for (Object item : values) {
-                    args.add(option.longestName());
+                    args.add(name);
                     args.add(String.valueOf(item));
                 }
             } else if (value instanceof Map<?, ?> entries) {
                 for (Map.Entry<?, ?> entry : entries.entrySet()) {
-                    args.add(option.longestName());
+                    args.add(name);
                     args.add(entry.getKey() + "=" + entry.getValue());
                 }
             } else {
-                args.add(option.longestName());
+                args.add(name);
                 args.add(String.valueOf(value));
             }
         }

@@ -21,6 +21,7 @@ import io.volumizer.options.steps.ImportOptions;
 import io.volumizer.options.steps.IndexOptions;
 import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
+import picocli.CommandLine.Option;
 
 class OptionsTest {
 
@@ -56,6 +57,18 @@ class OptionsTest {
                 .containsSequence("--bootstrap-servers", "127.0.0.1:9092")
                 .doesNotContain("--s3-endpoint"); // no value, no argument
         assertThat(options.settings.parentMaxWait).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    /** An option under a new name and its old one: what is written is the new name, whichever was given. */
+    static final class Renamed {
+        @Option(names = {"--new-name", "--the-old-longer-name"})
+        String value;
+    }
+
+    @Test
+    void anOptionIsWrittenByItsFirstDeclaredName() {
+        assertThat(Options.arguments(Options.parse(new Renamed(), "--the-old-longer-name", "v")))
+                .containsExactly("--new-name", "v");
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.volumizer.stores;
 
 /**
  * The names of a document's fields in both stores: what MongoDB stores ({@code StoredForm}), what Elasticsearch
- * indexes ({@code ElasticsearchDocumentStore}, its index template), and what the API reads, filters, sorts and
+ * indexes ({@code SearchWriter}, its index template), and what the API reads, filters, sorts and
  * writes. One name per concept, so that a user querying the two stores side by side sees the same fields.
  *
  * <p>The document id is each store's own primary key, {@code _id}. The index also keeps it as {@link #ID}, a

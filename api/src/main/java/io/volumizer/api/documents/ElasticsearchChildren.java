@@ -18,16 +18,18 @@ import java.util.Map;
 
 import org.bson.Document;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.api.internal.Cursors;
-import io.volumizer.api.internal.Elasticsearch;
+import io.volumizer.api.internal.RepositorySearch;
 import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.stores.DocumentFields;
-import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.SearchQuery;
+import io.volumizer.stores.search.SearchResult;
+import io.volumizer.stores.search.SortField;
 
 /**
  * Children from the repositories' indices: a term filter on parentId, sorted on doc values (ties by id),
@@ -41,54 +43,45 @@ import io.volumizer.stores.elasticsearch.IndexLayout;
 public final class ElasticsearchChildren implements Children {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ArrayNode FIELDS = JSON.createArrayNode().add(ID).add(REPOSITORY).add(TYPE).add(NAME).add(TITLE)
-            .add(MODIFIED).add(VERSION);
+    private static final List<String> FIELDS = List.of(ID, REPOSITORY, TYPE, NAME, TITLE, MODIFIED, VERSION);
     /** Hits by their sort values: the name ascending or the date descending, then the id. */
-    private static final Comparator<JsonNode> BY_NAME = Comparator.<JsonNode, String>comparing(hit -> hit.path("sort").get(0).asText())
-            .thenComparing(hit -> hit.path("sort").get(1).asText());
-    private static final Comparator<JsonNode> BY_DATE = Comparator.<JsonNode>comparingLong(hit -> hit.path("sort").get(0).asLong())
-            .reversed().thenComparing(hit -> hit.path("sort").get(1).asText());
+    private static final Comparator<SearchResult.Hit> BY_NAME = Comparator
+            .<SearchResult.Hit, String>comparing(hit -> hit.sort().get(0).asText())
+            .thenComparing(hit -> hit.sort().get(1).asText());
+    private static final Comparator<SearchResult.Hit> BY_DATE = Comparator
+            .<SearchResult.Hit>comparingLong(hit -> hit.sort().get(0).asLong())
+            .reversed().thenComparing(hit -> hit.sort().get(1).asText());
 
-    private final Elasticsearch elasticsearch;
+    private final RepositorySearch search;
     private final Map<String, IndexLayout> layouts;
 
     /** @param layouts each repository's index layout: the property it routes documents to shards by, if any */
-    public ElasticsearchChildren(Elasticsearch elasticsearch, Map<String, IndexLayout> layouts) {
-        this.elasticsearch = elasticsearch;
+    public ElasticsearchChildren(RepositorySearch search, Map<String, IndexLayout> layouts) {
+        this.search = search;
         this.layouts = Map.copyOf(layouts);
     }
 
     @Override
     public Page list(List<String> repositories, Document parent, Sort sort, int limit, ArrayNode after, ReadGrant grant) {
-        ObjectNode body = query(parent.getString(DocumentFields.KEY), limit);
-        grant.restrict(body);
-        ArrayNode order = body.putArray("sort");
-        if (sort == Sort.name) {
-            order.addObject().put(NAME, "asc");
-        } else {
-            order.addObject().put(MODIFIED, "desc");
-        }
-        order.addObject().put(ID, "asc");
-        if (after != null) {
-            body.set("search_after", after);
-        }
-        List<JsonNode> hits = new ArrayList<>();
+        SearchQuery query = grant.restrict(children(parent.getString(DocumentFields.KEY), limit))
+                .withSort(sort == Sort.name ? SortField.asc(NAME) : SortField.desc(MODIFIED), SortField.asc(ID))
+                .withAfter(after);
+        List<SearchResult.Hit> hits = new ArrayList<>();
         int total = 0;
         int successful = 0;
         Map<String, List<String>> byRouting = byRouting(repositories, parent);
         for (Map.Entry<String, List<String>> searched : byRouting.entrySet()) {
-            JsonNode answer = elasticsearch.search(searched.getValue(), body, searched.getKey());
-            answer.path("hits").path("hits").forEach(hits::add);
-            total += answer.path("_shards").path("total").asInt();
-            successful += answer.path("_shards").path("successful").asInt();
+            SearchResult found = search.search(searched.getValue(), query.withRouting(searched.getKey()));
+            hits.addAll(found.hits());
+            total += found.shards().total();
+            successful += found.shards().successful();
         }
         if (byRouting.size() > 1) {
             hits.sort(sort == Sort.name ? BY_NAME : BY_DATE);
         }
-        ArrayNode page = JSON.createArrayNode();
-        hits.stream().limit(limit).forEach(page::add);
+        List<SearchResult.Hit> page = hits.stream().limit(limit).toList();
         ArrayNode items = JSON.createArrayNode();
-        page.forEach(hit -> items.add(hit.path("_source")));
+        page.forEach(hit -> items.add(hit.source()));
         ObjectNode shards = JSON.createObjectNode().put("total", total).put("successful", successful);
         return new Page(items, Cursors.next(sort.name(), page, limit), shards);
     }
@@ -110,13 +103,13 @@ public final class ElasticsearchChildren implements Children {
 
     @Override
     public boolean any(List<String> repositories, String parentId) {
-        return elasticsearch.search(repositories, query(parentId, 1), null).path("hits").path("hits").size() > 0;
+        return !search.search(repositories, children(parentId, 1)).hits().isEmpty();
     }
 
-    private static ObjectNode query(String parentId, int limit) {
-        ObjectNode body = JSON.createObjectNode().put("size", limit).put("track_total_hits", false);
-        body.set("_source", FIELDS);
-        body.putObject("query").putObject("bool").putArray("filter").addObject().putObject("term").put(PARENT_ID, parentId);
-        return body;
+    /** The first {@code limit} children of a parent, uncounted. */
+    private static SearchQuery children(String parentId, int limit) {
+        ObjectNode query = JSON.createObjectNode();
+        query.putObject("bool").putArray("filter").addObject().putObject("term").put(PARENT_ID, parentId);
+        return SearchQuery.of(query).withSize(limit).withFields(FIELDS);
     }
 }

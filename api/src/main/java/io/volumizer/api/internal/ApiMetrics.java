@@ -2,10 +2,6 @@ package io.volumizer.api.internal;
 
 import java.util.concurrent.TimeUnit;
 
-import org.apache.http.HttpRequestInterceptor;
-import org.apache.http.HttpResponseInterceptor;
-import org.apache.http.impl.nio.client.HttpAsyncClientBuilder;
-
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.micrometer.core.instrument.Counter;
@@ -21,6 +17,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.volumizer.api.internal.Admission.RequestClass;
 import io.volumizer.options.conventions.MetricNames;
+import io.volumizer.stores.search.SearchTuning;
 
 /**
  * The API's Prometheus metrics, served at {@link #PATH}: requests by route, method and status (latency
@@ -48,17 +45,10 @@ public final class ApiMetrics {
         return new MongoMetricsCommandListener(registry);
     }
 
-    /** Times every request of the Elasticsearch client built with {@code client}. */
-    public HttpAsyncClientBuilder timeElasticsearch(HttpAsyncClientBuilder client) {
+    /** For the search engine's tuning: every request's latency. */
+    public SearchTuning.RequestTimer searchRequests() {
         Timer timer = histogram(Timer.builder(MetricNames.API_ELASTICSEARCH_REQUESTS)).register(registry);
-        return client
-                .addInterceptorFirst((HttpRequestInterceptor) (request, context) ->
-                        context.setAttribute(STARTED, System.nanoTime()))
-                .addInterceptorLast((HttpResponseInterceptor) (response, context) -> {
-                    if (context.getAttribute(STARTED) instanceof Long started) {
-                        timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                    }
-                });
+        return nanos -> timer.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** Requests in flight and refused, per class of {@code admission}. */

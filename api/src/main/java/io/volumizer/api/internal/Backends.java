@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.http.HttpHost;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -14,7 +13,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.bson.Document;
-import org.elasticsearch.client.RestClient;
 
 import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
@@ -26,14 +24,17 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
 import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchTuning;
 
-/** The API's clients of MongoDB, Elasticsearch, Kafka and the blob store, with short timeouts so outages are 503s. */
+/** The API's clients of MongoDB, the search engine, Kafka and the blob store, with short timeouts so outages are 503s. */
 public final class Backends implements AutoCloseable {
 
     /** Each repository's database; the shared one also keeps the commands' records. */
     public final MongoRepositories mongo;
-    public final RestClient elasticsearchClient;
-    public final Elasticsearch elasticsearch;
+    public final SearchEngine searchEngine;
+    public final RepositorySearch search;
     public final KafkaProducer<String, DocumentEvent> producer;
     public final String documentsTopic;
     /** Each repository's blob store: uploads, and the blobs an import stored. */
@@ -60,12 +61,9 @@ public final class Backends implements AutoCloseable {
                 .applyToConnectionPoolSettings(p -> p.maxSize(200).maxWaitTime(timeoutMillis, TimeUnit.MILLISECONDS))
                 .addCommandListener(metrics.mongoCommands())
                 .build()));
-        elasticsearchClient = RestClient.builder(HttpHost.create(options.elasticsearch.url))
-                .setRequestConfigCallback(r -> r.setConnectTimeout(timeoutMillis).setSocketTimeout(requestTimeoutMillis)
-                        .setConnectionRequestTimeout(timeoutMillis))
-                .setHttpClientConfigCallback(h -> metrics.timeElasticsearch(h.setMaxConnTotal(200).setMaxConnPerRoute(200)))
-                .build();
-        elasticsearch = new Elasticsearch(elasticsearchClient, options.indices());
+        searchEngine = SearchEngines.open(options.search, new SearchTuning(Duration.ofMillis(timeoutMillis),
+                Duration.ofMillis(requestTimeoutMillis), Duration.ofMillis(timeoutMillis), 200, metrics.searchRequests()));
+        search = new RepositorySearch(searchEngine, options.indices());
         Properties producerConfig = options.kafka.clientProperties();
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -88,7 +86,7 @@ public final class Backends implements AutoCloseable {
     public Map<String, String> readiness() {
         Map<String, String> status = new LinkedHashMap<>();
         status.put("mongodb", check(() -> mongo.all().forEach(database -> database.runCommand(new Document("ping", 1)))));
-        status.put("elasticsearch", check(elasticsearch::ping));
+        status.put(searchEngine.name(), check(search::ping));
         status.put("kafka", check(() -> kafkaAdmin.describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMillis))
                 .clusterId().get(timeoutMillis, TimeUnit.MILLISECONDS)));
         status.put("registry", check(registry::subjects));
@@ -113,7 +111,7 @@ public final class Backends implements AutoCloseable {
     public void close() throws Exception {
         producer.close(java.time.Duration.ofSeconds(5));
         kafkaAdmin.close(java.time.Duration.ofSeconds(5));
-        elasticsearchClient.close();
+        searchEngine.close();
         mongo.close();
         blobs.close();
     }

@@ -3,11 +3,14 @@ package io.volumizer.api.internal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.volumizer.stores.search.SearchResult;
 
 /**
  * Opaque keyset cursors: the sort they were made for and the sort values of the last item returned, base64url
@@ -26,9 +29,9 @@ public final class Cursors {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(cursor.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The cursor after a full page of Elasticsearch hits (their last sort values), or null after a short one. */
-    public static String next(String sort, JsonNode hits, int limit) {
-        return hits.size() == limit ? encode(sort, (ArrayNode) hits.get(hits.size() - 1).path("sort")) : null;
+    /** The cursor after a full page of search hits (their last sort values), or null after a short one. */
+    public static String next(String sort, List<SearchResult.Hit> hits, int limit) {
+        return hits.size() == limit ? encode(sort, hits.get(hits.size() - 1).sort()) : null;
     }
 
     /** The sort values to continue after, or null without a cursor; a cursor of another sort is a 400. */

@@ -2,10 +2,13 @@ package io.volumizer.api.reads;
 
 import org.bson.Document;
 
-import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.api.internal.ApiMetrics;
+import io.volumizer.stores.search.SearchQuery;
 
 /**
  * What one request's caller may read, on the request's route: applied to every Elasticsearch query of documents
@@ -17,8 +20,6 @@ public final class ReadGrant {
 
     /** What a grant was applied to; a metric tag. */
     private enum Applied { search, document }
-
-    private static final JsonPointer FILTERS = JsonPointer.compile("/query/bool/filter");
 
     private final Caller caller;
     private final String route;
@@ -33,12 +34,35 @@ public final class ReadGrant {
     }
 
     /**
-     * Keeps out of a search what the caller may not read: the policy's clause joins the filters of the body's query,
-     * a bool query (one is made when the body has none), so that hits, totals and aggregations count only the rest.
+     * Keeps out of a search what the caller may not read: the policy's clause joins the filters of its query, a bool
+     * query (one is made around any other query, or none), so that hits, totals and aggregations count only the rest.
      */
-    public void restrict(ObjectNode searchBody) {
-        searchBody.withArray(FILTERS).add(policy.searchFilter(caller));
+    public SearchQuery restrict(SearchQuery search) {
         metrics.readGranted(route, Applied.search.name());
+        return search.withQuery(filtered(search.query(), policy.searchFilter(caller)));
+    }
+
+    private static ObjectNode filtered(ObjectNode query, ObjectNode filter) {
+        ObjectNode restricted;
+        if (query != null && query.size() == 1 && query.get("bool") instanceof ObjectNode) {
+            restricted = query.deepCopy();
+        } else {
+            restricted = JsonNodeFactory.instance.objectNode();
+            if (query != null) {
+                restricted.putObject("bool").putArray("must").add(query);
+            }
+        }
+        ObjectNode bool = restricted.withObject("/bool");
+        // A bool query's filter is one clause or an array of them.
+        JsonNode filters = bool.remove("filter");
+        ArrayNode all = bool.putArray("filter");
+        if (filters != null && filters.isArray()) {
+            all.addAll((ArrayNode) filters);
+        } else if (filters != null) {
+            all.add(filters);
+        }
+        all.add(filter);
+        return restricted;
     }
 
     /**

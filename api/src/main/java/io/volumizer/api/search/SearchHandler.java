@@ -4,18 +4,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.javalin.http.Context;
 import io.volumizer.api.internal.Cursors;
-import io.volumizer.api.internal.Elasticsearch;
 import io.volumizer.api.internal.QueryParameters;
+import io.volumizer.api.internal.RepositorySearch;
 import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.SearchResult;
 
 /** GET /api/v1/search and /api/v1/{repository}/search. */
 public final class SearchHandler {
@@ -25,7 +25,7 @@ public final class SearchHandler {
     private static final java.util.Set<String> IN_REPOSITORY_PARAMETERS = SearchRequest.PARAMETERS.stream()
             .filter(p -> !p.equals("repository")).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
-    private final Elasticsearch elasticsearch;
+    private final RepositorySearch search;
     private final Supplier<List<String>> allRepositories;
     private final Map<String, IndexLayout> layouts;
     private final int maxPageSize;
@@ -34,9 +34,9 @@ public final class SearchHandler {
      * @param allRepositories what a search of all repositories searches (the document reads' too)
      * @param layouts         each repository's index layout, for searches its routing sends to one shard
      */
-    public SearchHandler(Elasticsearch elasticsearch, Supplier<List<String>> allRepositories,
+    public SearchHandler(RepositorySearch search, Supplier<List<String>> allRepositories,
             Map<String, IndexLayout> layouts, int maxPageSize) {
-        this.elasticsearch = elasticsearch;
+        this.search = search;
         this.allRepositories = allRepositories;
         this.layouts = Map.copyOf(layouts);
         this.maxPageSize = maxPageSize;
@@ -49,39 +49,32 @@ public final class SearchHandler {
                 ? SearchRequest.PARAMETERS : IN_REPOSITORY_PARAMETERS);
         SearchRequest request = SearchRequest.parse(parameters, pathRepository, maxPageSize);
         List<String> searched = request.repositories().isEmpty() ? allRepositories.get() : request.repositories();
-        ObjectNode body = request.toQuery();
-        grant.restrict(body);
-        JsonNode answer = elasticsearch.search(searched, body, request.routing(searched, layouts));
-        ctx.json(response(request, answer));
+        SearchResult found = search.search(searched,
+                grant.restrict(request.toQuery()).withRouting(request.routing(searched, layouts)));
+        ctx.json(response(request, found));
     }
 
-    static ObjectNode response(SearchRequest request, JsonNode answer) {
+    static ObjectNode response(SearchRequest request, SearchResult found) {
         ObjectNode body = JSON.createObjectNode();
-        JsonNode total = answer.path("hits").path("total");
-        body.putObject("total").put("value", total.path("value").asLong()).put("relation", total.path("relation").asText("eq"));
+        body.putObject("total").put("value", found.total().value()).put("relation", found.total().exact() ? "eq" : "gte");
         ArrayNode hits = body.putArray("hits");
-        JsonNode found = answer.path("hits").path("hits");
-        for (JsonNode hit : found) {
-            ObjectNode item = ((ObjectNode) hit.path("_source").deepCopy());
-            if (hit.path("_score").isNumber()) {
-                item.put("score", hit.path("_score").asDouble());
+        for (SearchResult.Hit hit : found.hits()) {
+            ObjectNode item = hit.source().deepCopy();
+            if (hit.score() != null) {
+                item.put("score", hit.score());
             }
             hits.add(item);
         }
-        body.put("next", Cursors.next(request.sort().toString(), found, request.limit()));
+        body.put("next", Cursors.next(request.sort().toString(), found.hits(), request.limit()));
         // The shards asked: one where the search carried its repository's routing value, all of them otherwise.
-        JsonNode shards = answer.path("_shards");
-        body.putObject("shards").put("total", shards.path("total").asInt()).put("successful", shards.path("successful").asInt());
+        body.putObject("shards").put("total", found.shards().total()).put("successful", found.shards().successful());
         if (!request.aggs().isEmpty()) {
             ObjectNode aggs = body.putObject("aggs");
             for (String name : request.aggs()) {
                 ArrayNode buckets = aggs.putArray(name);
-                for (JsonNode bucket : answer.path("aggregations").path(name).path("buckets")) {
-                    String key = bucket.has("key_as_string") ? bucket.path("key_as_string").asText() : bucket.path("key").asText();
-                    if (name.equals("state")) {
-                        key = BankGenerator.stateCode(key);
-                    }
-                    buckets.addObject().put("key", key).put("count", bucket.path("doc_count").asLong());
+                for (SearchResult.Bucket bucket : found.aggregations().getOrDefault(name, List.of())) {
+                    String key = name.equals("state") ? BankGenerator.stateCode(bucket.key()) : bucket.key();
+                    buckets.addObject().put("key", key).put("count", bucket.count());
                 }
             }
         }

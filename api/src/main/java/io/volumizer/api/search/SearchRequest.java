@@ -12,6 +12,7 @@ import static io.volumizer.stores.DocumentFields.TITLE;
 import static io.volumizer.stores.DocumentFields.TYPE;
 import static io.volumizer.stores.DocumentFields.VERSION;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -19,9 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.api.documents.Documents;
 import io.volumizer.api.internal.ApiException;
@@ -29,10 +28,13 @@ import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.domain.selection.Selection;
-import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.search.Aggregation;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.SearchQuery;
+import io.volumizer.stores.search.SortField;
 
 /**
- * A search, read strictly from the query string and turned into an Elasticsearch query: the documents of a
+ * A search, read strictly from the query string and turned into a search engine's query: the documents of a
  * {@link Selection} (text, type, state, customer and creation date, the filters bulk commands select with too), in
  * the repositories named (none: all); sort by relevance, name or date; keyset pages with search_after; terms and
  * monthly aggregations.
@@ -40,21 +42,18 @@ import io.volumizer.stores.elasticsearch.IndexLayout;
 public record SearchRequest(List<String> repositories, Selection selection, Sort sort, int limit, ArrayNode after,
         Set<String> aggs) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     public static final Set<String> PARAMETERS = parameters();
     private static final List<String> AGGREGATIONS = List.of("type", "state", "month", "repository");
 
     /** Orders of results; each ends on the id, so pages never skip or repeat ties. */
     public enum Sort {
-        relevance("_score", "desc"), name(NAME, "asc"), nameDesc(NAME, "desc"), date(CREATED, "asc"),
-        dateDesc(CREATED, "desc");
+        relevance(SortField.relevance()), name(SortField.asc(NAME)), nameDesc(SortField.desc(NAME)),
+        date(SortField.asc(CREATED)), dateDesc(SortField.desc(CREATED));
 
-        final String field;
-        final String order;
+        final SortField field;
 
-        Sort(String field, String order) {
+        Sort(SortField field) {
             this.field = field;
-            this.order = order;
         }
 
         @Override
@@ -100,37 +99,25 @@ public record SearchRequest(List<String> repositories, Selection selection, Sort
         return new SearchRequest(repositories, selection, sort, limit, after, aggs);
     }
 
-    /** The Elasticsearch request body; every user value goes in as a JSON value. */
-    public ObjectNode toQuery() {
-        ObjectNode body = JSON.createObjectNode().put("size", limit).put("track_total_hits", 10_000);
-        body.putArray("_source").add(ID).add(REPOSITORY).add(PARENT_ID).add(PATH).add(TYPE).add(NAME)
-                .add(TITLE).add(CREATED).add(MODIFIED).add(VERSION);
-        body.set("query", selection.query());
-        ArrayNode order = body.putArray("sort");
-        order.addObject().put(sort.field, sort.order);
-        order.addObject().put(ID, "asc");
-        if (after != null) {
-            body.set("search_after", after);
+    /** The search; every user value goes in as a JSON value of its query, never into the query's syntax. */
+    public SearchQuery toQuery() {
+        List<Aggregation> aggregations = new ArrayList<>();
+        if (aggs.contains("type")) {
+            aggregations.add(new Aggregation.Terms("type", TYPE, 50, null));
         }
-        if (!aggs.isEmpty()) {
-            ObjectNode aggregations = body.putObject("aggs");
-            if (aggs.contains("type")) {
-                aggregations.putObject("type").putObject("terms").put("field", TYPE).put("size", 50);
-            }
-            if (aggs.contains("state")) {
-                // States are folders st-XX above their customers: count documents by that ancestor.
-                aggregations.putObject("state").putObject("terms").put("field", ANCESTOR_IDS).put("size", 60)
-                        .put("include", BankGenerator.stateId(".*"));
-            }
-            if (aggs.contains("repository")) {
-                aggregations.putObject("repository").putObject("terms").put("field", REPOSITORY).put("size", 100);
-            }
-            if (aggs.contains("month")) {
-                aggregations.putObject("month").putObject("date_histogram").put("field", CREATED)
-                        .put("calendar_interval", "month").put("format", "yyyy-MM").put("min_doc_count", 1);
-            }
+        if (aggs.contains("state")) {
+            // States are folders st-XX above their customers: count documents by that ancestor.
+            aggregations.add(new Aggregation.Terms("state", ANCESTOR_IDS, 60, BankGenerator.stateId(".*")));
         }
-        return body;
+        if (aggs.contains("repository")) {
+            aggregations.add(new Aggregation.Terms("repository", REPOSITORY, 100, null));
+        }
+        if (aggs.contains("month")) {
+            aggregations.add(new Aggregation.Monthly("month", CREATED, "yyyy-MM"));
+        }
+        return SearchQuery.of(selection.query()).withSize(limit).withCountUpTo(10_000)
+                .withFields(List.of(ID, REPOSITORY, PARENT_ID, PATH, TYPE, NAME, TITLE, CREATED, MODIFIED, VERSION))
+                .withSort(sort.field, SortField.asc(ID)).withAfter(after).withAggregations(aggregations);
     }
 
     /**

@@ -4,7 +4,6 @@ import static io.volumizer.jobs.testing.PipelineRun.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,14 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
-import org.apache.http.HttpHost;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.bson.Document;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,9 +41,11 @@ import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
 import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.stores.DocumentFields;
-import io.volumizer.stores.elasticsearch.RepositoryIndices;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchIndices;
 import io.volumizer.options.conventions.MetricNames;
 
 /**
@@ -66,7 +64,7 @@ class CommandsIT {
     private final LocalServices services = LocalServices.ofThisCheckout();
     private PipelineRun it;
     private Commands commands;
-    private RestClient elasticsearch;
+    private SearchEngine search;
     private MongoCollection<Document> documents;
 
     @BeforeEach
@@ -74,7 +72,7 @@ class CommandsIT {
         it = new PipelineRun();
         commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
                 it.args());
-        elasticsearch = RestClient.builder(HttpHost.create(it.pipeline.elasticsearch.url)).build();
+        search = SearchEngines.open(it.pipeline.search);
         documents = it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(it.repository);
         long total = it.generated(CUSTOMERS, STATEMENTS).size();
         it.generate(CUSTOMERS, STATEMENTS);
@@ -86,13 +84,13 @@ class CommandsIT {
     @AfterEach
     void cleanUp() throws Exception {
         services.start("flink"); // back, whatever a failed test left down
-        elasticsearch.close();
+        search.close();
         it.close();
     }
 
     @Test
     void aReindexMovesTheAliasToANewIndexHoldingEveryDocumentAsStoredAndThoseImportedMeanwhile() throws Exception {
-        RepositoryIndices indices = new RepositoryIndices(elasticsearch, it.pipeline.indices());
+        SearchIndices indices = search.indices(it.pipeline.indices());
         String before = indices.current(it.repository).orElseThrow();
 
         String id = commands.reindex(it.repository, List.of("--range-size", "100", "--read-batch-size", "25",
@@ -110,8 +108,8 @@ class CommandsIT {
         assertThat(indices.generations(it.repository)).as("the old index is kept for a rollback").contains(before, after);
         await("documents in MongoDB", it::mongoCount, total, LONG);
         await("documents in the new index", it::elasticsearchCount, total, LONG);
-        assertThat(settings(after).path("index.refresh_interval").isMissingNode()).as("refresh back to the default").isTrue();
-        assertThat(settings(after).path("index.translog.durability").isMissingNode()).isTrue();
+        assertThat(indices.settings(after)).as("refresh back to the default").doesNotContainKey("index.refresh_interval")
+                .doesNotContainKey("index.translog.durability");
         assertSameAsStored(after, 40);
     }
 
@@ -133,7 +131,7 @@ class CommandsIT {
 
     @Test
     void aFailedRangeShowsInTheStatusAndARetryReadsItAndFinishes() throws Exception {
-        RepositoryIndices indices = new RepositoryIndices(elasticsearch, it.pipeline.indices());
+        SearchIndices indices = search.indices(it.pipeline.indices());
         String before = indices.current(it.repository).orElseThrow();
         String id = commands.reindex(it.repository, List.of("--range-size", "100", "--fail-range", "2"));
 
@@ -201,8 +199,8 @@ class CommandsIT {
 
         long changed = selected.size() - 1L;
         await("changed in MongoDB", () -> documents.countDocuments(Filters.eq("properties.reviewed", "yes")), changed, LONG);
-        await("changed in Elasticsearch", () -> count("properties.reviewed:yes"), changed, LONG);
-        await("the user's edit in Elasticsearch", () -> count("properties.reviewed:\"by a user\""), 1, LONG);
+        await("changed in Elasticsearch", () -> countReviewed("yes"), changed, LONG);
+        await("the user's edit in Elasticsearch", () -> countReviewed("by a user"), 1, LONG);
         Document afterwards = documents.find(Filters.eq(DocumentFields.KEY, edited.getString(DocumentFields.KEY))).first();
         assertThat(afterwards.get(DocumentFields.PROPERTIES, Document.class).getString("reviewed")).isEqualTo("by a user");
         assertThat(afterwards.getLong(DocumentFields.VERSION)).isEqualTo(userVersion);
@@ -254,7 +252,7 @@ class CommandsIT {
         assertThat(stored).hasSize(sample);
         for (Document document : stored) {
             String id = document.getString(DocumentFields.KEY);
-            JsonNode source = read(new Request("GET", "/" + index + "/_doc/" + id)).path("_source");
+            JsonNode source = search.reader().get(index, id, null).orElseThrow().source();
             assertThat(source.path(DocumentFields.ID).asText()).as(id).isEqualTo(id);
             for (String field : List.of(DocumentFields.REPOSITORY, DocumentFields.PARENT_ID, DocumentFields.PATH,
                     DocumentFields.TYPE, DocumentFields.NAME, DocumentFields.TITLE)) {
@@ -275,25 +273,14 @@ class CommandsIT {
         return value.isNumber() ? Instant.ofEpochMilli(value.asLong()) : Instant.parse(value.asText());
     }
 
-    private long count(String query) {
+    /** Documents whose property "reviewed" has this value, as the index has them. */
+    private long countReviewed(String value) {
+        ObjectNode term = JSON.createObjectNode();
+        term.putObject("term").put("properties.reviewed", value);
         try {
-            Request request = new Request("GET", "/" + it.pipeline.indices().of(it.repository) + "/_count");
-            request.addParameter("q", query);
-            return read(request).path("count").asLong();
+            return search.reader().count(List.of(it.pipeline.indices().of(it.repository)), term);
         } catch (Exception e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private JsonNode settings(String index) throws Exception {
-        Request request = new Request("GET", "/" + index + "/_settings");
-        request.addParameter("flat_settings", "true");
-        return read(request).path(index).path("settings");
-    }
-
-    private JsonNode read(Request request) throws Exception {
-        try (InputStream in = elasticsearch.performRequest(request).getEntity().getContent()) {
-            return JSON.readTree(in);
         }
     }
 

@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.api.internal.ApiMetrics;
+import io.volumizer.stores.search.SearchQuery;
+import io.volumizer.stores.search.SortField;
 
 class ReadGrantTest {
 
@@ -49,29 +51,34 @@ class ReadGrantTest {
 
     @Test
     void thePolicysFilterJoinsTheFiltersOfTheSearchLeavingTheRestAsItWas() throws Exception {
-        ObjectNode body = json("""
-                {"size": 5, "query": {"bool": {"must": {"simple_query_string": {"query": "smith"}},
-                 "filter": [{"term": {"parentId": "ac-1"}}]}}, "aggs": {"type": {"terms": {"field": "type"}}}}""");
-        ObjectNode before = body.deepCopy();
+        SearchQuery search = SearchQuery.of(json("""
+                {"bool": {"must": {"simple_query_string": {"query": "smith"}},
+                 "filter": [{"term": {"parentId": "ac-1"}}]}}""")).withSize(5).withSort(SortField.asc("name"));
 
-        grant(ALICE, BY_READERS).restrict(body);
+        SearchQuery restricted = grant(ALICE, BY_READERS).restrict(search);
 
-        assertThat(body.path("query").path("bool").path("filter")).isEqualTo(json("""
-                {"filter": [{"term": {"parentId": "ac-1"}}, {"terms": {"readers": ["Everyone", "alice"]}}]}""")
-                .path("filter"));
-        ((ObjectNode) before.path("query").path("bool")).remove("filter");
-        ((ObjectNode) body.path("query").path("bool")).remove("filter");
-        assertThat(body).as("the query, its aggregations and the rest").isEqualTo(before);
+        assertThat(restricted.query()).isEqualTo(json("""
+                {"bool": {"must": {"simple_query_string": {"query": "smith"}},
+                 "filter": [{"term": {"parentId": "ac-1"}}, {"terms": {"readers": ["Everyone", "alice"]}}]}}"""));
+        assertThat(restricted.withQuery(search.query())).as("the rest of the search").isEqualTo(search);
+    }
+
+    @Test
+    void anotherQueryIsKeptBesideThePolicysFilter() throws Exception {
+        SearchQuery restricted = grant(ALICE, BY_READERS).restrict(SearchQuery.of(json("""
+                {"term": {"parentId": "ac-1"}}""")));
+
+        assertThat(restricted.query()).isEqualTo(json("""
+                {"bool": {"must": [{"term": {"parentId": "ac-1"}}],
+                 "filter": [{"terms": {"readers": ["Everyone", "alice"]}}]}}"""));
     }
 
     @Test
     void aSearchWithoutAQueryFindsWhatThePolicysFilterMatches() throws Exception {
-        ObjectNode body = json("{\"size\": 1}");
+        SearchQuery restricted = grant(ALICE, BY_READERS).restrict(SearchQuery.of(null));
 
-        grant(ALICE, BY_READERS).restrict(body);
-
-        assertThat(body).isEqualTo(json("""
-                {"size": 1, "query": {"bool": {"filter": [{"terms": {"readers": ["Everyone", "alice"]}}]}}}"""));
+        assertThat(restricted.query()).isEqualTo(json("""
+                {"bool": {"filter": [{"terms": {"readers": ["Everyone", "alice"]}}]}}"""));
     }
 
     @Test
@@ -87,11 +94,9 @@ class ReadGrantTest {
     @Test
     void todayEveryCallerReadsEverything() throws Exception {
         ReadGrant grant = grant(Caller.ANONYMOUS, ReadPolicy.EVERYTHING);
-        ObjectNode body = json("{\"query\": {\"bool\": {\"filter\": []}}}");
+        SearchQuery restricted = grant.restrict(SearchQuery.of(json("{\"bool\": {\"filter\": []}}")));
 
-        grant.restrict(body);
-
-        assertThat(body.path("query").path("bool").path("filter")).containsExactly(json("{\"match_all\": {}}"));
+        assertThat(restricted.query().path("bool").path("filter")).containsExactly(json("{\"match_all\": {}}"));
         assertThat(grant.allows(new Document(READERS, List.of("bob")))).isTrue();
         assertThat(grant.allows(new Document())).isTrue();
     }

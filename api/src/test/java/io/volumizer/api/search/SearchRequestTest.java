@@ -15,8 +15,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.stores.elasticsearch.IndexLayout;
-import io.volumizer.stores.elasticsearch.IndexProfile;
+import io.volumizer.stores.search.Aggregation;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexProfile;
+import io.volumizer.stores.search.SearchQuery;
+import io.volumizer.stores.search.SortField;
 
 class SearchRequestTest {
 
@@ -39,25 +42,27 @@ class SearchRequestTest {
     @Test
     void userTextIsAJsonValueOfTheQueryNeverItsSyntax() throws Exception {
         String hostile = "a\\\"}},{\"match_all\":{}} \\\"";
-        JsonNode query = new ObjectMapper().readTree(parse(Map.of("q", hostile, "type", "Statement,Account")).toQuery().toString());
-        assertThat(query.path("query").path("bool").path("must").path("simple_query_string").path("query").asText())
-                .isEqualTo(hostile);
-        assertThat(query.path("query").path("bool").path("filter").get(0).path("terms").path("type").toString())
+        JsonNode query = new ObjectMapper().readTree(parse(Map.of("q", hostile, "type", "Statement,Account")).toQuery()
+                .query().toString());
+        assertThat(query.path("bool").path("must").path("simple_query_string").path("query").asText()).isEqualTo(hostile);
+        assertThat(query.path("bool").path("filter").get(0).path("terms").path("type").toString())
                 .isEqualTo("[\"Statement\",\"Account\"]");
     }
 
     @Test
-    void filtersSortsAndAggregationsBecomeTheirElasticsearchForms() {
-        var body = parse(Map.of("state", "ca,NY", "from", "2025-01-01", "to", "2025-01-31", "sort", "-date",
+    void filtersSortsAndAggregationsBecomeTheSearch() {
+        SearchQuery search = parse(Map.of("state", "ca,NY", "from", "2025-01-01", "to", "2025-01-31", "sort", "-date",
                 "aggs", "month,state", "limit", "7")).toQuery();
-        assertThat(body.path("size").asInt()).isEqualTo(7);
-        assertThat(body.path("query").path("bool").path("filter").get(0).path("terms").path("ancestorIds").toString())
+        assertThat(search.size()).isEqualTo(7);
+        assertThat(search.countUpTo()).isEqualTo(10_000);
+        assertThat(search.query().path("bool").path("filter").get(0).path("terms").path("ancestorIds").toString())
                 .isEqualTo("[\"st-CA\",\"st-NY\"]");
-        assertThat(body.path("query").path("bool").path("filter").get(1).path("range").path("created").path("lte").asText())
+        assertThat(search.query().path("bool").path("filter").get(1).path("range").path("created").path("lte").asText())
                 .isEqualTo("2025-01-31T23:59:59.999Z");
-        assertThat(body.path("sort").toString()).isEqualTo("[{\"created\":\"desc\"},{\"id\":\"asc\"}]");
-        assertThat(body.path("aggs").path("month").path("date_histogram").path("calendar_interval").asText()).isEqualTo("month");
-        assertThat(body.path("aggs").has("type")).isFalse();
+        assertThat(search.sort()).containsExactly(SortField.desc("created"), SortField.asc("id"));
+        assertThat(search.aggregations()).containsExactly(new Aggregation.Terms("state", "ancestorIds", 60, "st-.*"),
+                new Aggregation.Monthly("month", "created", "yyyy-MM"));
+        assertThat(parse(Map.of("q", "smith")).toQuery().sort()).containsExactly(SortField.relevance(), SortField.asc("id"));
     }
 
     @Test
@@ -100,8 +105,7 @@ class SearchRequestTest {
     void repositoriesAreACommaSeparatedListAndAnAggregation() throws Exception {
         SearchRequest request = parse(Map.of("repository", "east,west", "aggs", "repository"));
         assertThat(request.repositories()).containsExactly("east", "west");
-        assertThat(request.toQuery().path("aggs").path("repository").path("terms").path("field").asText())
-                .isEqualTo("repository");
+        assertThat(request.toQuery().aggregations()).containsExactly(new Aggregation.Terms("repository", "repository", 100, null));
         assertThat(field(Map.of("repository", "east,Bad!"))).isEqualTo("repository");
     }
 }

@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.volumizer.api.ApiOptions;
 import io.volumizer.options.Options;
 import io.volumizer.domain.topology.TopologyFile;
+import io.volumizer.jobs.testing.JobsJar;
 import io.volumizer.stores.blob.BlobStoreOptions;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyExistsException;
@@ -133,11 +134,7 @@ public final class LocalPipeline implements AutoCloseable {
 
     /** The jobs jar this build made (not its test-jar): what the API submits reindex and bulk commands from. */
     public Path jobsJar() throws IOException {
-        try (var files = Files.list(root.resolve("jobs/target"))) {
-            return files.filter(p -> p.getFileName().toString().matches("volumizer-jobs-.*\\.jar"))
-                    .filter(p -> !p.getFileName().toString().endsWith("-tests.jar"))
-                    .findFirst().orElseThrow(() -> new IllegalStateException("jobs jar not built in jobs/target"));
-        }
+        return JobsJar.path();
     }
 
     /** API options pointing at this pipeline's stores and topic; {@code overrides} come last and win. */

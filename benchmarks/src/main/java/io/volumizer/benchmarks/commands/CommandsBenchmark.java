@@ -3,7 +3,6 @@ package io.volumizer.benchmarks.commands;
 import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
 import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,14 +17,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.apache.http.HttpHost;
 import org.bson.Document;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.RestClient;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
@@ -48,10 +45,12 @@ import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.DocumentFields;
-import io.volumizer.stores.elasticsearch.ElasticsearchDocumentStore;
-import io.volumizer.stores.elasticsearch.RepositoryIndices;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchIndices;
+import io.volumizer.stores.search.SearchWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -99,7 +98,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
         settings = run;
         FlinkSessionClient flink = session.client();
         try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodb.uri);
-             RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearch.url)).build()) {
+             SearchEngine search = SearchEngines.open(pipeline.search)) {
             String repository = run.repository();
             stores.reset(repository);
             documents = new BankGenerator(run).documents().size();
@@ -117,14 +116,14 @@ public final class CommandsBenchmark extends PipelineRunCommand {
                 for (int round = 1; round <= rounds; round++) {
                     System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
                     boolean ceilingFirst = round % 2 == 1;
-                    pair(ceilingFirst, () -> sample(RAW, rawCeiling(mongo, elasticsearch)),
+                    pair(ceilingFirst, () -> sample(RAW, rawCeiling(mongo, search)),
                             () -> sample(JOB, reindex(commands, stores)));
                     if (storeIsolation.enabled()) {
-                        pair(ceilingFirst, () -> isolated(() -> sample(RAW_ISOLATED, rawCeiling(mongo, elasticsearch))),
+                        pair(ceilingFirst, () -> isolated(() -> sample(RAW_ISOLATED, rawCeiling(mongo, search))),
                                 () -> isolated(() -> sample(JOB_ISOLATED, reindex(commands, stores))));
                     }
                     settle();
-                    bulkUpdate(commands, stores, elasticsearch, "round-" + round);
+                    bulkUpdate(commands, stores, search, "round-" + round);
                 }
             } finally {
                 flink.cancel(importJob, Duration.ofMinutes(2));
@@ -190,12 +189,10 @@ public final class CommandsBenchmark extends PipelineRunCommand {
      * turn each stored document into the event the index stage takes, and write it with the same writer into a new
      * index with the same bulk-load settings; measured by its own count, as the job is by its ranges'.
      */
-    private Progress rawCeiling(MongoClient mongo, RestClient elasticsearch) throws Exception {
-        RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.indices(),
-                pipeline.indexLayouts());
+    private Progress rawCeiling(MongoClient mongo, SearchEngine search) throws Exception {
+        SearchIndices indices = search.indices(pipeline.indices(), pipeline.indexLayouts());
         String generation = indices.createForReindex(settings.repository());
-        ElasticsearchDocumentStore store = ElasticsearchDocumentStore.intoGeneration(elasticsearch,
-                pipeline.indices(), pipeline.indexLayouts(), generation, Backoff.DEFAULT);
+        SearchWriter store = indices.writer(Backoff.DEFAULT).into(generation);
         MongoCollection<Document> collection = mongo.getDatabase(pipeline.mongodb.database).getCollection(settings.repository());
         AtomicLong written = new AtomicLong();
         Progress progress = Progress.startingNow(documents);
@@ -234,7 +231,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     }
 
     /** Sets a property on every statement; measures the selection and when search finds every change. */
-    private void bulkUpdate(Commands commands, Stores stores, RestClient elasticsearch, String value) throws Exception {
+    private void bulkUpdate(Commands commands, Stores stores, SearchEngine search, String value) throws Exception {
         long started = System.nanoTime();
         String id = commands.bulk(settings.repository(), "setProperties", Map.of("type", "Statement"),
                 JSON.createObjectNode().put("reviewed", value));
@@ -253,7 +250,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
         long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
         while (found < statements && System.nanoTime() < deadline) {
             Thread.sleep(250);
-            found = searchCount(elasticsearch, "properties.reviewed:" + value);
+            found = reviewed(search, value);
         }
         if (found < statements) {
             throw new IllegalStateException("after 15 minutes search finds " + found + " of " + statements + " changes");
@@ -264,12 +261,11 @@ public final class CommandsBenchmark extends PipelineRunCommand {
                 + statements + " statements", statements / seconds, visible);
     }
 
-    private long searchCount(RestClient elasticsearch, String query) throws Exception {
-        Request request = new Request("GET", "/" + pipeline.indices().of(settings.repository()) + "/_count");
-        request.addParameter("q", query);
-        try (InputStream in = elasticsearch.performRequest(request).getEntity().getContent()) {
-            return JSON.readTree(in).path("count").asLong();
-        }
+    /** The documents search finds with the property "reviewed" of this value. */
+    private long reviewed(SearchEngine search, String value) throws Exception {
+        ObjectNode term = JSON.createObjectNode();
+        term.putObject("term").put("properties.reviewed", value);
+        return search.reader().count(List.of(pipeline.indices().of(settings.repository())), term);
     }
 
     private interface Count {

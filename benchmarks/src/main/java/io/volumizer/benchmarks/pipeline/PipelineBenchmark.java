@@ -16,10 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
 
-import org.apache.http.HttpHost;
 import org.bson.RawBsonDocument;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.RestClient;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -42,11 +39,14 @@ import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
-import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchIndices;
+import io.volumizer.stores.search.SearchWriter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
-import io.volumizer.stores.elasticsearch.ElasticsearchDocumentStore;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import picocli.CommandLine;
@@ -122,10 +122,10 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         figures.put("rounds", rounds);
         figures.put(HIT_RATIO_BOUND, hitRatioBound(generated));
         try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodb.uri);
-             RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearch.url)).build()) {
+             SearchEngine search = SearchEngines.open(pipeline.search)) {
             for (int round = 1; round <= rounds; round++) {
                 System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
-                round(round, documents, stores, mongo, elasticsearch);
+                round(round, documents, stores, mongo, search);
             }
             dropDatabases(mongo);
         }
@@ -144,12 +144,12 @@ public final class PipelineBenchmark extends PipelineRunCommand {
      * that neither always inherits what the other left behind (page cache, a grown data file, an index to merge).
      */
     private void round(int round, List<ImportedEvent> documents, Stores stores, MongoClient mongo,
-            RestClient elasticsearch) throws Exception {
+            SearchEngine search) throws Exception {
         long n = documents.size();
         String tag = round + "-" + runId;
         boolean baselineFirst = round % 2 == 1;
         stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic(), pipeline.deadletterTopic());
-        elasticsearch.performRequest(new Request("DELETE", "/" + indices("").all()));
+        search.indices(indices("")).deleteAll();
         dropDatabases(mongo);
         String raw = database("bench_raw", round);
         String parentKeyedDb = database("bench_parent", round);
@@ -178,7 +178,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         settle();
         importAside(IMPORT_SPREAD, "bench-document-" + tag, documentKeyedDb, mongo, n, "--partition-by", "document");
 
-        pair(baselineFirst, () -> record(RAW_BULK, rawBulk(elasticsearch, stores, documents)), () -> {
+        pair(baselineFirst, () -> record(RAW_BULK, rawBulk(search, stores, documents)), () -> {
             String index = run(Step.INDEX, args("--index-group-id", "bench-index-" + tag, "--index-prefix", indices("job-").prefix()));
             record(INDEX_JOB, poll(new Progress(n), () -> esCount(stores, indices("job-"))));
             flink.cancel(index, CANCEL_TIMEOUT);
@@ -295,9 +295,10 @@ public final class PipelineBenchmark extends PipelineRunCommand {
      * A one-off script's indexing: the index stage's own {@code _bulk} writer (versioned index actions, 1,000 per
      * request, into an index made from the same template) in a plain loop, without Flink or Kafka.
      */
-    private Progress rawBulk(RestClient client, Stores stores, List<ImportedEvent> documents) throws Exception {
-        ElasticsearchDocumentStore store = new ElasticsearchDocumentStore(client, indices("raw-"), Backoff.DEFAULT);
-        store.ensureTemplate();
+    private Progress rawBulk(SearchEngine search, Stores stores, List<ImportedEvent> documents) throws Exception {
+        SearchIndices raw = search.indices(indices("raw-"));
+        raw.installTemplate();
+        SearchWriter store = raw.writer(Backoff.DEFAULT);
         return measuredLoop(documents.size(), () -> esCount(stores, indices("raw-")), () -> {
             for (int from = 0; from < documents.size(); from += 1000) {
                 store.write(documents.subList(from, Math.min(from + 1000, documents.size())));

@@ -86,7 +86,7 @@ enum Fault {
         List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
             trigger.await();
             long start = System.currentTimeMillis();
-            long rejected = Saturation.run(faults.options().elasticsearch.url, faults.outage());
+            long rejected = Saturation.run(faults.options().search, faults.outage());
             System.out.printf(Locale.ROOT, "  Elasticsearch rejected %,d write requests while saturated%n", rejected);
             return List.of(new long[] {start, System.currentTimeMillis()});
         }

@@ -20,13 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
-import org.apache.http.HttpHost;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.bson.Document;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.RestClient;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -49,6 +46,8 @@ import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -185,10 +184,9 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
         Row run() throws Exception {
             try (Stores stores = new Stores(options); MongoClient mongo = MongoClients.create(options.mongodb.uri);
-                    RestClient elasticsearch = RestClient.builder(HttpHost.create(options.elasticsearch.url)).build()) {
+                    SearchEngine search = SearchEngines.open(options.search)) {
                 MongoCollection<Document> collection = mongo.getDatabase(options.mongodb.database)
                         .getCollection(settings.repository());
-                String index = options.indices().of(settings.repository());
                 try {
                     scenario.fault.prepare(faults());
                     BadInput.Injected bad = fill();
@@ -206,7 +204,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                         monitor.shutdownNow();
                     }
                     Thread.sleep(3_000); // a last checkpoint: dead letters are committed with it
-                    return audit(stores, collection, elasticsearch, index, expected, bad, windows);
+                    return audit(stores, collection, search, expected, bad, windows);
                 } finally {
                     for (String job : jobs) {
                         cancel(job);
@@ -215,7 +213,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     services.start(); // whatever a fault left down
                     stores.reset(settings.repository(), options.documentsTopic(), options.importedTopic(), options.deadletterTopic());
                     mongo.getDatabase(options.mongodb.database).drop();
-                    elasticsearch.performRequest(new Request("DELETE", "/" + options.indices().all()));
+                    search.indices(options.indices()).deleteAll();
                 }
             }
         }
@@ -316,10 +314,11 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             }
         }
 
-        private Row audit(Stores stores, MongoCollection<Document> collection, RestClient elasticsearch, String index,
+        private Row audit(Stores stores, MongoCollection<Document> collection, SearchEngine search,
                 Map<String, Long> expected, BadInput.Injected bad, List<long[]> windows) throws Exception {
             StoreAudit.Findings mongo = StoreAudit.mongo(collection, expected);
-            StoreAudit.Findings indexedDocuments = StoreAudit.elasticsearch(elasticsearch, index, expected);
+            StoreAudit.Findings indexedDocuments = StoreAudit.index(search, options.indices(), settings.repository(),
+                    expected);
             Map<String, Long> reasons = new TreeMap<>();
             long expectedLetters = 0;
             long unexpectedLetters = 0;

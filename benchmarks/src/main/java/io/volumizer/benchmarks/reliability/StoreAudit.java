@@ -4,29 +4,28 @@ import static io.volumizer.stores.DocumentFields.KEY;
 import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.io.IOException;
-import java.io.InputStream;
+import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.apache.http.entity.ContentType;
-import org.apache.http.nio.entity.NStringEntity;
 import org.bson.Document;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.RestClient;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Projections;
+
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.ScanRequest;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchReader;
+import io.volumizer.stores.search.SearchResult;
 
 /**
  * What a store holds against what was generated, document by document, read through the official clients (never
  * a job metric): how many are there, missing, extra (an id nobody generated, or found twice), or at another version.
  */
 final class StoreAudit {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** The audit of one store. */
     record Findings(long found, long missing, long extra, long otherVersion) {
@@ -48,35 +47,21 @@ final class StoreAudit {
         return tally.findings();
     }
 
-    /** Every document of the index, by id and version, through a scroll. */
-    static Findings elasticsearch(RestClient client, String index, Map<String, Long> expected) throws IOException {
-        client.performRequest(new Request("POST", "/" + index + "/_refresh"));
+    /** Every document of the repository's index, by id and the version its source holds, through a scan. */
+    static Findings index(SearchEngine search, IndexNames names, String repository, Map<String, Long> expected)
+            throws IOException {
+        String alias = names.of(repository);
+        search.indices(names).refresh(alias);
         Tally tally = new Tally(expected);
-        Request search = new Request("POST", "/" + index + "/_search");
-        search.addParameter("scroll", "1m");
-        search.setEntity(new NStringEntity("{\"size\":5000,\"_source\":[\"" + VERSION + "\"],\"sort\":[\"_doc\"]}",
-                ContentType.APPLICATION_JSON));
-        JsonNode page = read(client, search);
-        while (page.path("hits").path("hits").size() > 0) {
-            for (JsonNode hit : page.path("hits").path("hits")) {
-                tally.saw(hit.path("_id").asText(), hit.path("_source").path(VERSION).asLong());
+        ScanRequest all = new ScanRequest(null, 0, 1, 5_000, Duration.ofMinutes(1), List.of(VERSION), null);
+        try (SearchReader.Scan scan = search.reader().scan(alias, all)) {
+            for (List<SearchResult.Hit> page = scan.next(); !page.isEmpty(); page = scan.next()) {
+                for (SearchResult.Hit hit : page) {
+                    tally.saw(hit.id(), hit.source().path(VERSION).asLong());
+                }
             }
-            Request next = new Request("POST", "/_search/scroll");
-            next.setEntity(new NStringEntity(JSON.createObjectNode().put("scroll", "1m")
-                    .put("scroll_id", page.path("_scroll_id").asText()).toString(), ContentType.APPLICATION_JSON));
-            page = read(client, next);
         }
-        Request clear = new Request("DELETE", "/_search/scroll");
-        clear.setEntity(new NStringEntity(JSON.createObjectNode().put("scroll_id", page.path("_scroll_id").asText())
-                .toString(), ContentType.APPLICATION_JSON));
-        client.performRequest(clear);
         return tally.findings();
-    }
-
-    private static JsonNode read(RestClient client, Request request) throws IOException {
-        try (InputStream in = client.performRequest(request).getEntity().getContent()) {
-            return JSON.readTree(in);
-        }
     }
 
     /** Counts what a store returned against the expected id → version. */

@@ -1,7 +1,6 @@
 package io.volumizer.benchmarks.sharding;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,13 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import org.apache.http.HttpHost;
-import org.apache.http.entity.ContentType;
-import org.apache.http.nio.entity.NStringEntity;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.RestClient;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -41,12 +34,20 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.BulkResult;
 import io.volumizer.stores.DocumentFields;
-import io.volumizer.stores.elasticsearch.ElasticsearchDocumentStore;
-import io.volumizer.stores.elasticsearch.IndexLayout;
-import io.volumizer.stores.elasticsearch.IndexProfile;
-import io.volumizer.stores.elasticsearch.IndexNames;
-import io.volumizer.stores.elasticsearch.IndexTemplates;
-import io.volumizer.stores.elasticsearch.RepositoryIndices;
+import io.volumizer.stores.search.Aggregation;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexProfile;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchIndices;
+import io.volumizer.stores.search.SearchOptions;
+import io.volumizer.stores.search.SearchQuery;
+import io.volumizer.stores.search.SearchReader;
+import io.volumizer.stores.search.SearchResult;
+import io.volumizer.stores.search.SearchTuning;
+import io.volumizer.stores.search.SearchWriter;
+import io.volumizer.stores.search.SortField;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -68,6 +69,9 @@ public final class ShardingBenchmark implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final int BATCH = 2000;
     private static final String REPOSITORY_PREFIX = "sharding-";
+
+    @Mixin
+    SearchOptions search = new SearchOptions();
 
     @Mixin
     ElasticsearchOptions elasticsearch = new ElasticsearchOptions();
@@ -113,6 +117,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         System.setProperty("java.awt.headless", "true");
         GeneratorSettings settings = run.settings();
+        search.validate();
         elasticsearch.validate();
         if (shardCounts.stream().anyMatch(n -> n < 1) || userCounts.stream().anyMatch(n -> n < 1) || rounds < 1) {
             throw new IllegalArgumentException("--shards, --users and --rounds must be positive, were " + shardCounts
@@ -122,10 +127,10 @@ public final class ShardingBenchmark implements Callable<Integer> {
             return 0;
         }
         BankGenerator generator = new BankGenerator(settings);
-        try (RestClient client = RestClient.builder(HttpHost.create(elasticsearch.url))
-                .setHttpClientConfigCallback(http -> http.setMaxConnPerRoute(64).setMaxConnTotal(64)).build()) {
+        // Connections for 16 users and more, to the one node.
+        try (SearchEngine engine = SearchEngines.open(search, SearchTuning.DEFAULT.withMaxConnections(64))) {
             IndexNames names = new IndexNames(elasticsearch.indexPrefix);
-            long documents = load(client, names, generator);
+            long documents = load(engine, names, generator);
             String[] customers = new String[(int) settings.customers()];
             for (int i = 0; i < customers.length; i++) {
                 customers[i] = generator.model().customer(i).number();
@@ -142,7 +147,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
                             for (String mode : modes) {
                                 Samples cell = samples.computeIfAbsent(shards + "/" + query + "/" + users + "/" + mode,
                                         key -> new Samples(shards, query, users, mode));
-                                double rate = cell.add(client, names.of(repository(shards)), customers);
+                                double rate = cell.add(engine.reader(), names.of(repository(shards)), customers);
                                 System.out.printf(Locale.ROOT, "%2d shards  %-12s %2d users  %-8s %,8.0f q/s%n", shards,
                                         query, users, mode, rate);
                             }
@@ -173,27 +178,28 @@ public final class ShardingBenchmark implements Callable<Integer> {
      * Every layout holding the whole run: each filled like a reindex fills a generation (bulk-load settings, the
      * layout's own put back, the alias moved), all from one pass over the generator.
      */
-    private long load(RestClient client, IndexNames names, BankGenerator generator) throws IOException {
+    private long load(SearchEngine engine, IndexNames names, BankGenerator generator) throws IOException {
         long expected = generator.documentCount();
-        Map<Integer, RepositoryIndices> indices = new LinkedHashMap<>();
+        Map<Integer, SearchIndices> indices = new LinkedHashMap<>();
         Map<Integer, IndexLayout> layouts = new LinkedHashMap<>();
         for (int shards : shardCounts) {
             layouts.put(shards, new IndexLayout(shards, 0, null, null, BankGenerator.CUSTOMER_NUMBER, IndexProfile.METADATA));
-            indices.put(shards, new RepositoryIndices(client, names, Map.of(repository(shards), layouts.get(shards))));
+            indices.put(shards, engine.indices(names, Map.of(repository(shards), layouts.get(shards))));
         }
-        if (reuse && allHold(indices, names, expected)) {
+        if (reuse && allHold(engine.reader(), indices, names, expected)) {
             System.out.printf(Locale.ROOT, "reusing layouts of %,d documents%n", expected);
             return expected;
         }
-        IndexTemplates.installRepositoryTemplate(client, names);
+        engine.indices(names).installTemplate();
         Map<Integer, String> generations = new LinkedHashMap<>();
-        Map<Integer, ElasticsearchDocumentStore> stores = new LinkedHashMap<>();
+        Map<Integer, SearchWriter> stores = new LinkedHashMap<>();
+        // The documents name the run's repository: their routing is looked up by it.
         String runRepository = generator.settings().repository();
         for (int shards : shardCounts) {
             indices.get(shards).delete(repository(shards));
             generations.put(shards, indices.get(shards).createForReindex(repository(shards)));
-            stores.put(shards, ElasticsearchDocumentStore.intoGeneration(client, names,
-                    Map.of(runRepository, layouts.get(shards)), generations.get(shards), Backoff.DEFAULT));
+            stores.put(shards, engine.indices(names, Map.of(runRepository, layouts.get(shards))).writer(Backoff.DEFAULT)
+                    .into(generations.get(shards)));
         }
         ImportedForm form = new ImportedForm();
         List<ImportedEvent> batch = new ArrayList<>(BATCH);
@@ -205,7 +211,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
                 batch.add(form.of(document));
             }
             if (batch.size() == BATCH || index == generator.indexSpace() - 1 && !batch.isEmpty()) {
-                for (ElasticsearchDocumentStore store : stores.values()) {
+                for (SearchWriter store : stores.values()) {
                     BulkResult<ImportedEvent> result = store.write(batch);
                     if (!result.failed().isEmpty()) {
                         throw new IllegalStateException("Elasticsearch refused " + result.failed().size()
@@ -224,7 +230,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
             indices.get(shards).finishLoad(repository(shards), generations.get(shards));
             indices.get(shards).swap(repository(shards), generations.get(shards));
         }
-        if (!allHold(indices, names, expected)) {
+        if (!allHold(engine.reader(), indices, names, expected)) {
             throw new IllegalStateException("a layout does not hold the " + expected + " documents written");
         }
         System.out.printf(Locale.ROOT, "indexed %,d documents into each of %d layouts in %.0f s%n", written,
@@ -232,11 +238,12 @@ public final class ShardingBenchmark implements Callable<Integer> {
         return written;
     }
 
-    private boolean allHold(Map<Integer, RepositoryIndices> indices, IndexNames names, long expected) throws IOException {
-        for (Map.Entry<Integer, RepositoryIndices> layout : indices.entrySet()) {
+    private boolean allHold(SearchReader reader, Map<Integer, SearchIndices> indices, IndexNames names, long expected)
+            throws IOException {
+        for (Map.Entry<Integer, SearchIndices> layout : indices.entrySet()) {
             String alias = names.of(repository(layout.getKey()));
             if (layout.getValue().current(repository(layout.getKey())).isEmpty()
-                    || layout.getValue().count(alias) != expected) {
+                    || reader.count(List.of(alias), null) != expected) {
                 return false;
             }
         }
@@ -244,18 +251,13 @@ public final class ShardingBenchmark implements Callable<Integer> {
     }
 
     /** A customer's query, as the API sends it for {@code customer=<number>}, with its aggregations or without. */
-    static ObjectNode query(String customer, boolean aggregations) {
-        ObjectNode body = JSON.createObjectNode().put("size", 20);
-        body.set("query", Selection.parse(Map.of("customer", customer)).query());
-        body.putArray("sort").add(JSON.createObjectNode().put(DocumentFields.CREATED, "desc"))
-                .add(JSON.createObjectNode().put(DocumentFields.ID, "asc"));
-        if (aggregations) {
-            ObjectNode aggs = body.putObject("aggs");
-            aggs.putObject("type").putObject("terms").put("field", DocumentFields.TYPE).put("size", 50);
-            aggs.putObject("month").putObject("date_histogram").put("field", DocumentFields.CREATED)
-                    .put("calendar_interval", "month").put("min_doc_count", 1);
-        }
-        return body;
+    static SearchQuery query(String customer, boolean aggregations) {
+        // Counted up to 10,000: what Elasticsearch counts when a search does not say.
+        SearchQuery query = SearchQuery.of(Selection.parse(Map.of("customer", customer)).query()).withSize(20)
+                .withSort(SortField.desc(DocumentFields.CREATED), SortField.asc(DocumentFields.ID)).withCountUpTo(10_000);
+        return !aggregations ? query : query.withAggregations(List.of(
+                new Aggregation.Terms("type", DocumentFields.TYPE, 50, null),
+                new Aggregation.Monthly("month", DocumentFields.CREATED, null)));
     }
 
     /** What the rounds measured of one cell: every query's latency and the time they were measured over. */
@@ -275,14 +277,14 @@ public final class ShardingBenchmark implements Callable<Integer> {
         }
 
         /** Warms the cell up, then measures it once more; returns this round's queries per second. */
-        double add(RestClient client, String alias, String[] customers) throws Exception {
+        double add(SearchReader reader, String alias, String[] customers) throws Exception {
             boolean targeted = mode.equals("targeted");
             boolean aggregations = query.equals("aggregations");
             ExecutorService pool = Executors.newFixedThreadPool(users);
             try {
-                run(pool, client, alias, targeted, aggregations, users, customers, warmup, shards);
+                run(pool, reader, alias, targeted, aggregations, users, customers, warmup, shards);
                 long started = System.nanoTime();
-                List<long[]> perUser = run(pool, client, alias, targeted, aggregations, users, customers, measure, shards);
+                List<long[]> perUser = run(pool, reader, alias, targeted, aggregations, users, customers, measure, shards);
                 double elapsed = (System.nanoTime() - started) / 1e9;
                 seconds += elapsed;
                 latencies.addAll(perUser);
@@ -301,7 +303,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
     }
 
     /** Each user's latencies (ns) of back-to-back queries for {@code duration}; -1 for a query that failed. */
-    private static List<long[]> run(ExecutorService pool, RestClient client, String alias, boolean targeted,
+    private static List<long[]> run(ExecutorService pool, SearchReader reader, String alias, boolean targeted,
             boolean aggregations, int users, String[] customers, Duration duration, int shards) throws Exception {
         long deadline = System.nanoTime() + duration.toNanos();
         List<Future<long[]>> futures = new ArrayList<>();
@@ -312,20 +314,16 @@ public final class ShardingBenchmark implements Callable<Integer> {
                 int n = 0;
                 while (System.nanoTime() < deadline) {
                     String customer = customers[random.nextInt(customers.length)];
-                    Request request = new Request("POST", "/" + alias + "/_search");
-                    if (targeted) {
-                        request.addParameter("routing", customer);
-                    }
-                    request.setEntity(new NStringEntity(query(customer, aggregations).toString(), ContentType.APPLICATION_JSON));
+                    SearchQuery query = query(customer, aggregations);
                     long start = System.nanoTime();
                     long latency;
-                    try (InputStream in = client.performRequest(request).getEntity().getContent()) {
-                        JsonNode answer = JSON.readTree(in);
+                    try {
+                        SearchResult answer = reader.search(List.of(alias), targeted ? query.withRouting(customer) : query);
                         latency = System.nanoTime() - start;
-                        int asked = answer.path("_shards").path("total").asInt();
-                        if (asked != (targeted ? 1 : shards) || answer.path("hits").path("total").path("value").asLong() == 0) {
+                        int asked = answer.shards().total();
+                        if (asked != (targeted ? 1 : shards) || answer.total().value() == 0) {
                             throw new IllegalStateException("customer " + customer + ": " + asked + " shards asked, "
-                                    + answer.path("hits").path("total") + " hits");
+                                    + answer.total() + " hits");
                         }
                     } catch (IOException e) {
                         latency = -1;

@@ -10,10 +10,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import io.volumizer.benchmarks.sharding.ShardingBenchmark.Cell;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.stores.search.Aggregation;
+import io.volumizer.stores.search.SearchQuery;
 
 class ShardingBenchmarkTest {
 
@@ -45,10 +45,11 @@ class ShardingBenchmarkTest {
 
     @Test
     void aQueryIsTheCustomersDocumentsWithOrWithoutAggregations() {
-        JsonNode simple = ShardingBenchmark.query("0000000042", false);
-        assertThat(simple.toString()).contains("\"properties.customerNumber\":[\"0000000042\"]");
-        assertThat(simple.has("aggs")).isFalse();
-        assertThat(ShardingBenchmark.query("0000000042", true).path("aggs").has("month")).isTrue();
+        SearchQuery simple = ShardingBenchmark.query("0000000042", false);
+        assertThat(simple.query().toString()).contains("\"properties.customerNumber\":[\"0000000042\"]");
+        assertThat(simple.aggregations()).isEmpty();
+        assertThat(ShardingBenchmark.query("0000000042", true).aggregations()).extracting(Aggregation::name)
+                .containsExactly("type", "month");
     }
 
     @Test

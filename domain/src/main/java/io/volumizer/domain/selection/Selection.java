@@ -12,7 +12,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.stores.elasticsearch.SelectionQuery;
+import io.volumizer.stores.search.SelectionQuery;
 
 /**
  * Which documents a search or a bulk command is about, from the same filters: {@code q} (simple query syntax over

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.search.IndexLayout;
 import io.volumizer.stores.mongodb.MongoLocation;
 
 /**

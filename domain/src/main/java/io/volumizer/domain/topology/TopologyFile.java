@@ -35,8 +35,8 @@ import com.mongodb.ConnectionString;
 
 import io.volumizer.schemas.keys.RepositoryNames;
 import io.volumizer.stores.blob.BlobStoreOptions;
-import io.volumizer.stores.elasticsearch.IndexLayout;
-import io.volumizer.stores.elasticsearch.IndexProfile;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexProfile;
 import io.volumizer.stores.mongodb.MongoLocation;
 
 /**

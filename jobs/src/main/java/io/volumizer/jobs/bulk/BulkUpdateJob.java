@@ -22,6 +22,7 @@ import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.BulkUpdateOptions;
 import io.volumizer.options.steps.Step;
@@ -60,7 +61,7 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic());
             Instant commandTime = begin(options);
             return new BulkUpdateJob(new NumberSequenceSource(0, options.slices - 1),
-                    new ReadSlice(pipeline.elasticsearch.url, pipeline.indices(), options.repository,
+                    new ReadSlice(SearchConnection.of(pipeline), options.repository,
                             options.selection().filters(), options.slices, options.scrollSize, options.scrollKeepAlive,
                             new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.commandId, Backoff.DEFAULT),
                     new ApplyBulkAction(new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.repository,

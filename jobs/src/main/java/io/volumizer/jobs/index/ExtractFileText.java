@@ -18,8 +18,8 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.stores.blob.BlobStore;
 import io.volumizer.stores.blob.RepositoryBlobStores;
-import io.volumizer.stores.elasticsearch.IndexLayout;
-import io.volumizer.stores.elasticsearch.IndexProfile;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexProfile;
 import io.volumizer.options.conventions.MetricNames;
 
 /**

@@ -46,7 +46,7 @@ public record IndexJob(Source<RawRecord, ?, ?> imported, AvroCodec<ImportedEvent
             Connectors.ensureTopics(pipeline, pipeline.importedTopic(), pipeline.deadletterTopic());
             return new IndexJob(Connectors.rawSource(pipeline, pipeline.importedTopic(), options.groupId()),
                     Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class),
-                    IndexStage.onElasticsearch(pipeline, options.settings), Connectors.deadLetterSink(pipeline, Step.INDEX),
+                    IndexStage.onSearchEngine(pipeline, options.settings), Connectors.deadLetterSink(pipeline, Step.INDEX),
                     options);
         });
     }

@@ -13,13 +13,14 @@ import io.volumizer.jobs.internal.bulk.BulkWriteOperator;
 import io.volumizer.jobs.internal.bulk.BulkWriter;
 import io.volumizer.jobs.internal.bulk.ImportedEventSizes;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
-import io.volumizer.jobs.internal.stores.ElasticsearchBulkWriter;
+import io.volumizer.jobs.internal.stores.SearchBulkWriter;
+import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.blob.RepositoryBlobStores;
-import io.volumizer.stores.elasticsearch.IndexLayout;
+import io.volumizer.stores.search.IndexLayout;
 import io.volumizer.options.conventions.MetricNames;
 
 /**
@@ -48,10 +49,10 @@ public final class IndexStage {
         this.settings = settings;
     }
 
-    /** The stage on the pipeline's real Elasticsearch, whose repository template it installs first. */
-    public static IndexStage onElasticsearch(PipelineOptions pipeline, IndexSettings settings) throws IOException {
-        ElasticsearchBulkWriter writer = new ElasticsearchBulkWriter(pipeline.elasticsearch.url, pipeline.indices(),
-                pipeline.indexLayouts(), Backoff.DEFAULT, Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class));
+    /** The stage on the pipeline's real search engine, whose repository template it installs first. */
+    public static IndexStage onSearchEngine(PipelineOptions pipeline, IndexSettings settings) throws IOException {
+        SearchBulkWriter writer = new SearchBulkWriter(SearchConnection.of(pipeline), Backoff.DEFAULT,
+                Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class));
         writer.ensureTemplate();
         return new IndexStage(writer, pipeline.indexLayouts(), pipeline.repositoryBlobStores(), settings);
     }

@@ -42,7 +42,7 @@ public record ImportAndIndexJob(Source<RawRecord, ?, ?> documents, ImportStage i
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.deadletterTopic());
             return new ImportAndIndexJob(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.groupId()),
                     ImportStage.onMongoDb(pipeline, options.importSettings),
-                    IndexStage.onElasticsearch(pipeline, options.indexSettings),
+                    IndexStage.onSearchEngine(pipeline, options.indexSettings),
                     Connectors.deadLetterSink(pipeline, Step.IMPORT_AND_INDEX), options);
         });
     }

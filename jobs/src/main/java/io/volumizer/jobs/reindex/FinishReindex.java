@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import org.apache.flink.api.common.state.ListState;
@@ -17,9 +16,7 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.http.HttpHost;
 import org.bson.Document;
-import org.elasticsearch.client.RestClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +26,7 @@ import com.mongodb.client.model.Updates;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.stores.MongoConnection;
+import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -37,11 +35,9 @@ import io.volumizer.stores.BulkResult;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.commands.CommandRanges;
 import io.volumizer.stores.commands.CommandStore;
-import io.volumizer.stores.elasticsearch.ElasticsearchDocumentStore;
-import io.volumizer.stores.elasticsearch.IndexLayout;
-import io.volumizer.stores.elasticsearch.IndexNames;
-import io.volumizer.stores.elasticsearch.RepositoryIndices;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.stores.search.SearchIndices;
+import io.volumizer.stores.search.SearchWriter;
 import io.volumizer.jobs.reindex.source.RangeSettings;
 import io.volumizer.options.conventions.MetricNames;
 
@@ -63,9 +59,7 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
 
     private final RangeSettings settings;
     private final MongoConnection mongoConnection;
-    private final String elasticsearchUrl;
-    private final IndexNames indexNames;
-    private final Map<String, IndexLayout> layouts;
+    private final SearchConnection search;
     private final String generation;
     private final Duration catchUpMargin;
     private final boolean deleteOld;
@@ -76,17 +70,13 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     private transient long errors;
     private transient MongoRepositories repositories;
     private transient MongoDatabase database;
-    private transient RestClient elasticsearch;
     private transient DeadLetters deadLetters;
 
-    FinishReindex(RangeSettings settings, MongoConnection mongoConnection, String elasticsearchUrl, IndexNames indexNames,
-            Map<String, IndexLayout> layouts, String generation, Duration catchUpMargin, boolean deleteOld, int batchSize,
-            AvroCodec<ImportedEvent> importedCodec) {
+    FinishReindex(RangeSettings settings, MongoConnection mongoConnection, SearchConnection search, String generation,
+            Duration catchUpMargin, boolean deleteOld, int batchSize, AvroCodec<ImportedEvent> importedCodec) {
         this.settings = settings;
         this.mongoConnection = mongoConnection;
-        this.elasticsearchUrl = elasticsearchUrl;
-        this.indexNames = indexNames;
-        this.layouts = Map.copyOf(layouts);
+        this.search = search;
         this.generation = generation;
         this.catchUpMargin = catchUpMargin;
         this.deleteOld = deleteOld;
@@ -114,7 +104,6 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         super.open();
         repositories = mongoConnection.openRepositories(getRuntimeContext());
         database = repositories.shared();
-        elasticsearch = RestClient.builder(HttpHost.create(elasticsearchUrl)).build();
         deadLetters = new DeadLetters(getMetricGroup(), MetricNames.REINDEX);
     }
 
@@ -141,7 +130,7 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         Document record = commands.find(settings.commandId()).orElseThrow(() ->
                 new IllegalStateException("command " + settings.commandId() + " has no record"));
         Instant firstFrom = record.getDate(CommandStore.CATCH_UP_FROM).toInstant();
-        RepositoryIndices indices = new RepositoryIndices(elasticsearch, indexNames, layouts);
+        SearchIndices indices = search.indices();
         Instant secondFrom = Instant.now().minus(catchUpMargin);
         long caughtUp = catchUp(firstFrom);
         indices.finishLoad(settings.repository(), generation);
@@ -157,13 +146,12 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
                 Updates.set(CommandStore.PREVIOUS_INDEX, left.orElse(null)),
                 Updates.set("previousIndexDeleted", deleteOld && left.isPresent()));
         LOG.info("{}: {} documents reindexed into {} ({} caught up), alias {} moved from {}", settings.commandId(),
-                processed, generation, caughtUp, indexNames.of(settings.repository()), left.orElse("nothing"));
+                processed, generation, caughtUp, search.names().of(settings.repository()), left.orElse("nothing"));
     }
 
     /** Writes what was imported since {@code from} (deletes included) into the new index; returns how many. */
     private long catchUp(Instant from) throws IOException {
-        ElasticsearchDocumentStore store = ElasticsearchDocumentStore.intoGeneration(elasticsearch, indexNames, layouts,
-                generation, settings.backoff());
+        SearchWriter store = search.indices().writer(settings.backoff()).into(generation);
         List<ImportedEvent> batch = new ArrayList<>(batchSize);
         long written = 0;
         for (Document stored : repositories.collection(settings.repository())
@@ -176,7 +164,7 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         return written + write(store, batch);
     }
 
-    private long write(ElasticsearchDocumentStore store, List<ImportedEvent> batch) {
+    private long write(SearchWriter store, List<ImportedEvent> batch) {
         if (batch.isEmpty()) {
             return 0;
         }
@@ -193,9 +181,7 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     @Override
     public void close() throws Exception {
         try {
-            if (elasticsearch != null) {
-                elasticsearch.close();
-            }
+            search.close();
             mongoConnection.close();
         } finally {
             super.close();

@@ -12,9 +12,7 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import org.apache.http.HttpHost;
 import org.bson.Document;
-import org.elasticsearch.client.RestClient;
 
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.model.Updates;
@@ -24,9 +22,10 @@ import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
-import io.volumizer.jobs.internal.stores.ElasticsearchBulkWriter;
 import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.jobs.internal.stores.SearchBulkWriter;
+import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.ReindexOptions;
 import io.volumizer.options.steps.Step;
@@ -36,9 +35,10 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.commands.CommandStore;
-import io.volumizer.stores.elasticsearch.IndexTemplates;
-import io.volumizer.stores.elasticsearch.RepositoryIndices;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchIndices;
 import io.volumizer.jobs.reindex.source.MongoRangeSource;
 import io.volumizer.jobs.reindex.source.RangeSettings;
 
@@ -75,12 +75,11 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                     options.failRange,
                     Backoff.DEFAULT);
             return new ReindexJob(new MongoRangeSource(settings),
-                    new IndexStage(ElasticsearchBulkWriter.intoGeneration(pipeline.elasticsearch.url, pipeline.indices(),
-                            pipeline.indexLayouts(), Backoff.DEFAULT, codec, generation), pipeline.indexLayouts(),
-                            pipeline.repositoryBlobStores(), options.settings),
-                    new FinishReindex(settings, new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), pipeline.elasticsearch.url,
-                            pipeline.indices(), pipeline.indexLayouts(), generation, options.catchUpMargin,
-                            options.deleteOld, options.settings.batchSize, codec),
+                    new IndexStage(SearchBulkWriter.intoGeneration(SearchConnection.of(pipeline), Backoff.DEFAULT, codec,
+                            generation), pipeline.indexLayouts(), pipeline.repositoryBlobStores(), options.settings),
+                    new FinishReindex(settings, new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT),
+                            SearchConnection.of(pipeline), generation, options.catchUpMargin, options.deleteOld,
+                            options.settings.batchSize, codec),
                     Connectors.deadLetterSink(options, Step.REINDEX), options);
         });
     }
@@ -92,7 +91,7 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
     static String begin(ReindexOptions options) throws IOException {
         PipelineOptions pipeline = options.pipeline;
         try (MongoRepositories mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create);
-                RestClient elasticsearch = RestClient.builder(HttpHost.create(pipeline.elasticsearch.url)).build()) {
+                SearchEngine search = SearchEngines.open(pipeline.search)) {
             CommandStore commands = new CommandStore(mongo.shared());
             commands.createIfAbsent(options.commandId, CommandStore.REINDEX, options.repository,
                     new Document(CommandStore.PARAMS, new Document("rangeSize", options.rangeSize)
@@ -103,9 +102,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                 commands.state(options.commandId, CommandStore.State.RUNNING);
                 return generation;
             }
-            IndexTemplates.installRepositoryTemplate(elasticsearch, pipeline.indices());
-            RepositoryIndices indices = new RepositoryIndices(elasticsearch, pipeline.indices(),
-                    pipeline.indexLayouts());
+            SearchIndices indices = search.indices(pipeline.indices(), pipeline.indexLayouts());
+            indices.installTemplate();
             // The importedAt index the catch-up reads by, on a collection imported before it existed.
             new MongoDocumentStore(mongo, Backoff.DEFAULT).ensureIndexes(options.repository);
             Instant catchUpFrom = Instant.now().minus(options.catchUpMargin);

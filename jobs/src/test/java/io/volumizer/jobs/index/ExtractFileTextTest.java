@@ -24,8 +24,8 @@ import io.volumizer.stores.blob.BlobStore;
 import io.volumizer.stores.blob.BlobStoreOptions;
 import io.volumizer.stores.blob.FileBlobStore;
 import io.volumizer.stores.blob.RepositoryBlobStores;
-import io.volumizer.stores.elasticsearch.IndexLayout;
-import io.volumizer.stores.elasticsearch.IndexProfile;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexProfile;
 
 class ExtractFileTextTest {
 

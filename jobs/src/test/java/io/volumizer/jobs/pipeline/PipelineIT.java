@@ -23,10 +23,6 @@ import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import org.apache.http.HttpHost;
-import org.apache.http.entity.ContentType;
-import org.apache.http.nio.entity.NStringEntity;
-import org.apache.http.util.EntityUtils;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -35,14 +31,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.bson.Document;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.model.Filters;
@@ -64,6 +58,10 @@ import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchQuery;
+import io.volumizer.stores.search.SearchResult;
 import io.volumizer.options.conventions.MetricNames;
 
 /**
@@ -162,20 +160,19 @@ class PipelineIT {
                 .filter(d -> !d.getTitle().matches("[A-Za-z' .-]*")).findFirst().orElseThrow();
         String folded = java.text.Normalizer.normalize(accented.getTitle(), java.text.Normalizer.Form.NFD)
                 .replaceAll("\\p{M}", "").toLowerCase();
-        JsonNode hits = search("{\"size\":100,\"query\":{\"bool\":{\"must\":{\"match\":{\"fulltext\":{\"query\":\""
+        SearchResult found = search("{\"bool\":{\"must\":{\"match\":{\"fulltext\":{\"query\":\""
                 + folded + "\",\"operator\":\"and\"}}},\"filter\":[{\"term\":{\"type\":\"Statement\"}},"
-                + "{\"term\":{\"ancestorIds\":\"" + accented.getId() + "\"}}]}}}");
+                + "{\"term\":{\"ancestorIds\":\"" + accented.getId() + "\"}}]}}");
         long statementsOfCustomer = expected.stream().filter(d -> d.getType().equals("Statement"))
                 .filter(d -> d.getTitle().endsWith(accented.getTitle())).count();
-        assertThat(hits.path("total").path("value").asLong()).as("statements of %s found by '%s'",
+        assertThat(found.total().value()).as("statements of %s found by '%s'",
                 accented.getTitle(), folded).isEqualTo(statementsOfCustomer).isPositive();
     }
 
-    private JsonNode search(String body) throws IOException {
-        try (RestClient client = RestClient.builder(HttpHost.create(pipeline.elasticsearch.url)).build()) {
-            Request request = new Request("POST", "/" + pipeline.indices().of(repository) + "/_search");
-            request.setEntity(new NStringEntity(body, ContentType.APPLICATION_JSON));
-            return JSON.readTree(EntityUtils.toString(client.performRequest(request).getEntity())).path("hits");
+    private SearchResult search(String query) throws IOException {
+        try (SearchEngine search = SearchEngines.open(pipeline.search)) {
+            return search.reader().search(List.of(pipeline.indices().of(repository)),
+                    SearchQuery.of((ObjectNode) JSON.readTree(query)).withSize(100).withCountUpTo(Integer.MAX_VALUE));
         }
     }
 

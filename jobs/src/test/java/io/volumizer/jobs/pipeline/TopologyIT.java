@@ -13,17 +13,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import org.apache.http.HttpHost;
-import org.apache.http.util.EntityUtils;
 import org.bson.Document;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.RestClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
@@ -40,6 +36,10 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchQuery;
+import io.volumizer.stores.search.SearchResult;
 
 /**
  * A generated run through the published topology ({@code topologies/11b.yaml}): every rule routes its documents,
@@ -56,12 +56,14 @@ class TopologyIT {
     private PipelineRun it;
     private Topology topology;
     private MongoRepositories mongo;
+    private SearchEngine search;
 
     @BeforeEach
     void configure() throws IOException {
         it = new PipelineRun("--topology=" + PUBLISHED);
         topology = TopologyFile.load(PUBLISHED);
         mongo = new MongoRepositories(it.pipeline.repositoryDatabases(), MongoClients::create);
+        search = SearchEngines.open(it.pipeline.search);
     }
 
     @AfterEach
@@ -70,6 +72,7 @@ class TopologyIT {
             it.stores.reset(repository);
         }
         mongo.close();
+        search.close();
         it.close();
     }
 
@@ -143,9 +146,9 @@ class TopologyIT {
             DocumentEvent statement = generated.stream().filter(d -> d.getType().equals("Statement"))
                     .filter(d -> repositoryOf.get(d.getId()).equals(repository)).findFirst().orElseThrow();
             String counterparty = counterparty(statement);
-            JsonNode hits = search(repository, "{\"size\":100,\"query\":{\"match_phrase\":{\"" + DocumentFields.FILE_TEXT
-                    + "\":" + JSON.writeValueAsString(counterparty) + "}}}");
-            assertThat(hits.findValuesAsText("_id").contains(statement.getId()))
+            List<SearchResult.Hit> hits = search(repository, "{\"match_phrase\":{\"" + DocumentFields.FILE_TEXT + "\":"
+                    + JSON.writeValueAsString(counterparty) + "}}");
+            assertThat(hits.stream().map(SearchResult.Hit::id).toList().contains(statement.getId()))
                     .as("%s found by '%s' in %s", statement.getId(), counterparty, repository)
                     .isEqualTo(!repository.equals("archives"));
         }
@@ -190,20 +193,16 @@ class TopologyIT {
                 .operations().get(0).counterparty();
     }
 
-    private JsonNode search(String repository, String body) throws IOException {
-        try (RestClient client = RestClient.builder(HttpHost.create(it.pipeline.elasticsearch.url)).build()) {
-            client.performRequest(new Request("POST", "/" + it.pipeline.indices().of(repository) + "/_refresh"));
-            Request request = new Request("POST", "/" + it.pipeline.indices().of(repository) + "/_search");
-            request.setJsonEntity(body);
-            return JSON.readTree(EntityUtils.toString(client.performRequest(request).getEntity())).path("hits").path("hits");
-        }
+    /** The first 100 documents of a repository's index that {@code query} finds, once everything written is searchable. */
+    private List<SearchResult.Hit> search(String repository, String query) throws IOException {
+        String alias = it.pipeline.indices().of(repository);
+        search.indices(it.pipeline.indices()).refresh(alias);
+        return search.reader().search(List.of(alias), SearchQuery.of((ObjectNode) JSON.readTree(query)).withSize(100)
+                .withFields(List.of())).hits();
     }
 
     private boolean indexExists(String indexOrAlias) throws IOException {
-        try (RestClient client = RestClient.builder(HttpHost.create(it.pipeline.elasticsearch.url)).build()) {
-            Request request = new Request("HEAD", "/" + indexOrAlias);
-            return client.performRequest(request).getStatusLine().getStatusCode() == 200;
-        }
+        return search.indices(it.pipeline.indices()).exists(indexOrAlias);
     }
 
     private MongoCollection<Document> collection(String repository) {

@@ -18,6 +18,7 @@ public final class JobsJar {
         try (Stream<Path> files = Files.list(target)) {
             return files.filter(p -> p.getFileName().toString().matches("volumizer-jobs-.*\\.jar"))
                     .filter(p -> !p.getFileName().toString().startsWith("original-"))
+                    // nor the test fixtures' jar, which the same build makes next to it
                     .filter(p -> !p.getFileName().toString().endsWith("-tests.jar"))
                     .findFirst().orElseThrow(() -> new IllegalStateException("jobs jar not built in target/"));
         }

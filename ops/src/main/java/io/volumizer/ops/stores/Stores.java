@@ -13,8 +13,6 @@ import java.util.function.Consumer;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 
-import org.apache.http.HttpHost;
-import org.apache.http.util.EntityUtils;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -23,11 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.ResponseException;
-import org.elasticsearch.client.RestClient;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.options.conventions.ConsumerGroups;
@@ -35,9 +29,11 @@ import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.stores.elasticsearch.IndexNames;
-import io.volumizer.stores.elasticsearch.RepositoryIndices;
 import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchException;
 
 /**
  * What the pipeline's views hold, read from the stores themselves (not from job metrics), and the reset of a
@@ -48,16 +44,15 @@ public final class Stores implements AutoCloseable {
     /** Where dead letters are counted whose payload is not a readable document (bad bytes, an unknown schema). */
     public static final String UNATTRIBUTED = "(not a document)";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final PipelineOptions options;
     private final MongoRepositories mongo;
-    private final RestClient elasticsearch;
+    private final SearchEngine search;
     private final Admin kafka;
 
     public Stores(PipelineOptions options) {
         this.options = options;
         this.mongo = new MongoRepositories(options.repositoryDatabases(), MongoClients::create);
-        this.elasticsearch = RestClient.builder(HttpHost.create(options.elasticsearch.url)).build();
+        this.search = SearchEngines.open(options.search);
         this.kafka = Admin.create(options.kafka.clientProperties());
     }
 
@@ -72,14 +67,14 @@ public final class Stores implements AutoCloseable {
 
     /**
      * The documents a search sees now, without forcing a refresh: polled often, forced refreshes would make
-     * Elasticsearch cut a tiny segment each time, and merge them, while it indexes. None while the index is being
-     * created (its shard not started yet: 503).
+     * the engine cut a tiny segment each time, and merge them, while it indexes. None while the index is being
+     * created (its shard not started yet).
      */
     public long searchableCount(IndexNames indices, String repository) throws IOException {
         try {
             return elasticsearchCount(indices, repository, false);
-        } catch (ResponseException e) {
-            if (e.getResponse().getStatusLine().getStatusCode() == 503) {
+        } catch (SearchException e) {
+            if (e.kind() == SearchException.Kind.UNAVAILABLE) {
                 return 0;
             }
             throw e;
@@ -87,15 +82,14 @@ public final class Stores implements AutoCloseable {
     }
 
     private long elasticsearchCount(IndexNames indices, String repository, boolean refresh) throws IOException {
-        String index = indices.of(repository);
+        String alias = indices.of(repository);
         try {
             if (refresh) {
-                elasticsearch.performRequest(new Request("POST", "/" + index + "/_refresh"));
+                search.indices(indices).refresh(alias);
             }
-            var response = elasticsearch.performRequest(new Request("GET", "/" + index + "/_count"));
-            return JSON.readTree(EntityUtils.toString(response.getEntity())).path("count").asLong();
-        } catch (ResponseException e) {
-            if (e.getResponse().getStatusLine().getStatusCode() == 404) {
+            return search.reader().count(List.of(alias), null);
+        } catch (SearchException e) {
+            if (e.kind() == SearchException.Kind.NOT_FOUND) {
                 return 0;
             }
             throw e;
@@ -190,13 +184,13 @@ public final class Stores implements AutoCloseable {
             throw new IOException("interrupted while deleting topics", e);
         }
         mongo.collection(repository).drop();
-        new RepositoryIndices(elasticsearch, options.indices()).delete(repository);
+        search.indices(options.indices()).delete(repository);
     }
 
     @Override
     public void close() throws IOException {
         mongo.close();
-        elasticsearch.close();
+        search.close();
         kafka.close();
     }
 }

@@ -16,7 +16,7 @@ import io.volumizer.options.Failures;
 import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.options.topology.TopologyOptions;
-import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.search.IndexNames;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

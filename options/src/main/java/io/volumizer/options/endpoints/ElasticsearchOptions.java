@@ -1,14 +1,14 @@
 package io.volumizer.options.endpoints;
 
 import io.volumizer.options.Options;
-import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.search.IndexNames;
 import picocli.CommandLine.Option;
 
-/** Where the repositories' indices are (a picocli mixin), and the prefix of their names. */
+/**
+ * How the repositories' indices are named (a picocli mixin): the prefix of their names. Where they are, and how they
+ * are reached, is the search engine's connection ({@code SearchOptions}).
+ */
 public final class ElasticsearchOptions {
-
-    @Option(names = "--elasticsearch-url", defaultValue = "http://127.0.0.1:9200", description = "Elasticsearch (default: ${DEFAULT-VALUE}).")
-    public String url;
 
     @Option(names = "--index-prefix", defaultValue = IndexNames.DEFAULT_PREFIX, description = "Prefix of repository indices (default: ${DEFAULT-VALUE}).")
     public String indexPrefix;

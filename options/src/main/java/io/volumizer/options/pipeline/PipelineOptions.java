@@ -40,6 +40,7 @@ public final class PipelineOptions extends RepositoryServicesOptions {
         Options.require(parallelism >= 0, "--parallelism must be 0 (cluster default) or positive, was " + parallelism);
         checkpoints.validate();
         documents.validate();
+        search.validate();
         elasticsearch.validate();
         topology.validate();
         blobs.validate();

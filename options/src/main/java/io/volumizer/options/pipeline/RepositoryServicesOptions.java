@@ -10,15 +10,16 @@ import io.volumizer.domain.topology.Topology;
 import io.volumizer.options.topology.TopologyOptions;
 import io.volumizer.stores.blob.BlobStoreOptions;
 import io.volumizer.stores.blob.RepositoryBlobStores;
-import io.volumizer.stores.elasticsearch.IndexLayout;
-import io.volumizer.stores.elasticsearch.IndexNames;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.SearchOptions;
 import io.volumizer.stores.mongodb.MongoLocation;
 import io.volumizer.stores.mongodb.RepositoryDatabases;
 import picocli.CommandLine.Mixin;
 
 /**
  * Where a repository lives: its log (Kafka, the schema registry, the documents topic), its two views (MongoDB,
- * Elasticsearch), its blobs and the topology that routes documents among repositories. The options of the
+ * the search engine), its blobs and the topology that routes documents among repositories. The options of the
  * pipeline's jobs and of the API both start from these, with the same names.
  */
 public abstract class RepositoryServicesOptions {
@@ -34,6 +35,9 @@ public abstract class RepositoryServicesOptions {
 
     @Mixin
     public MongoOptions mongodb = new MongoOptions();
+
+    @Mixin
+    public SearchOptions search = new SearchOptions();
 
     @Mixin
     public ElasticsearchOptions elasticsearch = new ElasticsearchOptions();

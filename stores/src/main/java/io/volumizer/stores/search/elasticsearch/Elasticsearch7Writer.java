@@ -1,4 +1,4 @@
-package io.volumizer.stores.elasticsearch;
+package io.volumizer.stores.search.elasticsearch;
 
 import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.stores.DocumentFields.BLOB;
@@ -15,10 +15,11 @@ import static io.volumizer.stores.DocumentFields.REPOSITORY;
 import static io.volumizer.stores.DocumentFields.TITLE;
 import static io.volumizer.stores.DocumentFields.TYPE;
 import static io.volumizer.stores.DocumentFields.VERSION;
+import static io.volumizer.stores.search.elasticsearch.Elasticsearch7Engine.JSON;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,13 +30,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.http.entity.ContentType;
 import org.apache.http.nio.entity.NByteArrayEntity;
 import org.elasticsearch.client.Request;
-import org.elasticsearch.client.Response;
-import org.elasticsearch.client.ResponseException;
-import org.elasticsearch.client.RestClient;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
 import io.volumizer.schemas.event.DocumentEvent;
@@ -46,67 +43,43 @@ import io.volumizer.stores.Backoff;
 import io.volumizer.stores.BulkResult;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.StoreUnavailableException;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexProfile;
+import io.volumizer.stores.search.SearchException;
+import io.volumizer.stores.search.SearchWriter;
 
 /**
- * The repository's search index: one index per repository ({@link IndexNames}), written with the
- * {@code _bulk} API. Versions are external ({@code external_gte}), so replays are idempotent and an older event
- * never replaces a newer one (Elasticsearch answers 409, reported stale). Items the cluster could not take now
- * ({@link #outcome}) are retried with backoff, then the write fails (the task restarts from its checkpoint); only an
- * item that is the document's own fault is returned for the dead-letter topic.
+ * Writes with the {@code _bulk} API, each document into its repository's alias ({@link Elasticsearch7Indices}, made
+ * on first use) or all into one generation, routed by its repository's layout. Versions are external
+ * ({@code external_gte}): an older event answers 409, reported stale. Which items are retried, stale or failed:
+ * {@link #outcome}.
  */
-public final class ElasticsearchDocumentStore {
+final class Elasticsearch7Writer implements SearchWriter {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final ContentType NDJSON = ContentType.create("application/x-ndjson", StandardCharsets.UTF_8);
 
-    private final RestClient client;
-    private final IndexNames indices;
-    private final Map<String, IndexLayout> layouts;
-    /** Where every document goes instead of its repository's alias: the new generation a reindex fills. */
-    private final String generation;
+    private final Elasticsearch7Indices indices;
     private final Backoff backoff;
+    /** Where every document goes instead of its repository's alias: the new generation a reindex fills, or null. */
+    private final String generation;
     private final Set<String> ensured = ConcurrentHashMap.newKeySet();
 
-    /** Writes each document to its repository's index, every repository's laid out as the template says. */
-    public ElasticsearchDocumentStore(RestClient client, IndexNames indices, Backoff backoff) {
-        this(client, indices, Map.of(), backoff);
-    }
-
-    /**
-     * Writes each document to its repository's index (its alias, made on first use: {@link RepositoryIndices}),
-     * routed to a shard as the repository's layout says.
-     *
-     * @param layouts each repository's layout; a repository not in it has the template's
-     */
-    public ElasticsearchDocumentStore(RestClient client, IndexNames indices, Map<String, IndexLayout> layouts,
-            Backoff backoff) {
-        this(client, indices, layouts, null, backoff);
-    }
-
-    private ElasticsearchDocumentStore(RestClient client, IndexNames indices, Map<String, IndexLayout> layouts,
-            String generation, Backoff backoff) {
-        this.client = client;
+    Elasticsearch7Writer(Elasticsearch7Indices indices, Backoff backoff, String generation) {
         this.indices = indices;
-        this.layouts = Map.copyOf(layouts);
-        this.generation = generation;
         this.backoff = backoff;
+        this.generation = generation;
     }
 
-    /** Writes every document to one generation of a repository's index: what a reindex fills before the swap. */
-    public static ElasticsearchDocumentStore intoGeneration(RestClient client, IndexNames indices,
-            Map<String, IndexLayout> layouts, String generation, Backoff backoff) {
-        return new ElasticsearchDocumentStore(client, indices, layouts, generation, backoff);
+    @Override
+    public SearchWriter into(String generation) {
+        return new Elasticsearch7Writer(indices, backoff, generation);
     }
 
-    /** Installs the repository template for every index of this store. */
-    public void ensureTemplate() throws IOException {
-        IndexTemplates.installRepositoryTemplate(client, indices);
-    }
-
+    @Override
     public BulkResult<ImportedEvent> write(List<ImportedEvent> batch) {
         BulkResult<ImportedEvent> result = new BulkResult<>();
         List<ImportedEvent> pending = batch;
-        IOException lastFailure = null;
+        SearchException lastFailure = null;
         for (int attempt = 0; !pending.isEmpty(); attempt++) {
             if (attempt > 0) {
                 if (attempt > backoff.maxRetries()) {
@@ -122,9 +95,9 @@ public final class ElasticsearchDocumentStore {
             try {
                 ensureIndices(pending);
                 answer = bulk(pending);
-            } catch (IOException e) {
+            } catch (SearchException e) {
                 lastFailure = e;
-                if (isOverload(e) || !(e instanceof ResponseException)) {
+                if (e.kind() == SearchException.Kind.UNAVAILABLE || e.kind() == SearchException.Kind.UNREACHABLE) {
                     continue; // the whole request is retried
                 }
                 throw new StoreUnavailableException("Elasticsearch refused a bulk request: " + e.getMessage(), e);
@@ -154,14 +127,14 @@ public final class ElasticsearchDocumentStore {
      * Each repository of the batch has its index (alias and generation) before its first write: a write to an alias
      * nobody made would make Elasticsearch create a plain index of that name.
      */
-    private void ensureIndices(List<ImportedEvent> batch) throws IOException {
+    private void ensureIndices(List<ImportedEvent> batch) throws SearchException {
         if (generation != null) {
             return;
         }
         for (ImportedEvent event : batch) {
             String repository = event.getDocument().getRepository();
             if (!ensured.contains(repository)) {
-                new RepositoryIndices(client, indices, layouts).ensure(repository);
+                indices.ensure(repository);
                 ensured.add(repository);
             }
         }
@@ -190,20 +163,17 @@ public final class ElasticsearchDocumentStore {
         return Outcome.FAILED;
     }
 
-    private JsonNode bulk(List<ImportedEvent> events) throws IOException {
+    private JsonNode bulk(List<ImportedEvent> events) throws SearchException {
         Request request = new Request("POST", "/_bulk");
         // Only what an item's outcome is decided on: a full answer repeats index, id, version, shards and sequence
         // numbers for every item, which Elasticsearch writes and this client parses on the cores they share.
         request.addParameter("filter_path", "items.*.status,items.*.error.type,items.*.error.reason");
         request.setEntity(new NByteArrayEntity(bulkBody(events), NDJSON));
-        Response response = client.performRequest(request);
-        try (InputStream in = response.getEntity().getContent()) {
-            return JSON.readTree(in);
-        }
+        return indices.engine().read(request);
     }
 
     /** The NDJSON request, streamed straight into bytes (no JSON tree, no intermediate string per document). */
-    byte[] bulkBody(List<ImportedEvent> events) throws IOException {
+    byte[] bulkBody(List<ImportedEvent> events) {
         ByteArrayOutputStream body = new ByteArrayOutputStream(events.size() * 1024);
         try (JsonGenerator json = JSON.getFactory().createGenerator(body)) {
             json.setRootValueSeparator(null);
@@ -211,9 +181,9 @@ public final class ElasticsearchDocumentStore {
                 DocumentEvent document = event.getDocument();
                 json.writeStartObject();
                 json.writeObjectFieldStart(document.getOperation() == Operation.DELETE ? "delete" : "index");
-                json.writeStringField("_index", generation != null ? generation : indices.of(document.getRepository()));
+                json.writeStringField("_index", generation != null ? generation : indices.names().of(document.getRepository()));
                 json.writeStringField("_id", document.getId());
-                IndexLayout layout = layouts.getOrDefault(document.getRepository(), IndexLayout.TEMPLATE);
+                IndexLayout layout = indices.layout(document.getRepository());
                 String routing = layout.routingOf(document);
                 if (routing != null) {
                     json.writeStringField("routing", routing);
@@ -228,16 +198,10 @@ public final class ElasticsearchDocumentStore {
                     json.writeRaw('\n');
                 }
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // into memory: cannot happen
         }
         return body.toByteArray();
-    }
-
-    private static boolean isOverload(IOException e) {
-        if (e instanceof ResponseException responseException) {
-            int status = responseException.getResponse().getStatusLine().getStatusCode();
-            return status == 429 || status == 502 || status == 503 || status == 504;
-        }
-        return false;
     }
 
     /**

@@ -1,9 +1,6 @@
-package io.volumizer.stores.elasticsearch;
+package io.volumizer.stores.search;
 
 import java.io.Serializable;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.schemas.event.DocumentEvent;
 
@@ -28,26 +25,6 @@ public record IndexLayout(Integer shards, Integer replicas, String refreshInterv
         if (profile == null) {
             throw new IllegalArgumentException("an index layout has a profile");
         }
-    }
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** The index settings this layout sets, for a new generation. */
-    ObjectNode settings() {
-        ObjectNode settings = JSON.createObjectNode();
-        if (shards != null) {
-            settings.put("number_of_shards", shards);
-        }
-        if (replicas != null) {
-            settings.put("number_of_replicas", replicas);
-        }
-        if (refreshInterval != null) {
-            settings.put("refresh_interval", refreshInterval);
-        }
-        if (codec != null) {
-            settings.put("codec", codec);
-        }
-        return settings;
     }
 
     /** The shard routing value of a document: its routing property's value, or null to route it by id. */

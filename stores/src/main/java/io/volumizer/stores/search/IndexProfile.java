@@ -1,4 +1,4 @@
-package io.volumizer.stores.elasticsearch;
+package io.volumizer.stores.search;
 
 /** What a repository's index holds of each document. */
 public enum IndexProfile {

@@ -1,4 +1,4 @@
-package io.volumizer.stores.elasticsearch;
+package io.volumizer.stores.search;
 
 import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.stores.DocumentFields.CREATED;

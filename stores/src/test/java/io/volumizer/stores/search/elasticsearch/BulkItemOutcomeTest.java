@@ -1,11 +1,11 @@
-package io.volumizer.stores.elasticsearch;
+package io.volumizer.stores.search.elasticsearch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import io.volumizer.stores.elasticsearch.ElasticsearchDocumentStore.Outcome;
+import io.volumizer.stores.search.elasticsearch.Elasticsearch7Writer.Outcome;
 
 /** What the index stage does with each item of a _bulk answer: only a document's own fault is dead-lettered. */
 class BulkItemOutcomeTest {
@@ -25,6 +25,6 @@ class BulkItemOutcomeTest {
         "404, index_not_found_exception, false, FAILED"})
     void outageAndOverloadAreRetriedAndOnlyTheDocumentsOwnFaultFails(int status, String type, boolean delete,
             Outcome expected) {
-        assertThat(ElasticsearchDocumentStore.outcome(status, type, delete)).isEqualTo(expected);
+        assertThat(Elasticsearch7Writer.outcome(status, type, delete)).isEqualTo(expected);
     }
 }

@@ -1,4 +1,4 @@
-package io.volumizer.stores.elasticsearch;
+package io.volumizer.stores.search.elasticsearch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,8 +17,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.stores.Backoff;
 import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexProfile;
 import io.volumizer.stores.testing.Events;
 
 /**
@@ -62,8 +63,7 @@ class IndexTemplateContractTest {
                 .setFilename("2024-01.pdf").setDigest("ab").setLength(3L).build());
         file.setFileText("Opening balance");
         IndexLayout live = new IndexLayout(null, null, null, null, null, IndexProfile.LIVE);
-        byte[] body = new ElasticsearchDocumentStore(null, new IndexNames("contract-"), Map.of("bank", live), Backoff.DEFAULT)
-                .bulkBody(List.of(root, file));
+        byte[] body = BulkBodyTest.writer(Map.of("bank", live)).bulkBody(List.of(root, file));
         Set<String> fields = new TreeSet<>();
         String[] lines = new String(body, StandardCharsets.UTF_8).split("\n");
         for (int i = 1; i < lines.length; i += 2) {
@@ -106,6 +106,6 @@ class IndexTemplateContractTest {
     }
 
     private static JsonNode template() throws Exception {
-        return JSON.readTree(IndexTemplates.repositoryTemplate("contract-*"));
+        return JSON.readTree(Elasticsearch7Indices.repositoryTemplate("contract-*"));
     }
 }

@@ -1,4 +1,4 @@
-package io.volumizer.stores.elasticsearch;
+package io.volumizer.stores.search;
 
 import java.io.Serializable;
 import java.util.Map;

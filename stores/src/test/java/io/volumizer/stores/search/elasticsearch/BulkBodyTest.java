@@ -1,4 +1,4 @@
-package io.volumizer.stores.elasticsearch;
+package io.volumizer.stores.search.elasticsearch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,13 +16,22 @@ import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.stores.Backoff;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.IndexProfile;
 import io.volumizer.stores.testing.Events;
 
 /** The NDJSON of a {@code _bulk} request, as Elasticsearch parses it: one action line, then the source line. */
-class ElasticsearchBulkBodyTest {
+class BulkBodyTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final ElasticsearchDocumentStore store = new ElasticsearchDocumentStore(null, new IndexNames("volumizer-"), Backoff.DEFAULT);
+    private final Elasticsearch7Writer store = writer(Map.of());
+
+    /** A writer that is never sent anything: its requests' bodies are all that is looked at. */
+    static Elasticsearch7Writer writer(Map<String, IndexLayout> layouts) {
+        return new Elasticsearch7Writer(new Elasticsearch7Indices(null, new IndexNames("volumizer-"), layouts),
+                Backoff.DEFAULT, null);
+    }
 
     @Test
     void indexActionThenTheDocumentWithTypedPropertiesAndFulltext() throws Exception {
@@ -73,9 +82,9 @@ class ElasticsearchBulkBodyTest {
 
     @Test
     void aLiveRepositoryIndexesTheFilesTextAndAnArchiveNeitherItNorTheFulltext() throws Exception {
-        ElasticsearchDocumentStore profiled = new ElasticsearchDocumentStore(null, new IndexNames("volumizer-"), Map.of(
+        Elasticsearch7Writer profiled = writer(Map.of(
                 "live", new IndexLayout(null, null, null, null, null, IndexProfile.LIVE),
-                "archive", new IndexLayout(null, null, null, null, null, IndexProfile.ARCHIVE)), Backoff.DEFAULT);
+                "archive", new IndexLayout(null, null, null, null, null, IndexProfile.ARCHIVE)));
         List<ImportedEvent> events = new java.util.ArrayList<>();
         for (String repository : List.of("live", "archive", "bank")) {
             ImportedEvent event = Events.imported(repository, "s-" + repository, "a-1", "2024-01.pdf", 1, "Statement");
@@ -98,8 +107,7 @@ class ElasticsearchBulkBodyTest {
     @Test
     void aRepositoryShardedByAPropertyRoutesEachDocumentByItsValueAndTheOthersById() throws Exception {
         IndexLayout byCustomer = new IndexLayout(3, null, null, null, "customerNumber", IndexProfile.METADATA);
-        ElasticsearchDocumentStore sharded = new ElasticsearchDocumentStore(null, new IndexNames("volumizer-"),
-                Map.of("east", byCustomer), Backoff.DEFAULT);
+        Elasticsearch7Writer sharded = writer(Map.of("east", byCustomer));
         ImportedEvent statement = Events.imported("east", "s-1", "a-1", "2024-01.pdf", 3, "Statement");
         statement.getDocument().setProperties(new LinkedHashMap<>(Map.of("customerNumber", "0000000042")));
         ImportedEvent root = Events.imported("east", "root", "none", "east", 1, "East");

@@ -1,0 +1,173 @@
+package io.volumizer.stores.search.elasticsearch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Map;
+
+import javax.net.ssl.SSLContext;
+
+import org.apache.http.Header;
+import org.apache.http.HttpHeaders;
+import org.apache.http.HttpHost;
+import org.apache.http.HttpRequestInterceptor;
+import org.apache.http.HttpResponseInterceptor;
+import org.apache.http.entity.ContentType;
+import org.apache.http.impl.nio.client.HttpAsyncClientBuilder;
+import org.apache.http.message.BasicHeader;
+import org.apache.http.nio.entity.NStringEntity;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.Response;
+import org.elasticsearch.client.RestClient;
+import org.elasticsearch.client.RestClientBuilder;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchException;
+import io.volumizer.stores.search.SearchIndices;
+import io.volumizer.stores.search.SearchOptions;
+import io.volumizer.stores.search.SearchOptions.Credentials;
+import io.volumizer.stores.search.SearchReader;
+import io.volumizer.stores.search.SearchTuning;
+
+/**
+ * Elasticsearch 7.10 through its low-level REST client: the project's one client of it, built in {@link #connect}
+ * and shared by the indices, writers and reads it hands out.
+ */
+public final class Elasticsearch7Engine implements SearchEngine {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    private static final String STARTED = "volumizer.search.started";
+
+    private final RestClient client;
+    private final Elasticsearch7Reader reader = new Elasticsearch7Reader(this);
+
+    private Elasticsearch7Engine(RestClient client) {
+        this.client = client;
+    }
+
+    /**
+     * Connects to the nodes of {@code options} (round-robin, skipping those that do not answer), under their path,
+     * authenticated by {@code credentials} on every request (no challenge round trip), trusting the options' CA
+     * certificates for https.
+     */
+    public static Elasticsearch7Engine connect(SearchOptions options, Credentials credentials, SearchTuning tuning) {
+        // From URIs, not HttpHost.create: a node may have a path. Port -1 is the scheme's.
+        HttpHost[] nodes = options.nodes().stream().map(node -> new HttpHost(node.getHost(), node.getPort(),
+                node.getScheme())).toArray(HttpHost[]::new);
+        RestClientBuilder builder = RestClient.builder(nodes);
+        if (!options.pathPrefix().isEmpty()) {
+            builder.setPathPrefix(options.pathPrefix());
+        }
+        if (credentials.authorization() != null) {
+            builder.setDefaultHeaders(new Header[] {new BasicHeader(HttpHeaders.AUTHORIZATION, credentials.authorization())});
+        }
+        SSLContext trust = options.trust();
+        builder.setHttpClientConfigCallback(http -> {
+            if (trust != null) {
+                http.setSSLContext(trust);
+            }
+            if (tuning.maxConnections() > 0) {
+                http.setMaxConnTotal(tuning.maxConnections()).setMaxConnPerRoute(tuning.maxConnections());
+            }
+            if (tuning.timer() != null) {
+                timeRequests(http, tuning.timer());
+            }
+            return http;
+        });
+        builder.setRequestConfigCallback(request -> {
+            if (tuning.connectTimeout() != null) {
+                request.setConnectTimeout(millis(tuning.connectTimeout()));
+            }
+            if (tuning.socketTimeout() != null) {
+                request.setSocketTimeout(millis(tuning.socketTimeout()));
+            }
+            if (tuning.poolTimeout() != null) {
+                request.setConnectionRequestTimeout(millis(tuning.poolTimeout()));
+            }
+            return request;
+        });
+        return new Elasticsearch7Engine(builder.build());
+    }
+
+    private static int millis(Duration duration) {
+        return (int) duration.toMillis();
+    }
+
+    private static void timeRequests(HttpAsyncClientBuilder http, SearchTuning.RequestTimer timer) {
+        http.addInterceptorFirst((HttpRequestInterceptor) (request, context) ->
+                        context.setAttribute(STARTED, System.nanoTime()))
+                .addInterceptorLast((HttpResponseInterceptor) (response, context) -> {
+                    if (context.getAttribute(STARTED) instanceof Long started) {
+                        timer.record(System.nanoTime() - started);
+                    }
+                });
+    }
+
+    @Override
+    public String name() {
+        return "elasticsearch";
+    }
+
+    @Override
+    public SearchIndices indices(IndexNames names, Map<String, IndexLayout> layouts) {
+        return new Elasticsearch7Indices(this, names, layouts);
+    }
+
+    @Override
+    public SearchReader reader() {
+        return reader;
+    }
+
+    @Override
+    public void checkHealth(Duration timeout) throws SearchException {
+        Request request = new Request("GET", "/_cluster/health");
+        request.addParameter("wait_for_status", "yellow");
+        request.addParameter("timeout", timeout.toMillis() + "ms");
+        send(request);
+    }
+
+    /** The client itself, for this implementation's tests. */
+    RestClient client() {
+        return client;
+    }
+
+    /** Sends a request; an error the cluster answers with, or none, is thrown as a {@link SearchException}. */
+    Response send(Request request) throws SearchException {
+        try {
+            return client.performRequest(request);
+        } catch (IOException e) {
+            throw Elasticsearch7Errors.of(e);
+        }
+    }
+
+    /** Sends a request and reads its JSON answer. */
+    JsonNode read(Request request) throws SearchException {
+        Response response = send(request);
+        try (InputStream in = response.getEntity().getContent()) {
+            return JSON.readTree(in);
+        } catch (IOException e) {
+            throw Elasticsearch7Errors.of(e);
+        }
+    }
+
+    /** A request with a JSON body. */
+    static Request request(String method, String path, JsonNode body) {
+        Request request = new Request(method, path);
+        request.setEntity(new NStringEntity(body.toString(), ContentType.APPLICATION_JSON));
+        return request;
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.close();
+        } catch (IOException e) {
+            // nothing left to do about it: the connections are being dropped anyway
+        }
+    }
+}

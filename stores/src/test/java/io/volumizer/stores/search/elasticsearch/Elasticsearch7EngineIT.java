@@ -1,0 +1,182 @@
+package io.volumizer.stores.search.elasticsearch;
+
+import static io.volumizer.stores.testing.Events.imported;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import org.elasticsearch.client.Request;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.BulkResult;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.IndexProfile;
+import io.volumizer.stores.search.ScanRequest;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchIndices;
+import io.volumizer.stores.search.SearchOptions;
+import io.volumizer.stores.search.SearchQuery;
+import io.volumizer.stores.search.SearchReader;
+import io.volumizer.stores.search.SearchResult;
+import io.volumizer.stores.search.SearchWriter;
+
+/** The seam against the local Elasticsearch: what each item of a bulk request came to, generations, routing, scans. */
+class Elasticsearch7EngineIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final IndexNames names = new IndexNames("it-" + UUID.randomUUID() + "-");
+    private SearchEngine engine;
+    private SearchIndices indices;
+    private SearchWriter store;
+
+    /** The local Elasticsearch, or the one the build names. */
+    static SearchOptions localOptions() {
+        SearchOptions options = new SearchOptions();
+        options.urls = System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200");
+        return options;
+    }
+
+    @BeforeEach
+    void connect() throws IOException {
+        engine = SearchEngines.open(localOptions());
+        indices = engine.indices(names);
+        indices.installTemplate();
+        store = indices.writer(Backoff.DEFAULT);
+    }
+
+    @AfterEach
+    void cleanUp() throws IOException {
+        indices.deleteAll();
+        ((Elasticsearch7Engine) engine).send(new Request("DELETE", "/_index_template/" + names.template()));
+        engine.close();
+    }
+
+    @Test
+    void writesAreIdempotentAndMonotonicByVersionAndARefusedDocumentNamesTheReason() throws IOException {
+        List<ImportedEvent> v2 = new ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            v2.add(imported("bank", "d-" + i, "p-" + i % 30, "n-" + i, 2, "Title " + i));
+        }
+        ImportedEvent badDate = withProperties(imported("bank", "bad", "p-1", "bad.pdf", 1, "Bad"),
+                Map.of("openingDate", "not a date"));
+
+        BulkResult<ImportedEvent> first = store.write(v2);
+        BulkResult<ImportedEvent> replay = store.write(v2);
+        BulkResult<ImportedEvent> mixed = store.write(List.of(imported("bank", "d-1", "p-1", "n-1", 1, "Old"),
+                badDate, imported("bank", "d-2", "p-2", "n-2", 3, "New")));
+
+        assertThat(first.written()).hasSize(1500);
+        assertThat(replay.written()).hasSize(1500);
+        assertThat(mixed.stale()).extracting(e -> e.getDocument().getId()).containsExactly("d-1");
+        assertThat(mixed.written()).extracting(e -> e.getDocument().getId()).containsExactly("d-2");
+        assertThat(mixed.failed()).singleElement().satisfies(failure -> {
+            assertThat(failure.item()).isSameAs(badDate);
+            assertThat(failure.reason()).startsWith("Elasticsearch 400 mapper_parsing_exception: ").contains("openingDate");
+        });
+        String alias = names.of("bank");
+        indices.refresh(alias);
+        SearchReader reader = engine.reader();
+        assertThat(reader.count(List.of(alias), null)).isEqualTo(1500);
+        assertThat(reader.get(alias, "d-2", null).orElseThrow().source().path("title").asText()).isEqualTo("New");
+        assertThat(reader.get(alias, "d-1", null).orElseThrow().source().path("title").asText()).isEqualTo("Title 1");
+        assertThat(reader.get(alias, "no-such-document", null)).isEmpty();
+        assertThat(indices.repositories()).containsExactly("bank");
+    }
+
+    @Test
+    void aRepositoryShardedByCustomerKeepsACustomersDocumentsOnOneShardAndTheLayoutSurvivesAReindex() throws IOException {
+        IndexLayout layout = new IndexLayout(3, 0, "5s", "best_compression", "customerNumber", IndexProfile.METADATA);
+        SearchIndices sharded = engine.indices(names, Map.of("east", layout));
+        List<ImportedEvent> documents = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            documents.add(withProperties(imported("east", "d-" + i, "p-" + i % 30, "n-" + i, 1, "Title " + i),
+                    Map.of("customerNumber", String.format("%010d", i % 30))));
+        }
+        documents.add(imported("east", "root", "none", "east", 1, "East"));
+        assertThat(sharded.writer(Backoff.DEFAULT).write(documents).written()).hasSize(301);
+
+        String generation = sharded.current("east").orElseThrow();
+        Map<String, String> settings = sharded.settings(generation);
+        assertThat(settings).containsEntry("index.number_of_shards", "3").containsEntry("index.refresh_interval", "5s")
+                .containsEntry("index.codec", "best_compression");
+
+        String alias = names.of("east");
+        sharded.refresh(alias);
+        ObjectNode customer = JSON.createObjectNode();
+        customer.putObject("term").put("properties.customerNumber", "0000000007");
+        SearchResult targeted = engine.reader().search(List.of(alias), SearchQuery.of(customer).withSize(50)
+                .withRouting("0000000007").withCountUpTo(Integer.MAX_VALUE));
+        assertThat(targeted.shards().total()).isEqualTo(1);
+        assertThat(targeted.total().value()).isEqualTo(10);
+        SearchResult fanOut = engine.reader().search(List.of(alias), SearchQuery.of(null).withSize(0)
+                .withCountUpTo(Integer.MAX_VALUE));
+        assertThat(fanOut.shards().total()).isEqualTo(3);
+        assertThat(fanOut.total().value()).isEqualTo(301);
+
+        // A new generation for a reindex has the layout under its bulk-load settings, and gets it back at the end.
+        String next = sharded.createForReindex("east");
+        assertThat(sharded.settings(next)).containsEntry("index.refresh_interval", "-1");
+        assertThat(sharded.writer(Backoff.DEFAULT).into(next).write(documents).written()).hasSize(301);
+        sharded.finishLoad("east", next);
+        assertThat(sharded.settings(next)).containsEntry("index.number_of_shards", "3")
+                .containsEntry("index.refresh_interval", "5s").containsEntry("index.codec", "best_compression")
+                .doesNotContainKey("index.translog.durability");
+        assertThat(sharded.swap("east", next)).contains(generation);
+        assertThat(sharded.current("east")).contains(next);
+        assertThat(sharded.generations("east")).containsExactly(generation, next);
+        sharded.deleteGeneration(generation);
+        assertThat(sharded.exists(generation)).isFalse();
+        assertThat(engine.reader().count(List.of(alias), customer)).isEqualTo(10);
+    }
+
+    @Test
+    void aScanReadsEachSliceOfASnapshotOnceWithIdsAndVersions() throws IOException {
+        List<ImportedEvent> documents = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            documents.add(imported("bank", "d-" + i, "p-" + i % 30, "n-" + i, 7, "Title " + i));
+        }
+        store.write(documents);
+        String alias = names.of("bank");
+        indices.refresh(alias);
+
+        Set<String> seen = new HashSet<>();
+        long total = 0;
+        for (int slice = 0; slice < 2; slice++) {
+            try (SearchReader.Scan scan = engine.reader().scan(alias, new ScanRequest(null, slice, 2, 40,
+                    Duration.ofMinutes(1), List.of(), null))) {
+                total += scan.total();
+                for (List<SearchResult.Hit> page = scan.next(); !page.isEmpty(); page = scan.next()) {
+                    assertThat(page).hasSizeLessThanOrEqualTo(40).allSatisfy(hit -> {
+                        assertThat(hit.version()).isEqualTo(7);
+                        assertThat(hit.source().isEmpty()).isTrue();
+                    });
+                    page.forEach(hit -> assertThat(seen.add(hit.id())).as(hit.id()).isTrue());
+                }
+            }
+        }
+        assertThat(total).isEqualTo(250);
+        assertThat(seen).hasSize(250);
+    }
+
+    private static ImportedEvent withProperties(ImportedEvent event, Map<String, Object> properties) {
+        return ImportedEvent.newBuilder(event)
+                .setDocument(DocumentEvent.newBuilder(event.getDocument()).setProperties(properties).build()).build();
+    }
+}

@@ -1,0 +1,196 @@
+package io.volumizer.stores.search.elasticsearch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+
+import io.volumizer.stores.search.SearchException;
+import io.volumizer.stores.search.SearchOptions;
+import io.volumizer.stores.search.SearchOptions.Credentials;
+import io.volumizer.stores.search.SearchTuning;
+
+/**
+ * The one client, as a node sees it: a tiny local HTTP(S) server answers what a test tells it to and keeps each
+ * request's path and Authorization header.
+ */
+class Elasticsearch7EngineTest {
+
+    private static final Duration SECOND = Duration.ofSeconds(1);
+
+    @TempDir
+    Path folder;
+
+    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private final List<String> authorizations = new CopyOnWriteArrayList<>();
+    private HttpServer server;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    /** A node answering every request with {@code status} and {@code body}. */
+    private String node(HttpServer node, int status, String body) {
+        server = node;
+        server.createContext("/", exchange -> {
+            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            exchange.getRequestBody().readAllBytes();
+            byte[] answer = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        server.start();
+        String scheme = server instanceof HttpsServer ? "https" : "http";
+        return scheme + "://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    private String node(int status, String body) throws IOException {
+        return node(HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0), status, body);
+    }
+
+    private static SearchOptions options(String urls) {
+        SearchOptions options = new SearchOptions();
+        options.urls = urls;
+        return options;
+    }
+
+    @Test
+    void everyRequestCarriesTheCredentialsAndGoesUnderTheNodesPath() throws Exception {
+        String url = node(200, "{\"status\":\"green\"}");
+        AtomicLong timed = new AtomicLong();
+        SearchTuning timedTuning = new SearchTuning(null, null, null, 0, nanos -> timed.incrementAndGet());
+
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url + "/es/"),
+                new Credentials.Basic("volumizer", "s3cret"), timedTuning)) {
+            engine.checkHealth(SECOND);
+        }
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url),
+                new Credentials.ApiKey("aWQ6a2V5"), SearchTuning.DEFAULT)) {
+            engine.checkHealth(SECOND);
+        }
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url), new Credentials.None(),
+                SearchTuning.DEFAULT)) {
+            engine.checkHealth(SECOND);
+        }
+
+        assertThat(requests).containsExactly(
+                "GET /es/_cluster/health?timeout=1000ms&wait_for_status=yellow",
+                "GET /_cluster/health?timeout=1000ms&wait_for_status=yellow",
+                "GET /_cluster/health?timeout=1000ms&wait_for_status=yellow");
+        assertThat(authorizations).containsExactly("Basic dm9sdW1pemVyOnMzY3JldA==", "ApiKey aWQ6a2V5", "null");
+        assertThat(timed).as("the tuning's timer").hasValue(1);
+    }
+
+    @Test
+    void whatTheClusterAnswersBecomesAKindOfFailureWithItsReason() throws Exception {
+        String url = node(400, "{\"error\":{\"root_cause\":[{\"type\":\"parsing_exception\",\"reason\":\"unknown query [mtch]\"}],"
+                + "\"type\":\"x_content_parse_exception\",\"reason\":\"[1:10] outer\"},\"status\":400}");
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url), new Credentials.None(),
+                SearchTuning.DEFAULT)) {
+            assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOfSatisfying(SearchException.class, e -> {
+                assertThat(e.kind()).isEqualTo(SearchException.Kind.INVALID);
+                assertThat(e.reason()).isEqualTo("unknown query [mtch]");
+            });
+        }
+        stop();
+        for (int status : List.of(404, 429, 503, 500)) {
+            String answering = node(status, "{\"error\":{\"reason\":\"r" + status + "\"},\"status\":" + status + "}");
+            try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(answering), new Credentials.None(),
+                    SearchTuning.DEFAULT)) {
+                assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOfSatisfying(SearchException.class,
+                        e -> assertThat(e.kind() + " " + e.reason()).isEqualTo(switch (status) {
+                            case 404 -> "NOT_FOUND r404";
+                            case 500 -> "FAILED r500";
+                            default -> "UNAVAILABLE r" + status;
+                        }));
+            }
+            stop();
+        }
+        int closed;
+        try (ServerSocket free = new ServerSocket(0)) {
+            closed = free.getLocalPort();
+        }
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options("http://127.0.0.1:" + closed),
+                new Credentials.None(), SearchTuning.DEFAULT)) {
+            assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOfSatisfying(SearchException.class,
+                    e -> assertThat(e.kind()).isEqualTo(SearchException.Kind.UNREACHABLE));
+        }
+    }
+
+    @Test
+    void httpsNodesAreTrustedByTheCaFileAndOnlyByIt() throws Exception {
+        Path keyStore = folder.resolve("node.p12");
+        Path ca = folder.resolve("ca.pem");
+        keytool("-genkeypair", "-alias", "node", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
+                "-keystore", keyStore.toString(), "-storepass", "changeit", "-keypass", "changeit");
+        keytool("-exportcert", "-rfc", "-alias", "node", "-keystore", keyStore.toString(), "-storepass", "changeit",
+                "-file", ca.toString());
+        HttpsServer https = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        https.setHttpsConfigurator(new HttpsConfigurator(serving(keyStore)));
+        String url = node(https, 200, "{\"status\":\"green\"}");
+
+        SearchOptions trusting = options(url);
+        trusting.caFile = ca.toString();
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(trusting,
+                new Credentials.Basic("volumizer", "s3cret"), SearchTuning.DEFAULT)) {
+            engine.checkHealth(SECOND);
+        }
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url), new Credentials.None(),
+                SearchTuning.DEFAULT)) {
+            assertThatThrownBy(() -> engine.checkHealth(SECOND)).as("the JVM's CAs do not know the node")
+                    .isInstanceOfSatisfying(SearchException.class,
+                            e -> assertThat(e.kind()).isEqualTo(SearchException.Kind.UNREACHABLE));
+        }
+        assertThat(authorizations).containsExactly("Basic dm9sdW1pemVyOnMzY3JldA==");
+    }
+
+    private static SSLContext serving(Path keyStore) throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keyStore)) {
+            keys.load(in, "changeit".toCharArray());
+        }
+        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(keys, "changeit".toCharArray());
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(factory.getKeyManagers(), null, null);
+        return context;
+    }
+
+    private static void keytool(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+        command.addAll(List.of(args));
+        Process keytool = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(keytool.waitFor()).as(output).isZero();
+    }
+}
