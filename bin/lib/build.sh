@@ -57,7 +57,7 @@ chart_tool_properties() {
 # The local services' endpoints, as the options every job, the API and the tools share.
 endpoint_options() {
   echo --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" \
-    --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --elasticsearch-url "http://$BIND_HOST:$ES_PORT"
+    --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --search-url "http://$BIND_HOST:$ES_PORT"
 }
 
 # The demo's topics and stores: the API and the load tests work on what the demo imported.
@@ -217,7 +217,7 @@ run_bench() {
       ;;
     sharding)
       run_checked java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark \
-        --elasticsearch-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@"
+        --search-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@"
       ;;
     *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, commands, sharding)" ;;
   esac

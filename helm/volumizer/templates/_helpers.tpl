@@ -50,7 +50,7 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 - {{ include "volumizer.registryUrl" . | quote }}
 - --mongodb-database
 - {{ .Values.services.mongodb.database | quote }}
-- --elasticsearch-url
+- --search-url
 - {{ .Values.services.elasticsearch.url | quote }}
 - --index-prefix
 - {{ .Values.services.elasticsearch.indexPrefix | quote }}

@@ -103,7 +103,7 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
      */
     public List<String> jobArguments() {
         List<String> arguments = new ArrayList<>();
-        for (Object services : List.of(kafka, registry, documents, mongodb, search, elasticsearch, blobs, topology)) {
+        for (Object services : List.of(kafka, registry, documents, mongodb, search, indexPrefix, blobs, topology)) {
             arguments.addAll(Options.arguments(services));
         }
         arguments.addAll(jobOptions);
@@ -127,7 +127,7 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
         Options.require(maxUploadBytes >= 1, "--max-upload-bytes must be positive, was " + maxUploadBytes);
         documents.validate();
         search.validate();
-        elasticsearch.validate();
+        indexPrefix.validate();
         topology.validate();
         Options.require(blobs.configured(), "--blob-store must be set: uploads are stored there, and the blobs an import "
                 + "stored are read from there");

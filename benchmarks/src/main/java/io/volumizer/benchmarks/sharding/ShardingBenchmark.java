@@ -27,7 +27,7 @@ import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.options.CheckOptions;
 import io.volumizer.options.Failures;
-import io.volumizer.options.endpoints.ElasticsearchOptions;
+import io.volumizer.options.endpoints.IndexPrefixOptions;
 import io.volumizer.domain.selection.Selection;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -74,7 +74,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
     SearchOptions search = new SearchOptions();
 
     @Mixin
-    ElasticsearchOptions elasticsearch = new ElasticsearchOptions();
+    IndexPrefixOptions indexPrefix = new IndexPrefixOptions();
 
     @Mixin
     GeneratorOptions run = new GeneratorOptions();
@@ -118,7 +118,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
         System.setProperty("java.awt.headless", "true");
         GeneratorSettings settings = run.settings();
         search.validate();
-        elasticsearch.validate();
+        indexPrefix.validate();
         if (shardCounts.stream().anyMatch(n -> n < 1) || userCounts.stream().anyMatch(n -> n < 1) || rounds < 1) {
             throw new IllegalArgumentException("--shards, --users and --rounds must be positive, were " + shardCounts
                     + ", " + userCounts + " and " + rounds);
@@ -129,7 +129,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
         BankGenerator generator = new BankGenerator(settings);
         // Connections for 16 users and more, to the one node.
         try (SearchEngine engine = SearchEngines.open(search, SearchTuning.DEFAULT.withMaxConnections(64))) {
-            IndexNames names = new IndexNames(elasticsearch.indexPrefix);
+            IndexNames names = new IndexNames(indexPrefix.prefix);
             long documents = load(engine, names, generator);
             String[] customers = new String[(int) settings.customers()];
             for (int i = 0; i < customers.length; i++) {

@@ -100,9 +100,9 @@ class TopologyIT {
         }
         assertThat(it.deadLetters()).isZero();
         // The archive's index has an alias of its own: written and read under it, and under nothing else.
-        assertThat(it.pipeline.indices().of("archives")).isEqualTo(it.pipeline.elasticsearch.indexPrefix + "statements-archive");
+        assertThat(it.pipeline.indices().of("archives")).isEqualTo(it.pipeline.indexPrefix.prefix + "statements-archive");
         assertThat(indexExists(it.pipeline.indices().of("archives"))).isTrue();
-        assertThat(indexExists(it.pipeline.elasticsearch.indexPrefix + "archives")).isFalse();
+        assertThat(indexExists(it.pipeline.indexPrefix.prefix + "archives")).isFalse();
         // The archive has a MongoDB deployment of its own; the live repositories are in the job's.
         String archiveServer = System.getProperty("volumizer.archive-mongodb.uri", "mongodb://127.0.0.1:27018");
         try (MongoClient archive = MongoClients.create(archiveServer)) {

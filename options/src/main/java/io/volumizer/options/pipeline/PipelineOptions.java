@@ -41,7 +41,7 @@ public final class PipelineOptions extends RepositoryServicesOptions {
         checkpoints.validate();
         documents.validate();
         search.validate();
-        elasticsearch.validate();
+        indexPrefix.validate();
         topology.validate();
         blobs.validate();
         Options.require(Stream.of(documentsTopic(), importedTopic(), deadletterTopic()).distinct().count() == 3,

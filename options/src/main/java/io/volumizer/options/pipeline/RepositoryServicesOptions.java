@@ -2,7 +2,7 @@ package io.volumizer.options.pipeline;
 
 import java.util.Map;
 
-import io.volumizer.options.endpoints.ElasticsearchOptions;
+import io.volumizer.options.endpoints.IndexPrefixOptions;
 import io.volumizer.options.endpoints.KafkaOptions;
 import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.options.endpoints.RegistryOptions;
@@ -40,7 +40,7 @@ public abstract class RepositoryServicesOptions {
     public SearchOptions search = new SearchOptions();
 
     @Mixin
-    public ElasticsearchOptions elasticsearch = new ElasticsearchOptions();
+    public IndexPrefixOptions indexPrefix = new IndexPrefixOptions();
 
     /** Without {@code --blob-store}, blobs are references by key, rendered again when read; uploads need one. */
     @Mixin
@@ -66,7 +66,7 @@ public abstract class RepositoryServicesOptions {
 
     /** The names of the repositories' indices: under {@code --index-prefix}, with the topology file's aliases. */
     public IndexNames indices() {
-        return new IndexNames(elasticsearch.indexPrefix, topology.topology().map(Topology::aliases).orElse(Map.of()));
+        return new IndexNames(indexPrefix.prefix, topology.topology().map(Topology::aliases).orElse(Map.of()));
     }
 
     /** How each repository's index is laid out: the topology file's, or else the template's for every repository. */
