@@ -73,7 +73,7 @@ class HelmChartTest {
             assertThat(List.of(options.pipeline.documentsTopic(), options.pipeline.importedTopic(),
                     options.pipeline.deadletterTopic())).as("%s's topics", step.id()).isEqualTo(TopicNames.of(repository).all());
             if (step != Step.GENERATE) {
-                assertThat(options.instance()).as("%s's consumer group", step.id()).isEqualTo(ConsumerGroups.of(repository, step));
+                assertThat(options.instance()).as("%s's consumer group", step.id()).isEqualTo(step.consumerGroup(repository));
             }
             assertThat(String.join(" ", job.getArgs())).doesNotContain("--mongodb-uri").doesNotContain("sasl.jaas.config");
             var configuration = deployment.getSpec().getFlinkConfiguration();

@@ -159,16 +159,16 @@ class OptionsTest {
         assertThat(TopicNames.of(null)).isEqualTo(TopicNames.DEFAULT);
         assertThat(TopicNames.DEFAULT.all())
                 .containsExactly("volumizer.documents", "volumizer.imported", "volumizer.deadletter");
-        assertThat(ConsumerGroups.of("demo", Step.IMPORT)).isEqualTo("volumizer-demo-import");
-        assertThat(ConsumerGroups.of("demo", Step.IMPORT_AND_INDEX)).as("either continues where the other stopped")
+        assertThat(Step.IMPORT.consumerGroup("demo")).isEqualTo("volumizer-demo-import");
+        assertThat(Step.IMPORT_AND_INDEX.consumerGroup("demo")).as("either continues where the other stopped")
                 .isEqualTo("volumizer-demo-import");
-        assertThat(ConsumerGroups.of("demo", Step.INDEX)).isEqualTo("volumizer-demo-index");
-        assertThat(ConsumerGroups.of(null, Step.IMPORT)).isEqualTo("volumizer-import");
+        assertThat(Step.INDEX.consumerGroup("demo")).isEqualTo("volumizer-demo-index");
+        assertThat(Step.IMPORT.consumerGroup(null)).isEqualTo("volumizer-import");
         assertThat(ConsumerGroups.ephemeral("count")).startsWith("volumizer-count-")
                 .isNotEqualTo(ConsumerGroups.ephemeral("count"));
-        assertThatThrownBy(() -> ConsumerGroups.of("demo", Step.GENERATE)).hasMessageContaining("generate reads no topic");
+        assertThatThrownBy(() -> Step.GENERATE.consumerGroup("demo")).hasMessageContaining("generate reads no topic");
         assertThatThrownBy(() -> TopicNames.of("a.b")).hasMessageContaining("was 'a.b'");
-        assertThatThrownBy(() -> ConsumerGroups.of("A", Step.INDEX)).hasMessageContaining("was 'A'");
+        assertThatThrownBy(() -> Step.INDEX.consumerGroup("A")).hasMessageContaining("was 'A'");
     }
 
     @ParameterizedTest

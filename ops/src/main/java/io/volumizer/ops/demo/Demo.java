@@ -87,7 +87,7 @@ public final class Demo extends PipelineRunCommand {
             String jarId = flink.uploadJar(session.jar);
             String importJob = flink.run(jarId, Step.IMPORT, Options.with(pipeline, "--group-id", importGroup()), null);
             String indexJob = flink.run(jarId, Step.INDEX,
-                    Options.with(pipeline, "--index-group-id", ConsumerGroups.of(repository, Step.INDEX)), null);
+                    Options.with(pipeline, "--index-group-id", Step.INDEX.consumerGroup(repository)), null);
             flink.awaitState(importJob, "RUNNING", Duration.ofMinutes(2));
             flink.awaitState(indexJob, "RUNNING", Duration.ofMinutes(2));
             String generateJob = flink.run(jarId, Step.GENERATE, generateArguments(), null);
@@ -178,7 +178,7 @@ public final class Demo extends PipelineRunCommand {
 
     /** The import's consumer group: a later import job of this group continues where the demo's stopped. */
     private String importGroup() {
-        return ConsumerGroups.of(run.repository, Step.IMPORT);
+        return Step.IMPORT.consumerGroup(run.repository);
     }
 
     private int summary(Stores stores, GeneratorSettings settings, Topology topology, Stage generated, Stage imported,

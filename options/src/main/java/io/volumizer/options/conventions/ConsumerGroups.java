@@ -2,8 +2,6 @@ package io.volumizer.options.conventions;
 
 import java.util.UUID;
 
-import io.volumizer.options.steps.Step;
-
 /**
  * The Kafka consumer groups the steps read their topic in, named by one rule per repository and step:
  * {@code volumizer-<repository>-import} and {@code volumizer-<repository>-index}; without a repository
@@ -13,23 +11,23 @@ import io.volumizer.options.steps.Step;
 public final class ConsumerGroups {
 
     public static final String PREFIX = "volumizer-";
+    /** The two readers of a repository's topics: the import (the documents topic) and the index (the imported one). */
+    public static final String IMPORT = "import";
+    public static final String INDEX = "index";
 
     private ConsumerGroups() {
     }
 
     /**
-     * The group {@code step} reads in for {@code repository} ({@code null}: none named). Import and import-and-index
-     * share one: both read the documents topic, and either continues where the other stopped.
+     * The group {@code reader} ({@link #IMPORT} or {@link #INDEX}) reads in for {@code repository} ({@code null}: none
+     * named); {@link io.volumizer.options.steps.Step#consumerGroup} says which reader each step is.
      *
-     * @throws IllegalArgumentException for a step that reads no topic in a group, or a repository whose name breaks
-     *                                  the rule
+     * @throws IllegalArgumentException for another reader, or a repository whose name breaks the rule
      */
-    public static String of(String repository, Step step) {
-        String reader = switch (step) {
-            case IMPORT, IMPORT_AND_INDEX -> "import";
-            case INDEX -> "index";
-            default -> throw new IllegalArgumentException(step.id() + " reads no topic in a consumer group");
-        };
+    public static String of(String repository, String reader) {
+        if (!reader.equals(IMPORT) && !reader.equals(INDEX)) {
+            throw new IllegalArgumentException("no consumer group is named for '" + reader + "'");
+        }
         return PREFIX + (repository == null ? "" : TopicNames.valid(repository) + "-") + reader;
     }
 

@@ -21,7 +21,7 @@ public abstract class ConsumerStepOptions extends PipelineStepOptions {
     /** The consumer group the step reads in: the one its option names, else --topics-of's by the convention. */
     public final String groupId() {
         String option = groupIdOption();
-        return option != null ? option : ConsumerGroups.of(pipeline.documents.repository(), step);
+        return option != null ? option : step.consumerGroup(pipeline.documents.repository());
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.volumizer.options.Options;
+import io.volumizer.options.conventions.ConsumerGroups;
 
 /**
  * The pipeline's steps, each a Flink job of the jobs jar: its name on the command line, the main class the
@@ -41,6 +42,20 @@ public enum Step {
     }
 
     /** The name of the step's jobs, which their Kafka transactions are named after too. */
+    /**
+     * The consumer group this step reads its topic in for {@code repository} ({@code null}: none named). Import and
+     * import-and-index share one: both read the documents topic, and either continues where the other stopped.
+     *
+     * @throws IllegalArgumentException for a step that reads no topic in a group
+     */
+    public String consumerGroup(String repository) {
+        return switch (this) {
+            case IMPORT, IMPORT_AND_INDEX -> ConsumerGroups.of(repository, ConsumerGroups.IMPORT);
+            case INDEX -> ConsumerGroups.of(repository, ConsumerGroups.INDEX);
+            default -> throw new IllegalArgumentException(id + " reads no topic in a consumer group");
+        };
+    }
+
     public String jobName() {
         return "volumizer-" + id;
     }

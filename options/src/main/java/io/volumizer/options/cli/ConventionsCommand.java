@@ -1,4 +1,4 @@
-package io.volumizer.options.conventions;
+package io.volumizer.options.cli;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -13,6 +13,8 @@ import org.yaml.snakeyaml.Yaml;
 
 import io.volumizer.domain.topology.Topology;
 import io.volumizer.options.Failures;
+import io.volumizer.options.conventions.MetricNames;
+import io.volumizer.options.conventions.TopicNames;
 import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.options.topology.TopologyOptions;
@@ -30,7 +32,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "conventions", mixinStandardHelpOptions = true, sortOptions = false, description = "Prints the names "
         + "Volumizer derives: a repository's topics and consumer groups, index, template and database names, metric names.")
-public final class Conventions implements Callable<Integer> {
+public final class ConventionsCommand implements Callable<Integer> {
 
     /** How the names are printed. */
     public enum Format { shell, yaml }
@@ -74,8 +76,8 @@ public final class Conventions implements Callable<Integer> {
         }
         names.put("topics", ordered("documents", topics.documents(), "imported", topics.imported(),
                 "deadletter", topics.deadletter()));
-        names.put("consumerGroups", ordered("import", ConsumerGroups.of(repository, Step.IMPORT),
-                "index", ConsumerGroups.of(repository, Step.INDEX)));
+        names.put("consumerGroups", ordered("import", Step.IMPORT.consumerGroup(repository),
+                "index", Step.INDEX.consumerGroup(repository)));
         names.put("elasticsearch", ordered("indexPrefix", indices.prefix(), "indexPrefixPattern", IndexNames.PREFIX_PATTERN,
                 "indices", indices.all(), "template", indices.template(), "aliases", aliases));
         names.put("mongodb", ordered("database", MongoOptions.DEFAULT_DATABASE));
@@ -131,7 +133,7 @@ public final class Conventions implements Callable<Integer> {
 
     /** The command as bin/volumizer runs it, which passes the demo's repository first: a later --repository wins. */
     static CommandLine commandLine() {
-        return new CommandLine(new Conventions()).setOverwrittenOptionsAllowed(true)
+        return new CommandLine(new ConventionsCommand()).setOverwrittenOptionsAllowed(true)
                 .setExecutionExceptionHandler(Failures::oneLine);
     }
 

@@ -1,4 +1,4 @@
-package io.volumizer.options.conventions;
+package io.volumizer.options.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,7 +13,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
-class ConventionsTest {
+import io.volumizer.options.conventions.MetricNames;
+
+class ConventionsCommandTest {
 
     @Test
     void theShellFormatIsOneVariablePerNameThatTheShellReadsBack() throws Exception {
@@ -69,7 +71,7 @@ class ConventionsTest {
     /** The command's output, run as bin/volumizer runs it. */
     private static String run(String... args) {
         StringWriter out = new StringWriter();
-        assertThat(Conventions.commandLine().setOut(new PrintWriter(out)).execute(args))
+        assertThat(ConventionsCommand.commandLine().setOut(new PrintWriter(out)).execute(args))
                 .as("exit code of %s", List.of(args)).isZero();
         return out.toString();
     }
