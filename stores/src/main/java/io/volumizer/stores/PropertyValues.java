@@ -19,41 +19,26 @@ public final class PropertyValues {
     private static final String NAME = "[A-Za-z][A-Za-z0-9_]{0,63}";
     private static final int MAX_TEXT = 32_768;
 
-    /** A property that cannot be stored: {@link #path} names it ({@code properties.<name>}). */
-    public static final class InvalidPropertyException extends IllegalArgumentException {
-
-        private final String path;
-
-        InvalidPropertyException(String path, String message) {
-            super(message);
-            this.path = path;
-        }
-
-        public String path() {
-            return path;
-        }
-    }
-
     private PropertyValues() {
     }
 
     /**
      * @return the properties in their order, with null, boolean, long, double or string values
-     * @throws InvalidPropertyException naming the first property (or the object) that cannot be stored
+     * @throws InvalidFieldException naming the first property (or the object) that cannot be stored
      */
     public static Map<String, Object> read(JsonNode json) {
         if (!json.isObject()) {
-            throw new InvalidPropertyException(PROPERTIES, "properties must be an object of names to scalar values");
+            throw new InvalidFieldException(PROPERTIES, "properties must be an object of names to scalar values");
         }
         if (json.size() > MAX_PROPERTIES) {
-            throw new InvalidPropertyException(PROPERTIES, "at most " + MAX_PROPERTIES + " properties, was " + json.size());
+            throw new InvalidFieldException(PROPERTIES, "at most " + MAX_PROPERTIES + " properties, was " + json.size());
         }
         Map<String, Object> properties = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> fields = json.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
             String path = DocumentFields.nested(PROPERTIES, field.getKey());
             if (!field.getKey().matches(NAME)) {
-                throw new InvalidPropertyException(path, "property names are 1-64 letters, digits or '_', starting "
+                throw new InvalidFieldException(path, "property names are 1-64 letters, digits or '_', starting "
                         + "with a letter, was '" + field.getKey() + "'");
             }
             JsonNode value = field.getValue();
@@ -68,7 +53,7 @@ public final class PropertyValues {
             } else if (value.isTextual() && value.asText().length() <= MAX_TEXT) {
                 properties.put(field.getKey(), value.asText());
             } else {
-                throw new InvalidPropertyException(path, path + " must be a string (up to 32 KiB), number, boolean or null");
+                throw new InvalidFieldException(path, path + " must be a string (up to 32 KiB), number, boolean or null");
             }
         }
         return properties;

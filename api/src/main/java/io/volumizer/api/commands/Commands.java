@@ -33,6 +33,7 @@ import io.volumizer.stores.commands.CommandRanges;
 import io.volumizer.stores.commands.CommandStore;
 import io.volumizer.stores.commands.CommandStore.State;
 import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.InvalidFieldException;
 
 /**
  * Long-running commands on a repository, each a Flink job on the session cluster: a reindex, a bulk update or
@@ -114,14 +115,14 @@ public final class Commands {
         Selection selection;
         try {
             selection = Selection.parse(filters);
-        } catch (Selection.InvalidSelectionException e) {
-            throw new CommandRefusedException(Reason.INVALID, "query." + e.filter(), e.getMessage());
+        } catch (InvalidFieldException e) {
+            throw new CommandRefusedException(Reason.INVALID, "query." + e.field(), e.getMessage());
         }
         Map<String, Object> values;
         try {
             values = properties == null || properties.isNull() ? Map.of() : PropertyValues.read(properties);
-        } catch (PropertyValues.InvalidPropertyException e) {
-            throw new CommandRefusedException(Reason.INVALID, "params." + e.path(), e.getMessage());
+        } catch (InvalidFieldException e) {
+            throw new CommandRefusedException(Reason.INVALID, "params." + e.field(), e.getMessage());
         }
         if (parsedAction == BulkUpdateOptions.Action.setProperties && values.isEmpty()) {
             throw new CommandRefusedException(Reason.INVALID, "params.properties", "setProperties needs params.properties: "

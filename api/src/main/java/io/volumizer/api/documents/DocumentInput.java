@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.stores.PropertyValues;
+import io.volumizer.stores.InvalidFieldException;
 
 /**
  * A document as a client sends it (JSON), checked field by field: every refusal names the field. Absent fields
@@ -89,8 +90,8 @@ public record DocumentInput(String id, String parentId, String type, String name
         }
         try {
             return PropertyValues.read(json);
-        } catch (PropertyValues.InvalidPropertyException e) {
-            throw ApiException.badRequest(e.path(), e.getMessage());
+        } catch (InvalidFieldException e) {
+            throw ApiException.badRequest(e.field(), e.getMessage());
         }
     }
 }

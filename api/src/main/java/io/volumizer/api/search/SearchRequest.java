@@ -32,6 +32,7 @@ import io.volumizer.stores.search.Aggregation;
 import io.volumizer.stores.search.IndexLayout;
 import io.volumizer.stores.search.SearchQuery;
 import io.volumizer.stores.search.SortField;
+import io.volumizer.stores.InvalidFieldException;
 
 /**
  * A search, read strictly from the query string and turned into a search engine's query: the documents of a
@@ -83,8 +84,8 @@ public record SearchRequest(List<String> repositories, Selection selection, Sort
         Selection selection;
         try {
             selection = Selection.parse(filters);
-        } catch (Selection.InvalidSelectionException e) {
-            throw ApiException.badRequest(e.filter(), e.getMessage());
+        } catch (InvalidFieldException e) {
+            throw ApiException.badRequest(e.field(), e.getMessage());
         }
         Sort sort = parameters.choice("sort", Sort.class, selection.q() == null ? Sort.name : Sort.relevance);
         int limit = parameters.integer("limit", 20, 1, maxPageSize);

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.stores.search.SelectionQuery;
+import io.volumizer.stores.InvalidFieldException;
 
 /**
  * Which documents a search or a bulk command is about, from the same filters: {@code q} (simple query syntax over
@@ -27,29 +28,14 @@ public record Selection(String q, List<String> types, List<String> states, List<
     public static final List<String> FILTERS = List.of("q", "type", "state", "customer", "from", "to");
     private static final int MAX_QUERY_LENGTH = 512;
 
-    /** A filter that is unknown or has a bad value: {@link #filter} names it. */
-    public static final class InvalidSelectionException extends IllegalArgumentException {
-
-        private final String filter;
-
-        InvalidSelectionException(String filter, String message) {
-            super(message);
-            this.filter = filter;
-        }
-
-        public String filter() {
-            return filter;
-        }
-    }
-
     /**
      * @param filters filter name to value; null or empty values are absent filters
-     * @throws InvalidSelectionException naming the first filter that is unknown or wrong, and why
+     * @throws InvalidFieldException naming the first filter that is unknown or wrong, and why
      */
     public static Selection parse(Map<String, String> filters) {
         for (String name : filters.keySet()) {
             if (!FILTERS.contains(name)) {
-                throw new InvalidSelectionException(name, "unknown filter '" + name + "'; filters: " + String.join(", ", FILTERS));
+                throw new InvalidFieldException(name, "unknown filter '" + name + "'; filters: " + String.join(", ", FILTERS));
             }
         }
         String q = value(filters, "q");
@@ -63,7 +49,7 @@ public record Selection(String q, List<String> types, List<String> states, List<
         Instant from = instant(value(filters, "from"), "from", false);
         Instant to = instant(value(filters, "to"), "to", true);
         if (from != null && to != null && from.isAfter(to)) {
-            throw new InvalidSelectionException("from", "from must not be after to");
+            throw new InvalidFieldException("from", "from must not be after to");
         }
         return new Selection(q, types, states, customers, from, to);
     }
@@ -110,7 +96,7 @@ public record Selection(String q, List<String> types, List<String> states, List<
     /** Refuses what Elasticsearch would read differently from what the user meant: unbalanced quotes or brackets. */
     static void checkSyntax(String q) {
         if (q.length() > MAX_QUERY_LENGTH) {
-            throw new InvalidSelectionException("q", "q is at most " + MAX_QUERY_LENGTH + " characters, was " + q.length());
+            throw new InvalidFieldException("q", "q is at most " + MAX_QUERY_LENGTH + " characters, was " + q.length());
         }
         boolean quoted = false;
         int depth = 0;
@@ -123,14 +109,14 @@ public record Selection(String q, List<String> types, List<String> states, List<
             } else if (!quoted && c == '(') {
                 depth++;
             } else if (!quoted && c == ')' && --depth < 0) {
-                throw new InvalidSelectionException("q", "q has an unmatched ')' at position " + (i + 1));
+                throw new InvalidFieldException("q", "q has an unmatched ')' at position " + (i + 1));
             }
         }
         if (quoted) {
-            throw new InvalidSelectionException("q", "q has an unterminated \" (phrase)");
+            throw new InvalidFieldException("q", "q has an unterminated \" (phrase)");
         }
         if (depth > 0) {
-            throw new InvalidSelectionException("q", "q has " + depth + " unclosed '('");
+            throw new InvalidFieldException("q", "q has " + depth + " unclosed '('");
         }
     }
 
@@ -146,7 +132,7 @@ public record Selection(String q, List<String> types, List<String> states, List<
         }
         for (String item : value.split(",", -1)) {
             if (!item.matches(pattern)) {
-                throw new InvalidSelectionException(field, field + " must be a comma-separated list of " + expected + ", was '" + value + "'");
+                throw new InvalidFieldException(field, field + " must be a comma-separated list of " + expected + ", was '" + value + "'");
             }
             items.add(item);
         }
@@ -165,7 +151,7 @@ public record Selection(String q, List<String> types, List<String> states, List<
             }
             return Instant.parse(value);
         } catch (DateTimeParseException e) {
-            throw new InvalidSelectionException(field, field + " must be a date (2025-01-31) or an instant (2025-01-31T12:00:00Z), was '" + value + "'");
+            throw new InvalidFieldException(field, field + " must be a date (2025-01-31) or an instant (2025-01-31T12:00:00Z), was '" + value + "'");
         }
     }
 }

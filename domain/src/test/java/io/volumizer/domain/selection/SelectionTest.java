@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import io.volumizer.stores.InvalidFieldException;
 
 class SelectionTest {
 
@@ -54,7 +55,7 @@ class SelectionTest {
 
     private static String filterAtFault(Map<String, String> filters) {
         Throwable error = catchThrowable(() -> Selection.parse(filters));
-        assertThat(error).isInstanceOf(Selection.InvalidSelectionException.class);
-        return ((Selection.InvalidSelectionException) error).filter();
+        assertThat(error).isInstanceOf(InvalidFieldException.class);
+        return ((InvalidFieldException) error).field();
     }
 }
