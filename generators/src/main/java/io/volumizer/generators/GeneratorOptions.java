@@ -53,6 +53,18 @@ public final class GeneratorOptions {
         return new GeneratorSettings(seed, customers, statementsPerAccount, meanAccounts, lastPeriod, repository);
     }
 
+    /** The options that name {@code settings}' run: what {@link #settings()} reads back. */
+    public static GeneratorOptions of(GeneratorSettings settings) {
+        GeneratorOptions options = new GeneratorOptions();
+        options.seed = settings.seed();
+        options.customers = settings.customers();
+        options.statementsPerAccount = settings.statementsPerAccount();
+        options.meanAccounts = settings.meanAccountsPerCustomer();
+        options.lastPeriod = settings.lastPeriod();
+        options.repository = settings.repository();
+        return options;
+    }
+
     private static void require(boolean condition, String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);

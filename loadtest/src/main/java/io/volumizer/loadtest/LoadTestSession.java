@@ -21,6 +21,7 @@ import com.mongodb.client.MongoClients;
 
 import io.volumizer.api.commands.Commands;
 import io.volumizer.api.commands.CommandsCli;
+import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.demo.DemoRecord;
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -151,10 +152,7 @@ public final class LoadTestSession implements Callable<Integer> {
 
     /** The options that name the demo's run, which the feeders compute ids and terms from. */
     static List<String> runArguments(GeneratorSettings demo) {
-        return List.of("--seed", Long.toString(demo.seed()), "--customers", Long.toString(demo.customers()),
-                "--statements-per-account", Integer.toString(demo.statementsPerAccount()),
-                "--mean-accounts", Double.toString(demo.meanAccountsPerCustomer()),
-                "--last-period", demo.lastPeriod().toString(), "--repository", demo.repository());
+        return Options.arguments(GeneratorOptions.of(demo));
     }
 
     @Override

@@ -61,8 +61,8 @@ public final class Backends implements AutoCloseable {
                 .applyToConnectionPoolSettings(p -> p.maxSize(200).maxWaitTime(timeoutMillis, TimeUnit.MILLISECONDS))
                 .addCommandListener(metrics.mongoCommands())
                 .build()));
-        searchEngine = SearchEngines.open(options.search, new SearchTuning(Duration.ofMillis(timeoutMillis),
-                Duration.ofMillis(requestTimeoutMillis), Duration.ofMillis(timeoutMillis), 200, metrics.searchRequests()));
+        searchEngine = SearchEngines.open(options.search, new SearchTuning(backendTimeout, requestTimeout,
+                backendTimeout, 200, metrics.searchRequests()));
         search = new RepositorySearch(searchEngine, options.indices());
         Properties producerConfig = options.kafka.clientProperties();
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -54,11 +54,6 @@ public record Selection(String q, List<String> types, List<String> states, List<
         return new Selection(q, types, states, customers, from, to);
     }
 
-    /** Every document. */
-    public static Selection all() {
-        return new Selection(null, List.of(), List.of(), List.of(), null, null);
-    }
-
     /** The filters as they are written: what {@link #parse} reads back into this selection. */
     public Map<String, String> filters() {
         Map<String, String> filters = new LinkedHashMap<>();

@@ -11,6 +11,7 @@ import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.Collector;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.model.Updates;
 
 import io.volumizer.domain.selection.Selection;
@@ -45,6 +46,8 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
     private final String commandId;
     private final Backoff backoff;
     private transient CommandStore commands;
+    /** The selection's query, the same for every slice. */
+    private transient ObjectNode query;
     private transient Counter rangesDone;
 
     ReadSlice(SearchConnection search, String repository, Map<String, String> filters, int slices, int pageSize,
@@ -63,13 +66,14 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
     @Override
     public void open(OpenContext context) {
         commands = new CommandStore(mongo.openShared(getRuntimeContext()));
+        query = Selection.parse(filters).query();
         // A slice is the bulk's range; it has no failed state of its own (a failure fails the job, which reads it again).
         rangesDone = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.BULK).counter(MetricNames.RANGES_DONE);
     }
 
     @Override
     public void flatMap(Long slice, Collector<Selected> out) throws IOException {
-        ScanRequest request = new ScanRequest(Selection.parse(filters).query(), slice.intValue(), slices, pageSize,
+        ScanRequest request = new ScanRequest(query, slice.intValue(), slices, pageSize,
                 keepAlive, List.of(), backoff);
         try (SearchReader.Scan scan = search.reader().scan(search.names().of(repository), request)) {
             commands.set(commandId, Updates.set("slices." + slice, scan.total()));

@@ -51,9 +51,10 @@ public final class IndexStage {
 
     /** The stage on the pipeline's real search engine, whose repository template it installs first. */
     public static IndexStage onSearchEngine(PipelineOptions pipeline, IndexSettings settings) throws IOException {
-        SearchBulkWriter writer = new SearchBulkWriter(SearchConnection.of(pipeline), Backoff.DEFAULT,
+        SearchConnection search = SearchConnection.of(pipeline);
+        search.installTemplate(); // before any index is created: from the job client, once
+        SearchBulkWriter writer = new SearchBulkWriter(search, Backoff.DEFAULT,
                 Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class));
-        writer.ensureTemplate();
         return new IndexStage(writer, pipeline.indexLayouts(), pipeline.repositoryBlobStores(), settings);
     }
 

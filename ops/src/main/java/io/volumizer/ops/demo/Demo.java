@@ -18,7 +18,6 @@ import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.Step;
 import io.volumizer.domain.topology.Topology;
-import io.volumizer.options.conventions.ConsumerGroups;
 import io.volumizer.options.conventions.MetricNames;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -76,9 +75,7 @@ public final class Demo extends PipelineRunCommand {
         FlinkSessionClient flink = session.client();
         String repository = settings.repository();
         Topology topology = pipeline.topology.orSingle(repository);
-        if (record != null) {
-            Files.deleteIfExists(record); // it describes the documents the reset below deletes
-        }
+        Files.deleteIfExists(record); // it describes the documents the reset below deletes
         try (Stores stores = new Stores(pipeline)) {
             for (String reset : topology.repositories()) {
                 System.out.println("resetting repository '" + reset + "' (topics, collection, index)");
@@ -150,7 +147,7 @@ public final class Demo extends PipelineRunCommand {
             int reconciled = summary(stores, settings, topology, generated, imported, indexed,
                     (System.nanoTime() - started) / 1e9);
             // The record names one repository, for the API and the load tests: a run over a topology leaves none.
-            if (reconciled == 0 && record != null && pipeline.topology.topology().isEmpty()) {
+            if (reconciled == 0 && pipeline.topology.topology().isEmpty()) {
                 new DemoRecord(settings, imported.count, importGroup(), importSavepoint, indexSavepoint).write(record);
             }
             return reconciled;

@@ -41,7 +41,6 @@ public enum Step {
         return mainClass;
     }
 
-    /** The name of the step's jobs, which their Kafka transactions are named after too. */
     /**
      * The consumer group this step reads its topic in for {@code repository} ({@code null}: none named). Import and
      * import-and-index share one: both read the documents topic, and either continues where the other stopped.
@@ -56,6 +55,7 @@ public enum Step {
         };
     }
 
+    /** The name of the step's jobs, which their Kafka transactions are named after too. */
     public String jobName() {
         return "volumizer-" + id;
     }

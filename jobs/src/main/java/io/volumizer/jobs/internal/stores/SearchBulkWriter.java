@@ -9,7 +9,6 @@ import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.BulkResult;
-import io.volumizer.stores.search.SearchException;
 import io.volumizer.stores.search.SearchWriter;
 
 /**
@@ -43,11 +42,6 @@ public final class SearchBulkWriter implements BulkWriter<ImportedEvent> {
     public static SearchBulkWriter intoGeneration(SearchConnection search, Backoff backoff,
             AvroCodec<ImportedEvent> importedCodec, String generation) {
         return new SearchBulkWriter(search, backoff, importedCodec, generation);
-    }
-
-    /** Installs the index template before any index is created (from the job client, once). */
-    public void ensureTemplate() throws SearchException {
-        search.installTemplate();
     }
 
     @Override
