@@ -14,10 +14,14 @@ import io.volumizer.generators.model.Account;
 import io.volumizer.generators.model.BankModel;
 import io.volumizer.generators.model.Customer;
 import io.volumizer.generators.render.Renditions;
+import io.volumizer.schemas.acl.AclInheritance;
+import io.volumizer.schemas.acl.Principals;
+import io.volumizer.schemas.event.Acl;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
+import io.volumizer.schemas.event.Permission;
 
 /**
  * A bank's content as document events, by index: {@link #documentAt(long)} computes document <i>i</i> of a run
@@ -27,6 +31,11 @@ import io.volumizer.schemas.event.Origin;
  * <p>The index space: 0 is the repository root, 1..50 the state folders, then each customer owns a fixed-size slot:
  * its folder, its ID card, and for each of 3 possible accounts the account, its opening letter and its statements.
  * Slots of accounts a customer does not have are empty ({@link #documentAt(long)} returns {@code null}).
+ *
+ * <p>The ACL layout ({@link BankPrincipals}): administrators manage the root; each state's branch group may write its
+ * state's folder; each customer's user may read their folder; about 1% of accounts ({@link BankModel#restricted}) block
+ * inheritance and are read by compliance alone; statements in the archive ({@link GeneratorSettings#archived}) block
+ * inheritance and are read by auditors alone. Other documents have no ACL of their own.
  *
  * <p>Not thread-safe (it caches the last customer, which consecutive indices share): one instance per thread.
  */
@@ -103,7 +112,7 @@ public final class BankGenerator {
         }
         if (index == 0) {
             return folder(index, ROOT_ID, null, "Root", settings.repository(), "Repository " + settings.repository(),
-                    REPOSITORY_CREATED, new LinkedHashMap<>());
+                    REPOSITORY_CREATED, new LinkedHashMap<>(), granting(Principals.ADMINISTRATORS, Permission.MANAGE));
         }
         if (index < headerLength) {
             State state = states.get((int) index - 1);
@@ -111,7 +120,7 @@ public final class BankGenerator {
             properties.put(STATE, state.code());
             properties.put("stateName", state.name());
             return folder(index, stateId(state.code()), ROOT_ID, "State", state.name(), state.name(),
-                    REPOSITORY_CREATED, properties);
+                    REPOSITORY_CREATED, properties, granting(BankPrincipals.branch(state.code()), Permission.WRITE));
         }
         long customerIndex = (index - headerLength) / customerSlot;
         int offset = (int) ((index - headerLength) % customerSlot);
@@ -193,7 +202,8 @@ public final class BankGenerator {
         properties.put("accounts", (long) customer.accounts());
         return folder(index, customerId(customer), stateId(customer.stateCode()), "CustomerFolder",
                 customer.lastName() + ", " + customer.firstName() + " (" + customer.number() + ")",
-                customer.fullName(), instant(customer.since()), properties);
+                customer.fullName(), instant(customer.since()), properties,
+                granting(BankPrincipals.customer(customer.number()), Permission.READ));
     }
 
     private DocumentEvent idCard(long index, Customer customer) {
@@ -202,7 +212,7 @@ public final class BankGenerator {
         properties.put("expiryDate", customer.since().plusYears(30).toString());
         BlobKey key = new BlobKey(settings, BlobKey.Kind.IDCARD, customer.index(), 0, 0);
         return document(index, customerId(customer) + "-idcard", customerId(customer), "IdCard", "id-card.jpg",
-                "ID card — " + customer.fullName(), instant(customer.since()), properties, key);
+                "ID card — " + customer.fullName(), instant(customer.since()), properties, key, null);
     }
 
     private DocumentEvent accountFolder(long index, Account account) {
@@ -213,7 +223,8 @@ public final class BankGenerator {
         properties.put("currency", account.currency());
         return folder(index, accountId(account), customerId(customer), "Account",
                 account.type() + " " + account.number(), account.type() + " account " + account.number() + " — "
-                        + customer.fullName(), instant(account.opened()), properties);
+                        + customer.fullName(), instant(account.opened()), properties,
+                model.restricted(account) ? onlyReading(BankPrincipals.COMPLIANCE) : null);
     }
 
     private DocumentEvent openingLetter(long index, Account account) {
@@ -223,7 +234,7 @@ public final class BankGenerator {
         BlobKey key = new BlobKey(settings, BlobKey.Kind.LETTER, customer.index(), account.index(), 0);
         return document(index, accountId(account) + "-letter", accountId(account), "OpeningLetter",
                 "opening-letter.docx", "Account opening letter " + account.number() + " — " + customer.fullName(),
-                instant(account.opened()), properties, key);
+                instant(account.opened()), properties, key, null);
     }
 
     private DocumentEvent statement(long index, Account account, int statementIndex) {
@@ -241,7 +252,8 @@ public final class BankGenerator {
         return document(index, accountId(account) + "-st-" + period, accountId(account), "Statement",
                 "statement-" + period + ".pdf", "Statement " + period + " — " + account.type() + " "
                         + account.number() + " — " + customer.fullName(),
-                instant(period.plusMonths(1).atDay(1)), properties, key);
+                instant(period.plusMonths(1).atDay(1)), properties, key,
+                settings.archived(period) ? onlyReading(BankPrincipals.AUDITORS) : null);
     }
 
     /** What every document of a customer's starts with: its customer, then the state (routing reads both). */
@@ -261,12 +273,12 @@ public final class BankGenerator {
     }
 
     private DocumentEvent folder(long index, String id, String parentId, String type, String name, String title,
-            Instant created, Map<String, Object> properties) {
-        return document(index, id, parentId, type, name, title, created, properties, null);
+            Instant created, Map<String, Object> properties, Acl acl) {
+        return document(index, id, parentId, type, name, title, created, properties, null, acl);
     }
 
     private DocumentEvent document(long index, String id, String parentId, String type, String name, String title,
-            Instant created, Map<String, Object> properties, BlobKey blob) {
+            Instant created, Map<String, Object> properties, BlobKey blob, Acl acl) {
         BlobRef blobRef = blob == null ? null : BlobRef.newBuilder().setKey(blob.format())
                 .setMimeType(blob.kind().mimeType).setFilename(name).build();
         return DocumentEvent.newBuilder()
@@ -274,7 +286,17 @@ public final class BankGenerator {
                 .setType(type).setName(name).setTitle(title).setCreated(created).setModified(created)
                 .setProperties(properties).setBlob(blobRef).setEventTime(created).setVersion(1L)
                 .setOrigin(Origin.newBuilder().setSource("generator").setSeed(settings.seed()).setIndex(index).build())
-                .build();
+                .setAcl(acl).build();
+    }
+
+    /** An ACL that adds a grant to what the document inherits. */
+    private static Acl granting(String principal, Permission permission) {
+        return new Acl(List.of(AclInheritance.grant(principal, permission)), false);
+    }
+
+    /** An ACL that blocks inheritance: only {@code principal} may read the document (and administrators, always). */
+    private static Acl onlyReading(String principal) {
+        return new Acl(List.of(AclInheritance.grant(principal, Permission.READ)), true);
     }
 
     private static Instant instant(LocalDate date) {

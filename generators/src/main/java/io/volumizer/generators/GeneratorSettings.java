@@ -30,6 +30,12 @@ public record GeneratorSettings(long seed, long customers, int statementsPerAcco
     public static final String DEFAULT_LAST_PERIOD_TEXT = "2025-12";
     public static final YearMonth DEFAULT_LAST_PERIOD = YearMonth.parse(DEFAULT_LAST_PERIOD_TEXT);
     public static final String DEFAULT_REPOSITORY = "bank";
+    /**
+     * A statement this many months old or older (measured as a topology's {@code minAge}: from its creation, the
+     * first day after its period, to the run's {@link #present()}) is in the archive; topologies/11b.yaml routes the
+     * same statements to its archive repository.
+     */
+    public static final int ARCHIVE_AGE_MONTHS = 6;
 
     public GeneratorSettings {
         if (customers < 0) {
@@ -70,5 +76,10 @@ public record GeneratorSettings(long seed, long customers, int statementsPerAcco
      */
     public Instant present() {
         return lastPeriod.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+    }
+
+    /** Whether the statement of {@code period} is in the archive: {@link #ARCHIVE_AGE_MONTHS} or more before the last. */
+    public boolean archived(YearMonth period) {
+        return !period.isAfter(lastPeriod.minusMonths(ARCHIVE_AGE_MONTHS));
     }
 }

@@ -35,6 +35,9 @@ class TopologyTest {
                 String period = document.getProperties().get("period").toString();
                 boolean old = period.compareTo(settings.lastPeriod().minusMonths(6).toString()) <= 0;
                 assertThat(repository).as(document.getId()).isEqualTo(old ? "archives" : WEST.contains(state) ? "us-west" : "us-east");
+                assertThat(document.getAcl() != null && document.getAcl().getBlockInheritance())
+                        .as("%s is in the generator's archive (its ACL) where the topology archives it", document.getId())
+                        .isEqualTo(old);
                 if (!old) {
                     liveStatementsPerAccount.merge(document.getParentId(), 1, Integer::sum);
                 }

@@ -26,6 +26,9 @@ public final class BankModel {
     private static final long STATEMENT = 3;
     private static final long BALANCE = 4;
     private static final long CITY = 5;
+    private static final long RESTRICTION = 6;
+    /** The share of accounts restricted to the compliance team. */
+    public static final double RESTRICTED_ACCOUNTS = 0.01;
 
     private static final int CITIES_PER_STATE = 400;
     private static final long BORN_FROM = LocalDate.of(1940, 1, 1).toEpochDay();
@@ -90,6 +93,11 @@ public final class BankModel {
         // Log-uniform between $100 and $100,000: most accounts are small, a few are large.
         long level = Math.round(Math.pow(10, 4 + 3 * rng.nextDouble()));
         return new Account(customer, index, customer.number() + "-" + (index + 1), type, opened, "USD", level);
+    }
+
+    /** Whether an account is restricted to the compliance team: drawn from its own stream, about 1% of them. */
+    public boolean restricted(Account account) {
+        return Rng.of(seed, RESTRICTION, account.customer().index(), account.index()).chance(RESTRICTED_ACCOUNTS);
     }
 
     public YearMonth period(int statementIndex) {
