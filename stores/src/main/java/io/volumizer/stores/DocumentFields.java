@@ -40,6 +40,17 @@ public final class DocumentFields {
     public static final String BLOB = "blob";
     /** MongoDB only: where a generated document came from. */
     public static final String ORIGIN = "origin";
+    /** MongoDB only: the document's own ACL, an object of {@link Acl}'s fields. */
+    public static final String ACL = "acl";
+    /**
+     * The principals that may read the document (its effective ACL, computed at import from its ancestors' ACLs):
+     * MongoDB stores it, Elasticsearch indexes it as a keyword, for searches to filter by.
+     */
+    public static final String READ_ACL = "readAcl";
+    /** MongoDB only: the principals that may write the document. */
+    public static final String WRITE_ACL = "writeAcl";
+    /** MongoDB only: the principals that may change the document's ACL. */
+    public static final String MANAGE_ACL = "manageAcl";
 
     /** Fields of {@link #BLOB}. */
     public static final class Blob {
@@ -63,6 +74,19 @@ public final class DocumentFields {
         public static final String COMMAND = "command";
 
         private Origin() {
+        }
+    }
+
+    /** Fields of {@link #ACL}: {@code {aces: [{principal, permission, granted}], blockInheritance}}. */
+    public static final class Acl {
+        public static final String ACES = "aces";
+        public static final String PRINCIPAL = "principal";
+        /** READ, WRITE or MANAGE. */
+        public static final String PERMISSION = "permission";
+        public static final String GRANTED = "granted";
+        public static final String BLOCK_INHERITANCE = "blockInheritance";
+
+        private Acl() {
         }
     }
 

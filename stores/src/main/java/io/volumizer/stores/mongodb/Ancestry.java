@@ -4,21 +4,29 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * Where a document sits: the ids from the root down to and including the document itself, and its path of names.
- * A child's ancestry is its parent's ancestry plus itself.
- */
-public record Ancestry(List<String> ids, String path) implements Serializable {
+import io.volumizer.schemas.acl.AclInheritance;
+import io.volumizer.schemas.event.Acl;
+import io.volumizer.schemas.event.EffectiveAcl;
 
-    public static Ancestry root(String id, String name) {
-        return new Ancestry(List.of(id), "/" + name);
+/**
+ * Where a document sits and who may do what to it: the ids from the root down to and including the document itself,
+ * its path of names, and its effective ACL. A child's ancestry is its parent's ancestry plus itself, its effective
+ * ACL the parent's with its own ACL applied ({@link AclInheritance}).
+ *
+ * @param acl the document's effective ACL; null for a document stored before ACLs (its children inherit nothing)
+ */
+public record Ancestry(List<String> ids, String path, EffectiveAcl acl) implements Serializable {
+
+    /** A root's: it inherits nothing, its own ACL is all its effective ACL. */
+    public static Ancestry root(String id, String name, Acl own) {
+        return new Ancestry(List.of(id), "/" + name, AclInheritance.effective(null, own));
     }
 
-    public Ancestry child(String id, String name) {
+    public Ancestry child(String id, String name, Acl own) {
         List<String> childIds = new ArrayList<>(ids.size() + 1);
         childIds.addAll(ids);
         childIds.add(id);
-        return new Ancestry(childIds, path + "/" + name);
+        return new Ancestry(childIds, path + "/" + name, AclInheritance.effective(acl, own));
     }
 
     /** The ids above the document (all but the last). */

@@ -6,16 +6,19 @@ import static io.volumizer.stores.DocumentFields.CREATED;
 import static io.volumizer.stores.DocumentFields.DELETED;
 import static io.volumizer.stores.DocumentFields.IMPORTED_AT;
 import static io.volumizer.stores.DocumentFields.KEY;
+import static io.volumizer.stores.DocumentFields.MANAGE_ACL;
 import static io.volumizer.stores.DocumentFields.MODIFIED;
 import static io.volumizer.stores.DocumentFields.NAME;
 import static io.volumizer.stores.DocumentFields.ORIGIN;
 import static io.volumizer.stores.DocumentFields.PARENT_ID;
 import static io.volumizer.stores.DocumentFields.PATH;
 import static io.volumizer.stores.DocumentFields.PROPERTIES;
+import static io.volumizer.stores.DocumentFields.READ_ACL;
 import static io.volumizer.stores.DocumentFields.REPOSITORY;
 import static io.volumizer.stores.DocumentFields.TITLE;
 import static io.volumizer.stores.DocumentFields.TYPE;
 import static io.volumizer.stores.DocumentFields.VERSION;
+import static io.volumizer.stores.DocumentFields.WRITE_ACL;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -255,16 +258,16 @@ public final class MongoDocumentStore {
                 + holder.getString(KEY).getValue();
     }
 
-    /** The ancestry of a stored, not deleted document. */
+    /** The ancestry of a stored, not deleted document, with the effective ACL the import stored. */
     public Optional<Ancestry> ancestry(String repository, String id) {
         Document found = collection(repository).find(Filters.eq(KEY, id))
-                .projection(Projections.include(ANCESTOR_IDS, PATH, DELETED)).first();
+                .projection(Projections.include(ANCESTOR_IDS, PATH, READ_ACL, WRITE_ACL, MANAGE_ACL, DELETED)).first();
         if (found == null || isTombstone(found)) {
             return Optional.empty();
         }
         List<String> ids = new ArrayList<>(found.getList(ANCESTOR_IDS, String.class));
         ids.add(id);
-        return Optional.of(new Ancestry(ids, found.getString(PATH)));
+        return Optional.of(new Ancestry(ids, found.getString(PATH), StoredForm.effectiveAcl(found)));
     }
 
     /** The stored form ({@link StoredForm}): the event's fields, its ancestry, a tombstone flag; BSON as sent. */
@@ -285,12 +288,14 @@ public final class MongoDocumentStore {
         DocumentEvent document = toEvent(stored, isTombstone(stored) ? Operation.DELETE : Operation.UPDATE);
         return ImportedEvent.newBuilder().setDocument(document)
                 .setAncestorIds(new ArrayList<>(stored.getList(ANCESTOR_IDS, String.class)))
-                .setPath(stored.getString(PATH)).setImportedAt(stored.getDate(IMPORTED_AT).toInstant()).build();
+                .setPath(stored.getString(PATH)).setImportedAt(stored.getDate(IMPORTED_AT).toInstant())
+                .setEffectiveAcl(StoredForm.effectiveAcl(stored)).build();
     }
 
     /**
      * The stored form read back as the next event of {@code operation} on that document (the inverse of
-     * {@link #toBson}, without the import's ancestry): what a writer changes and appends again.
+     * {@link #toBson}, without the import's ancestry and effective ACL; with the document's own ACL): what a writer
+     * changes and appends again.
      */
     public static DocumentEvent toEvent(Document stored, Operation operation) {
         Document blob = stored.get(BLOB, Document.class);
@@ -312,6 +317,6 @@ public final class MongoDocumentStore {
                         .setSeed(origin.getLong(DocumentFields.Origin.SEED))
                         .setIndex(origin.getLong(DocumentFields.Origin.INDEX))
                         .setCommand(origin.getString(DocumentFields.Origin.COMMAND)).build())
-                .build();
+                .setAcl(StoredForm.acl(stored)).build();
     }
 }

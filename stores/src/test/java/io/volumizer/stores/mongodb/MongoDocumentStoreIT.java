@@ -18,6 +18,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.model.Filters;
 
+import io.volumizer.schemas.event.EffectiveAcl;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.BulkResult;
@@ -132,13 +133,18 @@ class MongoDocumentStoreIT {
     }
 
     @Test
-    void ancestryOfAStoredDocumentIncludesItself() {
-        store.write(List.of(imported("bank", "child", "parent", "c.pdf", 1, "C")));
+    void ancestryOfAStoredDocumentIncludesItselfAndItsEffectiveAcl() {
+        EffectiveAcl acl = new EffectiveAcl(List.of("branch-CA", "customer-1"), List.of("branch-CA"), List.of());
+        ImportedEvent child = imported("bank", "child", "parent", "c.pdf", 1, "C");
+        child.setEffectiveAcl(acl);
+        store.write(List.of(child, imported("bank", "old", "parent", "o.pdf", 1, "O")));
 
         Ancestry ancestry = store.ancestry("bank", "child").orElseThrow();
 
         assertThat(ancestry.ids()).containsExactly("root", "parent", "child");
         assertThat(ancestry.path()).isEqualTo("/bank/parent/c.pdf");
+        assertThat(ancestry.acl()).isEqualTo(acl);
+        assertThat(store.ancestry("bank", "old").orElseThrow().acl()).as("stored before ACLs").isNull();
         assertThat(store.ancestry("bank", "missing")).isEmpty();
     }
 }

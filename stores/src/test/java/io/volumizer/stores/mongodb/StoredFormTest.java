@@ -13,11 +13,15 @@ import org.bson.Document;
 import org.bson.codecs.DocumentCodec;
 import org.junit.jupiter.api.Test;
 
+import io.volumizer.schemas.acl.AclInheritance;
+import io.volumizer.schemas.event.Acl;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.EffectiveAcl;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
+import io.volumizer.schemas.event.Permission;
 
 class StoredFormTest {
 
@@ -74,6 +78,39 @@ class StoredFormTest {
 
         assertThat(MongoDocumentStore.toEvent(read(imported(document, List.of("root", "ac-1"), "/x")), Operation.UPDATE))
                 .isEqualTo(DocumentEvent.newBuilder(document).setEventTime(MODIFIED).build());
+    }
+
+    @Test
+    void theOwnAclAndTheEffectiveOneAreStoredAfterTheOriginAndReadBack() {
+        Acl own = new Acl(List.of(AclInheritance.grant("auditors", Permission.READ),
+                AclInheritance.deny("customer-1", Permission.WRITE)), true);
+        EffectiveAcl effective = new EffectiveAcl(List.of("auditors", "administrators"), List.of("administrators"), List.of());
+        DocumentEvent document = document(Operation.CREATE, "st-1", "ac-1", Map.of())
+                .setOrigin(Origin.newBuilder().setSource("api").setSeed(null).setIndex(null).build()).setAcl(own).build();
+        ImportedEvent event = ImportedEvent.newBuilder(imported(document, List.of("root", "ac-1"), "/x"))
+                .setEffectiveAcl(effective).build();
+
+        Document stored = read(event);
+
+        assertThat(stored.get("acl")).isEqualTo(new Document("aces", List.of(
+                new Document("principal", "auditors").append("permission", "READ").append("granted", true),
+                new Document("principal", "customer-1").append("permission", "WRITE").append("granted", false)))
+                .append("blockInheritance", true));
+        assertThat(stored.getList("readAcl", String.class)).containsExactly("auditors", "administrators");
+        assertThat(stored.getList("writeAcl", String.class)).containsExactly("administrators");
+        assertThat(stored.getList("manageAcl", String.class)).isEmpty();
+        assertThat(List.copyOf(stored.keySet())).endsWith("origin", "acl", "readAcl", "writeAcl", "manageAcl");
+        assertThat(MongoDocumentStore.toEvent(stored, Operation.UPDATE).getAcl()).isEqualTo(own);
+        assertThat(MongoDocumentStore.toImported(stored).getEffectiveAcl()).isEqualTo(effective);
+    }
+
+    @Test
+    void aDocumentStoredBeforeAclsHasNeitherAcl() {
+        Document stored = read(imported(document(Operation.CREATE, "st-1", "ac-1", Map.of()).build(), List.of("root"), "/x"));
+
+        assertThat(stored).doesNotContainKeys("acl", "readAcl", "writeAcl", "manageAcl");
+        assertThat(MongoDocumentStore.toEvent(stored, Operation.UPDATE).getAcl()).isNull();
+        assertThat(MongoDocumentStore.toImported(stored).getEffectiveAcl()).isNull();
     }
 
     @Test

@@ -11,6 +11,7 @@ import static io.volumizer.stores.DocumentFields.NAME;
 import static io.volumizer.stores.DocumentFields.PARENT_ID;
 import static io.volumizer.stores.DocumentFields.PATH;
 import static io.volumizer.stores.DocumentFields.PROPERTIES;
+import static io.volumizer.stores.DocumentFields.READ_ACL;
 import static io.volumizer.stores.DocumentFields.REPOSITORY;
 import static io.volumizer.stores.DocumentFields.TITLE;
 import static io.volumizer.stores.DocumentFields.TYPE;
@@ -205,8 +206,9 @@ final class Elasticsearch7Writer implements SearchWriter {
     }
 
     /**
-     * The indexed form ({@link DocumentFields}): metadata, ancestry, typed properties, a fulltext field of every text
-     * value (but in an archive) and the file's text (in a live repository, where the index stage read it).
+     * The indexed form ({@link DocumentFields}): metadata, ancestry, who may read it (the import's effective ACL, in
+     * every profile: searches filter by it), typed properties, a fulltext field of every text value (but in an
+     * archive) and the file's text (in a live repository, where the index stage read it).
      */
     private static void writeDocument(JsonGenerator json, ImportedEvent event, IndexProfile profile) throws IOException {
         DocumentEvent document = event.getDocument();
@@ -221,11 +223,10 @@ final class Elasticsearch7Writer implements SearchWriter {
         json.writeStringField(CREATED, document.getCreated().toString());
         json.writeStringField(MODIFIED, document.getModified().toString());
         json.writeNumberField(VERSION, document.getVersion());
-        json.writeArrayFieldStart(ANCESTOR_IDS);
-        for (String ancestor : event.getAncestorIds()) {
-            json.writeString(ancestor);
+        writeStrings(json, ANCESTOR_IDS, event.getAncestorIds());
+        if (event.getEffectiveAcl() != null) {
+            writeStrings(json, READ_ACL, event.getEffectiveAcl().getRead());
         }
-        json.writeEndArray();
         StringBuilder fulltext = new StringBuilder(document.getTitle());
         json.writeObjectFieldStart(PROPERTIES);
         for (Map.Entry<String, Object> property : document.getProperties().entrySet()) {
@@ -256,5 +257,13 @@ final class Elasticsearch7Writer implements SearchWriter {
             json.writeEndObject();
         }
         json.writeEndObject();
+    }
+
+    private static void writeStrings(JsonGenerator json, String name, List<String> values) throws IOException {
+        json.writeArrayFieldStart(name);
+        for (String value : values) {
+            json.writeString(value);
+        }
+        json.writeEndArray();
     }
 }

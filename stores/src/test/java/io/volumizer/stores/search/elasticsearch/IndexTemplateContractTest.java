@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.schemas.event.BlobRef;
+import io.volumizer.schemas.event.EffectiveAcl;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.search.IndexLayout;
@@ -44,8 +45,8 @@ class IndexTemplateContractTest {
     }
 
     /**
-     * Field paths of the indexed form of documents with every kind of value: a root, a file with a blob and its
-     * text (a live repository's).
+     * Field paths of the indexed form of documents with every kind of value: a root, a file with a blob, its
+     * text (a live repository's) and its effective ACL.
      */
     private static Set<String> writtenFields() throws Exception {
         ImportedEvent root = Events.imported("bank", "root", "none", "bank", 1, "Bank");
@@ -62,6 +63,7 @@ class IndexTemplateContractTest {
         file.getDocument().setBlob(BlobRef.newBuilder().setKey("gen/v1/k").setMimeType("application/pdf")
                 .setFilename("2024-01.pdf").setDigest("ab").setLength(3L).build());
         file.setFileText("Opening balance");
+        file.setEffectiveAcl(new EffectiveAcl(List.of("auditors"), List.of(), List.of()));
         IndexLayout live = new IndexLayout(null, null, null, null, null, IndexProfile.LIVE);
         byte[] body = BulkBodyTest.writer(Map.of("bank", live)).bulkBody(List.of(root, file));
         Set<String> fields = new TreeSet<>();
