@@ -15,6 +15,7 @@ import org.apache.flink.api.common.typeinfo.TypeHint;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -25,7 +26,9 @@ import io.volumizer.jobs.internal.kafka.RecordDecoder;
 import io.volumizer.jobs.internal.stores.ParentLookup;
 import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.options.steps.ImportSettings;
+import io.volumizer.schemas.acl.AclInheritance;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.EffectiveAcl;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.ReasonClass;
@@ -56,6 +59,11 @@ import io.volumizer.options.conventions.MetricNames;
  * a moment after its children's. Should it be refused, its children are still imported; should the job fail first,
  * both are replayed from the same checkpoint.
  *
+ * <p>Each document's effective ACL is computed here too, from its parent's (the cache entry carries it) and the
+ * document's own ACL ({@link io.volumizer.schemas.acl.AclInheritance}); a root's from its own ACL alone; a parent
+ * read from MongoDB brings the effective ACL stored with it (none if it was stored before ACLs: its children then
+ * inherit nothing).
+ *
  * <p>Keyed by record position instead ({@code --partition-by document}, the benchmark's random partitioning), every
  * document looks its parent up and nothing is cached.
  */
@@ -75,6 +83,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     private transient ValueState<List<String>> parentIds;
     private transient ValueState<String> parentPath;
+    /** Null in an entry restored from a savepoint taken before ACLs: that entry is read from MongoDB again. */
+    private transient ValueState<EffectiveAcl> parentAcl;
     /** Parked records in {@link RawRecord#toBytes()} form: cheap to snapshot at every checkpoint. */
     private transient ListState<byte[]> parked;
     private transient ValueState<Long> parkedSince;
@@ -117,8 +127,12 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         ids.enableTimeToLive(ttl);
         ValueStateDescriptor<String> path = new ValueStateDescriptor<>("parent-path", Types.STRING);
         path.enableTimeToLive(ttl);
+        ValueStateDescriptor<EffectiveAcl> acl = new ValueStateDescriptor<>("parent-acl",
+                new AvroTypeInfo<>(EffectiveAcl.class));
+        acl.enableTimeToLive(ttl);
         parentIds = getRuntimeContext().getState(ids);
         parentPath = getRuntimeContext().getState(path);
+        parentAcl = getRuntimeContext().getState(acl);
         parked = getRuntimeContext().getListState(new ListStateDescriptor<>("parked-records",
                 PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         parkedSince = getRuntimeContext().getState(new ValueStateDescriptor<>("parked-since", Types.LONG));
@@ -281,7 +295,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     /** A root is its own key: its ancestry is also the cache entry its children need. */
     private Ancestry emitRoot(DocumentEvent document, Collector<ImportedEvent> out) {
-        Ancestry root = Ancestry.root(document.getId(), document.getName());
+        Ancestry root = Ancestry.root(document.getId(), document.getName(), document.getAcl());
         if (keyedByParent) {
             cache(root);
         }
@@ -290,7 +304,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     private void emitChild(DocumentEvent document, Ancestry parent, Collector<ImportedEvent> out) {
-        Ancestry ancestry = parent.child(document.getId(), document.getName());
+        Ancestry ancestry = parent.child(document.getId(), document.getName(), document.getAcl());
         if (resolvedFolders != null) {
             if (document.getOperation() == Operation.DELETE) {
                 resolvedFolders.remove(document.getId());
@@ -308,8 +322,9 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     /** The cache entry of the current key (the parent), filled from the resolved folders if it has none. */
     private Optional<Ancestry> cachedParent(Context context) throws Exception {
         List<String> ids = parentIds.value();
-        if (ids != null) {
-            return Optional.of(new Ancestry(ids, parentPath.value()));
+        EffectiveAcl acl = ids == null ? null : parentAcl.value();
+        if (acl != null) {
+            return Optional.of(new Ancestry(ids, parentPath.value(), acl));
         }
         Optional<Ancestry> folder = resolvedFolders == null ? Optional.empty() : resolvedFolders.get(context.getCurrentKey());
         if (folder.isPresent()) {
@@ -323,6 +338,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         try {
             parentIds.update(new ArrayList<>(ancestry.ids()));
             parentPath.update(ancestry.path());
+            // A parent stored before ACLs has none: its children inherit nothing (the computation's null parent).
+            parentAcl.update(ancestry.acl() == null ? AclInheritance.none() : ancestry.acl());
         } catch (Exception e) {
             throw new IllegalStateException("cannot update the parent cache", e);
         }
@@ -330,6 +347,6 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     private static ImportedEvent imported(DocumentEvent document, Ancestry ancestry) {
         return ImportedEvent.newBuilder().setDocument(document).setAncestorIds(new ArrayList<>(ancestry.ancestorIds()))
-                .setPath(ancestry.path()).setImportedAt(Instant.now()).build();
+                .setPath(ancestry.path()).setImportedAt(Instant.now()).setEffectiveAcl(ancestry.acl()).build();
     }
 }

@@ -31,11 +31,15 @@ import io.volumizer.jobs.internal.stores.ParentLookup;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.jobs.testing.Documents;
+import io.volumizer.schemas.acl.AclInheritance;
+import io.volumizer.schemas.event.Acl;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.EffectiveAcl;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
+import io.volumizer.schemas.event.Permission;
 import io.volumizer.stores.mongodb.Ancestry;
 
 class ResolveAncestorsTest {
@@ -62,7 +66,33 @@ class ResolveAncestorsTest {
         }
     }
 
+    /** What the account parents of these tests have as their stored effective ACL. */
+    private static final EffectiveAcl STORED_ACL = new EffectiveAcl(List.of("administrators", "branch-CA"),
+            List.of("administrators", "branch-CA"), List.of("administrators"));
+
     private long offset;
+
+    /** A parent as MongoDB has it, with {@link #STORED_ACL}. */
+    private static Ancestry stored(List<String> ids, String path) {
+        return new Ancestry(ids, path, STORED_ACL);
+    }
+
+    private static Acl acl(boolean block, String principal, Permission permission) {
+        return new Acl(List.of(AclInheritance.grant(principal, permission)), block);
+    }
+
+    private void send(KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness, String id,
+            String parentId, Acl acl) throws Exception {
+        DocumentEvent document = document(id, parentId, id);
+        document.setAcl(acl);
+        harness.processElement(record(document, offset++), 0);
+    }
+
+    private static EffectiveAcl effectiveAcl(KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness,
+            String id) {
+        return harness.extractOutputValues().stream().filter(e -> e.getDocument().getId().equals(id)).findFirst()
+                .orElseThrow().getEffectiveAcl();
+    }
 
     /**
      * Moves processing time forward a millisecond at a time, as it passes in a running job: each timer fires at its
@@ -150,7 +180,7 @@ class ResolveAncestorsTest {
 
     @Test
     void childrenOfOneParentLookItUpOnceThenHitTheCache() throws Exception {
-        STORED.put("account", new Ancestry(List.of("root", "customer", "account"), "/bank/c/a"));
+        STORED.put("account", stored(List.of("root", "customer", "account"), "/bank/c/a"));
         try (var harness = harness()) {
             harness.open();
             for (int i = 0; i < 30; i++) {
@@ -172,6 +202,59 @@ class ResolveAncestorsTest {
     }
 
     @Test
+    void effectiveAclsAreInheritedFromTheRootDownUntilABlock() throws Exception {
+        try (var harness = harness()) {
+            harness.open();
+            send(harness, "root", null, acl(false, "administrators", Permission.MANAGE));
+            advance(harness, 0, 100);
+            send(harness, "state", "root", acl(false, "branch-CA", Permission.WRITE));
+            send(harness, "customer", "state", acl(false, "customer-1", Permission.READ));
+            send(harness, "account", "customer", null);
+            send(harness, "restricted", "customer", acl(true, "compliance", Permission.READ));
+            send(harness, "statement", "account", null);
+            send(harness, "archived", "account", acl(true, "auditors", Permission.READ));
+            send(harness, "restricted-statement", "restricted", null);
+            advance(harness, 100, 200);
+
+            assertThat(ids(harness)).hasSize(8);
+            assertThat(effectiveAcl(harness, "root")).isEqualTo(new EffectiveAcl(List.of("administrators"),
+                    List.of("administrators"), List.of("administrators")));
+            EffectiveAcl customer = new EffectiveAcl(List.of("administrators", "branch-CA", "customer-1"),
+                    List.of("administrators", "branch-CA"), List.of("administrators"));
+            assertThat(effectiveAcl(harness, "customer")).isEqualTo(customer);
+            assertThat(effectiveAcl(harness, "account")).isEqualTo(customer);
+            assertThat(effectiveAcl(harness, "statement")).isEqualTo(customer);
+            EffectiveAcl compliance = new EffectiveAcl(List.of("compliance"), List.of(), List.of());
+            assertThat(effectiveAcl(harness, "restricted")).isEqualTo(compliance);
+            assertThat(effectiveAcl(harness, "restricted-statement")).as("below a block").isEqualTo(compliance);
+            assertThat(effectiveAcl(harness, "archived")).isEqualTo(new EffectiveAcl(List.of("auditors"), List.of(), List.of()));
+            assertThat(LOOKUPS.get()).isZero();
+        }
+    }
+
+    @Test
+    void aChildOfAParentReadFromMongoDBInheritsTheEffectiveAclStoredWithIt() throws Exception {
+        STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
+        STORED.put("old", new Ancestry(List.of("root", "old"), "/bank/o", null));
+        try (var harness = harness()) {
+            harness.open();
+            send(harness, "s1", "account", null);
+            send(harness, "s2", "account", acl(false, "auditors", Permission.READ));
+            send(harness, "o1", "old", acl(false, "auditors", Permission.READ));
+            send(harness, "o2", "old", null);
+            harness.setProcessingTime(100);
+
+            assertThat(LOOKUPS.get()).isEqualTo(2);
+            assertThat(effectiveAcl(harness, "s1")).isEqualTo(STORED_ACL);
+            assertThat(effectiveAcl(harness, "s2").getRead()).containsExactly("administrators", "branch-CA", "auditors");
+            assertThat(effectiveAcl(harness, "s2").getWrite()).isEqualTo(STORED_ACL.getWrite());
+            assertThat(effectiveAcl(harness, "o1")).as("a parent stored before ACLs passes nothing on")
+                    .isEqualTo(new EffectiveAcl(List.of("auditors"), List.of(), List.of()));
+            assertThat(effectiveAcl(harness, "o2")).isEqualTo(AclInheritance.none());
+        }
+    }
+
+    @Test
     void aRootNeedsNoLookupAndPrimesTheCacheForItsChildren() throws Exception {
         try (var harness = harness()) {
             harness.open();
@@ -188,7 +271,7 @@ class ResolveAncestorsTest {
 
     @Test
     void aResolvedFolderServesItsChildrenWithoutALookupOrAWait() throws Exception {
-        STORED.put("customer", new Ancestry(List.of("root", "customer"), "/bank/c"));
+        STORED.put("customer", stored(List.of("root", "customer"), "/bank/c"));
         try (var harness = harness()) {
             harness.open();
             send(harness, "account", "customer");
@@ -255,7 +338,7 @@ class ResolveAncestorsTest {
             assertThat(LOOKUPS.get()).as("the account is not written yet").isEqualTo(1);
             assertThat(ids(harness)).containsExactly("root", "account");
 
-            STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/account.pdf"));
+            STORED.put("account", stored(List.of("root", "account"), "/bank/account.pdf"));
             harness.setProcessingTime(200);
             assertThat(ids(harness)).containsExactly("root", "account", "s1");
             assertThat(LOOKUPS.get()).isEqualTo(2);
@@ -319,7 +402,7 @@ class ResolveAncestorsTest {
     void aFolderResolvedInOneSubtaskServesItsChildrenInAnotherOfTheSameJob() throws Exception {
         String customer = idOfSubtask("customer", 0);
         String account = idOfSubtask("account", 1);
-        STORED.put(customer, new Ancestry(List.of("root", customer), "/bank/c"));
+        STORED.put(customer, stored(List.of("root", customer), "/bank/c"));
         JobID job = new JobID();
         try (var first = environment(job, 0); var second = environment(job, 1);
              var parents = subtask(first); var children = subtask(second)) {
@@ -354,11 +437,11 @@ class ResolveAncestorsTest {
             assertThat(harness.extractOutputValues()).isEmpty();
             assertThat(LOOKUPS.get()).as("one lookup for both waiting children").isEqualTo(1);
 
-            STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/a"));
+            STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
             harness.setProcessingTime(200);
 
             assertThat(ids(harness)).containsExactly("s1", "s2");
-            assertThat(harness.numKeyedStateEntries()).as("parked records cleared: only the cached ancestry (ids, path) remains").isEqualTo(2);
+            assertThat(harness.numKeyedStateEntries()).as("parked records cleared: only the cached ancestry (ids, path, ACL) remains").isEqualTo(3);
         }
     }
 
@@ -386,7 +469,7 @@ class ResolveAncestorsTest {
 
     @Test
     void undecodableAndMisKeyedRecordsAreDeadLetteredAndTheirSiblingsGoOn() throws Exception {
-        STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/a"));
+        STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
         byte[] key = "account".getBytes(StandardCharsets.UTF_8);
         RawRecord misKeyed = record(document("stray", "elsewhere", "stray.pdf"), 7);
         misKeyed.key = key;
@@ -410,7 +493,7 @@ class ResolveAncestorsTest {
 
     @Test
     void spreadAtRandomEveryDocumentLooksUpItsParentAndNothingIsCached() throws Exception {
-        STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/a"));
+        STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
         try (var harness = harness(false)) {
             harness.open();
             for (int i = 0; i < 5; i++) {
@@ -426,7 +509,7 @@ class ResolveAncestorsTest {
 
     @Test
     void cacheAndParkedRecordsSurviveASnapshot() throws Exception {
-        STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/a"));
+        STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
         OperatorSubtaskState snapshot;
         try (var harness = harness()) {
             harness.open();
@@ -435,7 +518,7 @@ class ResolveAncestorsTest {
             harness.setProcessingTime(100);
             snapshot = harness.snapshot(1, 0);
         }
-        STORED.put("later", new Ancestry(List.of("root", "later"), "/bank/l"));
+        STORED.put("later", stored(List.of("root", "later"), "/bank/l"));
         try (var restored = harness()) {
             restored.initializeState(snapshot);
             restored.open();
@@ -443,6 +526,7 @@ class ResolveAncestorsTest {
             restored.setProcessingTime(200);
 
             assertThat(ids(restored)).containsExactly("s2", "x1");
+            assertThat(effectiveAcl(restored, "s2")).as("the restored cache entry carries the ACL").isEqualTo(STORED_ACL);
             assertThat(LOOKUPS.get()).as("s2 hit the restored cache; x1 was looked up once more, on its timer").isEqualTo(3);
         }
     }
@@ -464,7 +548,7 @@ class ResolveAncestorsTest {
             advance(restored, 5_000, 5_500);
             assertThat(restored.getSideOutput(DeadLetters.TAG)).as("not expired by the time the job was down").isNull();
 
-            STORED.put("late", new Ancestry(List.of("root", "late"), "/bank/l"));
+            STORED.put("late", stored(List.of("root", "late"), "/bank/l"));
             advance(restored, 5_500, 5_900);
             assertThat(ids(restored)).containsExactly("x1");
             assertThat(restored.getSideOutput(DeadLetters.TAG)).isNull();

@@ -6,11 +6,12 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.volumizer.schemas.acl.AclInheritance;
 import io.volumizer.stores.mongodb.Ancestry;
 
 class ResolvedFoldersTest {
 
-    private static final Ancestry ACCOUNT = new Ancestry(List.of("root", "account"), "/bank/a");
+    private static final Ancestry ACCOUNT = new Ancestry(List.of("root", "account"), "/bank/a", AclInheritance.none());
 
     @Test
     void theSubtasksOfAScopeShareOneInstanceUntilTheLastReleasesIt() {
