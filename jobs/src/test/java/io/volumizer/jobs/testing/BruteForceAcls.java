@@ -1,0 +1,125 @@
+package io.volumizer.jobs.testing;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+import org.bson.Document;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+
+import io.volumizer.schemas.event.Permission;
+import io.volumizer.stores.DocumentFields;
+
+/**
+ * Who may do what to a stored document, found the slow, obvious way, to check what the import stored against: for
+ * each principal and permission, walk from the document up through its parents (read from MongoDB, by
+ * {@code parentId}) and let the first entry that decides it decide, the document's own entries last to first; a
+ * block ends the walk, and so does the root: nothing decided is nothing granted. A grant of a permission decides
+ * it and every lower one; a deny decides it and every higher one. Deliberately not the import's computation
+ * ({@code AclInheritance}, which folds from the root down), so that the two check each other.
+ *
+ * <p>Administrators are not special here: where ACLs are applied, they bypass them.
+ */
+public final class BruteForceAcls {
+
+    private final Function<String, Document> storedById;
+    private final Map<String, Document> read = new HashMap<>();
+
+    /** @param storedById the stored document of an id, or null: across repositories, if a topology spreads them */
+    public BruteForceAcls(Function<String, Document> storedById) {
+        this.storedById = storedById;
+    }
+
+    /** Documents of any of {@code collections} (those of a topology's repositories, say). */
+    @SafeVarargs
+    public static BruteForceAcls over(MongoCollection<Document>... collections) {
+        return new BruteForceAcls(id -> {
+            for (MongoCollection<Document> collection : collections) {
+                Document found = collection.find(Filters.eq(DocumentFields.KEY, id)).first();
+                if (found != null) {
+                    return found;
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Every principal {@code permission} is granted to on the document, sorted. */
+    public Set<String> holders(String id, Permission permission) {
+        Set<String> holders = new TreeSet<>();
+        for (String principal : namedAbove(id)) {
+            if (allows(id, principal, permission)) {
+                holders.add(principal);
+            }
+        }
+        return holders;
+    }
+
+    /** Whether a caller holding {@code principals} (a user, its groups, Everyone) has {@code permission} on the document. */
+    public boolean allows(String id, Set<String> principals, Permission permission) {
+        return principals.stream().anyMatch(principal -> allows(id, principal, permission));
+    }
+
+    /** Whether {@code principal} has {@code permission} on the document. */
+    public boolean allows(String id, String principal, Permission permission) {
+        for (Document document : selfAndAncestors(id)) {
+            Document acl = document.get(DocumentFields.ACL, Document.class);
+            if (acl == null) {
+                continue;
+            }
+            List<Document> aces = acl.getList(DocumentFields.Acl.ACES, Document.class);
+            for (int i = aces.size() - 1; i >= 0; i--) {
+                Document ace = aces.get(i);
+                if (!ace.getString(DocumentFields.Acl.PRINCIPAL).equals(principal)) {
+                    continue;
+                }
+                int level = Permission.valueOf(ace.getString(DocumentFields.Acl.PERMISSION)).ordinal();
+                boolean granted = ace.getBoolean(DocumentFields.Acl.GRANTED);
+                if (granted && level >= permission.ordinal()) {
+                    return true;
+                }
+                if (!granted && level <= permission.ordinal()) {
+                    return false;
+                }
+            }
+            if (acl.getBoolean(DocumentFields.Acl.BLOCK_INHERITANCE)) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** The principals any entry of the document or its ancestors names. */
+    private Set<String> namedAbove(String id) {
+        Set<String> principals = new LinkedHashSet<>();
+        for (Document document : selfAndAncestors(id)) {
+            Document acl = document.get(DocumentFields.ACL, Document.class);
+            if (acl != null) {
+                acl.getList(DocumentFields.Acl.ACES, Document.class)
+                        .forEach(ace -> principals.add(ace.getString(DocumentFields.Acl.PRINCIPAL)));
+            }
+        }
+        return principals;
+    }
+
+    /** The document, then its parent, up to the root. */
+    private List<Document> selfAndAncestors(String id) {
+        List<Document> chain = new ArrayList<>();
+        for (String at = id; at != null; ) {
+            Document document = read.computeIfAbsent(at, storedById);
+            if (document == null) {
+                throw new IllegalStateException("document " + at + " (an ancestor of " + id + ") is not stored");
+            }
+            chain.add(document);
+            at = document.getString(DocumentFields.PARENT_ID);
+        }
+        return chain;
+    }
+}
