@@ -28,6 +28,7 @@ import com.mongodb.client.model.Filters;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.model.BankModel;
+import io.volumizer.jobs.testing.BruteForceAcls;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.options.steps.Step;
 import io.volumizer.domain.topology.Topology;
@@ -99,6 +100,13 @@ class TopologyIT {
                     expected.get(repository), Duration.ofMinutes(3));
         }
         assertThat(it.deadLetters()).isZero();
+        // ACLs travel with the documents: each repository's stored effective ACLs are what a walk over the ancestors'
+        // own ACLs gives, across repositories (an archived statement's account and customer are in a live one).
+        List<MongoCollection<Document>> collections = topology.repositories().stream().map(this::collection).toList();
+        BruteForceAcls acls = BruteForceAcls.over(collections);
+        for (MongoCollection<Document> collection : collections) {
+            assertThat(acls.mismatches(collection.find())).as("stored ACLs not the brute-force ones").isEmpty();
+        }
         // The archive's index has an alias of its own: written and read under it, and under nothing else.
         assertThat(it.pipeline.indices().of("archives")).isEqualTo(it.pipeline.indexPrefix.prefix + "statements-archive");
         assertThat(indexExists(it.pipeline.indices().of("archives"))).isTrue();

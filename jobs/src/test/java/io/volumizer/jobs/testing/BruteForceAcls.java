@@ -29,6 +29,9 @@ import io.volumizer.stores.DocumentFields;
  */
 public final class BruteForceAcls {
 
+    private static final Map<Permission, String> STORED_FIELD = Map.of(Permission.READ, DocumentFields.READ_ACL,
+            Permission.WRITE, DocumentFields.WRITE_ACL, Permission.MANAGE, DocumentFields.MANAGE_ACL);
+
     private final Function<String, Document> storedById;
     private final Map<String, Document> read = new HashMap<>();
 
@@ -38,8 +41,7 @@ public final class BruteForceAcls {
     }
 
     /** Documents of any of {@code collections} (those of a topology's repositories, say). */
-    @SafeVarargs
-    public static BruteForceAcls over(MongoCollection<Document>... collections) {
+    public static BruteForceAcls over(List<MongoCollection<Document>> collections) {
         return new BruteForceAcls(id -> {
             for (MongoCollection<Document> collection : collections) {
                 Document found = collection.find(Filters.eq(DocumentFields.KEY, id)).first();
@@ -49,6 +51,27 @@ public final class BruteForceAcls {
             }
             return null;
         });
+    }
+
+    /**
+     * What is wrong in the effective ACLs stored with {@code documents} ({@code readAcl}, {@code writeAcl},
+     * {@code manageAcl}), one line per document and permission that differs from the brute-force one: none if all
+     * are right.
+     */
+    public List<String> mismatches(Iterable<Document> documents) {
+        List<String> mismatches = new ArrayList<>();
+        for (Document stored : documents) {
+            String id = stored.getString(DocumentFields.KEY);
+            for (Permission permission : Permission.values()) {
+                String field = STORED_FIELD.get(permission);
+                Set<String> holders = stored.containsKey(field) ? new TreeSet<>(stored.getList(field, String.class)) : null;
+                Set<String> expected = holders(id, permission);
+                if (!expected.equals(holders)) {
+                    mismatches.add(id + " " + field + ": stored " + holders + ", expected " + expected);
+                }
+            }
+        }
+        return mismatches;
     }
 
     /** Every principal {@code permission} is granted to on the document, sorted. */
