@@ -60,7 +60,7 @@ import io.volumizer.options.conventions.MetricNames;
  * both are replayed from the same checkpoint.
  *
  * <p>Each document's effective ACL is computed here too, from its parent's (the cache entry carries it) and the
- * document's own ACL ({@link io.volumizer.schemas.acl.AclInheritance}); a root's from its own ACL alone; a parent
+ * document's own ACL ({@link AclInheritance}); a root's from its own ACL alone; a parent
  * read from MongoDB brings the effective ACL stored with it (none if it was stored before ACLs: its children then
  * inherit nothing).
  *
