@@ -8,9 +8,10 @@ import java.util.Optional;
 import io.volumizer.stores.mongodb.Ancestry;
 
 /**
- * The ancestries of folders just resolved by the import subtasks of one job in this TaskManager, shared by those
- * subtasks, least recently used out. A folder is resolved in the subtask of its parent's key, while its children
- * are keyed to its own id, usually another subtask: shared, the children find it there instead of in MongoDB.
+ * The ancestries (effective ACLs included) of folders just resolved by the import subtasks of one job in this
+ * TaskManager, shared by those subtasks, least recently used out. A folder is resolved in the subtask of its
+ * parent's key, while its children are keyed to its own id, usually another subtask: shared, the children find it
+ * there instead of in MongoDB.
  *
  * <p>It lives outside Flink state on purpose: it is a cache of what the job itself has just decided, lost at a
  * restart with no harm (the children then read MongoDB). One instance per scope (job and task), dropped when the
