@@ -694,6 +694,10 @@ class ApiIT {
         assertError(write("POST", bulk, "{\"action\": \"setProperties\", \"query\": {\"state\": \"Texas\"}, "
                 + "\"params\": {\"properties\": {\"reviewed\": \"yes\"}}}", auth()), 400, "query.state");
         assertError(write("POST", bulk, "{\"action\": \"purge\"}", auth()), 400, "action");
+        assertError(write("POST", bulk, "{\"action\": \"delete\"}", auth()), 400, "all");
+        assertError(write("POST", bulk, "{\"action\": \"delete\", \"query\": {}}", auth()), 400, "all");
+        assertError(write("POST", bulk, "{\"action\": \"delete\", \"all\": \"yes\"}", auth()), 400, "all");
+        assertError(write("POST", bulk, "{\"action\": \"delete\", \"all\": true, \"query\": {\"type\": \"Note\"}}", auth()), 400, "all");
         assertError(write("POST", bulk, "{\"action\": \"delete\", \"filter\": {}}", auth()), 400, "filter");
         assertError(write("POST", bulk, "{\"action\": \"delete\"}"), 401, "Authorization");
         assertError(get("/api/v1/bulk/no-such-command"), 404, null);
