@@ -339,6 +339,8 @@ class ApiIT {
         HttpResponse<byte[]> blob = get(documents() + "/" + statement.getId() + "/blob");
         assertThat(blob.statusCode()).isEqualTo(200);
         assertThat(blob.headers().firstValue("Content-Type")).contains("application/pdf");
+        assertThat(blob.headers().firstValue("Content-Disposition").orElseThrow()).startsWith("inline;");
+        assertThat(blob.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
         assertThat(blob.body()).isEqualTo(rendered);
         assertError(get(documents() + "/" + first("Account").getId() + "/blob"), 404, null);
     }
@@ -596,7 +598,7 @@ class ApiIT {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"document\"\r\n\r\n{\"parentId\":\""
                 + writableAccount() + "\",\"type\":\"Scan\",\"name\":\"scan-" + run + ".txt\"}\r\n--" + boundary
-                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"scan.txt\"\r\nContent-Type: text/plain\r\n\r\n")
+                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"scan.txt\"\r\nContent-Type: text/html\r\n\r\n")
                 .getBytes(StandardCharsets.UTF_8));
         body.write(file);
         body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
@@ -609,7 +611,10 @@ class ApiIT {
         HttpResponse<byte[]> blob = get(document.path("blob").path("href").asText());
         assertThat(blob.statusCode()).isEqualTo(200);
         assertThat(blob.body()).isEqualTo(file);
+        assertThat(document.path("blob").path("mimeType").asText()).as("detected, not the claimed text/html").isEqualTo("text/plain");
         assertThat(blob.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/plain");
+        assertThat(blob.headers().firstValue("Content-Disposition").orElseThrow()).startsWith("attachment;");
+        assertThat(blob.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
     }
 
     // ---- failures of the backends

@@ -192,7 +192,6 @@ public final class DocumentWrites {
         return DocumentInput.parse(ctx.bodyAsBytes());
     }
 
-    /** Stores the multipart 'file' part, if any, by digest. */
     /**
      * A new document's properties with the routing properties its parent has and it does not give (a customer's
      * documents stay in one repository and on one shard); one that gives another value than its parent's is refused.
@@ -222,7 +221,7 @@ public final class DocumentWrites {
         return Objects.equals(a == null ? null : a.toString(), b == null ? null : b.toString());
     }
 
-    /** The uploaded file, if any, stored in the blob store of the document's repository. */
+    /** The uploaded file, if any, stored in the blob store of the document's repository, with the type its bytes have. */
     private BlobRef upload(Context ctx, String repository) {
         if (!ctx.isMultipartFormData()) {
             return null;
@@ -245,7 +244,7 @@ public final class DocumentWrites {
         String filename = file.filename() == null || file.filename().isBlank() ? digest
                 : file.filename().replaceAll("[/\\\\\\p{Cntrl}]", "_");
         return BlobRef.newBuilder().setKey(DocumentReads.UPLOADED_BLOB_PREFIX + digest)
-                .setMimeType(file.contentType() == null ? "application/octet-stream" : file.contentType())
+                .setMimeType(BlobTypes.detect(bytes, filename))
                 .setFilename(filename).setDigest(digest).setLength((long) bytes.length).build();
     }
 
