@@ -40,6 +40,7 @@ import io.javalin.Javalin;
 import io.javalin.http.HandlerType;
 import io.javalin.router.Endpoint;
 import io.javalin.router.ParsedEndpoint;
+import io.volumizer.api.documents.DocumentWrites;
 import io.volumizer.api.internal.ApiMetrics;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.testing.LocalPipeline;
@@ -539,7 +540,9 @@ class ApiIT {
         assertError(write("POST", documents() + "?wait=maybe", "{}", auth()), 400, "wait");
         String taken = generated.stream().filter(d -> account.equals(d.getParentId())).findFirst().orElseThrow().getName();
         assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\",\"name\":\"" + taken + "\"}", auth()), 409, "name");
-        assertError(write("DELETE", documents() + "/" + account, null, auth()), 409, null);
+        assertError(write("DELETE", documents() + "/" + account, null, auth()), 409, DocumentWrites.RECURSIVE);
+        assertThat(json(write("DELETE", documents() + "/" + account, null, auth())).path("message").asText())
+                .contains("?recursive=true");
         assertError(write("PUT", documents() + "/" + first("Statement").getId(), "{\"parentId\":\"elsewhere\"}", auth()), 400, "parentId");
         assertError(write("PUT", documents() + "/no-such-document", "{\"title\":\"x\"}", auth()), 404, null);
     }
@@ -578,6 +581,33 @@ class ApiIT {
         assertError(get(documents() + "/" + id), 404, null);
         awaitValue("note gone from the index", unchecked(() -> search("repository=" + repository + "&q=" + word)
                 .path("total").path("value").asLong()), 0L, Duration.ofSeconds(60));
+    }
+
+    @Test
+    void aFolderIsDeletedWithItsDescendantsOnlyWhenTheDeleteIsRecursive() throws Exception {
+        String folder = created("{\"parentId\":\"" + writableAccount() + "\",\"type\":\"Folder\",\"name\":\"folder-" + run + "\"}");
+        String subfolder = created("{\"parentId\":\"" + folder + "\",\"type\":\"Folder\",\"name\":\"sub\"}");
+        String note = created("{\"parentId\":\"" + subfolder + "\",\"type\":\"Note\",\"name\":\"deep\"}");
+        String sibling = created("{\"parentId\":\"" + folder + "\",\"type\":\"Note\",\"name\":\"shallow\"}");
+
+        assertError(write("DELETE", documents() + "/" + folder + "?wait=true", null, auth()), 409, DocumentWrites.RECURSIVE);
+        for (String id : List.of(folder, subfolder, note, sibling)) {
+            assertThat(get(documents() + "/" + id).statusCode()).as("%s kept by a delete that is not recursive", id).isEqualTo(200);
+        }
+        assertError(write("DELETE", documents() + "/" + folder + "?recursive=maybe", null, auth()), 400, DocumentWrites.RECURSIVE);
+
+        HttpResponse<byte[]> deleted = write("DELETE", documents() + "/" + folder + "?recursive=true&wait=true", null, auth());
+        assertThat(deleted.statusCode()).as(new String(deleted.body(), StandardCharsets.UTF_8)).isEqualTo(204);
+        for (String id : List.of(folder, subfolder, note, sibling)) {
+            assertError(get(documents() + "/" + id), 404, null);
+        }
+    }
+
+    /** A document created through the API and visible in MongoDB; its id. */
+    private static String created(String json) throws Exception {
+        HttpResponse<byte[]> created = write("POST", documents() + "?wait=true", json, auth());
+        assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        return json(created).path("id").asText();
     }
 
     @Test
