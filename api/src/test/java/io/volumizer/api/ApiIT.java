@@ -589,6 +589,9 @@ class ApiIT {
         String subfolder = created("{\"parentId\":\"" + folder + "\",\"type\":\"Folder\",\"name\":\"sub\"}");
         String note = created("{\"parentId\":\"" + subfolder + "\",\"type\":\"Note\",\"name\":\"deep\"}");
         String sibling = created("{\"parentId\":\"" + folder + "\",\"type\":\"Note\",\"name\":\"shallow\"}");
+        // The API lists children from the index (--children-from elasticsearch), which a delete asks whether there are any.
+        awaitValue("the folder's children indexed", unchecked(() -> (long) json(get(documents() + "/" + folder + "/children"))
+                .path("children").size()), 2L, Duration.ofSeconds(60));
 
         assertError(write("DELETE", documents() + "/" + folder + "?wait=true", null, auth()), 409, DocumentWrites.RECURSIVE);
         for (String id : List.of(folder, subfolder, note, sibling)) {
