@@ -15,6 +15,11 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- if .Values.serviceAccount.create -}}{{ .Values.serviceAccount.name }}{{- else -}}{{ default "default" .Values.serviceAccount.name }}{{- end -}}
 {{- end -}}
 
+{{/* The API's own service account: no Role is bound to it (the Flink one may create and delete pods). */}}
+{{- define "volumizer.apiServiceAccountName" -}}
+{{- if .Values.api.serviceAccount.create -}}{{ .Values.api.serviceAccount.name }}{{- else -}}{{ default "default" .Values.api.serviceAccount.name }}{{- end -}}
+{{- end -}}
+
 {{/* The schema registry the jobs and the API use: the given one, else the chart's own. */}}
 {{- define "volumizer.registryUrl" -}}
 {{- if .Values.services.registry.url -}}{{ .Values.services.registry.url }}{{- else -}}{{ printf "http://%s-registry:8080/apis/ccompat/v7" (include "volumizer.fullname" .) }}{{- end -}}

@@ -40,6 +40,7 @@ import io.javalin.Javalin;
 import io.javalin.http.HandlerType;
 import io.javalin.router.Endpoint;
 import io.javalin.router.ParsedEndpoint;
+import io.volumizer.api.documents.DocumentWrites;
 import io.volumizer.api.internal.ApiMetrics;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.testing.LocalPipeline;
@@ -339,6 +340,8 @@ class ApiIT {
         HttpResponse<byte[]> blob = get(documents() + "/" + statement.getId() + "/blob");
         assertThat(blob.statusCode()).isEqualTo(200);
         assertThat(blob.headers().firstValue("Content-Type")).contains("application/pdf");
+        assertThat(blob.headers().firstValue("Content-Disposition").orElseThrow()).startsWith("inline;");
+        assertThat(blob.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
         assertThat(blob.body()).isEqualTo(rendered);
         assertError(get(documents() + "/" + first("Account").getId() + "/blob"), 404, null);
     }
@@ -537,7 +540,9 @@ class ApiIT {
         assertError(write("POST", documents() + "?wait=maybe", "{}", auth()), 400, "wait");
         String taken = generated.stream().filter(d -> account.equals(d.getParentId())).findFirst().orElseThrow().getName();
         assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\",\"name\":\"" + taken + "\"}", auth()), 409, "name");
-        assertError(write("DELETE", documents() + "/" + account, null, auth()), 409, null);
+        assertError(write("DELETE", documents() + "/" + account, null, auth()), 409, DocumentWrites.RECURSIVE);
+        assertThat(json(write("DELETE", documents() + "/" + account, null, auth())).path("message").asText())
+                .contains("?recursive=true");
         assertError(write("PUT", documents() + "/" + first("Statement").getId(), "{\"parentId\":\"elsewhere\"}", auth()), 400, "parentId");
         assertError(write("PUT", documents() + "/no-such-document", "{\"title\":\"x\"}", auth()), 404, null);
     }
@@ -579,6 +584,36 @@ class ApiIT {
     }
 
     @Test
+    void aFolderIsDeletedWithItsDescendantsOnlyWhenTheDeleteIsRecursive() throws Exception {
+        String folder = created("{\"parentId\":\"" + writableAccount() + "\",\"type\":\"Folder\",\"name\":\"folder-" + run + "\"}");
+        String subfolder = created("{\"parentId\":\"" + folder + "\",\"type\":\"Folder\",\"name\":\"sub\"}");
+        String note = created("{\"parentId\":\"" + subfolder + "\",\"type\":\"Note\",\"name\":\"deep\"}");
+        String sibling = created("{\"parentId\":\"" + folder + "\",\"type\":\"Note\",\"name\":\"shallow\"}");
+        // The API lists children from the index (--children-from elasticsearch), which a delete asks whether there are any.
+        awaitValue("the folder's children indexed", unchecked(() -> (long) json(get(documents() + "/" + folder + "/children"))
+                .path("children").size()), 2L, Duration.ofSeconds(60));
+
+        assertError(write("DELETE", documents() + "/" + folder + "?wait=true", null, auth()), 409, DocumentWrites.RECURSIVE);
+        for (String id : List.of(folder, subfolder, note, sibling)) {
+            assertThat(get(documents() + "/" + id).statusCode()).as("%s kept by a delete that is not recursive", id).isEqualTo(200);
+        }
+        assertError(write("DELETE", documents() + "/" + folder + "?recursive=maybe", null, auth()), 400, DocumentWrites.RECURSIVE);
+
+        HttpResponse<byte[]> deleted = write("DELETE", documents() + "/" + folder + "?recursive=true&wait=true", null, auth());
+        assertThat(deleted.statusCode()).as(new String(deleted.body(), StandardCharsets.UTF_8)).isEqualTo(204);
+        for (String id : List.of(folder, subfolder, note, sibling)) {
+            assertError(get(documents() + "/" + id), 404, null);
+        }
+    }
+
+    /** A document created through the API and visible in MongoDB; its id. */
+    private static String created(String json) throws Exception {
+        HttpResponse<byte[]> created = write("POST", documents() + "?wait=true", json, auth());
+        assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+        return json(created).path("id").asText();
+    }
+
+    @Test
     void asyncWriteIsAcceptedThenVisible() throws Exception {
         HttpResponse<byte[]> accepted = write("POST", documents(), "{\"parentId\":\"" + writableAccount()
                 + "\",\"type\":\"Note\",\"name\":\"async-" + run + "\"}", auth());
@@ -596,7 +631,7 @@ class ApiIT {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"document\"\r\n\r\n{\"parentId\":\""
                 + writableAccount() + "\",\"type\":\"Scan\",\"name\":\"scan-" + run + ".txt\"}\r\n--" + boundary
-                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"scan.txt\"\r\nContent-Type: text/plain\r\n\r\n")
+                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"scan.txt\"\r\nContent-Type: text/html\r\n\r\n")
                 .getBytes(StandardCharsets.UTF_8));
         body.write(file);
         body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
@@ -609,7 +644,10 @@ class ApiIT {
         HttpResponse<byte[]> blob = get(document.path("blob").path("href").asText());
         assertThat(blob.statusCode()).isEqualTo(200);
         assertThat(blob.body()).isEqualTo(file);
+        assertThat(document.path("blob").path("mimeType").asText()).as("detected, not the claimed text/html").isEqualTo("text/plain");
         assertThat(blob.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/plain");
+        assertThat(blob.headers().firstValue("Content-Disposition").orElseThrow()).startsWith("attachment;");
+        assertThat(blob.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
     }
 
     // ---- failures of the backends
@@ -694,6 +732,10 @@ class ApiIT {
         assertError(write("POST", bulk, "{\"action\": \"setProperties\", \"query\": {\"state\": \"Texas\"}, "
                 + "\"params\": {\"properties\": {\"reviewed\": \"yes\"}}}", auth()), 400, "query.state");
         assertError(write("POST", bulk, "{\"action\": \"purge\"}", auth()), 400, "action");
+        assertError(write("POST", bulk, "{\"action\": \"delete\"}", auth()), 400, "all");
+        assertError(write("POST", bulk, "{\"action\": \"delete\", \"query\": {}}", auth()), 400, "all");
+        assertError(write("POST", bulk, "{\"action\": \"delete\", \"all\": \"yes\"}", auth()), 400, "all");
+        assertError(write("POST", bulk, "{\"action\": \"delete\", \"all\": true, \"query\": {\"type\": \"Note\"}}", auth()), 400, "all");
         assertError(write("POST", bulk, "{\"action\": \"delete\", \"filter\": {}}", auth()), 400, "filter");
         assertError(write("POST", bulk, "{\"action\": \"delete\"}"), 401, "Authorization");
         assertError(get("/api/v1/bulk/no-such-command"), 404, null);

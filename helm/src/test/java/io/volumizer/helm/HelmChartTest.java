@@ -137,6 +137,30 @@ class HelmChartTest {
         assertThat(args).containsSequence("--topics-of", repository).doesNotContain("--documents-topic");
     }
 
+    /** The Flink pods' account may create and delete pods (a JobManager's TaskManagers); the API's may do nothing. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml"})
+    void theApiRunsUnderAServiceAccountOfItsOwnBoundToNoRole(String profile) throws Exception {
+        List<JsonNode> resources = render(profile);
+        JsonNode pod = resources.stream()
+                .filter(r -> "Deployment".equals(r.path("kind").asText()))
+                .filter(r -> r.path("metadata").path("labels").path("app.kubernetes.io/component").asText().equals("api"))
+                .findFirst().orElseThrow().path("spec").path("template").path("spec");
+        String account = pod.path("serviceAccountName").asText();
+
+        assertThat(account).isNotBlank();
+        assertThat(resources).filteredOn(r -> "ServiceAccount".equals(r.path("kind").asText()))
+                .extracting(r -> r.path("metadata").path("name").asText()).contains(account);
+        assertThat(resources).filteredOn(r -> "FlinkDeployment".equals(r.path("kind").asText()))
+                .isNotEmpty()
+                .extracting(r -> r.path("spec").path("serviceAccount").asText()).doesNotContain(account);
+        List<String> bound = new ArrayList<>();
+        resources.stream().filter(r -> r.path("kind").asText().endsWith("RoleBinding"))
+                .forEach(binding -> binding.path("subjects").forEach(subject -> bound.add(subject.path("name").asText())));
+        assertThat(bound).as("service accounts bound to a role").isNotEmpty().doesNotContain(account);
+        assertThat(pod.path("automountServiceAccountToken").asBoolean(true)).as("token mounted").isFalse();
+    }
+
     @Test
     void theGrafanaDashboardShipsAsAConfigMapForGrafanasSidecarUnchanged() throws Exception {
         JsonNode dashboard = render("").stream()

@@ -48,6 +48,8 @@ public final class Commands {
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     private static final Duration SAVEPOINT_TIMEOUT = Duration.ofMinutes(5);
     private static final String JOB_ARGUMENTS = "jobArguments";
+    /** The request's field (the CLI's {@code --all}) that says a bulk command without filters means every document. */
+    public static final String ALL = "all";
     private static final int FAILED_RANGES_SHOWN = 10;
     /** What an operator, and a write (which needs the API's token), may read of the commands' records. */
     private static final Predicate<Document> EVERY_RECORD = record -> true;
@@ -97,14 +99,18 @@ public final class Commands {
     }
 
     /**
-     * Starts a bulk command: {@code action} on the documents the filters select.
+     * Starts a bulk command: {@code action} on the documents the filters select, or on every document of the
+     * repository when asked for in so many words ({@code all}): a request that merely forgot its filters must not
+     * change or delete a whole repository.
      *
-     * @param filters the search API's filters (q, type, state, from, to)
+     * @param filters the search API's filters (q, type, state, customer, from, to)
+     * @param all whether no filter means every document (else it is refused)
      * @param properties for setProperties, the properties to set (JSON scalars)
-     * @throws CommandRefusedException 400 naming an unknown filter, a bad value or a property that cannot be stored
+     * @throws CommandRefusedException 400 naming an unknown filter, a bad value, a property that cannot be stored,
+     *                                 or a missing selection
      */
-    public String bulk(String repository, String action, Map<String, String> filters, com.fasterxml.jackson.databind.JsonNode properties)
-            throws IOException {
+    public String bulk(String repository, String action, Map<String, String> filters, boolean all,
+            com.fasterxml.jackson.databind.JsonNode properties) throws IOException {
         BulkUpdateOptions.Action parsedAction;
         try {
             parsedAction = BulkUpdateOptions.Action.valueOf(String.valueOf(action));
@@ -117,6 +123,15 @@ public final class Commands {
             selection = Selection.parse(filters);
         } catch (InvalidFieldException e) {
             throw new CommandRefusedException(Reason.INVALID, "query." + e.field(), e.getMessage());
+        }
+        if (selection.filters().isEmpty() && !all) {
+            throw new CommandRefusedException(Reason.INVALID, ALL, "no selection: a bulk command without a filter (query: "
+                    + String.join(", ", Selection.FILTERS) + ") takes every document of " + repository
+                    + ", and does so only when asked: \"all\": true (bin/volumizer bulk: --all)");
+        }
+        if (!selection.filters().isEmpty() && all) {
+            throw new CommandRefusedException(Reason.INVALID, ALL, "all takes every document: it goes without filters, "
+                    + "was given " + selection.filters().keySet());
         }
         Map<String, Object> values;
         try {

@@ -233,6 +233,9 @@ public final class CommandsCli {
         @Mixin
         Filters filters = new Filters();
 
+        @Option(names = "--all", description = "Every document of the repository: without a filter, the command is refused unless it says so.")
+        boolean all;
+
         /** The repository's own topics; with a topology, the default repository's. */
         @Override
         public String topicsRepository() {
@@ -240,8 +243,8 @@ public final class CommandsCli {
         }
 
         int start(String action, ObjectNode properties) throws Exception {
-            return start(bulk.parent, action + " on " + repository + " " + filters.values(),
-                    commands -> commands.bulk(repository, action, filters.values(), properties));
+            return start(bulk.parent, action + " on " + repository + " " + (all ? "(all)" : filters.values()),
+                    commands -> commands.bulk(repository, action, filters.values(), all, properties));
         }
     }
 

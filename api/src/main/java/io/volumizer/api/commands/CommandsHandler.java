@@ -26,7 +26,7 @@ public final class CommandsHandler {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> REINDEX_FIELDS = Set.of("deleteOld", "rangeSize");
-    private static final Set<String> BULK_FIELDS = Set.of("action", "query", "params");
+    private static final Set<String> BULK_FIELDS = Set.of("action", "query", Commands.ALL, "params");
     private static final Set<String> BULK_PARAMS = Set.of("properties");
 
     private final Commands commands;
@@ -77,8 +77,12 @@ public final class CommandsHandler {
         if (!params.isMissingNode()) {
             strict(params, BULK_PARAMS, "params.");
         }
+        JsonNode all = body.path(Commands.ALL);
+        if (!all.isMissingNode() && !all.isBoolean()) {
+            throw ApiException.badRequest(Commands.ALL, "all must be true or false");
+        }
         String commandId = refusals(() -> commands().bulk(ctx.pathParam("repository"), body.path("action").asText(null),
-                filters, params.get("properties")));
+                filters, all.asBoolean(false), params.get("properties")));
         accepted(ctx, commandId);
     }
 

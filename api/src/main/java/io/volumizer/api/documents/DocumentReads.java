@@ -142,8 +142,10 @@ public final class DocumentReads {
             bytes = (digest == null ? Optional.<byte[]>empty() : blobs.require(repository).get(digest))
                     .orElseGet(() -> Renditions.render(BlobKey.parse(key, repository)));
         }
-        ctx.contentType(blob.getString(DocumentFields.Blob.MIME_TYPE));
-        ctx.header("Content-Disposition", "inline; filename=\"" + blob.getString(DocumentFields.Blob.FILENAME).replace("\"", "") + "\"");
+        String mimeType = blob.getString(DocumentFields.Blob.MIME_TYPE);
+        ctx.contentType(mimeType);
+        ctx.header("X-Content-Type-Options", "nosniff");
+        ctx.header("Content-Disposition", BlobTypes.disposition(mimeType, blob.getString(DocumentFields.Blob.FILENAME)));
         ctx.result(bytes);
     }
 

@@ -1,5 +1,6 @@
 package io.volumizer.api.documents;
 
+import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.stores.DocumentFields.DELETED;
 import static io.volumizer.stores.DocumentFields.ID;
 import static io.volumizer.stores.DocumentFields.KEY;
@@ -13,22 +14,28 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.bson.Document;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
 import io.javalin.http.Context;
@@ -56,7 +63,12 @@ import io.volumizer.stores.mongodb.MongoDocumentStore;
 public final class DocumentWrites {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> PARAMETERS = Set.of("wait");
+    private static final String WAIT = "wait";
+    /** The flag a delete of a document with children needs: its descendants are deleted with it. */
+    public static final String RECURSIVE = "recursive";
+    private static final Set<String> PARAMETERS = Set.of(WAIT);
+    private static final Set<String> DELETE_PARAMETERS = Set.of(WAIT, RECURSIVE);
+    private static final Duration APPLIED_POLL = Duration.ofMillis(20);
 
     private final Documents documents;
     private final Children children;
@@ -89,11 +101,15 @@ public final class DocumentWrites {
     }
 
     /** What every write request names: its repository, and whether to answer once MongoDB shows the write. */
-    private record Target(String repository, boolean waitForMongoDb) {
+    private record Target(String repository, boolean waitForMongoDb, QueryParameters parameters) {
 
         static Target of(Context ctx) {
-            return new Target(Documents.checkRepository(ctx.pathParam("repository")),
-                    new QueryParameters(ctx.queryParamMap(), PARAMETERS).bool("wait"));
+            return of(ctx, PARAMETERS);
+        }
+
+        static Target of(Context ctx, Set<String> parameters) {
+            QueryParameters given = new QueryParameters(ctx.queryParamMap(), parameters);
+            return new Target(Documents.checkRepository(ctx.pathParam("repository")), given.bool(WAIT), given);
         }
     }
 
@@ -125,7 +141,7 @@ public final class DocumentWrites {
         Document previous = input.id() == null ? null : documents.findAny(repository, id).orElse(null);
         event.setVersion(clock.next(previous == null ? 0 : previous.getLong(VERSION)));
         event.setBlob(upload(ctx, repository));
-        append(event);
+        append(List.of(event));
         respond(ctx, event, target.waitForMongoDb(), 201);
     }
 
@@ -165,20 +181,69 @@ public final class DocumentWrites {
                 .setProperties(input.properties() != null ? input.properties() : stored.getProperties())
                 .setBlob(upload != null ? upload : stored.getBlob())
                 .build();
-        append(event);
+        append(List.of(event));
         respond(ctx, event, target.waitForMongoDb(), 200);
     }
 
-    /** Appends a tombstone; a document with children is refused (409): delete them first. */
+    /**
+     * Appends a tombstone. A document with children is deleted only with {@code ?recursive=true} (else 409 naming
+     * the flag), and then its descendants with it: see {@link #deleteDescendants}.
+     */
     public void delete(Context ctx) {
-        Target target = Target.of(ctx);
+        Target target = Target.of(ctx, DELETE_PARAMETERS);
         Document current = matching(ctx, target.repository());
-        if (children.any(around(target.repository()), current.getString(KEY))) {
-            throw ApiException.conflict(null, "document '" + current.getString(KEY) + "' has children; delete them first");
+        String id = current.getString(KEY);
+        if (children.any(around(target.repository()), id)) {
+            if (!target.parameters().bool(RECURSIVE)) {
+                throw ApiException.conflict(RECURSIVE, "document '" + id + "' has children: delete it with ?"
+                        + RECURSIVE + "=true to delete its descendants too, or delete them first");
+            }
+            deleteDescendants(target.repository(), id);
         }
         DocumentEvent event = event(current, Operation.DELETE);
-        append(event);
+        append(List.of(event));
         respond(ctx, event, target.waitForMongoDb(), 204);
+    }
+
+    /**
+     * Deletes the live descendants of {@code folderId}, in any repository of the topology, deepest first: each
+     * level's tombstones are appended, then awaited in MongoDB before the level above, since the import resolves a
+     * document's delete through its parent, which must still be live then (a deleted parent leaves its children's
+     * events parked, then dead-lettered). A level that is not applied within the wait timeout is a 504 with the
+     * folder still there; the same request again goes on with what is left.
+     */
+    private void deleteDescendants(String repository, String folderId) {
+        TreeMap<Integer, List<DocumentEvent>> levels = new TreeMap<>(Comparator.reverseOrder());
+        for (String lookIn : around(repository)) {
+            documents.collection(lookIn).find(Filters.eq(ANCESTOR_IDS, folderId)).forEach(descendant -> {
+                if (Documents.live(descendant)) {
+                    levels.computeIfAbsent(descendant.getList(ANCESTOR_IDS, String.class).size(), depth -> new ArrayList<>())
+                            .add(event(descendant, Operation.DELETE));
+                }
+            });
+        }
+        for (List<DocumentEvent> level : levels.values()) {
+            append(level);
+            awaitApplied(level, folderId);
+        }
+    }
+
+    /** Waits until MongoDB holds every event's version (or a newer one: a later write won). */
+    private void awaitApplied(List<DocumentEvent> events, String folderId) {
+        List<DocumentEvent> pending = new ArrayList<>(events);
+        long deadline = System.nanoTime() + waitTimeout.toNanos();
+        while (true) {
+            pending.removeIf(event -> documents.findAny(event.getRepository(), event.getId())
+                    .filter(stored -> stored.getLong(VERSION) >= event.getVersion()).isPresent());
+            if (pending.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline || !sleep(APPLIED_POLL)) {
+                throw new ApiException(504, "timeout", RECURSIVE, pending.size() + " of the " + events.size()
+                        + " deletes of a level under '" + folderId + "' were not visible in MongoDB within " + waitTimeout
+                        + "; '" + folderId + "' is not deleted: repeat the request once the import job caught up");
+            }
+        }
     }
 
     private DocumentInput input(Context ctx) {
@@ -192,7 +257,6 @@ public final class DocumentWrites {
         return DocumentInput.parse(ctx.bodyAsBytes());
     }
 
-    /** Stores the multipart 'file' part, if any, by digest. */
     /**
      * A new document's properties with the routing properties its parent has and it does not give (a customer's
      * documents stay in one repository and on one shard); one that gives another value than its parent's is refused.
@@ -222,7 +286,7 @@ public final class DocumentWrites {
         return Objects.equals(a == null ? null : a.toString(), b == null ? null : b.toString());
     }
 
-    /** The uploaded file, if any, stored in the blob store of the document's repository. */
+    /** The uploaded file, if any, stored in the blob store of the document's repository, with the type its bytes have. */
     private BlobRef upload(Context ctx, String repository) {
         if (!ctx.isMultipartFormData()) {
             return null;
@@ -245,7 +309,7 @@ public final class DocumentWrites {
         String filename = file.filename() == null || file.filename().isBlank() ? digest
                 : file.filename().replaceAll("[/\\\\\\p{Cntrl}]", "_");
         return BlobRef.newBuilder().setKey(DocumentReads.UPLOADED_BLOB_PREFIX + digest)
-                .setMimeType(file.contentType() == null ? "application/octet-stream" : file.contentType())
+                .setMimeType(BlobTypes.detect(bytes, filename))
                 .setFilename(filename).setDigest(digest).setLength((long) bytes.length).build();
     }
 
@@ -289,11 +353,17 @@ public final class DocumentWrites {
                 .setOrigin(Origin.newBuilder().setSource("api").build()).build();
     }
 
-    /** Appends to the documents topic and waits for the broker's acknowledgement (acks=all). */
-    private void append(DocumentEvent event) {
+    /** Appends to the documents topic and waits for the broker's acknowledgements (acks=all). */
+    private void append(List<DocumentEvent> events) {
         try {
-            backends.producer.send(new ProducerRecord<>(backends.documentsTopic, DocumentKeys.parentKey(event), event))
-                    .get(waitTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (DocumentEvent event : events) {
+                sent.add(backends.producer.send(new ProducerRecord<>(backends.documentsTopic, DocumentKeys.parentKey(event), event)));
+            }
+            long deadline = System.nanoTime() + waitTimeout.toNanos();
+            for (Future<RecordMetadata> acknowledged : sent) {
+                acknowledged.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
         } catch (SerializationException e) {
             throw new BackendUnavailableException("registry", e);
         } catch (ExecutionException e) {
@@ -328,10 +398,7 @@ public final class DocumentWrites {
                 }
                 return;
             }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (!sleep(APPLIED_POLL)) {
                 break;
             }
         }
@@ -339,5 +406,16 @@ public final class DocumentWrites {
                 .put(VERSION, event.getVersion()).put("status", "accepted")
                 .put("message", "appended to the documents topic, but not visible in MongoDB within " + waitTimeout
                         + "; it will be once the import job applies it"));
+    }
+
+    /** @return false when interrupted (the interrupt is kept) */
+    private static boolean sleep(Duration pause) {
+        try {
+            Thread.sleep(pause.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }

@@ -55,6 +55,18 @@ class CommandsCliTest {
         assertThat(cli.pipeline.topology.file).isEqualTo(line.contains("TOPOLOGY") ? Path.of(TOPOLOGY).toAbsolutePath().normalize() : null);
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            bulk delete us-east --all                  | true
+            bulk update us-east --all --set reviewed=yes | true
+            bulk delete us-east --type Statement       | false
+            """)
+    void everyDocumentIsAskedForInSoManyWords(String line, boolean all) {
+        CommandsCli.Start start = (CommandsCli.Start) parse(new CommandsCli(), line);
+
+        assertThat(start.all).isEqualTo(all);
+    }
+
     private static CommandsCli.Subcommand parse(CommandsCli cli, String line) {
         String[] args = ("--default-repository demo --jar jobs.jar " + line.replace("TOPOLOGY", TOPOLOGY)).split(" ");
         ParseResult parsed = new CommandLine(cli).parseArgs(CommandsCli.topologyFirst(args));

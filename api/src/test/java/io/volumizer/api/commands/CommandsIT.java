@@ -190,7 +190,7 @@ class CommandsIT {
         Document edited = selected.get(0);
         long userVersion = publishUserEdit(edited, "reviewed", "by a user");
 
-        String id = commands.bulk(it.repository, "setProperties", Map.of("type", "Statement", "state", state),
+        String id = commands.bulk(it.repository, "setProperties", Map.of("type", "Statement", "state", state), false,
                 JSON.createObjectNode().set("properties", JSON.createObjectNode().put("reviewed", "yes")).get("properties"));
         JsonNode status = awaitEnd(id);
         assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
@@ -216,14 +216,16 @@ class CommandsIT {
     void aRequestItCannotRunIsRefusedBeforeAnythingRuns() {
         assertThatThrownBy(() -> commands.status("no-such-command")).isInstanceOfSatisfying(CommandRefusedException.class,
                 e -> assertThat(e.reason()).isEqualTo(CommandRefusedException.Reason.NOT_FOUND));
-        assertThatThrownBy(() -> commands.bulk(it.repository, "setProperties", Map.of("colour", "red"),
+        assertThatThrownBy(() -> commands.bulk(it.repository, "setProperties", Map.of("colour", "red"), false,
                 JSON.createObjectNode().put("reviewed", "yes"))).isInstanceOfSatisfying(CommandRefusedException.class,
                         e -> assertThat(e.field()).isEqualTo("query.colour"));
-        assertThatThrownBy(() -> commands.bulk(it.repository, "setProperties", Map.of("type", "Statement"),
+        assertThatThrownBy(() -> commands.bulk(it.repository, "setProperties", Map.of("type", "Statement"), false,
                 JSON.createObjectNode().put("$set", "x"))).isInstanceOfSatisfying(CommandRefusedException.class,
                         e -> assertThat(e.field()).isEqualTo("params.properties.$set"));
-        assertThatThrownBy(() -> commands.bulk(it.repository, "rename", Map.of(), null))
+        assertThatThrownBy(() -> commands.bulk(it.repository, "rename", Map.of(), false, null))
                 .isInstanceOfSatisfying(CommandRefusedException.class, e -> assertThat(e.field()).isEqualTo("action"));
+        assertThatThrownBy(() -> commands.bulk(it.repository, "delete", Map.of(), false, null))
+                .isInstanceOfSatisfying(CommandRefusedException.class, e -> assertThat(e.field()).isEqualTo(Commands.ALL));
         assertThatThrownBy(() -> commands.reindex("nothing-here", List.of())).isInstanceOfSatisfying(
                 CommandRefusedException.class, e -> assertThat(e.reason()).isEqualTo(CommandRefusedException.Reason.NOT_FOUND));
     }

@@ -233,7 +233,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     /** Sets a property on every statement; measures the selection and when search finds every change. */
     private void bulkUpdate(Commands commands, Stores stores, SearchEngine search, String value) throws Exception {
         long started = System.nanoTime();
-        String id = commands.bulk(settings.repository(), "setProperties", Map.of("type", "Statement"),
+        String id = commands.bulk(settings.repository(), "setProperties", Map.of("type", "Statement"), false,
                 JSON.createObjectNode().put("reviewed", value));
         JsonNode status = commands.status(id);
         while (status.path("state").asText().matches("SCHEDULED|RUNNING")) {

@@ -1,23 +1,49 @@
 package io.volumizer.options.endpoints;
 
+import java.util.regex.Pattern;
+
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * Where the repositories' database is (a picocli mixin): one collection per repository. A connection string with
  * credentials is a secret: it comes from the environment ({@value #URI_ENV}, set from a Kubernetes Secret by the
  * chart), and an option taken from the environment is never written into a job's arguments ({@code
- * Options.arguments}).
+ * Options.arguments}); one with a password given as an option is refused, since a job's arguments are shown in
+ * the Flink Web UI.
  */
 public final class MongoOptions {
 
     public static final String URI_ENV = "VOLUMIZER_MONGODB_URI";
     /** The database of a deployment that names none (the chart's services.mongodb.database too). */
     public static final String DEFAULT_DATABASE = "volumizer";
+    /** {@code mongodb[+srv]://user:password@...}: user information with a password, before the hosts. */
+    private static final Pattern WITH_PASSWORD = Pattern.compile("^[A-Za-z0-9+.-]+://[^/@?#]*:[^/@?#]*@.*");
 
     @Option(names = "--mongodb-uri", defaultValue = "${env:" + URI_ENV + ":-mongodb://127.0.0.1:27017}",
-            description = "MongoDB connection string (default: $" + URI_ENV + ", else mongodb://127.0.0.1:27017).")
+            converter = NoPassword.class,
+            description = "MongoDB connection string, without a password (default: $" + URI_ENV
+                    + ", which may hold one, else mongodb://127.0.0.1:27017).")
     public String uri;
 
     @Option(names = "--mongodb-database", defaultValue = DEFAULT_DATABASE, description = "Database of the repositories (default: ${DEFAULT-VALUE}).")
     public String database;
+
+    /** Whether a connection string holds a password. */
+    static boolean hasPassword(String uri) {
+        return WITH_PASSWORD.matcher(uri).matches();
+    }
+
+    /** Refuses a connection string with a password unless it is the environment's (picocli converts the default too). */
+    static final class NoPassword implements ITypeConverter<String> {
+        @Override
+        public String convert(String uri) {
+            if (hasPassword(uri) && !uri.equals(System.getenv(URI_ENV))) {
+                throw new TypeConversionException("a connection string with a password is a secret, and job arguments "
+                        + "are shown in the Flink Web UI: set $" + URI_ENV + " in the environment instead");
+            }
+            return uri;
+        }
+    }
 }
