@@ -72,13 +72,7 @@ class TopologyFileTest {
                   - to: a
                     from: b
                 """, 4, "routing[0].from", "unknown key (expected one of: to, when)");
-        assertError("""
-                repositories: {a: {}, b: {}}
-                routing:
-                  - when: {kind: Statement}
-                    to: b
-                  - to: a
-                """, 3, "routing[0].when.kind", "unknown key (expected one of: in, minAge, property, type)");
+        assertError(aOrBWhen("{kind: Statement}"), 3, "routing[0].when.kind", "unknown key (expected one of: in, minAge, property, type)");
         assertError("""
                 repositories:
                   a: {shards: 3}
@@ -99,20 +93,8 @@ class TopologyFileTest {
         assertError("repositories: {}\nrouting: [{to: a}]\n", 1, "repositories", "at least one repository");
         assertError("repositories: {a: {}}\nrouting: []\n", 2, "routing", "at least one rule");
         assertError("repositories: {a: {}}\nrouting:\n  - when: {type: Root}\n", 3, "routing[0].to", "missing");
-        assertError("""
-                repositories: {a: {}, b: {}}
-                routing:
-                  - when: {property: state}
-                    to: b
-                  - to: a
-                """, 3, "routing[0].when.in", "`property` and `in` go together");
-        assertError("""
-                repositories: {a: {}, b: {}}
-                routing:
-                  - when: {}
-                    to: b
-                  - to: a
-                """, 3, "routing[0].when", "no conditions");
+        assertError(aOrBWhen("{property: state}"), 3, "routing[0].when.in", "`property` and `in` go together");
+        assertError(aOrBWhen("{}"), 3, "routing[0].when", "no conditions");
     }
 
     @Test
@@ -170,13 +152,7 @@ class TopologyFileTest {
                     to: east
                   - to: east
                 """, 5, "routing[1].when.in", "overlaps routing[0] (line 3): WA in both");
-        assertError("""
-                repositories: {a: {}, b: {}}
-                routing:
-                  - when: {type: Statement, minAge: 6 months}
-                    to: b
-                  - to: a
-                """, 3, "routing[0].when.minAge", "like P6M or P1Y, was '6 months'");
+        assertError(aOrBWhen("{type: Statement, minAge: 6 months}"), 3, "routing[0].when.minAge", "like P6M or P1Y, was '6 months'");
     }
 
     @Test
@@ -272,6 +248,17 @@ class TopologyFileTest {
 
     private static Topology parse(String yaml) {
         return TopologyFile.parse("test.yaml", yaml);
+    }
+
+    /** Repositories a and b; the rule on line 3 sends what {@code when} takes to b, the last one the rest to a. */
+    private static String aOrBWhen(String when) {
+        return """
+                repositories: {a: {}, b: {}}
+                routing:
+                  - when: %s
+                    to: b
+                  - to: a
+                """.formatted(when);
     }
 
     private static void assertError(String yaml, int line, String field, String problem) {
