@@ -22,7 +22,6 @@ import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
-import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
 import io.volumizer.jobs.internal.stores.SearchBulkWriter;
 import io.volumizer.jobs.internal.stores.SearchConnection;
@@ -77,9 +76,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
             return new ReindexJob(new MongoRangeSource(settings),
                     new IndexStage(SearchBulkWriter.intoGeneration(SearchConnection.of(pipeline), Backoff.DEFAULT, codec,
                             generation), pipeline.indexLayouts(), pipeline.repositoryBlobStores(), options.settings),
-                    new FinishReindex(settings, new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT),
-                            SearchConnection.of(pipeline), generation, options.catchUpMargin, options.deleteOld,
-                            options.settings.batchSize, codec),
+                    new FinishReindex(settings, new FinishReindex.Finish(generation, options.catchUpMargin,
+                            options.settings.batchSize, options.deleteOld), SearchConnection.of(pipeline), codec),
                     Connectors.deadLetterSink(options, Step.REINDEX), options);
         });
     }
