@@ -15,6 +15,15 @@ import io.volumizer.stores.mongodb.MongoLocation;
 class TopologyFileTest {
 
     static final Path TOPOLOGIES = Path.of("..", "topologies");
+    /** Routing over repositories east, archives and plain: statements to archives, the root to plain, the rest to east. */
+    private static final String EAST_ARCHIVES_PLAIN_ROUTING = """
+            routing:
+              - when: {type: Statement}
+                to: archives
+              - when: {type: Root}
+                to: plain
+              - to: east
+            """;
 
     @Test
     void theShippedTopologiesLoad() {
@@ -166,13 +175,7 @@ class TopologyFileTest {
                     profile: archive
                     index: {codec: best_compression}
                   plain: {}
-                routing:
-                  - when: {type: Statement}
-                    to: archives
-                  - when: {type: Root}
-                    to: plain
-                  - to: east
-                """);
+                """ + EAST_ARCHIVES_PLAIN_ROUTING);
         assertThat(topology.indexLayouts().get("east"))
                 .isEqualTo(new IndexLayout(11, 1, "30s", "best_compression", "customerNumber", IndexProfile.LIVE));
         assertThat(topology.indexLayouts().get("archives")).isEqualTo(new IndexLayout(null, null, null, "best_compression", null, IndexProfile.ARCHIVE));
@@ -197,22 +200,16 @@ class TopologyFileTest {
     void aRepositoryMayHaveADatabaseOfItsOwnWhoseConnectionStringComesFromTheEnvironment() {
         String yaml = """
                 repositories:
-                  live:
+                  east:
                   archives:
                     mongodb: {uri: "${ARCHIVES_URI:-mongodb://127.0.0.1:27018}", database: cold}
-                  other:
+                  plain:
                     mongodb: {database: other}
-                routing:
-                  - when: {type: Statement}
-                    to: archives
-                  - when: {type: Root}
-                    to: other
-                  - to: live
-                """;
+                """ + EAST_ARCHIVES_PLAIN_ROUTING;
         Topology defaulted = TopologyFile.parse("test.yaml", yaml, name -> null);
-        assertThat(defaulted.databases()).containsOnlyKeys("archives", "other");
+        assertThat(defaulted.databases()).containsOnlyKeys("archives", "plain");
         assertThat(defaulted.databases().get("archives")).isEqualTo(new MongoLocation("mongodb://127.0.0.1:27018", "cold"));
-        assertThat(defaulted.databases().get("other")).isEqualTo(new MongoLocation(null, "other"));
+        assertThat(defaulted.databases().get("plain")).isEqualTo(new MongoLocation(null, "other"));
         Topology fromEnvironment = TopologyFile.parse("test.yaml", yaml,
                 name -> name.equals("ARCHIVES_URI") ? "mongodb://user:secret@archive-0,archive-1/?replicaSet=rs" : null);
         assertThat(fromEnvironment.databases().get("archives").uri()).isEqualTo("mongodb://user:secret@archive-0,archive-1/?replicaSet=rs");
