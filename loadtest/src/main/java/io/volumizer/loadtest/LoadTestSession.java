@@ -24,6 +24,7 @@ import io.volumizer.api.commands.CommandsCli;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.demo.DemoRecord;
+import io.volumizer.ops.demo.DemoRecordOptions;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.flink.SessionOptions;
 import io.volumizer.ops.services.LocalServices;
@@ -71,8 +72,8 @@ public final class LoadTestSession implements Callable<Integer> {
             + "--p95 --max-error-percent --refused-p95 (see LoadTestRunner).")
     List<String> runOptions = new ArrayList<>();
 
-    @Option(names = "--record", defaultValue = DemoRecord.DEFAULT_FILE, description = "What the demo recorded (default: ${DEFAULT-VALUE}).")
-    Path record;
+    @Mixin
+    DemoRecordOptions record = new DemoRecordOptions();
 
     @Mixin
     ApiTarget target = new ApiTarget();
@@ -169,9 +170,9 @@ public final class LoadTestSession implements Callable<Integer> {
         }
         DemoRecord demo;
         try {
-            demo = DemoRecord.read(record);
+            demo = DemoRecord.read(record.file);
         } catch (NoSuchFileException e) {
-            throw new IllegalStateException("no demo import recorded in " + record
+            throw new IllegalStateException("no demo import recorded in " + record.file
                     + "; run bin/volumizer demo first (the feeders use its settings)");
         }
         requireApiReady();
