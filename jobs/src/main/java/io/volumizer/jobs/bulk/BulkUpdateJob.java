@@ -63,11 +63,11 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
             return new BulkUpdateJob(new NumberSequenceSource(0, options.slices - 1),
                     new ReadSlice(SearchConnection.of(pipeline), options.repository,
                             options.selection().filters(), options.slices, options.scrollSize, options.scrollKeepAlive,
-                            new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.commandId, Backoff.DEFAULT),
-                    new ApplyBulkAction(new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.repository,
+                            MongoConnection.of(pipeline), options.commandId, Backoff.DEFAULT),
+                    new ApplyBulkAction(MongoConnection.of(pipeline), options.repository,
                             options.commandId, options.action, options.propertyValues(), commandTime, 500, Backoff.DEFAULT,
                             pipeline.topology.topology().orElse(null), pipeline.repositoryBlobStores()),
-                    new FinishBulk(new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.commandId),
+                    new FinishBulk(MongoConnection.of(pipeline), options.commandId),
                     Connectors.exactlyOnceSink(options, Step.BULK_UPDATE, pipeline.documentsTopic(), DocumentEvent.class,
                             DocumentKeys::parentKey), options);
         });
