@@ -4,7 +4,6 @@ import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
 import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;

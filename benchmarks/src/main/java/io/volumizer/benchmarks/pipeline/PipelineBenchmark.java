@@ -1,7 +1,6 @@
 package io.volumizer.benchmarks.pipeline;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;

@@ -2,7 +2,6 @@ package io.volumizer.benchmarks.reliability;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;

@@ -2,7 +2,6 @@ package io.volumizer.benchmarks.sharding;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,5 @@
 package io.volumizer.jobs.reindex;
 
-import java.io.IOException;
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
@@ -155,7 +154,7 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     }
 
     /** Writes what was imported since {@code from} (deletes included) into the new index; returns how many. */
-    private long catchUp(Instant from) throws IOException {
+    private long catchUp(Instant from) {
         int batchSize = finish.batchSize();
         List<ImportedEvent> batch = new ArrayList<>(batchSize);
         long written = 0;
