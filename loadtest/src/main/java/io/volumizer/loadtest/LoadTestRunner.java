@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.CheckOptions;
 import io.volumizer.options.Failures;
 import picocli.CommandLine.Command;
@@ -83,8 +84,8 @@ public final class LoadTestRunner implements Callable<Integer> {
     @Option(names = "--label", defaultValue = "", description = "Names this run in its summary file (e.g. baseline).")
     String label;
 
-    @Option(names = "--results", defaultValue = "loadtest/results", description = "Where reports and summaries go (default: ${DEFAULT-VALUE}).")
-    Path results;
+    @Mixin
+    ResultsOptions results = new ResultsOptions(ResultsOptions.LOAD_TESTS);
 
     @Override
     public Integer call() throws Exception {
@@ -116,7 +117,7 @@ public final class LoadTestRunner implements Callable<Integer> {
         if (p95 != null) {
             System.setProperty("loadtest.p95", Integer.toString(p95));
         }
-        Path reports = results.toAbsolutePath().resolve("reports");
+        Path reports = results.folder.toAbsolutePath().resolve("reports");
         Files.createDirectories(reports);
         Instant started = Instant.now();
         int exit = io.gatling.app.Gatling$.MODULE$.fromArgs(new String[] {"--simulation", simulationClass,
@@ -124,12 +125,12 @@ public final class LoadTestRunner implements Callable<Integer> {
         Report report = Report.read(Report.latest(reports, simulationClass));
         String name = simulation + (label.isEmpty() ? "" : "-" + label);
         ObjectNode summary = summary(report, started, exit == 0);
-        Files.writeString(results.resolve(name + ".json"), JSON.writeValueAsString(summary));
+        Files.writeString(results.folder.resolve(name + ".json"), JSON.writeValueAsString(summary));
         String markdown = markdown(name, report, summary);
-        Files.writeString(results.resolve(name + ".md"), markdown);
+        Files.writeString(results.folder.resolve(name + ".md"), markdown);
         System.out.println();
         System.out.println(markdown);
-        System.out.println("summary: " + results.resolve(name + ".md") + "  report: " + report.folder().resolve("index.html"));
+        System.out.println("summary: " + results.folder.resolve(name + ".md") + "  report: " + report.folder().resolve("index.html"));
         return exit;
     }
 

@@ -24,9 +24,11 @@ import io.volumizer.api.commands.CommandsCli;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.demo.DemoRecord;
+import io.volumizer.ops.demo.DemoRecordOptions;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.flink.SessionOptions;
 import io.volumizer.ops.services.LocalServices;
+import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -70,8 +72,8 @@ public final class LoadTestSession implements Callable<Integer> {
             + "--p95 --max-error-percent --refused-p95 (see LoadTestRunner).")
     List<String> runOptions = new ArrayList<>();
 
-    @Option(names = "--record", defaultValue = DemoRecord.DEFAULT_FILE, description = "What the demo recorded (default: ${DEFAULT-VALUE}).")
-    Path record;
+    @Mixin
+    DemoRecordOptions record = new DemoRecordOptions();
 
     @Mixin
     ApiTarget target = new ApiTarget();
@@ -88,8 +90,8 @@ public final class LoadTestSession implements Callable<Integer> {
     @Option(names = "--import-customers", defaultValue = "100000", description = "mixed: customers the import may add at most (default: ${DEFAULT-VALUE}).")
     long importCustomers;
 
-    @Option(names = "--results", defaultValue = "loadtest/results", description = "Reports, summaries and comparisons (default: ${DEFAULT-VALUE}).")
-    Path results;
+    @Mixin
+    ResultsOptions results = new ResultsOptions(ResultsOptions.LOAD_TESTS);
 
     @Option(names = "--warm-up-results", defaultValue = LocalServices.STATE_FOLDER + "/loadtest-warm-up",
             description = "Where the warm-up runs' reports go, apart (default: ${DEFAULT-VALUE}).")
@@ -168,13 +170,13 @@ public final class LoadTestSession implements Callable<Integer> {
         }
         DemoRecord demo;
         try {
-            demo = DemoRecord.read(record);
+            demo = DemoRecord.read(record.file);
         } catch (NoSuchFileException e) {
-            throw new IllegalStateException("no demo import recorded in " + record
+            throw new IllegalStateException("no demo import recorded in " + record.file
                     + "; run bin/volumizer demo first (the feeders use its settings)");
         }
         requireApiReady();
-        Files.createDirectories(results);
+        Files.createDirectories(results.folder);
         try (Session running = new Session(demo.run())) {
             Runtime.getRuntime().addShutdownHook(new Thread(running::stopJobs)); // Ctrl-C
             int status = 0;
@@ -219,7 +221,7 @@ public final class LoadTestSession implements Callable<Integer> {
             if (action instanceof StartJob job) {
                 start(job);
             } else if (action instanceof Run run) {
-                return runner(run.simulation(), fed(run.label(), results), runOptions);
+                return runner(run.simulation(), fed(run.label(), results.folder), runOptions);
             } else if (action instanceof WarmUp warmUp) {
                 runner(warmUp.simulation(), fed("warm-up", warmUpResults), runOptions, ProcessBuilder.Redirect.DISCARD);
             } else if (action instanceof StartReindex start) {
@@ -227,8 +229,8 @@ public final class LoadTestSession implements Callable<Integer> {
             } else if (action instanceof AwaitReindex) {
                 return appendStatus(true);
             } else if (action instanceof Compare compare) {
-                List<String> args = new ArrayList<>(List.of("compare", results.resolve(compare.baseline() + ".json").toString(),
-                        results.resolve(compare.run() + ".json").toString(), "--out", results.resolve(compare.out() + ".md").toString()));
+                List<String> args = new ArrayList<>(List.of("compare", results.folder.resolve(compare.baseline() + ".json").toString(),
+                        results.folder.resolve(compare.run() + ".json").toString(), "--out", results.folder.resolve(compare.out() + ".md").toString()));
                 if (!compare.requests().isEmpty()) {
                     args.addAll(List.of("--requests", String.join(",", compare.requests())));
                 }
@@ -271,7 +273,7 @@ public final class LoadTestSession implements Callable<Integer> {
         }
 
         private Path reindexFile() {
-            return results.resolve("navigation-reindex.command");
+            return results.folder.resolve("navigation-reindex.command");
         }
 
         /** The options a run is fed: the API, and the demo's settings for its feeders. */

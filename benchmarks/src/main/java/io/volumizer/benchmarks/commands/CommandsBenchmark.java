@@ -4,7 +4,6 @@ import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
 import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -39,6 +38,7 @@ import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.Step;
@@ -78,8 +78,8 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     private static final String VISIBLE = "bulk update: submitted → every change found by search, s";
     private static final int RANGE = 1000;
 
-    @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of commands.json and commands.md.")
-    Path results;
+    @Mixin
+    ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
     @Option(names = "--rounds", defaultValue = "3", description = "Rounds of every measure; the table shows medians (default: ${DEFAULT-VALUE}).")
     int rounds;
@@ -300,7 +300,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     }
 
     private void write() throws Exception {
-        Files.createDirectories(results);
+        Files.createDirectories(results.folder);
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("date", LocalDate.now().toString());
         figures.put("machine", cores() + " cores, every service on this machine");
@@ -308,7 +308,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
         figures.put("statements", statements);
         figures.put("rounds", rounds);
         figures.put("samples per round", samples);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.resolve("commands.json").toFile(), figures);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("commands.json").toFile(), figures);
         String table = String.join("\n",
                 "# Command benchmarks (reindex, bulk update)", "",
                 "Measured " + figures.get("date") + " on " + figures.get("machine") + "; a repository of "
@@ -331,7 +331,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
                         statements, median(samples.get(SELECTION))),
                 String.format(Locale.ROOT, "| bulk update: from submission until search finds every change (import and index included), s | %.1f | | | | | |",
                         median(samples.get(VISIBLE))), "");
-        Files.writeString(results.resolve("commands.md"), table);
+        Files.writeString(results.folder.resolve("commands.md"), table);
         System.out.println(table);
     }
 

@@ -1,7 +1,6 @@
 package io.volumizer.benchmarks.pipeline;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -35,6 +34,7 @@ import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.conventions.MetricNames;
@@ -68,8 +68,8 @@ import picocli.CommandLine.Option;
 @Command(name = "pipeline-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
 public final class PipelineBenchmark extends PipelineRunCommand {
 
-    @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of pipeline.json and pipeline.md.")
-    Path results;
+    @Mixin
+    ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
     @Mixin
     StoreIsolationOptions storeIsolation = new StoreIsolationOptions();
@@ -450,12 +450,12 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     private void write() throws Exception {
-        Files.createDirectories(results);
+        Files.createDirectories(results.folder);
         figures.put("date", LocalDate.now().toString());
         figures.put("machine", Runtime.getRuntime().availableProcessors() + " cores, "
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB max heap of the runner, every service on this machine");
         figures.put("samples per round", samples);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.resolve("pipeline.json").toFile(), figures);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("pipeline.json").toFile(), figures);
         double hitRatio = median(samples.get(HIT_RATIO));
         String table = String.join("\n",
                 "# Pipeline benchmarks", "",
@@ -493,7 +493,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                 String.format(Locale.ROOT, "| — its index stage | %s | | | | | |", rates(END_TO_END_INDEX)),
                 String.format(Locale.ROOT, "| generate job (into Kafka), whole run | %,.0f | | | | | |",
                         median(samples.get(GENERATE_JOB))), "");
-        Files.writeString(results.resolve("pipeline.md"), table);
+        Files.writeString(results.folder.resolve("pipeline.md"), table);
         System.out.println(table);
     }
 

@@ -14,12 +14,7 @@ import java.util.Random;
  */
 enum Fault {
 
-    TASKMANAGER_KILLED {
-        @Override
-        String description(Duration outage) {
-            return "TaskManager killed (kill -9) three times at random points, restarted";
-        }
-
+    TASKMANAGER_KILLED("TaskManager killed (kill -9) three times at random points, restarted") {
         @Override
         List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
             Random random = new Random(3);
@@ -35,13 +30,8 @@ enum Fault {
         }
     },
 
-    JOBMANAGER_KILLED {
-        @Override
-        String description(Duration outage) {
-            return "JobManager killed (kill -9), restarted, the job recovered from its newest retained checkpoint "
-                    + "(bin/volumizer job recover)";
-        }
-
+    JOBMANAGER_KILLED("JobManager killed (kill -9), restarted, the job recovered from its newest retained checkpoint "
+            + "(bin/volumizer job recover)") {
         @Override
         List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
             trigger.await();
@@ -49,12 +39,7 @@ enum Fault {
         }
     },
 
-    KAFKA_KILLED {
-        @Override
-        String description(Duration outage) {
-            return "Kafka broker killed (kill -9), restarted";
-        }
-
+    KAFKA_KILLED("Kafka broker killed (kill -9), restarted") {
         @Override
         List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
             trigger.await();
@@ -66,15 +51,9 @@ enum Fault {
 
     ELASTICSEARCH_DOWN("elasticsearch", "Elasticsearch"),
 
-    ELASTICSEARCH_SATURATED {
+    ELASTICSEARCH_SATURATED("Elasticsearch saturated for %d s (a write queue of 2, other clients' bulk requests: 429s)") {
         /** A write queue of a few entries: Elasticsearch answers 429 as soon as a few bulk requests wait. */
         private static final Map<String, String> SMALL_WRITE_QUEUE = Map.of("ES_WRITE_QUEUE_SIZE", "2");
-
-        @Override
-        String description(Duration outage) {
-            return "Elasticsearch saturated for " + outage.toSeconds() + " s (a write queue of 2, other clients' bulk"
-                    + " requests: 429s)";
-        }
 
         @Override
         void prepare(Faults faults) {
@@ -100,36 +79,33 @@ enum Fault {
 
     MONGODB_DOWN("mongodb", "MongoDB"),
 
-    BAD_INPUT {
-        @Override
-        String description(Duration outage) {
-            return String.format(Locale.ROOT, "bad input: %.0f%% of the statements replaced by garbage bytes, unknown "
-                    + "schema ids and orphans", ReliabilityBenchmark.BAD_SHARE * 100);
-        }
-
+    BAD_INPUT("bad input: " + Math.round(ReliabilityBenchmark.BAD_SHARE * 100) + "%% of the statements replaced by "
+            + "garbage bytes, unknown schema ids and orphans") {
         @Override
         List<long[]> inject(Faults faults, Trigger trigger) {
             return List.of();
         }
     };
 
-    /** The service a plain outage stops for a while, and how the results name it; null for the other faults. */
+    /** What the fault is, for the results, as a format: {@code %d} stands for the outage's seconds. */
+    private final String description;
+    /** The service a plain outage stops for a while; null for the other faults. */
     private final String stoppedService;
-    private final String stoppedName;
 
-    Fault() {
-        this(null, null);
+    Fault(String description) {
+        this.description = description;
+        this.stoppedService = null;
     }
 
-    /** An outage: {@code service} stopped for the scenario's outage, then started again. */
+    /** An outage: {@code service} stopped for the scenario's outage, then started again; {@code name} in the results. */
     Fault(String service, String name) {
+        this.description = name + " down %d s";
         this.stoppedService = service;
-        this.stoppedName = name;
     }
 
     /** What the fault is, for the results. */
     String description(Duration outage) {
-        return stoppedName + " down " + outage.toSeconds() + " s";
+        return String.format(Locale.ROOT, description, outage.toSeconds());
     }
 
     /** Before the documents are generated and the jobs submitted. */

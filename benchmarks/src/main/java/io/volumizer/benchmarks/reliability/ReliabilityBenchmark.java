@@ -2,7 +2,6 @@ package io.volumizer.benchmarks.reliability;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -37,6 +36,7 @@ import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -50,6 +50,7 @@ import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -130,8 +131,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     @Option(names = "--timeout", defaultValue = "PT20M", description = "Longest a scenario may take to bring every document through (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
-    @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of reliability.json and reliability.md.")
-    Path results;
+    @Mixin
+    ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final LocalServices services = LocalServices.ofThisCheckout();
@@ -455,7 +456,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     }
 
     private void write(List<Row> rows, GeneratorSettings settings, long documents) throws IOException {
-        Files.createDirectories(results);
+        Files.createDirectories(results.folder);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("date", LocalDate.now().toString());
         json.put("machine", Runtime.getRuntime().availableProcessors() + " cores, every service on this machine");
@@ -464,7 +465,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         json.put("outageSeconds", outage.toSeconds());
         json.put("faultAt", faultAt);
         json.put("rows", rows);
-        JSON.writeValue(results.resolve("reliability.json").toFile(), json);
+        JSON.writeValue(results.folder.resolve("reliability.json").toFile(), json);
         StringBuilder md = new StringBuilder("# Reliability under faults\n\n")
                 .append(String.format(Locale.ROOT, "Measured %s on %s: %,d generated documents per scenario (%d customers),"
                         + " each fault starting once %.0f%% of them are in MongoDB, outages of %d s. Every figure is read from"
@@ -494,7 +495,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     row.faultSeconds() == null ? "—" : String.format(Locale.ROOT, "%.0f s", row.faultSeconds()),
                     row.recovery(), row.passed() ? "yes" : "**NO**" + (row.error() == null ? "" : ": " + row.error())));
         }
-        Files.writeString(results.resolve("reliability.md"), md);
+        Files.writeString(results.folder.resolve("reliability.md"), md);
     }
 
     public static void main(String[] args) {

@@ -2,7 +2,6 @@ package io.volumizer.benchmarks.sharding;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,6 +24,7 @@ import io.volumizer.benchmarks.internal.ImportedForm;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.CheckOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.endpoints.IndexPrefixOptions;
@@ -98,8 +98,8 @@ public final class ShardingBenchmark implements Callable<Integer> {
     @Option(names = "--reuse", description = "Keep the layouts of an earlier run that hold every document of this one.")
     boolean reuse;
 
-    @Option(names = "--results", defaultValue = "benchmarks/results", description = "Folder of the results files.")
-    Path results;
+    @Mixin
+    ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
     @Mixin
     CheckOptions check = new CheckOptions();
@@ -353,7 +353,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
     }
 
     private void write(GeneratorSettings settings, long documents, List<Cell> cells) throws IOException {
-        Files.createDirectories(results);
+        Files.createDirectories(results.folder);
         ObjectNode json = JSON.createObjectNode();
         json.putObject("run").put("seed", settings.seed()).put("customers", settings.customers())
                 .put("documents", documents).put("cores", Runtime.getRuntime().availableProcessors())
@@ -368,10 +368,10 @@ public final class ShardingBenchmark implements Callable<Integer> {
                     .put("throughputVsBaseline", round(cell.throughput() / baseline.throughput()))
                     .put("p95VsBaseline", round(cell.p95() / baseline.p95()));
         }
-        Files.writeString(results.resolve("sharding.json"), JSON.writeValueAsString(json));
-        Files.writeString(results.resolve("sharding.md"), ShardingReport.markdown(settings, documents, warmup, measure, rounds, cells));
-        ShardingReport.charts(cells, results.resolve("sharding-throughput.png"), results.resolve("sharding-p95.png"));
-        System.out.println("results: " + results.resolve("sharding.md"));
+        Files.writeString(results.folder.resolve("sharding.json"), JSON.writeValueAsString(json));
+        Files.writeString(results.folder.resolve("sharding.md"), ShardingReport.markdown(settings, documents, warmup, measure, rounds, cells));
+        ShardingReport.charts(cells, results.folder.resolve("sharding-throughput.png"), results.folder.resolve("sharding-p95.png"));
+        System.out.println("results: " + results.folder.resolve("sharding.md"));
     }
 
     /** The cell every other of the same query and concurrency is compared with: the first layout's fan-out. */

@@ -15,6 +15,15 @@ import io.volumizer.stores.mongodb.MongoLocation;
 class TopologyFileTest {
 
     static final Path TOPOLOGIES = Path.of("..", "topologies");
+    /** Routing over repositories east, archives and plain: statements to archives, the root to plain, the rest to east. */
+    private static final String EAST_ARCHIVES_PLAIN_ROUTING = """
+            routing:
+              - when: {type: Statement}
+                to: archives
+              - when: {type: Root}
+                to: plain
+              - to: east
+            """;
 
     @Test
     void theShippedTopologiesLoad() {
@@ -72,13 +81,7 @@ class TopologyFileTest {
                   - to: a
                     from: b
                 """, 4, "routing[0].from", "unknown key (expected one of: to, when)");
-        assertError("""
-                repositories: {a: {}, b: {}}
-                routing:
-                  - when: {kind: Statement}
-                    to: b
-                  - to: a
-                """, 3, "routing[0].when.kind", "unknown key (expected one of: in, minAge, property, type)");
+        assertError(aOrBWhen("{kind: Statement}"), 3, "routing[0].when.kind", "unknown key (expected one of: in, minAge, property, type)");
         assertError("""
                 repositories:
                   a: {shards: 3}
@@ -99,20 +102,8 @@ class TopologyFileTest {
         assertError("repositories: {}\nrouting: [{to: a}]\n", 1, "repositories", "at least one repository");
         assertError("repositories: {a: {}}\nrouting: []\n", 2, "routing", "at least one rule");
         assertError("repositories: {a: {}}\nrouting:\n  - when: {type: Root}\n", 3, "routing[0].to", "missing");
-        assertError("""
-                repositories: {a: {}, b: {}}
-                routing:
-                  - when: {property: state}
-                    to: b
-                  - to: a
-                """, 3, "routing[0].when.in", "`property` and `in` go together");
-        assertError("""
-                repositories: {a: {}, b: {}}
-                routing:
-                  - when: {}
-                    to: b
-                  - to: a
-                """, 3, "routing[0].when", "no conditions");
+        assertError(aOrBWhen("{property: state}"), 3, "routing[0].when.in", "`property` and `in` go together");
+        assertError(aOrBWhen("{}"), 3, "routing[0].when", "no conditions");
     }
 
     @Test
@@ -170,13 +161,7 @@ class TopologyFileTest {
                     to: east
                   - to: east
                 """, 5, "routing[1].when.in", "overlaps routing[0] (line 3): WA in both");
-        assertError("""
-                repositories: {a: {}, b: {}}
-                routing:
-                  - when: {type: Statement, minAge: 6 months}
-                    to: b
-                  - to: a
-                """, 3, "routing[0].when.minAge", "like P6M or P1Y, was '6 months'");
+        assertError(aOrBWhen("{type: Statement, minAge: 6 months}"), 3, "routing[0].when.minAge", "like P6M or P1Y, was '6 months'");
     }
 
     @Test
@@ -190,13 +175,7 @@ class TopologyFileTest {
                     profile: archive
                     index: {codec: best_compression}
                   plain: {}
-                routing:
-                  - when: {type: Statement}
-                    to: archives
-                  - when: {type: Root}
-                    to: plain
-                  - to: east
-                """);
+                """ + EAST_ARCHIVES_PLAIN_ROUTING);
         assertThat(topology.indexLayouts().get("east"))
                 .isEqualTo(new IndexLayout(11, 1, "30s", "best_compression", "customerNumber", IndexProfile.LIVE));
         assertThat(topology.indexLayouts().get("archives")).isEqualTo(new IndexLayout(null, null, null, "best_compression", null, IndexProfile.ARCHIVE));
@@ -221,22 +200,16 @@ class TopologyFileTest {
     void aRepositoryMayHaveADatabaseOfItsOwnWhoseConnectionStringComesFromTheEnvironment() {
         String yaml = """
                 repositories:
-                  live:
+                  east:
                   archives:
                     mongodb: {uri: "${ARCHIVES_URI:-mongodb://127.0.0.1:27018}", database: cold}
-                  other:
+                  plain:
                     mongodb: {database: other}
-                routing:
-                  - when: {type: Statement}
-                    to: archives
-                  - when: {type: Root}
-                    to: other
-                  - to: live
-                """;
+                """ + EAST_ARCHIVES_PLAIN_ROUTING;
         Topology defaulted = TopologyFile.parse("test.yaml", yaml, name -> null);
-        assertThat(defaulted.databases()).containsOnlyKeys("archives", "other");
+        assertThat(defaulted.databases()).containsOnlyKeys("archives", "plain");
         assertThat(defaulted.databases().get("archives")).isEqualTo(new MongoLocation("mongodb://127.0.0.1:27018", "cold"));
-        assertThat(defaulted.databases().get("other")).isEqualTo(new MongoLocation(null, "other"));
+        assertThat(defaulted.databases().get("plain")).isEqualTo(new MongoLocation(null, "other"));
         Topology fromEnvironment = TopologyFile.parse("test.yaml", yaml,
                 name -> name.equals("ARCHIVES_URI") ? "mongodb://user:secret@archive-0,archive-1/?replicaSet=rs" : null);
         assertThat(fromEnvironment.databases().get("archives").uri()).isEqualTo("mongodb://user:secret@archive-0,archive-1/?replicaSet=rs");
@@ -272,6 +245,17 @@ class TopologyFileTest {
 
     private static Topology parse(String yaml) {
         return TopologyFile.parse("test.yaml", yaml);
+    }
+
+    /** Repositories a and b; the rule on line 3 sends what {@code when} takes to b, the last one the rest to a. */
+    private static String aOrBWhen(String when) {
+        return """
+                repositories: {a: {}, b: {}}
+                routing:
+                  - when: %s
+                    to: b
+                  - to: a
+                """.formatted(when);
     }
 
     private static void assertError(String yaml, int line, String field, String problem) {

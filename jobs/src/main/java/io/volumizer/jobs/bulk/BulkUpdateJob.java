@@ -3,7 +3,6 @@ package io.volumizer.jobs.bulk;
 import java.time.Instant;
 import java.util.Date;
 
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -18,7 +17,6 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.jobs.internal.Connectors;
-import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
@@ -38,11 +36,10 @@ import io.volumizer.stores.commands.CommandStore;
  * to the command's record as checkpoints complete ({@link FinishBulk}).
  */
 public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, ApplyBulkAction apply, FinishBulk finish,
-        Sink<DocumentEvent> documents, BulkUpdateOptions options) implements JobMains.Job {
+        Sink<DocumentEvent> documents) implements JobMains.Job {
 
     @Override
-    public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, Step.BULK_UPDATE, options);
+    public void build(StreamExecutionEnvironment env) {
         SingleOutputStreamOperator<DocumentEvent> changes = env
                 .fromSource(slices, WatermarkStrategy.noWatermarks(), "Slices").uid("bulk.slices")
                 .rebalance()
@@ -52,24 +49,23 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
         changes.getSideOutput(ApplyBulkAction.COUNTS)
                 .transform("Count", TypeInformation.of(Void.class), finish).uid("bulk.finish").setParallelism(1)
                 .setMaxParallelism(1).sinkTo(new DiscardingSink<>()).uid("bulk.end").name("End").setParallelism(1);
-        return env.execute(Step.BULK_UPDATE.runName(options));
     }
 
     public static void main(String[] args) throws Exception {
-        JobMains.run(new BulkUpdateOptions(), args, options -> {
+        JobMains.run(Step.BULK_UPDATE, new BulkUpdateOptions(), args, options -> {
             PipelineOptions pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic());
             Instant commandTime = begin(options);
             return new BulkUpdateJob(new NumberSequenceSource(0, options.slices - 1),
                     new ReadSlice(SearchConnection.of(pipeline), options.repository,
                             options.selection().filters(), options.slices, options.scrollSize, options.scrollKeepAlive,
-                            new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.commandId, Backoff.DEFAULT),
-                    new ApplyBulkAction(new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.repository,
+                            MongoConnection.of(pipeline), options.commandId, Backoff.DEFAULT),
+                    new ApplyBulkAction(MongoConnection.of(pipeline), options.repository,
                             options.commandId, options.action, options.propertyValues(), commandTime, 500, Backoff.DEFAULT,
                             pipeline.topology.topology().orElse(null), pipeline.repositoryBlobStores()),
-                    new FinishBulk(new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT), options.commandId),
+                    new FinishBulk(MongoConnection.of(pipeline), options.commandId),
                     Connectors.exactlyOnceSink(options, Step.BULK_UPDATE, pipeline.documentsTopic(), DocumentEvent.class,
-                            DocumentKeys::parentKey), options);
+                            DocumentKeys::parentKey));
         });
     }
 

@@ -1,6 +1,5 @@
 package io.volumizer.jobs.generate;
 
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -10,7 +9,6 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.volumizer.jobs.internal.Connectors;
-import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.options.steps.GenerateOptions;
 import io.volumizer.options.steps.Step;
@@ -24,12 +22,16 @@ import io.volumizer.schemas.keys.DocumentKeys;
 public record GenerateJob(Source<Long, ?, ?> indices, Sink<DocumentEvent> documents, GenerateOptions options) implements JobMains.Job {
 
     @Override
-    public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, Step.GENERATE, options);
+    public void build(StreamExecutionEnvironment env) {
         env.fromSource(indices, WatermarkStrategy.noWatermarks(), "Generator indices").uid("generate.indices")
                 .flatMap(new GenerateDocuments(options.settings(), options.topology())).uid("generate.documents").name("Generate documents")
                 .sinkTo(documents).uid("generate.documents-sink").name("Documents to Kafka");
-        return env.execute(Step.GENERATE.runName(options) + " seed " + options.settings().seed());
+    }
+
+    /** The step's run name, and the run's seed. */
+    @Override
+    public String runName(String stepRunName) {
+        return stepRunName + " seed " + options.settings().seed();
     }
 
     /** Indices [from, to) of a run, as a parallel, checkpointed source, optionally rate-limited. */
@@ -40,7 +42,7 @@ public record GenerateJob(Source<Long, ?, ?> indices, Sink<DocumentEvent> docume
     }
 
     public static void main(String[] args) throws Exception {
-        JobMains.run(new GenerateOptions(), args, options -> {
+        JobMains.run(Step.GENERATE, new GenerateOptions(), args, options -> {
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic());
             return new GenerateJob(indices(options.fromIndex(), options.toIndex(), options.maxIndicesPerSecond()),

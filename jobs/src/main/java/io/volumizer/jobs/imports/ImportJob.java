@@ -1,12 +1,10 @@
 package io.volumizer.jobs.imports;
 
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.volumizer.jobs.internal.Connectors;
-import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
 import io.volumizer.jobs.internal.kafka.RawRecord;
@@ -20,26 +18,24 @@ import io.volumizer.schemas.event.ImportedEvent;
  * topic, which feeds indexing.
  */
 public record ImportJob(Source<RawRecord, ?, ?> documents, ImportStage stage, Sink<ImportedEvent> imported,
-        Sink<DeadLetter> deadLetters, ImportOptions options) implements JobMains.Job {
+        Sink<DeadLetter> deadLetters) implements JobMains.Job {
 
     @Override
-    public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, Step.IMPORT, options);
+    public void build(StreamExecutionEnvironment env) {
         StageOutput<ImportedEvent> output = stage.apply(env, documents);
         output.stream().sinkTo(imported).uid("import.imported-sink").name("Imported to Kafka");
         output.deadLetters().sinkTo(deadLetters).uid("import.deadletter-sink").name("Dead letters to Kafka");
-        return env.execute(Step.IMPORT.runName(options));
     }
 
     public static void main(String[] args) throws Exception {
-        JobMains.run(new ImportOptions(), args, options -> {
+        JobMains.run(Step.IMPORT, new ImportOptions(), args, options -> {
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.importedTopic(), pipeline.deadletterTopic());
             return new ImportJob(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.groupId()),
                     ImportStage.onMongoDb(pipeline, options.settings),
                     Connectors.exactlyOnceSink(pipeline, Step.IMPORT, pipeline.importedTopic(), ImportedEvent.class,
                             e -> e.getDocument().getId()),
-                    Connectors.deadLetterSink(pipeline, Step.IMPORT), options);
+                    Connectors.deadLetterSink(pipeline, Step.IMPORT));
         });
     }
 }

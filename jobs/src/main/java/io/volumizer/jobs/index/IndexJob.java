@@ -1,6 +1,5 @@
 package io.volumizer.jobs.index;
 
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
@@ -9,7 +8,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 import io.volumizer.jobs.internal.Connectors;
-import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
@@ -24,11 +22,10 @@ import io.volumizer.options.conventions.MetricNames;
 
 /** Indexes the imported topic into Elasticsearch ({@link IndexStage}). */
 public record IndexJob(Source<RawRecord, ?, ?> imported, AvroCodec<ImportedEvent> codec, IndexStage stage,
-        Sink<DeadLetter> deadLetters, IndexOptions options) implements JobMains.Job {
+        Sink<DeadLetter> deadLetters) implements JobMains.Job {
 
     @Override
-    public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, Step.INDEX, options);
+    public void build(StreamExecutionEnvironment env) {
         SingleOutputStreamOperator<ImportedEvent> decoded = env
                 .fromSource(imported, WatermarkStrategy.noWatermarks(), "Imported documents").uid("index.imported-source")
                 .process(new DecodeFunction<>(MetricNames.INDEX, codec::decode, ImportedEvent.class))
@@ -37,17 +34,15 @@ public record IndexJob(Source<RawRecord, ?, ?> imported, AvroCodec<ImportedEvent
         indexed.stream().sinkTo(new DiscardingSink<>()).uid("index.indexed").name("Indexed");
         decoded.getSideOutput(DeadLetters.TAG).union(indexed.deadLetters()).sinkTo(deadLetters)
                 .uid("index.deadletter-sink").name("Dead letters to Kafka");
-        return env.execute(Step.INDEX.runName(options));
     }
 
     public static void main(String[] args) throws Exception {
-        JobMains.run(new IndexOptions(), args, options -> {
+        JobMains.run(Step.INDEX, new IndexOptions(), args, options -> {
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.importedTopic(), pipeline.deadletterTopic());
             return new IndexJob(Connectors.rawSource(pipeline, pipeline.importedTopic(), options.groupId()),
                     Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class),
-                    IndexStage.onSearchEngine(pipeline, options.settings), Connectors.deadLetterSink(pipeline, Step.INDEX),
-                    options);
+                    IndexStage.onSearchEngine(pipeline, options.settings), Connectors.deadLetterSink(pipeline, Step.INDEX));
         });
     }
 }

@@ -1,6 +1,5 @@
 package io.volumizer.jobs.pipeline;
 
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -9,7 +8,6 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import io.volumizer.jobs.imports.ImportStage;
 import io.volumizer.jobs.index.IndexStage;
 import io.volumizer.jobs.internal.Connectors;
-import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
 import io.volumizer.jobs.internal.kafka.RawRecord;
@@ -23,27 +21,25 @@ import io.volumizer.schemas.event.ImportedEvent;
  * topic in between (one job to operate, one hop less); the uids are those of the two separate jobs.
  */
 public record ImportAndIndexJob(Source<RawRecord, ?, ?> documents, ImportStage importStage, IndexStage indexStage,
-        Sink<DeadLetter> deadLetters, ImportAndIndexOptions options) implements JobMains.Job {
+        Sink<DeadLetter> deadLetters) implements JobMains.Job {
 
     @Override
-    public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, Step.IMPORT_AND_INDEX, options);
+    public void build(StreamExecutionEnvironment env) {
         StageOutput<ImportedEvent> imported = importStage.apply(env, documents);
         StageOutput<ImportedEvent> indexed = indexStage.apply(imported.stream());
         indexed.stream().sinkTo(new DiscardingSink<>()).uid("index.indexed").name("Indexed");
         imported.deadLetters().union(indexed.deadLetters()).sinkTo(deadLetters).uid("import.deadletter-sink")
                 .name("Dead letters to Kafka");
-        return env.execute(Step.IMPORT_AND_INDEX.runName(options));
     }
 
     public static void main(String[] args) throws Exception {
-        JobMains.run(new ImportAndIndexOptions(), args, options -> {
+        JobMains.run(Step.IMPORT_AND_INDEX, new ImportAndIndexOptions(), args, options -> {
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.deadletterTopic());
             return new ImportAndIndexJob(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.groupId()),
                     ImportStage.onMongoDb(pipeline, options.importSettings),
                     IndexStage.onSearchEngine(pipeline, options.indexSettings),
-                    Connectors.deadLetterSink(pipeline, Step.IMPORT_AND_INDEX), options);
+                    Connectors.deadLetterSink(pipeline, Step.IMPORT_AND_INDEX));
         });
     }
 }

@@ -1,6 +1,6 @@
 package io.volumizer.jobs.reindex;
 
-import java.io.IOException;
+import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +26,7 @@ import com.mongodb.client.model.Updates;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.stores.MongoConnection;
+import io.volumizer.jobs.internal.stores.SearchBulkWriter;
 import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
@@ -37,7 +38,6 @@ import io.volumizer.stores.commands.CommandRanges;
 import io.volumizer.stores.commands.CommandStore;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.search.SearchIndices;
-import io.volumizer.stores.search.SearchWriter;
 import io.volumizer.jobs.reindex.source.RangeSettings;
 import io.volumizer.options.conventions.MetricNames;
 
@@ -57,14 +57,20 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(FinishReindex.class);
 
+    /**
+     * What the finish does: move the alias to {@code generation}, the index the reindex filled; catch up from
+     * {@code catchUpMargin} before each catch-up begins, {@code batchSize} documents a request; delete the index the
+     * alias left, or keep it.
+     */
+    record Finish(String generation, Duration catchUpMargin, int batchSize, boolean deleteOld) implements Serializable {
+    }
+
     private final RangeSettings settings;
+    private final Finish finish;
     private final MongoConnection mongoConnection;
     private final SearchConnection search;
-    private final String generation;
-    private final Duration catchUpMargin;
-    private final boolean deleteOld;
-    private final int batchSize;
-    private final AvroCodec<ImportedEvent> importedCodec;
+    /** The catch-up's writer: into the generation, on {@link #search}; a failed document is dead-lettered as imported. */
+    private final SearchBulkWriter catchUpWriter;
 
     private transient ListState<Long> errorsState;
     private transient long errors;
@@ -72,16 +78,13 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     private transient MongoDatabase database;
     private transient DeadLetters deadLetters;
 
-    FinishReindex(RangeSettings settings, MongoConnection mongoConnection, SearchConnection search, String generation,
-            Duration catchUpMargin, boolean deleteOld, int batchSize, AvroCodec<ImportedEvent> importedCodec) {
+    /** Reads MongoDB where the reindex source did ({@code settings}' databases) and retries as it does. */
+    FinishReindex(RangeSettings settings, Finish finish, SearchConnection search, AvroCodec<ImportedEvent> importedCodec) {
         this.settings = settings;
-        this.mongoConnection = mongoConnection;
+        this.finish = finish;
+        this.mongoConnection = new MongoConnection(settings.databases(), settings.backoff());
         this.search = search;
-        this.generation = generation;
-        this.catchUpMargin = catchUpMargin;
-        this.deleteOld = deleteOld;
-        this.batchSize = batchSize;
-        this.importedCodec = importedCodec;
+        this.catchUpWriter = SearchBulkWriter.intoGeneration(search, settings.backoff(), importedCodec, finish.generation());
     }
 
     @Override
@@ -105,6 +108,7 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         repositories = mongoConnection.openRepositories(getRuntimeContext());
         database = repositories.shared();
         deadLetters = new DeadLetters(getMetricGroup(), MetricNames.REINDEX);
+        catchUpWriter.open(getRuntimeContext());
     }
 
     @Override
@@ -131,12 +135,12 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
                 new IllegalStateException("command " + settings.commandId() + " has no record"));
         Instant firstFrom = record.getDate(CommandStore.CATCH_UP_FROM).toInstant();
         SearchIndices indices = search.indices();
-        Instant secondFrom = Instant.now().minus(catchUpMargin);
+        Instant secondFrom = Instant.now().minus(finish.catchUpMargin());
         long caughtUp = catchUp(firstFrom);
-        indices.finishLoad(settings.repository(), generation);
-        Optional<String> left = indices.swap(settings.repository(), generation);
+        indices.finishLoad(settings.repository(), finish.generation());
+        Optional<String> left = indices.swap(settings.repository(), finish.generation());
         caughtUp += catchUp(secondFrom);
-        if (deleteOld && left.isPresent()) {
+        if (finish.deleteOld() && left.isPresent()) {
             indices.deleteGeneration(left.get());
         }
         long processed = ranges.documents() + caughtUp;
@@ -144,35 +148,35 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
                 Updates.set(CommandStore.TOTAL, processed), Updates.set(CommandStore.ERRORS, errors),
                 Updates.set("caughtUp", caughtUp), Updates.set("ranges.total", ranges.total()),
                 Updates.set(CommandStore.PREVIOUS_INDEX, left.orElse(null)),
-                Updates.set("previousIndexDeleted", deleteOld && left.isPresent()));
+                Updates.set("previousIndexDeleted", finish.deleteOld() && left.isPresent()));
         LOG.info("{}: {} documents reindexed into {} ({} caught up), alias {} moved from {}", settings.commandId(),
-                processed, generation, caughtUp, search.names().of(settings.repository()), left.orElse("nothing"));
+                processed, finish.generation(), caughtUp, search.names().of(settings.repository()), left.orElse("nothing"));
     }
 
     /** Writes what was imported since {@code from} (deletes included) into the new index; returns how many. */
-    private long catchUp(Instant from) throws IOException {
-        SearchWriter store = search.indices().writer(settings.backoff()).into(generation);
+    private long catchUp(Instant from) {
+        int batchSize = finish.batchSize();
         List<ImportedEvent> batch = new ArrayList<>(batchSize);
         long written = 0;
         for (Document stored : repositories.collection(settings.repository())
                 .find(Filters.gte(DocumentFields.IMPORTED_AT, Date.from(from))).batchSize(batchSize)) {
             batch.add(MongoDocumentStore.toImported(stored));
             if (batch.size() >= batchSize) {
-                written += write(store, batch);
+                written += write(batch);
             }
         }
-        return written + write(store, batch);
+        return written + write(batch);
     }
 
-    private long write(SearchWriter store, List<ImportedEvent> batch) {
+    private long write(List<ImportedEvent> batch) {
         if (batch.isEmpty()) {
             return 0;
         }
-        BulkResult<ImportedEvent> result = store.write(batch);
+        BulkResult<ImportedEvent> result = catchUpWriter.write(batch);
         for (BulkResult.Failure<ImportedEvent> failure : result.failed()) {
             errors++;
             output.collect(new StreamRecord<>(deadLetters.of(failure.reasonClass(), failure.reason(),
-                    failure.item().getDocument().getId(), importedCodec.encode(failure.item()))));
+                    catchUpWriter.idOf(failure.item()), catchUpWriter.payloadOf(failure.item()))));
         }
         batch.clear();
         return result.written().size() + result.stale().size();
@@ -181,7 +185,7 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     @Override
     public void close() throws Exception {
         try {
-            search.close();
+            catchUpWriter.close(); // and the search connection it shares
             mongoConnection.close();
         } finally {
             super.close();

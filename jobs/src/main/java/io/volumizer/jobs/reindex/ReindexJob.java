@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.Date;
 
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -19,10 +18,8 @@ import com.mongodb.client.model.Updates;
 
 import io.volumizer.jobs.index.IndexStage;
 import io.volumizer.jobs.internal.Connectors;
-import io.volumizer.jobs.internal.JobDefaults;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
-import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
 import io.volumizer.jobs.internal.stores.SearchBulkWriter;
 import io.volumizer.jobs.internal.stores.SearchConnection;
@@ -48,11 +45,10 @@ import io.volumizer.jobs.reindex.source.RangeSettings;
  * keeps writing to the alias meanwhile; searches answer from the old index until the move.
  */
 public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index, FinishReindex finish,
-        Sink<DeadLetter> deadLetters, ReindexOptions options) implements JobMains.Job {
+        Sink<DeadLetter> deadLetters) implements JobMains.Job {
 
     @Override
-    public JobExecutionResult run(StreamExecutionEnvironment env) throws Exception {
-        JobDefaults.apply(env, Step.REINDEX, options);
+    public void build(StreamExecutionEnvironment env) {
         DataStream<ImportedEvent> stored = env.fromSource(documents, WatermarkStrategy.noWatermarks(), "Stored documents")
                 .uid("reindex.mongodb-source");
         StageOutput<ImportedEvent> indexed = index.apply(stored);
@@ -61,11 +57,10 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                 .transform("Finish: catch up, move the alias", TypeInformation.of(DeadLetter.class), finish)
                 .uid("reindex.finish").setParallelism(1).setMaxParallelism(1)
                 .sinkTo(deadLetters).uid("reindex.deadletter-sink").name("Dead letters to Kafka").setParallelism(1);
-        return env.execute(Step.REINDEX.runName(options));
     }
 
     public static void main(String[] args) throws Exception {
-        JobMains.run(new ReindexOptions(), args, options -> {
+        JobMains.run(Step.REINDEX, new ReindexOptions(), args, options -> {
             PipelineOptions pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.deadletterTopic());
             AvroCodec<ImportedEvent> codec = Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class);
@@ -77,10 +72,9 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
             return new ReindexJob(new MongoRangeSource(settings),
                     new IndexStage(SearchBulkWriter.intoGeneration(SearchConnection.of(pipeline), Backoff.DEFAULT, codec,
                             generation), pipeline.indexLayouts(), pipeline.repositoryBlobStores(), options.settings),
-                    new FinishReindex(settings, new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT),
-                            SearchConnection.of(pipeline), generation, options.catchUpMargin, options.deleteOld,
-                            options.settings.batchSize, codec),
-                    Connectors.deadLetterSink(options, Step.REINDEX), options);
+                    new FinishReindex(settings, new FinishReindex.Finish(generation, options.catchUpMargin,
+                            options.settings.batchSize, options.deleteOld), SearchConnection.of(pipeline), codec),
+                    Connectors.deadLetterSink(options, Step.REINDEX));
         });
     }
 

@@ -2,7 +2,6 @@ package io.volumizer.ops.demo;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +20,7 @@ import io.volumizer.domain.topology.Topology;
 import io.volumizer.options.conventions.MetricNames;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,9 +33,8 @@ import picocli.CommandLine.Option;
         description = "Runs generate -> import -> index end to end on the Flink session cluster.")
 public final class Demo extends PipelineRunCommand {
 
-    @Option(names = "--record", defaultValue = DemoRecord.DEFAULT_FILE, description = "File to record the run's settings "
-            + "in (DemoRecord), for the load tests' feeders and for resuming its import (default: ${DEFAULT-VALUE}).")
-    Path record;
+    @Mixin
+    DemoRecordOptions record = new DemoRecordOptions();
 
     @Option(names = "--timeout", defaultValue = "PT20M", description = "Give up after (default: ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -75,7 +74,7 @@ public final class Demo extends PipelineRunCommand {
         FlinkSessionClient flink = session.client();
         String repository = settings.repository();
         Topology topology = pipeline.topology.orSingle(repository);
-        Files.deleteIfExists(record); // it describes the documents the reset below deletes
+        Files.deleteIfExists(record.file); // it describes the documents the reset below deletes
         try (Stores stores = new Stores(pipeline)) {
             for (String reset : topology.repositories()) {
                 System.out.println("resetting repository '" + reset + "' (topics, collection, index)");
@@ -148,7 +147,7 @@ public final class Demo extends PipelineRunCommand {
                     (System.nanoTime() - started) / 1e9);
             // The record names one repository, for the API and the load tests: a run over a topology leaves none.
             if (reconciled == 0 && pipeline.topology.topology().isEmpty()) {
-                new DemoRecord(settings, imported.count, importGroup(), importSavepoint, indexSavepoint).write(record);
+                new DemoRecord(settings, imported.count, importGroup(), importSavepoint, indexSavepoint).write(record.file);
             }
             return reconciled;
         }

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.ops.services.LocalServices;
 
 /**
  * What a demo that reconciled recorded for the commands that continue on its repository ({@code bin/volumizer
@@ -29,9 +28,6 @@ import io.volumizer.ops.services.LocalServices;
  */
 public record DemoRecord(GeneratorSettings run, long documents, String importGroup, String importSavepoint,
         String indexSavepoint) {
-
-    /** The record's file in the state folder, as a picocli default value. */
-    public static final String DEFAULT_FILE = LocalServices.STATE_FOLDER + "/demo.env";
 
     public void write(Path file) throws IOException {
         Map<String, Object> fields = new LinkedHashMap<>();

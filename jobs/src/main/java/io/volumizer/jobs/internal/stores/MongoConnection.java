@@ -7,6 +7,7 @@ import org.apache.flink.api.common.functions.RuntimeContext;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 
+import io.volumizer.options.pipeline.RepositoryServicesOptions;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
@@ -27,6 +28,11 @@ public final class MongoConnection implements Serializable {
     public MongoConnection(RepositoryDatabases databases, Backoff backoff) {
         this.databases = databases;
         this.backoff = backoff;
+    }
+
+    /** The pipeline's repositories' databases, retried with the default backoff. */
+    public static MongoConnection of(RepositoryServicesOptions pipeline) {
+        return new MongoConnection(pipeline.repositoryDatabases(), Backoff.DEFAULT);
     }
 
     /** @param context the subtask's: what the driver leaves running is stopped when Flink releases the job's classes */

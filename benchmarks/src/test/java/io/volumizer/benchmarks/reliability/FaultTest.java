@@ -1,0 +1,21 @@
+package io.volumizer.benchmarks.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class FaultTest {
+
+    @Test
+    void eachFaultNamesItselfInTheResultsWithTheOutageWhereItLasts() {
+        Duration outage = Duration.ofSeconds(45);
+        assertThat(Fault.MONGODB_DOWN.description(outage)).isEqualTo("MongoDB down 45 s");
+        assertThat(Fault.ELASTICSEARCH_SATURATED.description(outage))
+                .isEqualTo("Elasticsearch saturated for 45 s (a write queue of 2, other clients' bulk requests: 429s)");
+        assertThat(Fault.KAFKA_KILLED.description(outage)).isEqualTo("Kafka broker killed (kill -9), restarted");
+        assertThat(Fault.BAD_INPUT.description(outage)).isEqualTo("bad input: 1% of the statements replaced by garbage "
+                + "bytes, unknown schema ids and orphans");
+    }
+}
