@@ -190,7 +190,8 @@ public final class LoadTestSession implements Callable<Integer> {
         String ready = target.api + "/health/ready";
         try {
             HttpResponse<Void> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(ready))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+                    .header("Authorization", "Bearer " + target.token()).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.discarding());
             if (answer.statusCode() / 100 == 2) {
                 return;
             }

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.javalin.Javalin;
 import io.volumizer.api.ApiOptions;
 import io.volumizer.api.ApiServer;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.testing.LocalPipeline;
+import io.volumizer.api.testing.Tokens;
 import picocli.CommandLine;
 
 /**
@@ -23,20 +23,18 @@ import picocli.CommandLine;
  */
 class LoadTestSmokeIT {
 
-    private static final String TOKEN = "smoke-token";
-
     @Test
     void smokeSimulationRunsWithoutErrorsAndIsSummarized() throws Exception {
         try (LocalPipeline pipeline = new LocalPipeline("smoke", 4, 4, 6)) {
-            ApiOptions options = pipeline.apiOptions(TOKEN);
+            ApiOptions options = pipeline.apiOptions();
             try (Backends backends = options.openBackends()) {
-                Javalin api = ApiServer.create(options, backends).start("127.0.0.1", 0);
+                ApiServer.Servers api = ApiServer.create(options, backends).start(options);
                 try {
-                    String base = "http://127.0.0.1:" + api.port();
+                    String base = "http://127.0.0.1:" + api.api().port();
                     pipeline.awaitIndexed(base);
                     Path results = Path.of("target/loadtest-results");
                     int exit = new CommandLine(new LoadTestRunner()).execute("smoke", "--rate", "3", "--duration", "5",
-                            "--ramp", "1", "--max-error-percent", "0", "--api", base, "--token", TOKEN,
+                            "--ramp", "1", "--max-error-percent", "0", "--api", base, "--oidc-issuer", Tokens.ISSUER.toString(),
                             "--repository", pipeline.repository, "--seed", "4", "--customers", "4",
                             "--statements-per-account", "6", "--label", pipeline.run, "--results", results.toString());
                     assertThat(exit).as("Gatling assertions (no failed request)").isZero();
