@@ -53,8 +53,9 @@ import io.volumizer.domain.topology.Topology;
 
 /**
  * The repository's REST API: documents, children, ancestors and blobs read from MongoDB, search in
- * Elasticsearch, writes appended to the documents topic. Every read route is registered through {@link ReadAccess},
- * which applies what its caller may read. Errors are JSON: {@code {error, field, message}}.
+ * Elasticsearch, writes appended to the documents topic. Every route but /health/live needs a bearer token
+ * ({@link Authentication}), and every read route is registered through {@link ReadAccess}, which applies what its
+ * caller may read. Errors are JSON: {@code {error, field, message}}.
  */
 public final class ApiServer {
 

@@ -42,6 +42,7 @@ import io.javalin.router.Endpoint;
 import io.javalin.router.ParsedEndpoint;
 import io.volumizer.api.internal.ApiMetrics;
 import io.volumizer.api.internal.Backends;
+import io.volumizer.api.testing.LocalApi;
 import io.volumizer.api.testing.LocalPipeline;
 import io.volumizer.api.testing.Tokens;
 import io.volumizer.generators.BankGenerator;
@@ -67,7 +68,7 @@ class ApiIT {
     private static String repository;
     private static GeneratorSettings settings;
     private static List<DocumentEvent> generated;
-    private static ApiServer.Servers servers;
+    private static LocalApi local;
     private static Javalin api;
     private static Backends backends;
     private static String base;
@@ -88,20 +89,18 @@ class ApiIT {
         repository = pipeline.repository;
         settings = pipeline.settings;
         generated = pipeline.generated;
-        ApiOptions options = options();
-        backends = options.openBackends();
-        servers = ApiServer.create(options, backends).start(options);
-        api = servers.api();
-        base = "http://127.0.0.1:" + api.port();
-        management = "http://127.0.0.1:" + servers.management().port();
+        local = new LocalApi(options());
+        api = local.servers.api();
+        backends = local.backends;
+        base = local.base;
+        management = local.management;
         pipeline.awaitIndexed(base);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (servers != null) {
-            servers.stop();
-            backends.close();
+        if (local != null) {
+            local.close();
         }
         if (pipeline != null) {
             pipeline.close();
@@ -269,7 +268,7 @@ class ApiIT {
         assertThat(get(documents() + "/" + first("Account").getId()).statusCode()).isEqualTo(200);
         assertThat(get("/api/v1/search?q=account").statusCode()).isEqualTo(200);
         Set<String> exported = PrometheusScrape.of(System.getProperty("volumizer.flink.metrics",
-                "127.0.0.1:9249,127.0.0.1:9250-9259") + ",127.0.0.1:" + servers.management().port()).names();
+                "127.0.0.1:9249,127.0.0.1:9250-9259") + "," + URI.create(management).getAuthority()).names();
 
         Set<String> queried = new TreeSet<>();
         JsonNode dashboard = JSON.readTree(Path.of(System.getProperty("volumizer.dashboard",
@@ -491,20 +490,17 @@ class ApiIT {
         assertThat(readGrants(route).getOrDefault("search", 0.0)).isGreaterThan(searches);
 
         // From MongoDB: the grant checks the parent, then every child.
-        ApiOptions fromMongoDb = options("--children-from", "mongodb");
-        try (Backends mongoDbBackends = fromMongoDb.openBackends()) {
-            ApiServer.Servers fromMongoDbApi = ApiServer.create(fromMongoDb, mongoDbBackends).start(fromMongoDb);
+        try (LocalApi fromMongoDb = new LocalApi(options("--children-from", "mongodb"))) {
             String saved = base;
             String savedManagement = management;
             try {
-                base = "http://127.0.0.1:" + fromMongoDbApi.api().port();
-                management = "http://127.0.0.1:" + fromMongoDbApi.management().port();
+                base = fromMongoDb.base;
+                management = fromMongoDb.management;
                 assertThat(json(get(listing)).path("children").size()).isEqualTo(children);
                 assertThat(readGrants(route)).isEqualTo(Map.of("document", children + 1.0));
             } finally {
                 base = saved;
                 management = savedManagement;
-                fromMongoDbApi.stop();
             }
         }
     }
@@ -646,13 +642,11 @@ class ApiIT {
 
     @Test
     void unreachableBackendsGive503NotAStackTrace() throws Exception {
-        ApiOptions deadStores = options("--mongodb-uri", "mongodb://127.0.0.1:1", "--elasticsearch-url", "http://127.0.0.1:1",
-                "--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S");
-        try (Backends dead = deadStores.openBackends()) {
-            ApiServer.Servers down = ApiServer.create(deadStores, dead).start(deadStores);
+        try (LocalApi down = new LocalApi(options("--mongodb-uri", "mongodb://127.0.0.1:1", "--elasticsearch-url", "http://127.0.0.1:1",
+                "--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S"))) {
             String saved = base;
             try {
-                base = "http://127.0.0.1:" + down.api().port();
+                base = down.base;
                 assertError(get(documents() + "/" + writableAccount()), 503, null);
                 assertThat(json(get(documents() + "/x")).path("message").asText()).contains("mongodb");
                 assertError(get("/api/v1/search?q=x"), 503, null);
@@ -663,23 +657,19 @@ class ApiIT {
                 assertThat(json(ready).path("backends").path("kafka").asText()).startsWith("DOWN");
             } finally {
                 base = saved;
-                down.stop();
             }
         }
 
-        ApiOptions deadKafka = options("--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S");
-        try (Backends dead = deadKafka.openBackends()) {
-            ApiServer.Servers down = ApiServer.create(deadKafka, dead).start(deadKafka);
+        try (LocalApi down = new LocalApi(options("--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S"))) {
             String saved = base;
             try {
-                base = "http://127.0.0.1:" + down.api().port();
+                base = down.base;
                 HttpResponse<byte[]> refused = write("POST", documents(), "{\"parentId\":\"" + writableAccount()
                         + "\",\"type\":\"Note\",\"name\":\"never-" + run + "\"}", auth());
                 assertError(refused, 503, null);
                 assertThat(json(refused).path("message").asText()).contains("kafka");
             } finally {
                 base = saved;
-                down.stop();
             }
         }
     }
@@ -737,12 +727,10 @@ class ApiIT {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, LocalPipeline.KAFKA))) {
             admin.createTopics(List.of(new NewTopic(orphan, 1, (short) 1))).all().get();
         }
-        ApiOptions unconsumed = options("--documents-topic", orphan, "--wait-timeout", "PT1S");
-        try (Backends orphaned = unconsumed.openBackends()) {
-            ApiServer.Servers lonely = ApiServer.create(unconsumed, orphaned).start(unconsumed);
+        try (LocalApi lonely = new LocalApi(options("--documents-topic", orphan, "--wait-timeout", "PT1S"))) {
             String saved = base;
             try {
-                base = "http://127.0.0.1:" + lonely.api().port();
+                base = lonely.base;
                 HttpResponse<byte[]> timedOut = write("POST", documents() + "?wait=true", "{\"parentId\":\""
                         + writableAccount() + "\",\"type\":\"Note\",\"name\":\"lost-" + run + "\"}", auth());
                 assertThat(timedOut.statusCode()).isEqualTo(504);
@@ -751,7 +739,6 @@ class ApiIT {
                 assertThat(body.path("id").asText()).isNotBlank();
             } finally {
                 base = saved;
-                lonely.stop();
             }
         }
     }

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.volumizer.api.internal.Backends;
+import io.volumizer.api.testing.LocalApi;
 import io.volumizer.api.testing.LocalPipeline;
 import io.volumizer.api.testing.Tokens;
 import io.volumizer.generators.BankGenerator;
@@ -60,8 +60,7 @@ class TopologyApiIT {
     private static LocalPipeline pipeline;
     private static Topology topology;
     private static final Map<String, String> repositoryOf = new HashMap<>();
-    private static final List<ApiServer.Servers> servers = new ArrayList<>();
-    private static final List<Backends> backends = new ArrayList<>();
+    private static final List<LocalApi> apis = new ArrayList<>();
     private static String fromElasticsearch;
     private static String fromMongoDb;
     private static int notes;
@@ -83,18 +82,15 @@ class TopologyApiIT {
     }
 
     private static String start(ApiOptions options) throws MalformedURLException {
-        Backends backend = options.openBackends();
-        ApiServer.Servers server = ApiServer.create(options, backend).start(options);
-        backends.add(backend);
-        servers.add(server);
-        return "http://127.0.0.1:" + server.api().port();
+        LocalApi api = new LocalApi(options);
+        apis.add(api);
+        return api.base;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        servers.forEach(ApiServer.Servers::stop);
-        for (Backends backend : backends) {
-            backend.close();
+        for (LocalApi api : apis) {
+            api.close();
         }
         if (pipeline != null) {
             pipeline.close();

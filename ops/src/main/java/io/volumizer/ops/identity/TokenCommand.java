@@ -27,7 +27,7 @@ public final class TokenCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (service == (user != null)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "name a user or --service, not both");
+            throw new CommandLine.ParameterException(new CommandLine(this), "name a user, or --service (one of them)");
         }
         TokenClient tokens = new TokenClient(issuer);
         System.out.println(service ? tokens.service() : tokens.user(user));
