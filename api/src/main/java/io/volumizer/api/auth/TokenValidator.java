@@ -45,8 +45,9 @@ public final class TokenValidator {
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
 
     public TokenValidator(OidcOptions options) throws MalformedURLException {
-        this(JWKSourceBuilder.create(options.jwks().toURL()).build(), options.issuer.toString(), options.audience,
-                options.clockSkew);
+        // While the provider is unreachable the keys read last keep validating the tokens it issued before.
+        this(JWKSourceBuilder.create(options.jwks().toURL()).outageTolerantForever().build(), options.issuer.toString(),
+                options.audience, options.clockSkew);
     }
 
     public TokenValidator(JWKSource<SecurityContext> keys, String issuer, String audience, Duration clockSkew) {

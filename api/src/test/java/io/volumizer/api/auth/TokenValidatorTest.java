@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
@@ -23,7 +25,9 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 
+import io.javalin.Javalin;
 import io.volumizer.api.reads.Caller;
+import io.volumizer.options.Options;
 import io.volumizer.schemas.acl.Principals;
 
 /** The validator on tokens signed here with a local key, as the provider signs them. */
@@ -128,6 +132,32 @@ class TokenValidatorTest {
     @Test
     void aTokenWithoutAUserNameIsRefused() {
         assertRefused(token(claims -> claims.claim(TokenValidator.USER_CLAIM, null)), TokenValidator.USER_CLAIM);
+    }
+
+    @Test
+    void theProvidersKeysAreReadOnceAndAgainForAKeyItRotatedIn() throws Exception {
+        RSAKey rotated = generate("rotated-key");
+        List<JWKSet> served = new ArrayList<>(List.of(new JWKSet(KEY.toPublicJWK())));
+        AtomicInteger reads = new AtomicInteger();
+        Javalin provider = Javalin.create().get("/certs", ctx -> {
+            reads.incrementAndGet();
+            ctx.contentType("application/json").result(served.get(served.size() - 1).toString());
+        }).start("127.0.0.1", 0);
+        try {
+            OidcOptions options = Options.parse(new OidcOptions(), "--oidc-issuer", ISSUER, "--oidc-jwks-url",
+                    "http://127.0.0.1:" + provider.port() + "/certs");
+            TokenValidator validator = new TokenValidator(options);
+
+            validator.validate(token(claims -> { }));
+            validator.validate(token(claims -> { }));
+            assertThat(reads).as("key set reads, cached").hasValue(1);
+
+            served.add(new JWKSet(List.of(KEY.toPublicJWK(), rotated.toPublicJWK())));
+            assertThat(validator.validate(token(rotated, claims -> { })).name()).isEqualTo("staff-ca-1");
+            assertThat(reads).as("key set reads, once more for the unknown key").hasValue(2);
+        } finally {
+            provider.stop();
+        }
     }
 
     private static void assertRefused(String token, String reason) {
