@@ -105,7 +105,7 @@ public final class ApiServer {
         byte[] openApi = resource("openapi.json");
         Authentication authentication = new Authentication(new TokenValidator(options.oidc),
                 new FailedAuthentications(options.oidc.failureDelay, options.oidc.failureMaxDelay, Clock.systemUTC()),
-                Authentication.Sleeper.THREAD, backends.metrics, Set.of(LIVENESS));
+                Authentication.Sleeper.THREAD, backends.metrics, Set.of(LIVENESS), Authentication.MAX_WAITING);
 
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;

@@ -2,6 +2,7 @@ package io.volumizer.api.auth;
 
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -28,30 +29,43 @@ public final class Authentication {
 
     static final String REALM = "volumizer";
     private static final String BEARER = "Bearer ";
+    /**
+     * Refusals that may wait at once: each holds a request thread while it waits, so past these a refusal answers
+     * at once with 429 and Retry-After, and without its verdict on the token (a flood of guesses gets no answer).
+     */
+    public static final int MAX_WAITING = 32;
 
     private final TokenValidator validator;
     private final FailedAuthentications failures;
     private final Sleeper sleeper;
     private final ApiMetrics metrics;
     private final Set<String> openPaths;
+    private final Semaphore waiting;
 
-    /** @param openPaths the route templates anyone may call */
+    /**
+     * @param openPaths  the route templates anyone may call
+     * @param maxWaiting refusals that may wait at once ({@link #MAX_WAITING})
+     */
     public Authentication(TokenValidator validator, FailedAuthentications failures, Sleeper sleeper, ApiMetrics metrics,
-            Set<String> openPaths) {
+            Set<String> openPaths, int maxWaiting) {
         this.validator = validator;
         this.failures = failures;
         this.sleeper = sleeper;
         this.metrics = metrics;
         this.openPaths = Set.copyOf(openPaths);
+        this.waiting = new Semaphore(maxWaiting);
     }
 
-    /** A refused authentication: the challenge of its 401, and why. */
+    /** A refused authentication: a 401 and its challenge, or a 429 when too many refusals wait; and why. */
     static final class RefusedException extends Exception {
         final String challenge;
+        /** Set for a 429: how long the address's refusal would have waited. */
+        final Duration retryAfter;
 
-        RefusedException(String challenge, String message) {
+        RefusedException(String challenge, Duration retryAfter, String message) {
             super(message);
             this.challenge = challenge;
+            this.retryAfter = retryAfter;
         }
     }
 
@@ -63,6 +77,10 @@ public final class Authentication {
         try {
             authenticate(ctx.header("Authorization"), ctx.ip()).attachTo(ctx);
         } catch (RefusedException e) {
+            if (e.retryAfter != null) {
+                ctx.header("Retry-After", Long.toString(Math.max(1, (e.retryAfter.toMillis() + 999) / 1000)));
+                throw new ApiException(429, "too_many_failures", "Authorization", e.getMessage());
+            }
             ctx.header("WWW-Authenticate", e.challenge);
             throw new ApiException(401, "unauthorized", "Authorization", e.getMessage());
         }
@@ -84,8 +102,16 @@ public final class Authentication {
 
     private RefusedException refused(String address, String challenge, String message) throws InterruptedException {
         metrics.authenticationFailed(address);
-        sleeper.sleep(failures.failed(address));
-        return new RefusedException(challenge, message);
+        Duration delay = failures.failed(address);
+        if (!waiting.tryAcquire()) {
+            return new RefusedException(challenge, delay, "too many failed authentications are waiting; retry later");
+        }
+        try {
+            sleeper.sleep(delay);
+        } finally {
+            waiting.release();
+        }
+        return new RefusedException(challenge, null, message);
     }
 
     /** {@code handler}, for administrators only: anyone else gets a 403. */

@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,7 @@ class AuthenticationTest {
     };
     private final Authentication authentication = new Authentication(TokenValidatorTest.VALIDATOR,
             new FailedAuthentications(Duration.ofMillis(100), Duration.ofSeconds(1), clock), waits::add,
-            new ApiMetrics(), Set.of("/health/live"));
+            new ApiMetrics(), Set.of("/health/live"), 1);
 
     @Test
     void aValidBearerTokenAuthenticatesWithoutWaiting() throws Exception {
@@ -81,6 +82,36 @@ class AuthenticationTest {
         refuse("10.0.0.1");
 
         assertThat(waits).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(100));
+    }
+
+    @Test
+    void pastTheRefusalsThatMayWaitAtOnceARefusalAnswersAtOnceWithoutItsVerdict() throws Exception {
+        CountDownLatch waitingOne = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Authentication blocking = new Authentication(TokenValidatorTest.VALIDATOR,
+                new FailedAuthentications(Duration.ofMillis(100), Duration.ofSeconds(1), clock), duration -> {
+                    waitingOne.countDown();
+                    release.await();
+                }, new ApiMetrics(), Set.of("/health/live"), 1);
+        Thread first = new Thread(() -> {
+            try {
+                blocking.authenticate("Bearer guess", "10.0.0.1");
+            } catch (Authentication.RefusedException | InterruptedException expected) {
+                // refused once released
+            }
+        });
+        first.start();
+        waitingOne.await();
+        try {
+            assertThatThrownBy(() -> blocking.authenticate("Bearer another-guess", "10.0.0.2"))
+                    .isInstanceOfSatisfying(Authentication.RefusedException.class, e -> {
+                        assertThat(e.retryAfter).isEqualTo(Duration.ofMillis(100));
+                        assertThat(e.getMessage()).doesNotContain("invalid token");
+                    });
+        } finally {
+            release.countDown();
+            first.join();
+        }
     }
 
     private void refuse(String address) throws InterruptedException {
