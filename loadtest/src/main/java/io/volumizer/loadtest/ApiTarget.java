@@ -17,8 +17,8 @@ public final class ApiTarget {
     @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
     String api;
 
-    @Option(names = "--oidc-issuer", defaultValue = "http://127.0.0.1:8180/realms/volumizer",
-            description = "The realm the service token comes from (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--oidc-issuer", required = true, description = "The realm the service token comes from "
+            + "(bin/volumizer passes conf/volumizer.conf's OIDC_ISSUER).")
     URI issuer;
 
     /** The service client's access token. */
