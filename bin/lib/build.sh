@@ -166,8 +166,8 @@ store_benchmark() {
   local jobs_jar
   jobs_jar=$(ensure_built jobs)
   run_checked volumizer_java -cp "$ROOT/benchmarks/target/benchmarks.jar" "$class" --jar "$jobs_jar" \
-    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}" --topics-of "$repository" --repository "$repository" --customers "$customers" \
-    --parallelism 2 --checkpoint-interval PT2S --results "$ROOT/benchmarks/results" --store-service mongodb "$@"
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}" --topics-of "$repository" \
+    --repository "$repository" --customers "$customers" --parallelism 2 --checkpoint-interval PT2S --results "$ROOT/benchmarks/results" --store-service mongodb "$@"
 }
 
 # JMH benchmarks: one thread, then one per core; JSON and a markdown table land in benchmarks/results/.
