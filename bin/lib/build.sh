@@ -106,7 +106,8 @@ run_api() {
       check_port_free api "$API_PORT"
       launch api "${server[@]}" "$@"
       wait_healthy api
-      info "API: http://$BIND_HOST:$API_PORT/api/v1 (OpenAPI: /api/v1/openapi.json); requests need 'Authorization: Bearer \$(bin/volumizer token <user>)'"
+      info "API: http://$BIND_HOST:$API_PORT/api/v1 (OpenAPI: /api/v1/openapi.json); requests need a token:" \
+        "-H \"Authorization: Bearer \$(bin/volumizer token <user>)\""
       ;;
     stop) stop_service api ;;
     *) exec "${server[@]}" "$@" ;;
@@ -167,7 +168,8 @@ store_benchmark() {
   jobs_jar=$(ensure_built jobs)
   run_checked volumizer_java -cp "$ROOT/benchmarks/target/benchmarks.jar" "$class" --jar "$jobs_jar" \
     --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}" --topics-of "$repository" \
-    --repository "$repository" --customers "$customers" --parallelism 2 --checkpoint-interval PT2S --results "$ROOT/benchmarks/results" --store-service mongodb "$@"
+    --repository "$repository" --customers "$customers" --parallelism 2 --checkpoint-interval PT2S \
+    --results "$ROOT/benchmarks/results" --store-service mongodb "$@"
 }
 
 # JMH benchmarks: one thread, then one per core; JSON and a markdown table land in benchmarks/results/.
