@@ -11,6 +11,7 @@ endpoint_properties() {
   echo "-Dvolumizer.flink.metrics=$BIND_HOST:$FLINK_JM_METRICS_PORT,$BIND_HOST:$FLINK_TM_METRICS_PORTS"
   echo "-Dvolumizer.prometheus.url=http://$BIND_HOST:$PROMETHEUS_PORT"
   echo "-Dvolumizer.s3.endpoint=http://$BIND_HOST:$S3_PORT"
+  echo "-Dvolumizer.oidc.issuer=$OIDC_ISSUER"
   echo "-Dvolumizer.state=$STATE"
 }
 
@@ -55,15 +56,10 @@ chart_tool_properties() {
 }
 
 # The local services' endpoints, as the options every job, the API and the tools share.
-endpoint_options() {
-  echo --bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7" \
-    --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --search-url "http://$BIND_HOST:$ES_PORT"
-}
-
+ENDPOINT_OPTIONS=(--bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7"
+  --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --search-url "http://$BIND_HOST:$ES_PORT")
 # The demo's topics and stores: the API and the load tests work on what the demo imported.
-demo_pipeline_options() {
-  echo "$(endpoint_options) --topics-of $DEMO_REPOSITORY --checkpoint-interval PT2S --parallelism 2"
-}
+DEMO_PIPELINE_OPTIONS=("${ENDPOINT_OPTIONS[@]}" --topics-of "$DEMO_REPOSITORY" --checkpoint-interval PT2S --parallelism 2)
 
 # Java told where the checkout and the state folder are (for PID files and the demo's record: LocalServices).
 volumizer_java() {
@@ -89,10 +85,8 @@ run_demo() {
   ensure_tools
   local jar
   jar=$(ensure_built jobs)
-  local -a pipeline
-  read -r -a pipeline <<<"$(demo_pipeline_options)"
   run_checked java_main ops io.volumizer.ops.demo.Demo --jar "$jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" \
-    "${pipeline[@]}" --repository "$DEMO_REPOSITORY" "$@"
+    "${DEMO_PIPELINE_OPTIONS[@]}" --repository "$DEMO_REPOSITORY" "$@"
 }
 
 # The API on the demo's stores and documents topic: in the foreground, or 'start'/'stop' in the background.
@@ -101,12 +95,10 @@ run_api() {
   local jar jobs_jar
   jar=$(ensure_built api)
   jobs_jar=$(ensure_built jobs)
-  local -a endpoints
-  read -r -a endpoints <<<"$(endpoint_options)"
   local -a server=(java "-Xmx$API_HEAP" -cp "$jar:$(cat "$ROOT/api/target/classpath.txt")" io.volumizer.api.ApiServer
-    --bind "$BIND_HOST" --port "$API_PORT" --token "$API_TOKEN" "${endpoints[@]}" --topics-of "$DEMO_REPOSITORY"
-    --blob-store "$STATE/blobs" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jobs-jar "$jobs_jar"
-    "--job-option=--checkpoint-interval=PT2S")
+    --bind "$BIND_HOST" --port "$API_PORT" --metrics-port "$API_METRICS_PORT" --oidc-issuer "$OIDC_ISSUER"
+    "${ENDPOINT_OPTIONS[@]}" --topics-of "$DEMO_REPOSITORY" --blob-store "$STATE/blobs" --jobs-jar "$jobs_jar"
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "--job-option=--checkpoint-interval=PT2S")
   case "${1:-}" in
     start)
       shift
@@ -114,7 +106,8 @@ run_api() {
       check_port_free api "$API_PORT"
       launch api "${server[@]}" "$@"
       wait_healthy api
-      info "API: http://$BIND_HOST:$API_PORT/api/v1 (OpenAPI: /api/v1/openapi.json); writes need 'Authorization: Bearer \$API_TOKEN'"
+      info "API: http://$BIND_HOST:$API_PORT/api/v1 (OpenAPI: /api/v1/openapi.json); requests need a token:" \
+        "-H \"Authorization: Bearer \$(bin/volumizer token <user>)\""
       ;;
     stop) stop_service api ;;
     *) exec "${server[@]}" "$@" ;;
@@ -126,9 +119,8 @@ run_loadtest() {
   ensure_tools
   local jobs_jar
   jobs_jar=$(ensure_built jobs)
-  # shellcheck disable=SC2046 # the pipeline's options are words
-  java_main loadtest io.volumizer.loadtest.LoadTestSession --api "http://$BIND_HOST:$API_PORT" --token "$API_TOKEN" \
-    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jobs_jar" $(demo_pipeline_options) \
+  java_main loadtest io.volumizer.loadtest.LoadTestSession --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" \
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jobs_jar" "${DEMO_PIPELINE_OPTIONS[@]}" \
     --import-rate "$MIXED_IMPORT_RATE" --import-customers "$MIXED_IMPORT_CUSTOMERS" --results "$ROOT/loadtest/results" "$@"
 }
 
@@ -137,9 +129,8 @@ run_commands() {
   ensure_tools
   local jar
   jar=$(ensure_built jobs)
-  # shellcheck disable=SC2046 # the endpoints are words
   java_main api io.volumizer.api.commands.CommandsCli --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" \
-    $(endpoint_options) --checkpoint-interval PT2S --default-repository "$DEMO_REPOSITORY" "$@"
+    "${ENDPOINT_OPTIONS[@]}" --checkpoint-interval PT2S --default-repository "$DEMO_REPOSITORY" "$@"
 }
 
 # Operates jobs on the session cluster: submit/stop/resume/reset/list.
@@ -175,11 +166,10 @@ store_benchmark() {
   shift 3
   local jobs_jar
   jobs_jar=$(ensure_built jobs)
-  local -a pipeline
-  read -r -a pipeline <<<"$(endpoint_options) --topics-of $repository"
   run_checked volumizer_java -cp "$ROOT/benchmarks/target/benchmarks.jar" "$class" --jar "$jobs_jar" \
-    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${pipeline[@]}" --repository "$repository" --customers "$customers" \
-    --parallelism 2 --checkpoint-interval PT2S --results "$ROOT/benchmarks/results" --store-service mongodb "$@"
+    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}" --topics-of "$repository" \
+    --repository "$repository" --customers "$customers" --parallelism 2 --checkpoint-interval PT2S \
+    --results "$ROOT/benchmarks/results" --store-service mongodb "$@"
 }
 
 # JMH benchmarks: one thread, then one per core; JSON and a markdown table land in benchmarks/results/.
@@ -192,13 +182,7 @@ run_bench() {
   case "$suite" in
     generators)
       [[ $# -eq 0 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
-      local cores
-      cores=$(nproc)
-      local -a jmh=(-f 1 -wi 2 -w 3s -i 4 -r 4s -rf json io.volumizer.benchmarks.generators)
-      java -jar "$jar" "${jmh[@]}" -t 1 -rff "$results/generators-1-thread.json"
-      java -jar "$jar" "${jmh[@]}" -t "$cores" -rff "$results/generators-$cores-threads.json"
-      python3 "$ROOT/benchmarks/scripts/jmh_report.py" "Generator benchmarks" "$results/generators.md" \
-        "$results/generators-targets.json" "$results/generators-1-thread.json" "$results/generators-$cores-threads.json"
+      java -cp "$jar" io.volumizer.benchmarks.generators.GeneratorBenchmarks "$results" "$ROOT/benchmarks/scripts/jmh_report.py"
       ;;
     pipeline)
       store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" "$@"
@@ -206,10 +190,8 @@ run_bench() {
     reliability)
       local jobs_jar
       jobs_jar=$(ensure_built jobs)
-      local -a endpoints
-      read -r -a endpoints <<<"$(endpoint_options)"
       run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.reliability.ReliabilityBenchmark --jar "$jobs_jar" \
-        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${endpoints[@]}" --repository reliability \
+        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}" --repository reliability \
         --customers "$RELIABILITY_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S --results "$results" "$@"
       ;;
     commands)

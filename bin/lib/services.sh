@@ -5,7 +5,7 @@
 # still the process that was started. The PID file's format is shared with Java: ops/.../services/PidFile.java.
 
 # mongodb-archive is a second MongoDB deployment: the one topologies/11b.yaml gives its archive repository.
-SERVICES=(kafka registry elasticsearch mongodb mongodb-archive s3 flink-jobmanager flink-taskmanager)
+SERVICES=(kafka registry elasticsearch mongodb mongodb-archive s3 flink-jobmanager flink-taskmanager keycloak)
 # Started only when named (up prometheus): its first start builds it from its Go module (minutes).
 OPTIONAL_SERVICES=(prometheus)
 ALL_SERVICES=("${SERVICES[@]}" "${OPTIONAL_SERVICES[@]}")
@@ -15,6 +15,7 @@ ES_ARTIFACT=org.elasticsearch.distribution.integ-test-zip:elasticsearch:7.10.2:z
 ES_ANALYSIS_COMMON_ARTIFACT=org.codelibs.elasticsearch.module:analysis-common:7.10.2:jar
 # ES 7.10.2 ships log4j 2.11.1 (Log4Shell era); 2.17.1 is the patched line that still runs on its Java 8 baseline.
 ES_LOG4J_VERSION=2.17.1
+KEYCLOAK_ARTIFACT=org.keycloak:keycloak-quarkus-dist:26.7.3:zip
 
 # ---------------------------------------------------------------------------------------------------------------
 # Per-service facts
@@ -30,6 +31,7 @@ service_port() {
     flink-jobmanager) echo "$FLINK_REST_PORT" ;;
     flink-taskmanager) echo "-" ;;
     api) echo "$API_PORT" ;;
+    keycloak) echo "$KEYCLOAK_PORT" ;;
     prometheus) echo "$PROMETHEUS_PORT" ;;
   esac
 }
@@ -83,6 +85,7 @@ service_healthy() {
     flink-jobmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" >/dev/null ;;
     flink-taskmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" | grep -Eq '"taskmanagers":[1-9]' ;;
     api) http_get "http://$BIND_HOST:$API_PORT/health/live" >/dev/null ;;
+    keycloak) http_get "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null ;;
     prometheus) http_get "http://$BIND_HOST:$PROMETHEUS_PORT/-/ready" >/dev/null ;;
   esac
 }
@@ -102,13 +105,11 @@ install_infra() {
     || { tail -n 30 "$STATE/logs/infra-build.log" >&2; die "infra: Maven build failed (see $STATE/logs/infra-build.log)"; }
   mkdir -p "$STATE/lib"
   # Each file is replaced by a rename: a running service keeps reading the jar it opened.
-  install_file "$ROOT/infra/kafka-server/target/classpath.txt" "$STATE/lib/kafka.classpath"
-  install_file "$ROOT/infra/flink-cluster/target/classpath.txt" "$STATE/lib/flink.classpath"
-  install_file "$(ls "$ROOT"/infra/flink-cluster/target/volumizer-infra-flink-cluster-*.jar)" "$STATE/lib/flink-cluster.jar"
-  install_file "$ROOT/infra/mongo-server/target/classpath.txt" "$STATE/lib/mongo.classpath"
-  install_file "$(ls "$ROOT"/infra/mongo-server/target/volumizer-infra-mongo-server-*.jar)" "$STATE/lib/mongo-server.jar"
-  install_file "$ROOT/infra/s3-server/target/classpath.txt" "$STATE/lib/s3.classpath"
-  install_file "$(ls "$ROOT"/infra/s3-server/target/volumizer-infra-s3-server-*.jar)" "$STATE/lib/s3-server.jar"
+  local module # <module>:<service>: the module's classpath, and its jar but Kafka's (it has no code of ours)
+  for module in kafka-server:kafka flink-cluster:flink mongo-server:mongo s3-server:s3; do
+    install_file "$ROOT/infra/${module%:*}/target/classpath.txt" "$STATE/lib/${module#*:}.classpath"
+    [[ $module == kafka-* ]] || install_file "$(ls "$ROOT/infra/${module%:*}"/target/volumizer-infra-*.jar)" "$STATE/lib/${module%:*}.jar"
+  done
   touch "$stamp"
 }
 
@@ -293,6 +294,23 @@ start_service() {
         --http.port="$S3_PORT" --server.port="$S3_TLS_PORT" --server.address="$BIND_HOST" \
         --com.adobe.testing.s3mock.store.root="$STATE/s3" --com.adobe.testing.s3mock.store.retain-files-on-exit=true \
         --com.adobe.testing.s3mock.store.initial-buckets="$S3_BUCKET" --spring.main.banner-mode=off
+      ;;
+    keycloak)
+      local jdk home=$STATE/keycloak zip
+      jdk=$(find /usr/lib/jvm -maxdepth 1 -name 'temurin-*' | sort -V | tail -1)
+      [[ -x "$jdk/bin/java" ]] || die "keycloak needs Java 21 or later: no temurin-* JDK under /usr/lib/jvm"
+      if [[ ! -x "$home/bin/kc.sh" ]]; then
+        zip=$(maven_download "$KEYCLOAK_ARTIFACT")
+        rm -rf "$home.part" && mkdir -p "$home.part" && unzip -q "$zip" -d "$home.part" || die "keycloak: could not unpack $zip"
+        mv "$home.part"/keycloak-* "$home" && rm -rf "$home.part"
+      fi
+      # Its realms (conf/services/keycloak) are imported when new or changed, into a new development database (an
+      # import keeps a realm that exists).
+      if [[ ! -d "$home/data/import" || -n "$(find "$ROOT/conf/services/keycloak" -newer "$home/data/import")" ]]; then
+        rm -rf "$home/data" && mkdir -p "$home/data/import" && cp "$ROOT"/conf/services/keycloak/*.json "$home/data/import/"
+      fi
+      launch keycloak env JAVA_HOME="$jdk" JAVA_OPTS_KC_HEAP="-Xmx$KEYCLOAK_HEAP" "$home/bin/kc.sh" start-dev \
+        --http-host="$BIND_HOST" --http-port="$KEYCLOAK_PORT" --import-realm
       ;;
     prometheus)
       local prometheus

@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import io.volumizer.api.auth.OidcOptions;
 import io.volumizer.api.internal.Admission;
 import io.volumizer.api.internal.Backends;
 
@@ -34,9 +35,18 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
     @Option(names = "--port", defaultValue = "8090", description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     public int port;
 
-    @Option(names = "--token", required = true, defaultValue = "${env:VOLUMIZER_API_TOKEN}",
-            description = "Bearer token that writes must present (default: $VOLUMIZER_API_TOKEN).")
-    public String token;
+    @Option(names = "--metrics-bind", defaultValue = "127.0.0.1", description = "Address the management port listens "
+            + "on: metrics and probes, without a token (default: ${DEFAULT-VALUE}; in a pod, where kubelet and "
+            + "Prometheus reach it, 0.0.0.0, unexposed by the Service).")
+    public String metricsBind;
+
+    @Option(names = "--metrics-port", defaultValue = "8091", description = "The management port: /metrics, /health/live "
+            + "and /health/ready; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    public int metricsPort;
+
+    /** Which bearer tokens every request but /health/live must present. */
+    @Mixin
+    public OidcOptions oidc = new OidcOptions();
 
     /** Where reindex and bulk commands run: the session cluster. */
     @Mixin
@@ -112,8 +122,9 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
 
     @Override
     public void validate() {
-        Options.require(token != null && !token.isBlank(), "--token (or $VOLUMIZER_API_TOKEN) must be set: writes need a bearer token");
         Options.require(port >= 0 && port <= 65535, "--port must be 0..65535, was " + port);
+        Options.require(metricsPort >= 0 && metricsPort <= 65535, "--metrics-port must be 0..65535, was " + metricsPort);
+        oidc.validate();
         Options.require(maxPageSize >= 1 && maxPageSize <= 10_000, "--max-page-size must be 1..10000, was " + maxPageSize);
         Options.require(!waitTimeout.isNegative() && !waitTimeout.isZero(), "--wait-timeout must be positive, was " + waitTimeout);
         Options.require(!backendTimeout.isNegative() && !backendTimeout.isZero(),

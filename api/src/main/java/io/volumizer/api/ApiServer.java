@@ -1,10 +1,12 @@
 package io.volumizer.api;
 
+import static io.volumizer.api.auth.Authentication.administrators;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.security.MessageDigest;
-import java.nio.charset.StandardCharsets;
+import java.net.MalformedURLException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,9 +24,12 @@ import com.mongodb.MongoTimeoutException;
 import io.javalin.Javalin;
 import io.javalin.config.SizeUnit;
 import io.javalin.http.Context;
-import io.javalin.http.HandlerType;
+import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
 import io.javalin.json.JavalinJackson;
+import io.volumizer.api.auth.Authentication;
+import io.volumizer.api.auth.FailedAuthentications;
+import io.volumizer.api.auth.TokenValidator;
 import io.volumizer.api.commands.CommandsHandler;
 import io.volumizer.api.documents.Children;
 import io.volumizer.api.documents.DocumentReads;
@@ -48,20 +53,39 @@ import io.volumizer.domain.topology.Topology;
 
 /**
  * The repository's REST API: documents, children, ancestors and blobs read from MongoDB, search in
- * Elasticsearch, writes appended to the documents topic. Every read route is registered through {@link ReadAccess},
- * which applies what its caller may read. Errors are JSON: {@code {error, field, message}}.
+ * Elasticsearch, writes appended to the documents topic. Every route but /health/live needs a bearer token
+ * ({@link Authentication}), and every read route is registered through {@link ReadAccess}, which applies what its
+ * caller may read. Errors are JSON: {@code {error, field, message}}.
  */
 public final class ApiServer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<HandlerType> WRITES = Set.of(HandlerType.POST, HandlerType.PUT, HandlerType.DELETE,
-            HandlerType.PATCH);
+    /** The one route anyone may call: a liveness probe says nothing about the repository. */
+    private static final String LIVENESS = "/health/live";
 
     private ApiServer() {
     }
 
-    public static Javalin create(ApiOptions options, Backends backends) {
+    /**
+     * The API's two servers: its routes, each but /health/live for an authenticated caller, and the management port's
+     * metrics and probes, for a scraper and kubelet, which have no token.
+     */
+    public record Servers(Javalin api, Javalin management) {
+
+        public Servers start(ApiOptions options) {
+            api.start(options.bind, options.port);
+            management.start(options.metricsBind, options.metricsPort);
+            return this;
+        }
+
+        public void stop() {
+            api.stop();
+            management.stop();
+        }
+    }
+
+    public static Servers create(ApiOptions options, Backends backends) throws MalformedURLException {
         Documents documents = new Documents(backends.mongo);
         Children children = options.childrenFrom == ApiOptions.ChildrenSource.mongodb ? new MongoChildren(documents)
                 : new ElasticsearchChildren(backends.search, options.indexLayouts());
@@ -79,7 +103,9 @@ public final class ApiServer {
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
         ReadAccess access = new ReadAccess(ReadPolicy.EVERYTHING, backends.metrics);
         byte[] openApi = resource("openapi.json");
-        byte[] token = ("Bearer " + options.token).getBytes(StandardCharsets.UTF_8);
+        Authentication authentication = new Authentication(new TokenValidator(options.oidc),
+                new FailedAuthentications(options.oidc.failureDelay, options.oidc.failureMaxDelay, Clock.systemUTC()),
+                Authentication.Sleeper.THREAD, backends.metrics, Set.of(LIVENESS), Authentication.MAX_WAITING);
 
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;
@@ -88,24 +114,19 @@ public final class ApiServer {
             config.jetty.multipartConfig.maxFileSize(options.maxUploadBytes, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxTotalRequestSize(options.maxUploadBytes + 1024 * 1024, SizeUnit.BYTES);
         });
-        app.beforeMatched(ctx -> {
-            if (WRITES.contains(ctx.method()) && !MessageDigest.isEqual(token,
-                    String.valueOf(ctx.header("Authorization")).getBytes(StandardCharsets.UTF_8))) {
-                ctx.header("WWW-Authenticate", "Bearer realm=\"volumizer\"");
-                throw new ApiException(401, "unauthorized", "Authorization",
-                        "writes need the header 'Authorization: Bearer <token>' with the API's token");
-            }
-        });
+        app.beforeMatched(authentication::handle);
         backends.metrics.watch(admission);
         backends.metrics.install(app);
-        app.get("/health/live", ctx -> ctx.json(Map.of("status", "UP")));
-        app.get("/health/ready", ctx -> {
+        Handler live = ctx -> ctx.json(Map.of("status", "UP"));
+        Handler ready = ctx -> {
             Map<String, String> status = backends.readiness();
             boolean up = status.values().stream().allMatch("UP"::equals);
             boolean overloaded = admission.overloaded();
             ctx.status(up && !overloaded ? 200 : 503).json(Map.of("status", !up ? "DOWN" : overloaded ? "OVERLOADED" : "UP",
                     "backends", status, "admission", admission.status()));
-        });
+        };
+        app.get(LIVENESS, live);
+        app.get("/health/ready", ready);
         app.get("/api/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
         app.get("/api/v1/search", admission.guard(RequestClass.search, access.reads(search::search)));
         app.get("/api/v1/{repository}/search", admission.guard(RequestClass.search, access.reads(search::search)));
@@ -120,12 +141,12 @@ public final class ApiServer {
         app.get("/api/v1/documents/{id}/children", admission.guard(RequestClass.reads, access.reads(reads::children)));
         app.get("/api/v1/documents/{id}/ancestors", admission.guard(RequestClass.reads, access.reads(reads::ancestors)));
         app.get("/api/v1/documents/{id}/blob", admission.guard(RequestClass.blobs, access.reads(reads::blob)));
-        app.post("/api/v1/{repository}/reindex", admission.guard(RequestClass.writes, commands::reindex));
-        app.post("/api/v1/{repository}/bulk", admission.guard(RequestClass.writes, commands::bulk));
+        app.post("/api/v1/{repository}/reindex", admission.guard(RequestClass.writes, administrators(commands::reindex)));
+        app.post("/api/v1/{repository}/bulk", admission.guard(RequestClass.writes, administrators(commands::bulk)));
         app.get("/api/v1/bulk/{commandId}", admission.guard(RequestClass.reads, access.reads(commands::status)));
-        app.post("/api/v1/bulk/{commandId}/abort", admission.guard(RequestClass.writes, commands::abort));
-        app.post("/api/v1/bulk/{commandId}/resume", admission.guard(RequestClass.writes, commands::resume));
-        app.post("/api/v1/bulk/{commandId}/retry", admission.guard(RequestClass.writes, commands::retry));
+        app.post("/api/v1/bulk/{commandId}/abort", admission.guard(RequestClass.writes, administrators(commands::abort)));
+        app.post("/api/v1/bulk/{commandId}/resume", admission.guard(RequestClass.writes, administrators(commands::resume)));
+        app.post("/api/v1/bulk/{commandId}/retry", admission.guard(RequestClass.writes, administrators(commands::retry)));
 
         app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.error(), e.field(), e.getMessage()));
         app.exception(Admission.OverloadedException.class, (e, ctx) -> {
@@ -142,7 +163,15 @@ public final class ApiServer {
             LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
             error(ctx, 500, "internal", null, e.getClass().getSimpleName() + ": " + e.getMessage());
         });
-        return app;
+
+        Javalin management = Javalin.create(config -> {
+            config.showJavalinBanner = false;
+            config.jsonMapper(new JavalinJackson(JSON, false));
+        });
+        backends.metrics.serve(management);
+        management.get(LIVENESS, live);
+        management.get("/health/ready", ready);
+        return new Servers(app, management);
     }
 
     private static void unavailable(Context ctx, String backend, Exception e) {
@@ -185,16 +214,17 @@ public final class ApiServer {
             return; // help, printed
         }
         Backends backends = options.openBackends();
-        Javalin app = create(options, backends).start(options.bind, options.port);
+        Servers servers = create(options, backends).start(options);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            app.stop();
+            servers.stop();
             try {
                 backends.close();
             } catch (Exception e) {
                 LOG.warn("closing the backends: {}", e.getMessage());
             }
         }));
-        LOG.info("API on http://{}:{}/api/v1 (OpenAPI: /api/v1/openapi.json; readiness: /health/ready), backends {}",
-                options.bind, app.port(), backends.readiness());
+        LOG.info("API on http://{}:{}/api/v1 (OpenAPI: /api/v1/openapi.json), tokens of {}; metrics and probes on "
+                + "http://{}:{}; backends {}", options.bind, servers.api().port(), options.oidc.issuer, options.metricsBind,
+                servers.management().port(), backends.readiness());
     }
 }

@@ -43,7 +43,9 @@ import io.javalin.router.ParsedEndpoint;
 import io.volumizer.api.documents.DocumentWrites;
 import io.volumizer.api.internal.ApiMetrics;
 import io.volumizer.api.internal.Backends;
+import io.volumizer.api.testing.LocalApi;
 import io.volumizer.api.testing.LocalPipeline;
+import io.volumizer.api.testing.Tokens;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.metrics.PrometheusScrape;
@@ -60,7 +62,6 @@ import io.volumizer.stores.commands.CommandStore;
 class ApiIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String TOKEN = "it-token";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private static LocalPipeline pipeline;
@@ -68,9 +69,12 @@ class ApiIT {
     private static String repository;
     private static GeneratorSettings settings;
     private static List<DocumentEvent> generated;
+    private static LocalApi local;
     private static Javalin api;
     private static Backends backends;
     private static String base;
+    /** The management port of the API that {@link #base} names: its metrics. */
+    private static String management;
 
     @BeforeAll
     static void pipelineAndApi() throws Exception {
@@ -86,18 +90,18 @@ class ApiIT {
         repository = pipeline.repository;
         settings = pipeline.settings;
         generated = pipeline.generated;
-        ApiOptions options = options();
-        backends = options.openBackends();
-        api = ApiServer.create(options, backends).start("127.0.0.1", 0);
-        base = "http://127.0.0.1:" + api.port();
+        local = new LocalApi(options());
+        api = local.servers.api();
+        backends = local.backends;
+        base = local.base;
+        management = local.management;
         pipeline.awaitIndexed(base);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (api != null) {
-            api.stop();
-            backends.close();
+        if (local != null) {
+            local.close();
         }
         if (pipeline != null) {
             pipeline.close();
@@ -105,13 +109,31 @@ class ApiIT {
     }
 
     static ApiOptions options(String... overrides) {
-        return pipeline.apiOptions(TOKEN, overrides);
+        return pipeline.apiOptions(overrides);
     }
 
     // ---- HTTP helpers
 
+    /** Sends {@code request} with the service's token (an administrator's) unless it names its own. */
     private static HttpResponse<byte[]> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return HTTP.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpRequest built = request.timeout(Duration.ofSeconds(60)).build();
+        if (built.headers().firstValue("Authorization").isEmpty()) {
+            built = HttpRequest.newBuilder(built, (name, value) -> true).header("Authorization", "Bearer " + Tokens.service())
+                    .build();
+        }
+        return HTTP.send(built, HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** Sends a request without a token. */
+    private static HttpResponse<byte[]> anonymous(String method, String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** The metrics of the API {@link #base} names, from its management port. */
+    private static String metrics() throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(management + ApiMetrics.PATH)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
     }
 
     private static HttpResponse<byte[]> get(String path, String... headers) throws Exception {
@@ -133,7 +155,7 @@ class ApiIT {
     }
 
     private static String[] auth(String... more) {
-        List<String> headers = new ArrayList<>(List.of("Authorization", "Bearer " + TOKEN));
+        List<String> headers = new ArrayList<>(List.of("Authorization", "Bearer " + Tokens.service()));
         headers.addAll(List.of(more));
         return headers.toArray(String[]::new);
     }
@@ -226,9 +248,7 @@ class ApiIT {
         assertThat(get(documents() + "/no-such-document").statusCode()).isEqualTo(404);
         assertThat(get("/api/v1/search?q=statement").statusCode()).isEqualTo(200);
 
-        HttpResponse<byte[]> scrape = get("/metrics");
-        assertThat(scrape.statusCode()).isEqualTo(200);
-        String metrics = new String(scrape.body(), StandardCharsets.UTF_8);
+        String metrics = metrics();
         String route = "route=\"/api/v1/{repository}/documents/{id}\"";
         assertThat(metrics.lines().filter(l -> l.startsWith("volumizer_api_requests_seconds_count{"))
                 .filter(l -> l.contains(route) && l.contains("method=\"GET\"")))
@@ -249,7 +269,7 @@ class ApiIT {
         assertThat(get(documents() + "/" + first("Account").getId()).statusCode()).isEqualTo(200);
         assertThat(get("/api/v1/search?q=account").statusCode()).isEqualTo(200);
         Set<String> exported = PrometheusScrape.of(System.getProperty("volumizer.flink.metrics",
-                "127.0.0.1:9249,127.0.0.1:9250-9259") + ",127.0.0.1:" + api.port()).names();
+                "127.0.0.1:9249,127.0.0.1:9250-9259") + "," + URI.create(management).getAuthority()).names();
 
         Set<String> queried = new TreeSet<>();
         JsonNode dashboard = JSON.readTree(Path.of(System.getProperty("volumizer.dashboard",
@@ -426,8 +446,7 @@ class ApiIT {
     // ---- the read seam
 
     /** GET routes that answer with no document nor part of one. */
-    private static final Set<String> NOT_READS = Set.of("/health/live", "/health/ready", "/api/v1/openapi.json",
-            ApiMetrics.PATH);
+    private static final Set<String> NOT_READS = Set.of("/health/live", "/health/ready", "/api/v1/openapi.json");
     private static final Pattern READ_GRANTS = Pattern.compile("volumizer_api_read_grants_total\\{(.*)} (\\S+)");
     private static final Pattern PATH_PARAMETER = Pattern.compile("\\{(\\w+)}");
 
@@ -443,9 +462,7 @@ class ApiIT {
         Set<String> served = api.unsafeConfig().pvt.internalRouter.allHttpHandlers().stream().map(ParsedEndpoint::getEndpoint)
                 .filter(endpoint -> endpoint.getMethod() == HandlerType.GET).map(Endpoint::getPath)
                 .collect(Collectors.toCollection(TreeSet::new));
-        Set<String> documentedAndMetrics = new TreeSet<>(documented);
-        documentedAndMetrics.add(ApiMetrics.PATH);
-        assertThat(served).as("the GET routes served").isEqualTo(documentedAndMetrics);
+        assertThat(served).as("the GET routes served").isEqualTo(documented);
 
         Map<String, String> parameters = Map.of("repository", repository, "id", first("Statement").getId(),
                 "commandId", recordedCommand());
@@ -476,17 +493,17 @@ class ApiIT {
         assertThat(readGrants(route).getOrDefault("search", 0.0)).isGreaterThan(searches);
 
         // From MongoDB: the grant checks the parent, then every child.
-        ApiOptions fromMongoDb = options("--children-from", "mongodb");
-        try (Backends mongoDbBackends = fromMongoDb.openBackends()) {
-            Javalin fromMongoDbApi = ApiServer.create(fromMongoDb, mongoDbBackends).start("127.0.0.1", 0);
+        try (LocalApi fromMongoDb = new LocalApi(options("--children-from", "mongodb"))) {
             String saved = base;
+            String savedManagement = management;
             try {
-                base = "http://127.0.0.1:" + fromMongoDbApi.port();
+                base = fromMongoDb.base;
+                management = fromMongoDb.management;
                 assertThat(json(get(listing)).path("children").size()).isEqualTo(children);
                 assertThat(readGrants(route)).isEqualTo(Map.of("document", children + 1.0));
             } finally {
                 base = saved;
-                fromMongoDbApi.stop();
+                management = savedManagement;
             }
         }
     }
@@ -494,7 +511,7 @@ class ApiIT {
     /** The grants applied on a route template, by what they applied to, as the API at {@link #base} counts them. */
     private static Map<String, Double> readGrants(String route) throws Exception {
         Map<String, Double> grants = new TreeMap<>();
-        new String(get(ApiMetrics.PATH).body(), StandardCharsets.UTF_8).lines().map(READ_GRANTS::matcher)
+        metrics().lines().map(READ_GRANTS::matcher)
                 .filter(line -> line.matches() && line.group(1).contains("route=\"" + route + "\""))
                 .forEach(line -> grants.put(line.group(1).replaceFirst(".*applied=\"(\\w+)\".*", "$1"),
                         Double.parseDouble(line.group(2))));
@@ -516,13 +533,22 @@ class ApiIT {
     // ---- writes
 
     @Test
-    void writesNeedTheBearerToken() throws Exception {
+    void writesNeedAnAuthenticatedCallerCommandsAnAdministrator() throws Exception {
         String body = "{\"parentId\":\"" + writableAccount() + "\",\"type\":\"Note\",\"name\":\"unauthorized\"}";
-        HttpResponse<byte[]> none = write("POST", documents(), body);
+        HttpResponse<byte[]> none = anonymous("POST", documents());
         assertError(none, 401, "Authorization");
         assertThat(none.headers().firstValue("WWW-Authenticate")).isPresent();
         assertError(write("POST", documents(), body, "Authorization", "Bearer wrong"), 401, "Authorization");
-        assertError(write("DELETE", documents() + "/" + first("Statement").getId(), null), 401, "Authorization");
+        assertError(anonymous("DELETE", documents() + "/" + first("Statement").getId()), 401, "Authorization");
+
+        String staff = "Bearer " + Tokens.user("staff-ca-1");
+        HttpResponse<byte[]> created = write("POST", documents(), "{\"parentId\":\"" + writableAccount()
+                + "\",\"type\":\"Note\",\"name\":\"by-staff-" + run + "\"}", "Authorization", staff);
+        assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(202);
+        assertError(write("POST", "/api/v1/" + repository + "/reindex", null, "Authorization", staff), 403, null);
+        assertError(write("POST", "/api/v1/" + repository + "/bulk", "{\"action\": \"delete\", \"query\": {\"type\": "
+                + "\"Note\"}}", "Authorization", staff), 403, null);
+        assertError(write("POST", "/api/v1/bulk/" + recordedCommand() + "/abort", null, "Authorization", staff), 403, null);
     }
 
     @Test
@@ -636,7 +662,7 @@ class ApiIT {
         body.write(file);
         body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
         HttpResponse<byte[]> created = send(HttpRequest.newBuilder(URI.create(base + documents() + "?wait=true"))
-                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .header("Authorization", "Bearer " + Tokens.service()).header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
         assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
         JsonNode document = json(created);
@@ -654,13 +680,11 @@ class ApiIT {
 
     @Test
     void unreachableBackendsGive503NotAStackTrace() throws Exception {
-        ApiOptions deadStores = options("--mongodb-uri", "mongodb://127.0.0.1:1", "--elasticsearch-url", "http://127.0.0.1:1",
-                "--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S");
-        try (Backends dead = deadStores.openBackends()) {
-            Javalin down = ApiServer.create(deadStores, dead).start("127.0.0.1", 0);
+        try (LocalApi down = new LocalApi(options("--mongodb-uri", "mongodb://127.0.0.1:1", "--elasticsearch-url", "http://127.0.0.1:1",
+                "--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S"))) {
             String saved = base;
             try {
-                base = "http://127.0.0.1:" + down.port();
+                base = down.base;
                 assertError(get(documents() + "/" + writableAccount()), 503, null);
                 assertThat(json(get(documents() + "/x")).path("message").asText()).contains("mongodb");
                 assertError(get("/api/v1/search?q=x"), 503, null);
@@ -671,23 +695,19 @@ class ApiIT {
                 assertThat(json(ready).path("backends").path("kafka").asText()).startsWith("DOWN");
             } finally {
                 base = saved;
-                down.stop();
             }
         }
 
-        ApiOptions deadKafka = options("--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S");
-        try (Backends dead = deadKafka.openBackends()) {
-            Javalin down = ApiServer.create(deadKafka, dead).start("127.0.0.1", 0);
+        try (LocalApi down = new LocalApi(options("--bootstrap-servers", "127.0.0.1:1", "--backend-timeout", "PT1S"))) {
             String saved = base;
             try {
-                base = "http://127.0.0.1:" + down.port();
+                base = down.base;
                 HttpResponse<byte[]> refused = write("POST", documents(), "{\"parentId\":\"" + writableAccount()
                         + "\",\"type\":\"Note\",\"name\":\"never-" + run + "\"}", auth());
                 assertError(refused, 503, null);
                 assertThat(json(refused).path("message").asText()).contains("kafka");
             } finally {
                 base = saved;
-                down.stop();
             }
         }
     }
@@ -737,7 +757,7 @@ class ApiIT {
         assertError(write("POST", bulk, "{\"action\": \"delete\", \"all\": \"yes\"}", auth()), 400, "all");
         assertError(write("POST", bulk, "{\"action\": \"delete\", \"all\": true, \"query\": {\"type\": \"Note\"}}", auth()), 400, "all");
         assertError(write("POST", bulk, "{\"action\": \"delete\", \"filter\": {}}", auth()), 400, "filter");
-        assertError(write("POST", bulk, "{\"action\": \"delete\"}"), 401, "Authorization");
+        assertError(anonymous("POST", bulk), 401, "Authorization");
         assertError(get("/api/v1/bulk/no-such-command"), 404, null);
         assertError(write("POST", "/api/v1/bulk/no-such-command/abort", null, auth()), 404, null);
         assertError(write("POST", "/api/v1/nothing" + run + "/reindex", null, auth()), 404, "repository");
@@ -749,12 +769,10 @@ class ApiIT {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, LocalPipeline.KAFKA))) {
             admin.createTopics(List.of(new NewTopic(orphan, 1, (short) 1))).all().get();
         }
-        ApiOptions unconsumed = options("--documents-topic", orphan, "--wait-timeout", "PT1S");
-        try (Backends orphaned = unconsumed.openBackends()) {
-            Javalin lonely = ApiServer.create(unconsumed, orphaned).start("127.0.0.1", 0);
+        try (LocalApi lonely = new LocalApi(options("--documents-topic", orphan, "--wait-timeout", "PT1S"))) {
             String saved = base;
             try {
-                base = "http://127.0.0.1:" + lonely.port();
+                base = lonely.base;
                 HttpResponse<byte[]> timedOut = write("POST", documents() + "?wait=true", "{\"parentId\":\""
                         + writableAccount() + "\",\"type\":\"Note\",\"name\":\"lost-" + run + "\"}", auth());
                 assertThat(timedOut.statusCode()).isEqualTo(504);
@@ -763,7 +781,6 @@ class ApiIT {
                 assertThat(body.path("id").asText()).isNotBlank();
             } finally {
                 base = saved;
-                lonely.stop();
             }
         }
     }

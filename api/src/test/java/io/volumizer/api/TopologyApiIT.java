@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,9 +35,9 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.javalin.Javalin;
-import io.volumizer.api.internal.Backends;
+import io.volumizer.api.testing.LocalApi;
 import io.volumizer.api.testing.LocalPipeline;
+import io.volumizer.api.testing.Tokens;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.domain.topology.Topology;
 import io.volumizer.domain.topology.TopologyFile;
@@ -52,7 +53,6 @@ import io.volumizer.stores.blob.FileBlobStore;
 class TopologyApiIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String TOKEN = "it-token";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Path PUBLISHED = Path.of("..", "topologies", "11b.yaml");
     private static final String GENERATED_TYPES = "CustomerFolder,IdCard,Account,OpeningLetter,Statement";
@@ -60,8 +60,7 @@ class TopologyApiIT {
     private static LocalPipeline pipeline;
     private static Topology topology;
     private static final Map<String, String> repositoryOf = new HashMap<>();
-    private static final List<Javalin> servers = new ArrayList<>();
-    private static final List<Backends> backends = new ArrayList<>();
+    private static final List<LocalApi> apis = new ArrayList<>();
     private static String fromElasticsearch;
     private static String fromMongoDb;
     private static int notes;
@@ -77,24 +76,21 @@ class TopologyApiIT {
         for (DocumentEvent document : pipeline.generated) {
             repositoryOf.put(document.getId(), topology.route(document, pipeline.settings.present()));
         }
-        fromElasticsearch = start(pipeline.apiOptions(TOKEN));
-        fromMongoDb = start(pipeline.apiOptions(TOKEN, "--children-from", "mongodb"));
+        fromElasticsearch = start(pipeline.apiOptions());
+        fromMongoDb = start(pipeline.apiOptions("--children-from", "mongodb"));
         pipeline.awaitIndexed(fromElasticsearch);
     }
 
-    private static String start(ApiOptions options) {
-        Backends backend = options.openBackends();
-        Javalin server = ApiServer.create(options, backend).start("127.0.0.1", 0);
-        backends.add(backend);
-        servers.add(server);
-        return "http://127.0.0.1:" + server.port();
+    private static String start(ApiOptions options) throws MalformedURLException {
+        LocalApi api = new LocalApi(options);
+        apis.add(api);
+        return api.base;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        servers.forEach(Javalin::stop);
-        for (Backends backend : backends) {
-            backend.close();
+        for (LocalApi api : apis) {
+            api.close();
         }
         if (pipeline != null) {
             pipeline.close();
@@ -319,7 +315,7 @@ class TopologyApiIT {
         body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
         HttpResponse<byte[]> created = HTTP.send(HttpRequest.newBuilder(URI.create(fromElasticsearch
                 + "/api/v1/us-east/documents?wait=true")).timeout(Duration.ofSeconds(60))
-                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .header("Authorization", "Bearer " + Tokens.service()).header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
         assertThat(json(created).path("repository").asText()).isEqualTo("us-west");
@@ -373,7 +369,8 @@ class TopologyApiIT {
     }
 
     private static HttpResponse<byte[]> get(String api, String path) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60)).GET().build(),
+        return HTTP.send(HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60)).GET()
+                .header("Authorization", "Bearer " + Tokens.service()).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
     }
 
@@ -384,7 +381,7 @@ class TopologyApiIT {
     private static HttpResponse<byte[]> write(String api, String method, String path, String body) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(60))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + TOKEN).build(),
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + Tokens.service()).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
     }
 

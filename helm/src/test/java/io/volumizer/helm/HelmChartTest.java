@@ -162,6 +162,29 @@ class HelmChartTest {
     }
 
     @Test
+    void theApiTrustsTheIssuerAndServesMetricsAndProbesOnItsManagementPortOnly() throws Exception {
+        JsonNode values = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("api");
+        JsonNode pod = render("").stream()
+                .filter(r -> "Deployment".equals(r.path("kind").asText()))
+                .filter(r -> r.path("metadata").path("labels").path("app.kubernetes.io/component").asText().equals("api"))
+                .findFirst().orElseThrow().path("spec").path("template");
+        JsonNode container = pod.path("spec").path("containers").get(0);
+        List<String> args = new ArrayList<>();
+        container.path("args").forEach(arg -> args.add(arg.asText()));
+        String metricsPort = values.path("metricsPort").asText();
+
+        assertThat(args).containsSequence("--oidc-issuer", values.path("oidc").path("issuer").asText())
+                .containsSequence("--metrics-port", metricsPort).doesNotContain("--token", "--oidc-audience");
+        assertThat(container.path("env").toString()).doesNotContain("TOKEN");
+        assertThat(container.path("readinessProbe").path("httpGet").path("port").asText()).isEqualTo("management");
+        assertThat(pod.path("metadata").path("annotations").path("prometheus.io/port").asText()).isEqualTo(metricsPort);
+        JsonNode service = render("").stream().filter(r -> "Service".equals(r.path("kind").asText()))
+                .filter(r -> r.path("metadata").path("labels").path("app.kubernetes.io/component").asText().equals("api"))
+                .findFirst().orElseThrow();
+        assertThat(service.path("spec").path("ports").toString()).doesNotContain("management", metricsPort);
+    }
+
+    @Test
     void theGrafanaDashboardShipsAsAConfigMapForGrafanasSidecarUnchanged() throws Exception {
         JsonNode dashboard = render("").stream()
                 .filter(r -> "ConfigMap".equals(r.path("kind").asText()))

@@ -1,28 +1,33 @@
 package io.volumizer.loadtest;
 
+import java.io.IOException;
+import java.net.URI;
 import java.util.List;
 
+import io.volumizer.ops.identity.TokenClient;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --api} and {@code --token} (a picocli mixin of the load test's session and of its runner): the API the
- * users talk to, and the bearer token their writes carry.
+ * {@code --api} and {@code --oidc-issuer} (a picocli mixin of the load test's session and of its runner): the API
+ * the users talk to, and the identity provider whose service token (its secret from the environment, never an
+ * argument) their requests carry.
  */
 public final class ApiTarget {
 
     @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
     String api;
 
-    @Option(names = "--token", defaultValue = "${env:VOLUMIZER_API_TOKEN}", description = "Bearer token for writes (default: $VOLUMIZER_API_TOKEN).")
-    String token;
+    @Option(names = "--oidc-issuer", required = true, description = "The realm the service token comes from "
+            + "(bin/volumizer passes conf/volumizer.conf's OIDC_ISSUER).")
+    URI issuer;
 
-    /** The token, empty where none is given. */
-    String token() {
-        return token == null ? "" : token;
+    /** The service client's access token. */
+    String token() throws IOException, InterruptedException {
+        return new TokenClient(issuer).service();
     }
 
     /** These options as a runner is given them. */
     List<String> arguments() {
-        return List.of("--api", api, "--token", token());
+        return List.of("--api", api, "--oidc-issuer", issuer.toString());
     }
 }

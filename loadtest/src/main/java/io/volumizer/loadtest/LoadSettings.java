@@ -34,7 +34,7 @@ public record LoadSettings(String apiUrl, String token, GeneratorSettings genera
                 System.getProperty("loadtest.repository", GeneratorSettings.DEFAULT_REPOSITORY));
         LoadSettings settings = new LoadSettings(
                 System.getProperty("loadtest.api", "http://127.0.0.1:8090"),
-                System.getProperty("loadtest.token", System.getenv().getOrDefault("VOLUMIZER_API_TOKEN", "")),
+                System.getProperty("loadtest.token", ""),
                 generator,
                 Double.parseDouble(System.getProperty("loadtest.rate", "10")),
                 Duration.ofSeconds(Long.getLong("loadtest.ramp", 10)),

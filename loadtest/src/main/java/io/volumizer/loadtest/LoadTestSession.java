@@ -188,18 +188,25 @@ public final class LoadTestSession implements Callable<Integer> {
         }
     }
 
-    private void requireApiReady() throws InterruptedException {
+    private void requireApiReady() throws IOException, InterruptedException {
         String ready = target.api + "/health/ready";
-        try {
-            HttpResponse<Void> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(ready))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
-            if (answer.statusCode() / 100 == 2) {
-                return;
-            }
-        } catch (IOException e) {
-            // not ready, as below
+        // Liveness needs no token: an API that does not run is said so before a token is asked for.
+        if (status(target.api + "/health/live", null) / 100 != 2 || status(ready, target.token()) / 100 != 2) {
+            throw new IllegalStateException("the API is not ready at " + ready + "; start it with: bin/volumizer api start");
         }
-        throw new IllegalStateException("the API is not ready at " + ready + "; start it with: bin/volumizer api start");
+    }
+
+    /** The status of a GET of {@code url}, 0 when nothing answers. */
+    private static int status(String url, String token) throws InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        try {
+            return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /** What a session started: its jobs on the cluster and the reindex command, undone or closed at its end. */
@@ -331,6 +338,7 @@ public final class LoadTestSession implements Callable<Integer> {
     /** Checks a run's options before anything starts: the runner's own check, in this JVM. */
     private int check(String simulation, List<String> options) {
         List<String> args = new ArrayList<>(List.of(simulation));
+        args.addAll(target.arguments());
         args.addAll(options);
         args.add("--check-options");
         return LoadTestRunner.commandLine().setErr(spec.commandLine().getErr()).execute(args.toArray(String[]::new));

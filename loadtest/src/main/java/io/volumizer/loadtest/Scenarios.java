@@ -60,7 +60,8 @@ public final class Scenarios {
 
     public static HttpProtocolBuilder protocol(LoadSettings settings) {
         // No client cache: every request reaches the server, which is what is measured.
-        return http.baseUrl(settings.apiUrl()).acceptHeader("application/json").shareConnections().disableCaching();
+        return http.baseUrl(settings.apiUrl()).acceptHeader("application/json").authorizationHeader("Bearer " + settings.token())
+                .shareConnections().disableCaching();
     }
 
     /** Ramp to the rate, then hold it: an open model, users arrive whatever the latency. */
@@ -137,10 +138,9 @@ public final class Scenarios {
      */
     public static ScenarioBuilder crud(LoadSettings settings, long drawSeed) {
         String documents = settings.documents();
-        String bearer = "Bearer " + settings.token();
         return scenario("crud").feed(Feeders.customers(settings, drawSeed)).exec(randomSwitch().on(
                 percent(50.0).then(exec(
-                        http("create (wait, upload)").post(documents).queryParam("wait", true).header("Authorization", bearer)
+                        http("create (wait, upload)").post(documents).queryParam("wait", true)
                                 .bodyPart(StringBodyPart("document", "{\"parentId\":\"#{accountId}\",\"type\":\"Note\","
                                         + "\"name\":\"load-#{randomUuid()}\",\"title\":\"Load test note for #{lastName}\"}"))
                                 .bodyPart(ByteArrayBodyPart("file", UPLOAD).fileName("note.txt").contentType("text/plain"))
@@ -148,15 +148,14 @@ public final class Scenarios {
                                 .check(status().is(201), jsonPath("$.id").saveAs("id"), header("ETag").saveAs("etag")),
                         http("read").get(documents + "/#{id}").check(status().is(200)),
                         http("update (wait)").put(documents + "/#{id}").queryParam("wait", true)
-                                .header("Authorization", bearer).header("If-Match", "#{etag}")
-                                .header("Content-Type", "application/json")
+                                .header("If-Match", "#{etag}").header("Content-Type", "application/json")
                                 .body(StringBody("{\"title\":\"Updated note for #{lastName}\",\"properties\":{\"reviewed\":true}}"))
                                 .check(status().is(200), header("ETag").saveAs("etag")),
                         http("read").get(documents + "/#{id}").check(status().is(200)),
                         http("delete (wait)").delete(documents + "/#{id}").queryParam("wait", true)
-                                .header("Authorization", bearer).header("If-Match", "#{etag}").check(status().is(204)))),
+                                .header("If-Match", "#{etag}").check(status().is(204)))),
                 percent(50.0).then(exec(
-                        http("create (async)").post(documents).header("Authorization", bearer)
+                        http("create (async)").post(documents)
                                 .header("Content-Type", "application/json")
                                 .body(StringBody("{\"parentId\":\"#{accountId}\",\"type\":\"Note\",\"name\":\"load-#{randomUuid()}\"}"))
                                 .check(status().is(202), jsonPath("$.id").saveAs("id")),
@@ -166,11 +165,10 @@ public final class Scenarios {
                                         .check(status().in(200, 404).saveAs("readStatus")),
                                 exec(session -> session.set("polls", session.getInt("polls") + 1))).pause(Duration.ofMillis(50))),
                         http("read").get(documents + "/#{id}").check(status().is(200)),
-                        http("update (async)").put(documents + "/#{id}").header("Authorization", bearer)
+                        http("update (async)").put(documents + "/#{id}")
                                 .header("Content-Type", "application/json")
                                 .body(StringBody("{\"title\":\"Updated asynchronously\"}")).check(status().is(202)),
-                        http("delete (async)").delete(documents + "/#{id}").header("Authorization", bearer)
-                                .check(status().is(202))))));
+                        http("delete (async)").delete(documents + "/#{id}").check(status().is(202))))));
     }
 
     public static PopulationBuilder open(ScenarioBuilder scenario, LoadSettings settings, double share) {

@@ -115,6 +115,7 @@ class LoadTestSessionTest {
 
     private Result session(String... args) {
         List<String> line = new ArrayList<>(List.of("--jar", "jobs.jar", "--api", "http://127.0.0.1:1",
+                "--oidc-issuer", "http://127.0.0.1:1/realms/volumizer",
                 "--record", state.resolve("demo.env").toString(), "--results", state.resolve("results").toString()));
         line.addAll(List.of(args));
         StringWriter err = new StringWriter();

@@ -9,11 +9,9 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.javalin.Javalin;
-import io.volumizer.api.ApiOptions;
-import io.volumizer.api.ApiServer;
-import io.volumizer.api.internal.Backends;
+import io.volumizer.api.testing.LocalApi;
 import io.volumizer.api.testing.LocalPipeline;
+import io.volumizer.api.testing.Tokens;
 import picocli.CommandLine;
 
 /**
@@ -23,37 +21,27 @@ import picocli.CommandLine;
  */
 class LoadTestSmokeIT {
 
-    private static final String TOKEN = "smoke-token";
-
     @Test
     void smokeSimulationRunsWithoutErrorsAndIsSummarized() throws Exception {
-        try (LocalPipeline pipeline = new LocalPipeline("smoke", 4, 4, 6)) {
-            ApiOptions options = pipeline.apiOptions(TOKEN);
-            try (Backends backends = options.openBackends()) {
-                Javalin api = ApiServer.create(options, backends).start("127.0.0.1", 0);
-                try {
-                    String base = "http://127.0.0.1:" + api.port();
-                    pipeline.awaitIndexed(base);
-                    Path results = Path.of("target/loadtest-results");
-                    int exit = new CommandLine(new LoadTestRunner()).execute("smoke", "--rate", "3", "--duration", "5",
-                            "--ramp", "1", "--max-error-percent", "0", "--api", base, "--token", TOKEN,
-                            "--repository", pipeline.repository, "--seed", "4", "--customers", "4",
-                            "--statements-per-account", "6", "--label", pipeline.run, "--results", results.toString());
-                    assertThat(exit).as("Gatling assertions (no failed request)").isZero();
+        try (LocalPipeline pipeline = new LocalPipeline("smoke", 4, 4, 6);
+                LocalApi api = new LocalApi(pipeline.apiOptions())) {
+            pipeline.awaitIndexed(api.base);
+            Path results = Path.of("target/loadtest-results");
+            int exit = new CommandLine(new LoadTestRunner()).execute("smoke", "--rate", "3", "--duration", "5",
+                    "--ramp", "1", "--max-error-percent", "0", "--api", api.base, "--oidc-issuer", Tokens.ISSUER.toString(),
+                    "--repository", pipeline.repository, "--seed", "4", "--customers", "4",
+                    "--statements-per-account", "6", "--label", pipeline.run, "--results", results.toString());
+            assertThat(exit).as("Gatling assertions (no failed request)").isZero();
 
-                    JsonNode summary = new ObjectMapper().readTree(results.resolve("smoke-" + pipeline.run + ".json").toFile());
-                    JsonNode requests = summary.path("requests");
-                    assertThat(requests.path(Report.ALL).path("failed").asLong()).isZero();
-                    for (String request : java.util.List.of("get document", "children", "ancestors", "get parent")) {
-                        assertThat(requests.path(request).path("count").asLong()).as(request).isPositive();
-                    }
-                    assertThat(requests.fieldNames()).toIterable().anyMatch(name -> name.startsWith("search"))
-                            .anyMatch(name -> name.startsWith("create"));
-                    assertThat(requests.path(Report.ALL).path("p95").asLong()).isPositive();
-                } finally {
-                    api.stop();
-                }
+            JsonNode summary = new ObjectMapper().readTree(results.resolve("smoke-" + pipeline.run + ".json").toFile());
+            JsonNode requests = summary.path("requests");
+            assertThat(requests.path(Report.ALL).path("failed").asLong()).isZero();
+            for (String request : java.util.List.of("get document", "children", "ancestors", "get parent")) {
+                assertThat(requests.path(request).path("count").asLong()).as(request).isPositive();
             }
+            assertThat(requests.fieldNames()).toIterable().anyMatch(name -> name.startsWith("search"))
+                    .anyMatch(name -> name.startsWith("create"));
+            assertThat(requests.path(Report.ALL).path("p95").asLong()).isPositive();
         }
     }
 }

@@ -20,9 +20,9 @@ import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.stores.search.SearchTuning;
 
 /**
- * The API's Prometheus metrics, served at {@link #PATH}: requests by route, method and status (latency
+ * The API's Prometheus metrics, served at {@link #PATH} on the management port: requests by route, method and status (latency
  * histograms), requests in flight and refused per admission class, the reads' grants applied by route, MongoDB
- * commands and Elasticsearch requests (latency histograms), JVM memory, GC and threads. The names are
+ * commands and Elasticsearch requests (latency histograms), failed authentications by address, JVM memory, GC and threads. The names are
  * {@link MetricNames}' (the dashboard's).
  */
 public final class ApiMetrics {
@@ -33,6 +33,8 @@ public final class ApiMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Meter.MeterProvider<Counter> readGrants = Counter.builder(MetricNames.API_READ_GRANTS).withRegistry(registry);
+    private final Meter.MeterProvider<Counter> authenticationFailures =
+            Counter.builder(MetricNames.API_AUTHENTICATION_FAILURES).withRegistry(registry);
 
     public ApiMetrics() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -66,7 +68,12 @@ public final class ApiMetrics {
         readGrants.withTags(MetricNames.ROUTE_LABEL, route, MetricNames.APPLIED_LABEL, appliedTo).increment();
     }
 
-    /** Times every request of {@code app} by its route, and serves the metrics at {@link #PATH}. */
+    /** Counts a request refused for want of a valid token, by the address it came from. */
+    public void authenticationFailed(String address) {
+        authenticationFailures.withTags(MetricNames.ADDRESS_LABEL, address).increment();
+    }
+
+    /** Times every request of {@code app} by its route. */
     public void install(Javalin app) {
         // Built once: per request only the tags are looked up.
         Meter.MeterProvider<Timer> requests = histogram(Timer.builder(MetricNames.API_REQUESTS)).withRegistry(registry);
@@ -79,7 +86,11 @@ public final class ApiMetrics {
                         .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             }
         });
-        app.get(PATH, ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(scrape()));
+    }
+
+    /** Serves the metrics at {@link #PATH} of {@code management}: the API's own port needs a token, a scraper has none. */
+    public void serve(Javalin management) {
+        management.get(PATH, ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(scrape()));
     }
 
     /** Every meter, as Prometheus reads them. */

@@ -7,8 +7,8 @@ import io.volumizer.api.internal.ApiMetrics;
 /**
  * The one way in for the API's reads: every route that answers with a document or a part of one (a document, its
  * children, ancestors or blob, search hits and aggregations, a command's status) is registered through
- * {@link #reads}, and its handler is given the request's {@link ReadGrant}. Who the caller is, and what it may read
- * ({@link ReadPolicy}), are decided here alone.
+ * {@link #reads}, and its handler is given the request's {@link ReadGrant}: what the request's authenticated
+ * {@link Caller} may read ({@link ReadPolicy}) is decided here alone.
  */
 public final class ReadAccess {
 
@@ -29,7 +29,6 @@ public final class ReadAccess {
 
     /** The route's handler: {@code handler}, given the grant of the request's caller on the route. */
     public Handler reads(ReadHandler handler) {
-        // No reader is authenticated yet: every caller is anonymous.
-        return ctx -> handler.handle(ctx, new ReadGrant(Caller.ANONYMOUS, ctx.endpointHandlerPath(), policy, metrics));
+        return ctx -> handler.handle(ctx, new ReadGrant(Caller.of(ctx), ctx.endpointHandlerPath(), policy, metrics));
     }
 }

@@ -30,8 +30,10 @@ class ApiMetricsTest {
                 Duration.ZERO));
         metrics.searchRequests();
         metrics.readGranted("/api/v1/search", "search");
+        metrics.authenticationFailed("127.0.0.1");
         Javalin app = Javalin.create();
         metrics.install(app);
+        metrics.serve(app);
         app.start("127.0.0.1", 0);
         try {
             HttpResponse<String> served = HttpClient.newHttpClient().send(HttpRequest.newBuilder(

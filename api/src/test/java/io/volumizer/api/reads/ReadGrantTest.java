@@ -39,7 +39,7 @@ class ReadGrantTest {
         }
     };
 
-    private static final Caller ALICE = new Caller(Set.of(Caller.EVERYONE, "alice"));
+    private static final Caller ALICE = Caller.of("alice", Set.of());
 
     private static ReadGrant grant(Caller caller, ReadPolicy policy) {
         return new ReadGrant(caller, "/api/v1/documents/{id}", policy, METRICS);
@@ -88,12 +88,12 @@ class ReadGrantTest {
 
         assertThat(grant(ALICE, BY_READERS).allows(forAlice)).isTrue();
         assertThat(grant(ALICE, BY_READERS).allows(forBob)).isFalse();
-        assertThat(grant(Caller.ANONYMOUS, BY_READERS).allows(forAlice)).isFalse();
+        assertThat(grant(Caller.of("bob", Set.of()), BY_READERS).allows(forAlice)).isFalse();
     }
 
     @Test
     void todayEveryCallerReadsEverything() throws Exception {
-        ReadGrant grant = grant(Caller.ANONYMOUS, ReadPolicy.EVERYTHING);
+        ReadGrant grant = grant(Caller.of("bob", Set.of()), ReadPolicy.EVERYTHING);
         SearchQuery restricted = grant.restrict(SearchQuery.of(json("{\"bool\": {\"filter\": []}}")));
 
         assertThat(restricted.query().path("bool").path("filter")).containsExactly(json("{\"match_all\": {}}"));

@@ -137,10 +137,13 @@ public final class LocalPipeline implements AutoCloseable {
         return JobsJar.path();
     }
 
-    /** API options pointing at this pipeline's stores and topic; {@code overrides} come last and win. */
-    public ApiOptions apiOptions(String token, String... overrides) {
+    /**
+     * API options pointing at this pipeline's stores and topic and at the local identity provider, on free ports;
+     * {@code overrides} come last and win.
+     */
+    public ApiOptions apiOptions(String... overrides) {
         List<String> args = new ArrayList<>(topologyFile == null ? List.of() : List.of("--topology", topologyFile.toString()));
-        args.addAll(List.of("--token", token, "--bootstrap-servers", KAFKA, "--registry-url",
+        args.addAll(List.of("--oidc-issuer", Tokens.ISSUER.toString(), "--metrics-port", "0", "--bootstrap-servers", KAFKA, "--registry-url",
                 REGISTRY, "--mongodb-uri", MONGODB, "--mongodb-database", database(), "--elasticsearch-url",
                 ELASTICSEARCH, "--index-prefix", indexPrefix(), "--documents-topic", documentsTopic(),
                 "--blob-store", blobStore(), "--s3-endpoint", S3, "--port", "0", "--max-page-size", "50",
@@ -159,7 +162,7 @@ public final class LocalPipeline implements AutoCloseable {
     public void awaitIndexed(String apiBase) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest count = HttpRequest.newBuilder(URI.create(apiBase + "/api/v1/search?repository="
-                + String.join(",", repositories) + "&limit=1")).build();
+                + String.join(",", repositories) + "&limit=1")).header("Authorization", "Bearer " + Tokens.service()).build();
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         long indexed = 0;
         while (indexed < generated.size() && System.nanoTime() < deadline) {

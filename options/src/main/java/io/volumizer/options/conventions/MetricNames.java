@@ -70,6 +70,8 @@ public final class MetricNames {
     public static final String API_ELASTICSEARCH_REQUESTS = "volumizer.api.elasticsearch.requests";
     /** Reads that went through the read seam, by route and what the caller's grant was applied to: a counter. */
     public static final String API_READ_GRANTS = "volumizer.api.read.grants";
+    /** Requests refused for want of a valid bearer token, by client address: a counter. */
+    public static final String API_AUTHENTICATION_FAILURES = "volumizer.api.authentication.failures";
 
     /** The API's labels. */
     public static final String ROUTE_LABEL = "route";
@@ -78,6 +80,8 @@ public final class MetricNames {
     public static final String CLASS_LABEL = "class";
     /** What a read grant was applied to: a search (a filter) or a document (a check). */
     public static final String APPLIED_LABEL = "applied";
+    /** The client address a request came from. */
+    public static final String ADDRESS_LABEL = "address";
 
     private MetricNames() {
     }
@@ -102,7 +106,8 @@ public final class MetricNames {
      */
     public static Set<String> apiPrometheusNames() {
         return Stream.of(timer(API_REQUESTS), timer(API_ELASTICSEARCH_REQUESTS),
-                Stream.of(prometheus(API_IN_FLIGHT), prometheus(API_REFUSED) + "_total", prometheus(API_READ_GRANTS) + "_total"))
+                Stream.of(prometheus(API_IN_FLIGHT), prometheus(API_REFUSED) + "_total", prometheus(API_READ_GRANTS) + "_total",
+                        prometheus(API_AUTHENTICATION_FAILURES) + "_total"))
                 .flatMap(names -> names).collect(Collectors.toUnmodifiableSet());
     }
 

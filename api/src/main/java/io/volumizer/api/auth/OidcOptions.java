@@ -1,0 +1,50 @@
+package io.volumizer.api.auth;
+
+import java.net.URI;
+import java.time.Duration;
+
+import io.volumizer.ops.identity.DemoRealm;
+import io.volumizer.ops.identity.TokenClient;
+import io.volumizer.options.Options;
+import picocli.CommandLine.Option;
+
+/** Which bearer tokens the API accepts (a picocli mixin), and how failed authentications are slowed down. */
+public final class OidcOptions {
+
+    @Option(names = "--oidc-issuer", required = true, description = "The identity provider's issuer URL: tokens must "
+            + "name it (iss), e.g. http://127.0.0.1:8180/realms/volumizer.")
+    public URI issuer;
+
+    @Option(names = "--oidc-audience", defaultValue = DemoRealm.API_AUDIENCE,
+            description = "The audience tokens must name (aud) (default: ${DEFAULT-VALUE}).")
+    public String audience;
+
+    @Option(names = "--oidc-jwks-url", description = "The provider's JSON Web Key Set, cached and read again for a key "
+            + "it does not hold (default: the issuer's Keycloak path, <issuer>/protocol/openid-connect/certs).")
+    public URI jwksUrl;
+
+    @Option(names = "--oidc-clock-skew", defaultValue = "PT30S",
+            description = "Clock difference tolerated on a token's expiry and not-before (default: ${DEFAULT-VALUE}).")
+    public Duration clockSkew;
+
+    @Option(names = "--auth-failure-delay", defaultValue = "PT0.1S", description = "How long an address's first failed "
+            + "authentication waits before its 401; each further one waits twice as long (default: ${DEFAULT-VALUE}).")
+    public Duration failureDelay;
+
+    @Option(names = "--auth-failure-max-delay", defaultValue = "PT5S",
+            description = "The longest a failed authentication waits (default: ${DEFAULT-VALUE}).")
+    public Duration failureMaxDelay;
+
+    /** The key set's URL: --oidc-jwks-url, else the issuer's. */
+    public URI jwks() {
+        return jwksUrl != null ? jwksUrl : TokenClient.jwksEndpoint(issuer);
+    }
+
+    public void validate() {
+        Options.require(issuer.isAbsolute(), "--oidc-issuer must be an absolute URL, was " + issuer);
+        Options.require(!audience.isBlank(), "--oidc-audience must not be blank");
+        Options.require(!clockSkew.isNegative(), "--oidc-clock-skew must not be negative, was " + clockSkew);
+        Options.require(!failureDelay.isNegative() && failureDelay.compareTo(failureMaxDelay) <= 0,
+                "--auth-failure-delay must be 0 or more and at most --auth-failure-max-delay, was " + failureDelay);
+    }
+}

@@ -1,0 +1,40 @@
+package io.volumizer.ops.identity;
+
+import java.net.URI;
+import java.util.concurrent.Callable;
+
+import io.volumizer.options.Failures;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code bin/volumizer token <user>|--service}: prints an access token for curl and scripts. */
+@Command(name = "token", mixinStandardHelpOptions = true, description = "Prints an access token of a demo user "
+        + "(password grant, the demo's password from $" + DemoRealm.PASSWORD_VARIABLE + ") or of the service client "
+        + "(client credentials, its secret from $" + DemoRealm.CLIENT_SECRET_VARIABLE + ").")
+public final class TokenCommand implements Callable<Integer> {
+
+    @Option(names = "--oidc-issuer", required = true, description = "The realm's issuer URL.")
+    URI issuer;
+
+    @Option(names = "--service", description = "The service client's token instead of a user's.")
+    boolean service;
+
+    @Parameters(arity = "0..1", paramLabel = "USER", description = "A demo user (admin, auditor-1, staff-ca-1, customer-<number>...).")
+    String user;
+
+    @Override
+    public Integer call() throws Exception {
+        if (service == (user != null)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "name a user, or --service (one of them)");
+        }
+        TokenClient tokens = new TokenClient(issuer);
+        System.out.println(service ? tokens.service() : tokens.user(user));
+        return 0;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new TokenCommand()).setExecutionExceptionHandler(Failures::oneLine).execute(args));
+    }
+}
