@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.generators.BankPrincipals;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.internal.Dictionaries;
 import io.volumizer.generators.model.BankModel;
@@ -56,21 +57,9 @@ public final class DemoRealm {
     /** Users for the first customers of the default seed. */
     public static final int CUSTOMER_USERS = 50;
 
-    // The bank's principals (BankPrincipals' rule in the generators module, once merged: these follow it).
-    public static final String AUDITORS = "auditors";
-    public static final String COMPLIANCE = "compliance";
-
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private DemoRealm() {
-    }
-
-    public static String branch(String stateCode) {
-        return "branch-" + stateCode;
-    }
-
-    public static String customer(String customerNumber) {
-        return "customer-" + customerNumber;
     }
 
     /** The generator's state codes, in its dictionary's order. */
@@ -92,7 +81,7 @@ public final class DemoRealm {
         BankModel model = new BankModel(GeneratorSettings.of(GeneratorSettings.DEFAULT_SEED, CUSTOMER_USERS));
         List<String> users = new ArrayList<>();
         for (long i = 0; i < CUSTOMER_USERS; i++) {
-            users.add(customer(model.customer(i).number()));
+            users.add(BankPrincipals.customer(model.customer(i).number()));
         }
         return users;
     }
@@ -105,20 +94,20 @@ public final class DemoRealm {
     static ObjectNode bankRealm() {
         ObjectNode realm = realm(REALM);
         ArrayNode groups = realm.putArray("groups");
-        List<String> groupNames = new ArrayList<>(List.of(Principals.ADMINISTRATORS, AUDITORS, COMPLIANCE));
-        stateCodes().forEach(code -> groupNames.add(branch(code)));
+        List<String> groupNames = new ArrayList<>(List.of(Principals.ADMINISTRATORS, BankPrincipals.AUDITORS, BankPrincipals.COMPLIANCE));
+        stateCodes().forEach(code -> groupNames.add(BankPrincipals.branch(code)));
         groupNames.forEach(name -> groups.addObject().put("name", name));
 
         ArrayNode users = realm.putArray("users");
         user(users, ADMIN, Principals.ADMINISTRATORS);
         for (int i = 1; i <= AUDITOR_USERS; i++) {
-            user(users, "auditor-" + i, AUDITORS);
+            user(users, "auditor-" + i, BankPrincipals.AUDITORS);
         }
         for (int i = 1; i <= COMPLIANCE_USERS; i++) {
-            user(users, "compliance-" + i, COMPLIANCE);
+            user(users, "compliance-" + i, BankPrincipals.COMPLIANCE);
         }
         for (String code : stateCodes()) {
-            staff(code).forEach(name -> user(users, name, branch(code)));
+            staff(code).forEach(name -> user(users, name, BankPrincipals.branch(code)));
         }
         customerUsers().forEach(name -> user(users, name, null));
         users.addObject().put("username", SERVICE_ACCOUNT).put("enabled", true).put("serviceAccountClientId", SERVICE_CLIENT)

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.BankPrincipals;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.schemas.acl.Principals;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -47,13 +48,13 @@ class DemoRealmTest {
         Set<String> groups = new HashSet<>();
         realm.path("groups").forEach(group -> groups.add(group.path("name").asText()));
 
-        Set<String> expected = new HashSet<>(Set.of(Principals.ADMINISTRATORS, DemoRealm.AUDITORS, DemoRealm.COMPLIANCE));
+        Set<String> expected = new HashSet<>(Set.of(Principals.ADMINISTRATORS, BankPrincipals.AUDITORS, BankPrincipals.COMPLIANCE));
         GeneratorSettings settings = GeneratorSettings.of(GeneratorSettings.DEFAULT_SEED, 0);
         BankGenerator generator = new BankGenerator(settings);
         for (long index = 0; index < generator.indexSpace(); index++) {
             DocumentEvent document = generator.documentAt(index);
             if ("State".equals(document.getType())) {
-                expected.add(DemoRealm.branch(String.valueOf(document.getProperties().get(BankGenerator.STATE))));
+                expected.add(BankPrincipals.branch(String.valueOf(document.getProperties().get(BankGenerator.STATE))));
             }
         }
         assertThat(expected).hasSize(3 + 50);
@@ -80,7 +81,7 @@ class DemoRealmTest {
         BankGenerator generator = new BankGenerator(GeneratorSettings.of(GeneratorSettings.DEFAULT_SEED, 1));
         String firstCustomerNumber = generator.model().customer(0).number();
 
-        assertThat(customers).hasSize(DemoRealm.CUSTOMER_USERS).contains(DemoRealm.customer(firstCustomerNumber));
+        assertThat(customers).hasSize(DemoRealm.CUSTOMER_USERS).contains(BankPrincipals.customer(firstCustomerNumber));
         assertThat(staff).hasSizeGreaterThanOrEqualTo(100);
         assertThat(realm.toString()).as("secrets come from the environment").doesNotContain("volumizer-demo")
                 .contains("${" + DemoRealm.PASSWORD_VARIABLE + "}", "${" + DemoRealm.CLIENT_SECRET_VARIABLE + "}");
