@@ -101,7 +101,7 @@ public final class ApiServer {
         CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
                 new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.mongo, options.jobArguments()));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
-        ReadAccess access = new ReadAccess(ReadPolicy.EVERYTHING, backends.metrics);
+        ReadAccess access = new ReadAccess(new ReadPolicy(), backends.metrics);
         byte[] openApi = resource("openapi.json");
         Authentication authentication = new Authentication(new TokenValidator(options.oidc),
                 new FailedAuthentications(options.oidc.failureDelay, options.oidc.failureMaxDelay, Clock.systemUTC()),

@@ -23,6 +23,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.api.internal.Cursors;
+import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.RepositorySearch;
 import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.stores.DocumentFields;
@@ -81,7 +82,7 @@ public final class ElasticsearchChildren implements Children {
         }
         List<SearchResult.Hit> page = hits.stream().limit(limit).toList();
         ArrayNode items = JSON.createArrayNode();
-        page.forEach(hit -> items.add(hit.source()));
+        page.forEach(hit -> items.add(DocumentJson.ofIndexed(hit.source())));
         ObjectNode shards = JSON.createObjectNode().put("total", total).put("successful", successful);
         return new Page(items, Cursors.next(sort.name(), page, limit), shards);
     }

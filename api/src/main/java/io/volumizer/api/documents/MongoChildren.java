@@ -5,6 +5,7 @@ import static io.volumizer.stores.DocumentFields.KEY;
 import static io.volumizer.stores.DocumentFields.MODIFIED;
 import static io.volumizer.stores.DocumentFields.NAME;
 import static io.volumizer.stores.DocumentFields.PARENT_ID;
+import static io.volumizer.stores.DocumentFields.READ_ACL;
 import static io.volumizer.stores.DocumentFields.REPOSITORY;
 import static io.volumizer.stores.DocumentFields.TITLE;
 import static io.volumizer.stores.DocumentFields.TYPE;
@@ -39,7 +40,7 @@ import io.volumizer.stores.DocumentFields;
 public final class MongoChildren implements Children {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Bson FIELDS = Projections.include(REPOSITORY, TYPE, NAME, TITLE, MODIFIED, VERSION);
+    private static final Bson FIELDS = Projections.include(REPOSITORY, TYPE, NAME, TITLE, MODIFIED, VERSION, READ_ACL);
     private static final Comparator<Document> BY_NAME = Comparator.<Document, String>comparing(d -> d.getString(NAME))
             .thenComparing(d -> d.getString(KEY));
     private static final Comparator<Document> BY_DATE = Comparator.<Document, Date>comparing(d -> d.getDate(MODIFIED))
@@ -73,7 +74,7 @@ public final class MongoChildren implements Children {
         Comparator<Document> merged = sort == Sort.name ? BY_NAME : BY_DATE;
         List<Document> found = new ArrayList<>();
         for (String repository : repositories) {
-            documents.collection(repository).find(Filters.and(filters)).projection(FIELDS).sort(order).limit(limit + 1)
+            documents.collection(repository).find(grant.restrict(Filters.and(filters))).projection(FIELDS).sort(order).limit(limit + 1)
                     .forEach(child -> {
                         if (after == null || sort != Sort.name || !seen(child, after)) {
                             found.add(child);
@@ -82,8 +83,7 @@ public final class MongoChildren implements Children {
         }
         found.sort(merged);
         List<Document> page = found.subList(0, Math.min(limit, found.size()));
-        // The page lists those of the next children the caller may read, and the cursor goes on from the last one
-        // either way: a page may hold fewer, but children the caller may not read never end a listing early.
+        // The query found only children the caller may read; each is checked again as every document read is.
         ArrayNode items = JSON.createArrayNode();
         page.stream().filter(grant::allows).forEach(child -> items.add(DocumentJson.of(child, "")));
         String next = null;

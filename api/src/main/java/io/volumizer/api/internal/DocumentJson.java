@@ -7,6 +7,7 @@ import static io.volumizer.stores.DocumentFields.KEY;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.bson.Document;
 
@@ -18,10 +19,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.stores.DocumentFields;
 
-/** The JSON a client sees of a stored document: {@code _id} as {@code id}, dates as ISO-8601. */
+/**
+ * The JSON a client sees of a stored document: {@code _id} as {@code id}, dates as ISO-8601, without the effective
+ * ACLs (which principals may read, write or manage it: the stores' security index, not the document's content;
+ * its own ACL is shown).
+ */
 public final class DocumentJson {
 
     private static final JsonNodeFactory NODES = new ObjectMapper().getNodeFactory();
+    private static final Set<String> HIDDEN = Set.of(DocumentFields.READ_ACL, DocumentFields.WRITE_ACL,
+            DocumentFields.MANAGE_ACL);
 
     private DocumentJson() {
     }
@@ -29,6 +36,9 @@ public final class DocumentJson {
     public static ObjectNode of(Document stored, String apiPrefix) {
         ObjectNode json = NODES.objectNode();
         for (Map.Entry<String, Object> field : stored.entrySet()) {
+            if (HIDDEN.contains(field.getKey())) {
+                continue;
+            }
             String name = field.getKey().equals(KEY) ? ID : field.getKey();
             json.set(name, node(field.getValue()));
         }
@@ -36,6 +46,13 @@ public final class DocumentJson {
             ((ObjectNode) json.get(BLOB)).remove(DocumentFields.Blob.KEY);
             ((ObjectNode) json.get(BLOB)).put("href", apiPrefix + "/documents/" + stored.getString(KEY) + "/blob");
         }
+        return json;
+    }
+
+    /** An indexed document as a client sees it: its search hit's source, without the effective ACLs. */
+    public static ObjectNode ofIndexed(ObjectNode source) {
+        ObjectNode json = source.deepCopy();
+        json.remove(HIDDEN);
         return json;
     }
 

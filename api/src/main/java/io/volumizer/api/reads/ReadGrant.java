@@ -1,25 +1,28 @@
 package io.volumizer.api.reads;
 
 import org.bson.Document;
+import org.bson.conversions.Bson;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.client.model.Filters;
 
 import io.volumizer.api.internal.ApiMetrics;
 import io.volumizer.stores.search.SearchQuery;
 
 /**
  * What one request's caller may read, on the request's route: applied to every Elasticsearch query of documents
- * the request runs ({@link #restrict}) and to every document it read from MongoDB before it answers with it or a
- * part of it ({@link #allows}). Each application is counted by route template and what it applied to, so that a
+ * the request runs ({@link #restrict(SearchQuery)}), to every MongoDB query that lists documents
+ * ({@link #restrict(Bson)}) and to every document it read from MongoDB before it answers with it or a part of it
+ * ({@link #allows}). Each application is counted by route template and what it applied to, so that a
  * read route that does not apply it shows (its count stays zero).
  */
 public final class ReadGrant {
 
     /** What a grant was applied to; a metric tag. */
-    private enum Applied { search, document }
+    private enum Applied { search, store, document }
 
     private final Caller caller;
     private final String route;
@@ -63,6 +66,15 @@ public final class ReadGrant {
         }
         all.add(filter);
         return restricted;
+    }
+
+    /**
+     * Keeps out of a MongoDB listing what the caller may not read, in the query itself: a page of children is then
+     * a page of readable ones, however few of a folder's children the caller may read.
+     */
+    public Bson restrict(Bson storeQuery) {
+        metrics.readGranted(route, Applied.store.name());
+        return Filters.and(storeQuery, policy.storeFilter(caller));
     }
 
     /**

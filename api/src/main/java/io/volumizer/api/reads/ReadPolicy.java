@@ -1,38 +1,55 @@
 package io.volumizer.api.reads;
 
-import org.bson.Document;
+import static io.volumizer.stores.DocumentFields.READ_ACL;
 
+import java.util.List;
+
+import org.bson.Document;
+import org.bson.conversions.Bson;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.client.model.Filters;
 
 /**
- * What a caller may read: the one decision behind every read of the API, applied by {@link ReadGrant} both to the
- * Elasticsearch queries a read runs and to the documents it reads from MongoDB, so the two never disagree.
+ * What a caller may read: the one decision behind every read of the API, applied by {@link ReadGrant} to the
+ * Elasticsearch queries a read runs, to the MongoDB queries that list documents, and to the documents it read from
+ * MongoDB, so the three never disagree.
+ *
+ * <p>Nuxeo's model: the import stores each document's effective read ACL, the principals that may read it
+ * ({@code readAcl}, computed from its ancestors' ACLs), in both stores; a caller reads a document when one of its
+ * principals is in it. Administrators read everything. A document without a read ACL (stored before ACLs existed)
+ * is read by administrators only.
  */
-public interface ReadPolicy {
-
-    /** Every caller reads every document: the only policy while documents carry no permissions. */
-    ReadPolicy EVERYTHING = new ReadPolicy() {
-
-        @Override
-        public ObjectNode searchFilter(Caller caller) {
-            ObjectNode matchAll = JsonNodeFactory.instance.objectNode();
-            matchAll.putObject("match_all");
-            return matchAll;
-        }
-
-        @Override
-        public boolean mayRead(Caller caller, Document document) {
-            return true;
-        }
-    };
+public final class ReadPolicy {
 
     /**
      * A query clause, for a bool query's filter, that matches exactly the indexed documents {@code caller} may read;
      * a new node at each call, as the search it joins may be changed.
      */
-    ObjectNode searchFilter(Caller caller);
+    public ObjectNode searchFilter(Caller caller) {
+        ObjectNode clause = JsonNodeFactory.instance.objectNode();
+        if (caller.administrator()) {
+            clause.putObject("match_all");
+        } else {
+            ArrayNode principals = clause.putObject("terms").putArray(READ_ACL);
+            caller.principals().stream().sorted().forEach(principals::add);
+        }
+        return clause;
+    }
 
-    /** Whether {@code caller} may read {@code document}, as MongoDB holds it: a repository's document or a command's record. */
-    boolean mayRead(Caller caller, Document document);
+    /** A MongoDB filter that matches exactly the stored documents {@code caller} may read. */
+    public Bson storeFilter(Caller caller) {
+        return caller.administrator() ? new Document() : Filters.in(READ_ACL, caller.principals());
+    }
+
+    /**
+     * Whether {@code caller} may read {@code document}, as MongoDB holds it: a repository's document or a command's
+     * record (which names its readers the same way).
+     */
+    public boolean mayRead(Caller caller, Document document) {
+        return caller.administrator()
+                || document.getList(READ_ACL, String.class, List.of()).stream().anyMatch(caller.principals()::contains);
+    }
 }

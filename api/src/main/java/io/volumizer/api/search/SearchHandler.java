@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.javalin.http.Context;
 import io.volumizer.api.internal.Cursors;
+import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.api.internal.RepositorySearch;
 import io.volumizer.api.reads.ReadGrant;
@@ -59,7 +60,7 @@ public final class SearchHandler {
         body.putObject("total").put("value", found.total().value()).put("relation", found.total().exact() ? "eq" : "gte");
         ArrayNode hits = body.putArray("hits");
         for (SearchResult.Hit hit : found.hits()) {
-            ObjectNode item = hit.source().deepCopy();
+            ObjectNode item = DocumentJson.ofIndexed(hit.source());
             if (hit.score() != null) {
                 item.put("score", hit.score());
             }

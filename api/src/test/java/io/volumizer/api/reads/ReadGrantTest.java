@@ -6,13 +6,16 @@ import java.util.List;
 import java.util.Set;
 
 import org.bson.Document;
+import org.bson.conversions.Bson;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.client.model.Filters;
 
 import io.volumizer.api.internal.ApiMetrics;
+import io.volumizer.schemas.acl.Principals;
+import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.search.SearchQuery;
 import io.volumizer.stores.search.SortField;
 
@@ -20,24 +23,10 @@ class ReadGrantTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final ApiMetrics METRICS = new ApiMetrics();
-    private static final String READERS = "readers";
+    private static final String READERS = DocumentFields.READ_ACL;
 
-    /** A policy of the kind per-document permissions make: a document names the principals that may read it. */
-    private static final ReadPolicy BY_READERS = new ReadPolicy() {
-
-        @Override
-        public ObjectNode searchFilter(Caller caller) {
-            ObjectNode terms = JSON.createObjectNode();
-            ArrayNode principals = terms.putObject("terms").putArray(READERS);
-            caller.principals().stream().sorted().forEach(principals::add);
-            return terms;
-        }
-
-        @Override
-        public boolean mayRead(Caller caller, Document document) {
-            return document.getList(READERS, String.class, List.of()).stream().anyMatch(caller.principals()::contains);
-        }
-    };
+    private static final ReadPolicy POLICY = new ReadPolicy();
+    private static final Caller ADMIN = Caller.of("root", Set.of(Principals.ADMINISTRATORS));
 
     private static final Caller ALICE = Caller.of("alice", Set.of());
 
@@ -55,30 +44,30 @@ class ReadGrantTest {
                 {"bool": {"must": {"simple_query_string": {"query": "smith"}},
                  "filter": [{"term": {"parentId": "ac-1"}}]}}""")).withSize(5).withSort(SortField.asc("name"));
 
-        SearchQuery restricted = grant(ALICE, BY_READERS).restrict(search);
+        SearchQuery restricted = grant(ALICE, POLICY).restrict(search);
 
         assertThat(restricted.query()).isEqualTo(json("""
                 {"bool": {"must": {"simple_query_string": {"query": "smith"}},
-                 "filter": [{"term": {"parentId": "ac-1"}}, {"terms": {"readers": ["Everyone", "alice"]}}]}}"""));
+                 "filter": [{"term": {"parentId": "ac-1"}}, {"terms": {"readAcl": ["Everyone", "alice"]}}]}}"""));
         assertThat(restricted.withQuery(search.query())).as("the rest of the search").isEqualTo(search);
     }
 
     @Test
     void anotherQueryIsKeptBesideThePolicysFilter() throws Exception {
-        SearchQuery restricted = grant(ALICE, BY_READERS).restrict(SearchQuery.of(json("""
+        SearchQuery restricted = grant(ALICE, POLICY).restrict(SearchQuery.of(json("""
                 {"term": {"parentId": "ac-1"}}""")));
 
         assertThat(restricted.query()).isEqualTo(json("""
                 {"bool": {"must": [{"term": {"parentId": "ac-1"}}],
-                 "filter": [{"terms": {"readers": ["Everyone", "alice"]}}]}}"""));
+                 "filter": [{"terms": {"readAcl": ["Everyone", "alice"]}}]}}"""));
     }
 
     @Test
     void aSearchWithoutAQueryFindsWhatThePolicysFilterMatches() throws Exception {
-        SearchQuery restricted = grant(ALICE, BY_READERS).restrict(SearchQuery.of(null));
+        SearchQuery restricted = grant(ALICE, POLICY).restrict(SearchQuery.of(null));
 
         assertThat(restricted.query()).isEqualTo(json("""
-                {"bool": {"filter": [{"terms": {"readers": ["Everyone", "alice"]}}]}}"""));
+                {"bool": {"filter": [{"terms": {"readAcl": ["Everyone", "alice"]}}]}}"""));
     }
 
     @Test
@@ -86,18 +75,29 @@ class ReadGrantTest {
         Document forAlice = new Document(READERS, List.of("alice"));
         Document forBob = new Document(READERS, List.of("bob"));
 
-        assertThat(grant(ALICE, BY_READERS).allows(forAlice)).isTrue();
-        assertThat(grant(ALICE, BY_READERS).allows(forBob)).isFalse();
-        assertThat(grant(Caller.of("bob", Set.of()), BY_READERS).allows(forAlice)).isFalse();
+        assertThat(grant(ALICE, POLICY).allows(forAlice)).isTrue();
+        assertThat(grant(ALICE, POLICY).allows(forBob)).isFalse();
+        assertThat(grant(Caller.of("bob", Set.of()), POLICY).allows(forAlice)).isFalse();
     }
 
     @Test
-    void todayEveryCallerReadsEverything() throws Exception {
-        ReadGrant grant = grant(Caller.of("bob", Set.of()), ReadPolicy.EVERYTHING);
-        SearchQuery restricted = grant.restrict(SearchQuery.of(json("{\"bool\": {\"filter\": []}}")));
+    void aListingFromMongoDbMatchesOnlyWhatTheCallerMayRead() {
+        Bson restricted = grant(ALICE, POLICY).restrict(Filters.eq("parentId", "ac-1"));
+
+        assertThat(restricted.toBsonDocument()).isEqualTo(Filters.and(Filters.eq("parentId", "ac-1"),
+                Filters.in(READERS, Set.of(Principals.EVERYONE, "alice"))).toBsonDocument());
+    }
+
+    @Test
+    void administratorsReadEverythingAndNothingElseDoesWithoutAReadAcl() throws Exception {
+        ReadGrant admin = grant(ADMIN, POLICY);
+        SearchQuery restricted = admin.restrict(SearchQuery.of(json("{\"bool\": {\"filter\": []}}")));
 
         assertThat(restricted.query().path("bool").path("filter")).containsExactly(json("{\"match_all\": {}}"));
-        assertThat(grant.allows(new Document(READERS, List.of("bob")))).isTrue();
-        assertThat(grant.allows(new Document())).isTrue();
+        assertThat(admin.restrict(Filters.eq("parentId", "ac-1")).toBsonDocument())
+                .isEqualTo(Filters.and(Filters.eq("parentId", "ac-1"), new Document()).toBsonDocument());
+        assertThat(admin.allows(new Document(READERS, List.of("bob")))).isTrue();
+        assertThat(admin.allows(new Document())).as("stored before ACLs").isTrue();
+        assertThat(grant(ALICE, POLICY).allows(new Document())).as("stored before ACLs").isFalse();
     }
 }
