@@ -87,6 +87,7 @@ public final class ApiServer {
 
     public static Servers create(ApiOptions options, Backends backends) throws MalformedURLException {
         Documents documents = new Documents(backends.mongo);
+        ReadPolicy policy = new ReadPolicy();
         Children children = options.childrenFrom == ApiOptions.ChildrenSource.mongodb ? new MongoChildren(documents)
                 : new ElasticsearchChildren(backends.search, options.indexLayouts());
         Optional<Topology> topology = options.topology.topology();
@@ -94,14 +95,14 @@ public final class ApiServer {
         Supplier<List<String>> allRepositories = topology.<Supplier<List<String>>>map(t -> t::repositories)
                 .orElse(backends.search::repositories);
         DocumentReads reads = new DocumentReads(documents, children, backends.blobs, allRepositories, options.maxPageSize);
-        DocumentWrites writes = new DocumentWrites(documents, children, backends, topology,
+        DocumentWrites writes = new DocumentWrites(documents, policy, children, backends, topology,
                 options.waitTimeout, options.maxUploadBytes);
         SearchHandler search = new SearchHandler(backends.search, allRepositories, options.indexLayouts(),
                 options.maxPageSize);
         CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
                 new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.mongo, options.jobArguments()));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
-        ReadAccess access = new ReadAccess(new ReadPolicy(), backends.metrics);
+        ReadAccess access = new ReadAccess(policy, backends.metrics);
         byte[] openApi = resource("openapi.json");
         Authentication authentication = new Authentication(new TokenValidator(options.oidc),
                 new FailedAuthentications(options.oidc.failureDelay, options.oidc.failureMaxDelay, Clock.systemUTC()),

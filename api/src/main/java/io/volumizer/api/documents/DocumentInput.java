@@ -1,5 +1,6 @@
 package io.volumizer.api.documents;
 
+import static io.volumizer.stores.DocumentFields.ACL;
 import static io.volumizer.stores.DocumentFields.ID;
 import static io.volumizer.stores.DocumentFields.NAME;
 import static io.volumizer.stores.DocumentFields.PARENT_ID;
@@ -8,6 +9,8 @@ import static io.volumizer.stores.DocumentFields.TITLE;
 import static io.volumizer.stores.DocumentFields.TYPE;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -17,18 +20,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.internal.ApiException;
+import io.volumizer.schemas.event.Ace;
+import io.volumizer.schemas.event.Acl;
+import io.volumizer.schemas.event.Permission;
+import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.PropertyValues;
 import io.volumizer.stores.InvalidFieldException;
 
 /**
  * A document as a client sends it (JSON), checked field by field: every refusal names the field. Absent fields
- * are null; on update they keep the stored value.
+ * are null; on update they keep the stored value. Its ACL, as stored: {@code {"aces": [{"principal", "permission":
+ * READ|WRITE|MANAGE, "granted"}], "blockInheritance"}}.
  */
 public record DocumentInput(String id, String parentId, String type, String name, String title,
-        Map<String, Object> properties) {
+        Map<String, Object> properties, Acl acl) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> FIELDS = List.of(ID, PARENT_ID, TYPE, NAME, TITLE, PROPERTIES);
+    private static final List<String> FIELDS = List.of(ID, PARENT_ID, TYPE, NAME, TITLE, PROPERTIES, ACL);
 
     public static DocumentInput parse(byte[] body) {
         JsonNode json;
@@ -53,7 +61,7 @@ public record DocumentInput(String id, String parentId, String type, String name
         String type = text(json, TYPE, "[A-Z][A-Za-z0-9]{0,63}", "a type name such as Statement (a capital letter, then letters or digits)");
         String name = text(json, NAME, "[^/\\p{Cntrl}]{1,255}", "1-255 characters, no '/' or control characters");
         String title = text(json, TITLE, "[^\\p{Cntrl}]{0,1024}", "at most 1024 characters, no control characters");
-        return new DocumentInput(id, parentId, type, name, title, properties(json.get(PROPERTIES)));
+        return new DocumentInput(id, parentId, type, name, title, properties(json.get(PROPERTIES)), acl(json.get(ACL)));
     }
 
     /** For create: what must be there. */
@@ -93,5 +101,38 @@ public record DocumentInput(String id, String parentId, String type, String name
         } catch (InvalidFieldException e) {
             throw ApiException.badRequest(e.field(), e.getMessage());
         }
+    }
+
+    private static Acl acl(JsonNode json) {
+        if (json == null || json.isNull()) {
+            return null;
+        }
+        String aces = DocumentFields.nested(ACL, DocumentFields.Acl.ACES);
+        String block = DocumentFields.nested(ACL, DocumentFields.Acl.BLOCK_INHERITANCE);
+        if (!json.isObject() || !json.path(DocumentFields.Acl.ACES).isArray()) {
+            throw ApiException.badRequest(aces, "acl must be an object with an array 'aces'");
+        }
+        JsonNode blockInheritance = json.path(DocumentFields.Acl.BLOCK_INHERITANCE);
+        if (!blockInheritance.isMissingNode() && !blockInheritance.isBoolean()) {
+            throw ApiException.badRequest(block, block + " must be true or false");
+        }
+        List<Ace> entries = new ArrayList<>();
+        for (JsonNode ace : json.get(DocumentFields.Acl.ACES)) {
+            String field = aces + "[" + entries.size() + "]";
+            JsonNode principal = ace.path(DocumentFields.Acl.PRINCIPAL);
+            JsonNode permission = ace.path(DocumentFields.Acl.PERMISSION);
+            JsonNode granted = ace.path(DocumentFields.Acl.GRANTED);
+            if (!principal.isTextual() || principal.asText().isBlank()) {
+                throw ApiException.badRequest(field, field + " needs a principal (a user or group name)");
+            }
+            if (!permission.isTextual() || Arrays.stream(Permission.values()).noneMatch(p -> p.name().equals(permission.asText()))) {
+                throw ApiException.badRequest(field, field + ".permission must be one of " + Arrays.toString(Permission.values()));
+            }
+            if (!granted.isBoolean()) {
+                throw ApiException.badRequest(field, field + ".granted must be true (grant) or false (deny)");
+            }
+            entries.add(new Ace(principal.asText(), Permission.valueOf(permission.asText()), granted.asBoolean()));
+        }
+        return new Acl(entries, blockInheritance.asBoolean(false));
     }
 }

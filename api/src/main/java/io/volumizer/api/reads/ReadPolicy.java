@@ -1,6 +1,8 @@
 package io.volumizer.api.reads;
 
+import static io.volumizer.stores.DocumentFields.MANAGE_ACL;
 import static io.volumizer.stores.DocumentFields.READ_ACL;
+import static io.volumizer.stores.DocumentFields.WRITE_ACL;
 
 import java.util.List;
 
@@ -12,10 +14,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.model.Filters;
 
+import io.volumizer.schemas.event.Permission;
+
 /**
  * What a caller may read: the one decision behind every read of the API, applied by {@link ReadGrant} to the
  * Elasticsearch queries a read runs, to the MongoDB queries that list documents, and to the documents it read from
- * MongoDB, so the three never disagree.
+ * MongoDB, so the three never disagree; and, by the same rule, what it may write or manage ({@link #holds}).
  *
  * <p>Nuxeo's model: the import stores each document's effective read ACL, the principals that may read it
  * ({@code readAcl}, computed from its ancestors' ACLs), in both stores; a caller reads a document when one of its
@@ -49,7 +53,17 @@ public final class ReadPolicy {
      * record (which names its readers the same way).
      */
     public boolean mayRead(Caller caller, Document document) {
+        return holds(caller, document, Permission.READ);
+    }
+
+    /** Whether {@code caller} holds {@code permission} on {@code document}, as MongoDB holds it. */
+    public boolean holds(Caller caller, Document document, Permission permission) {
+        String holders = switch (permission) {
+            case READ -> READ_ACL;
+            case WRITE -> WRITE_ACL;
+            case MANAGE -> MANAGE_ACL;
+        };
         return caller.administrator()
-                || document.getList(READ_ACL, String.class, List.of()).stream().anyMatch(caller.principals()::contains);
+                || document.getList(holders, String.class, List.of()).stream().anyMatch(caller.principals()::contains);
     }
 }
