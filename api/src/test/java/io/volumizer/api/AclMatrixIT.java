@@ -22,7 +22,10 @@ import java.util.stream.Stream;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -56,6 +59,7 @@ import io.volumizer.stores.commands.CommandStore;
  * identity provider's; what the user may read is decided here from the stored own ACLs alone
  * ({@link BruteForceAcls}), never from the effective ones the import computed.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AclMatrixIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -263,6 +267,38 @@ class AclMatrixIT {
     void aBulkCommandsStatusIsReadByAdministratorsOnly(User user) throws Exception {
         assertThat(get(user, "/api/v1/bulk/" + commandId).statusCode()).as(user + " bulk status")
                 .isEqualTo(user.administrator() ? 200 : 404);
+    }
+
+    /** Last: the note it creates would be one more document for the reads' checks. */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void writesNeedWriteOnTheParentOrTheDocumentAndManageToSetAnAcl() throws Exception {
+        User staff = USERS.get(0);
+        User customer = USERS.get(1);
+        User auditor = USERS.get(2);
+        String account = pipeline.generated.stream().filter(d -> d.getType().equals("Account")).findFirst()
+                .orElseThrow().getId();
+        String note = "{\"parentId\": \"" + account + "\", \"type\": \"Note\", \"name\": \"note-%s\"%s}";
+        String withAcl = ", \"acl\": {\"aces\": [{\"principal\": \"" + customer.name()
+                + "\", \"permission\": \"READ\", \"granted\": false}]}";
+
+        assertThat(write(customer, "POST", documents(), note.formatted("customer", "")).statusCode())
+                .as("a customer reads their account but may not write in it").isEqualTo(403);
+        assertThat(write(auditor, "POST", documents(), note.formatted("auditor", "")).statusCode())
+                .as("an auditor may not even read the account: as if it did not exist").isEqualTo(400);
+        assertThat(write(staff, "POST", documents(), note.formatted("staff-acl", withAcl)).statusCode())
+                .as("setting an ACL needs Manage").isEqualTo(403);
+        assertThat(write(staff, "POST", documents(), note.formatted("staff", "")).statusCode())
+                .as("the branch writes its state").isEqualTo(202);
+        assertThat(write(customer, "DELETE", documents() + "/" + account, null).statusCode()).isEqualTo(403);
+        assertThat(write(auditor, "DELETE", documents() + "/" + account, null).statusCode()).isEqualTo(404);
+    }
+
+    private static HttpResponse<byte[]> write(User user, String method, String path, String body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(local.base + path)).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + user.token()).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     private static String documents() {

@@ -211,7 +211,11 @@ class ApiIT {
 
     /** The account writes go under, so that the read tests see the generated children only. */
     private static String writableAccount() {
-        return generated.stream().filter(d -> d.getType().equals("Account")).reduce((a, b) -> b).orElseThrow().getId();
+        return writableAccountEvent().getId();
+    }
+
+    private static DocumentEvent writableAccountEvent() {
+        return generated.stream().filter(d -> d.getType().equals("Account")).reduce((a, b) -> b).orElseThrow();
     }
 
     private static String documents() {
@@ -492,7 +496,7 @@ class ApiIT {
         assertThat(json(get(listing)).path("children").size()).isEqualTo(children);
         assertThat(readGrants(route).getOrDefault("search", 0.0)).isGreaterThan(searches);
 
-        // From MongoDB: the grant checks the parent, then every child.
+        // From MongoDB: the grant checks the parent, restricts the listing's query, then checks every child.
         try (LocalApi fromMongoDb = new LocalApi(options("--children-from", "mongodb"))) {
             String saved = base;
             String savedManagement = management;
@@ -500,7 +504,7 @@ class ApiIT {
                 base = fromMongoDb.base;
                 management = fromMongoDb.management;
                 assertThat(json(get(listing)).path("children").size()).isEqualTo(children);
-                assertThat(readGrants(route)).isEqualTo(Map.of("document", children + 1.0));
+                assertThat(readGrants(route)).isEqualTo(Map.of("document", children + 1.0, "store", 1.0));
             } finally {
                 base = saved;
                 management = savedManagement;
@@ -541,7 +545,7 @@ class ApiIT {
         assertError(write("POST", documents(), body, "Authorization", "Bearer wrong"), 401, "Authorization");
         assertError(anonymous("DELETE", documents() + "/" + first("Statement").getId()), 401, "Authorization");
 
-        String staff = "Bearer " + Tokens.user("staff-ca-1");
+        String staff = "Bearer " + Tokens.user(Tokens.staffOf(writableAccountEvent()));
         HttpResponse<byte[]> created = write("POST", documents(), "{\"parentId\":\"" + writableAccount()
                 + "\",\"type\":\"Note\",\"name\":\"by-staff-" + run + "\"}", "Authorization", staff);
         assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(202);

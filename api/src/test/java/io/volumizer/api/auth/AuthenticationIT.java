@@ -27,6 +27,7 @@ import io.volumizer.api.internal.ApiMetrics;
 import io.volumizer.api.testing.LocalApi;
 import io.volumizer.api.testing.LocalPipeline;
 import io.volumizer.api.testing.Tokens;
+import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.identity.DemoRealm;
 import io.volumizer.ops.identity.TokenClient;
 import io.volumizer.options.conventions.MetricNames;
@@ -50,7 +51,8 @@ class AuthenticationIT {
 
     @BeforeAll
     static void pipelineAndApi() throws Exception {
-        pipeline = new LocalPipeline("auth", 7, 1, 2);
+        // The default seed's first customer: its user is in the realm.
+        pipeline = new LocalPipeline("auth", GeneratorSettings.DEFAULT_SEED, 1, 2);
         // No clock skew: a token is refused as soon as it expires. Short waits: this test fails on purpose, often.
         api = new LocalApi(pipeline.apiOptions("--oidc-clock-skew", "PT0S", "--auth-failure-delay",
                 "PT0.01S", "--auth-failure-max-delay", "PT0.05S"));
@@ -77,10 +79,12 @@ class AuthenticationIT {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    private static DocumentEvent statement() {
+        return pipeline.generated.stream().filter(d -> "Statement".equals(d.getType())).findFirst().orElseThrow();
+    }
+
     private static String document() {
-        DocumentEvent statement = pipeline.generated.stream().filter(d -> "Statement".equals(d.getType())).findFirst()
-                .orElseThrow();
-        return "/api/v1/" + pipeline.repository + "/documents/" + statement.getId();
+        return "/api/v1/" + pipeline.repository + "/documents/" + statement().getId();
     }
 
     @Test
@@ -148,7 +152,7 @@ class AuthenticationIT {
 
     @Test
     void aDemoUsersTokenReadsAndFailuresAreCountedByAddressOnTheManagementPort() throws Exception {
-        HttpResponse<String> read = send("GET", base + document(), Tokens.user("staff-ca-1"));
+        HttpResponse<String> read = send("GET", base + document(), Tokens.user(Tokens.staffOf(statement())));
         assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
         assertThat(send("GET", base + document(), Tokens.user(DemoRealm.customerUsers().get(0))).statusCode()).isEqualTo(200);
 

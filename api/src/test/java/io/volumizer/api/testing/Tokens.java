@@ -2,7 +2,10 @@ package io.volumizer.api.testing;
 
 import java.net.URI;
 
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.ops.identity.DemoRealm;
 import io.volumizer.ops.identity.TokenClient;
+import io.volumizer.schemas.event.DocumentEvent;
 
 /**
  * Tokens of the local identity provider ({@code bin/volumizer up} starts it), for the integration tests: the realm's
@@ -39,5 +42,10 @@ public final class Tokens {
         } catch (Exception e) {
             throw new IllegalStateException("no token for " + name + " (is keycloak up? bin/volumizer up keycloak)", e);
         }
+    }
+
+    /** A staff user of the branch of {@code document}'s state, who may write it (the bank's layout). */
+    public static String staffOf(DocumentEvent document) {
+        return DemoRealm.staff(String.valueOf(document.getProperties().get(BankGenerator.STATE))).get(0);
     }
 }
