@@ -105,11 +105,7 @@ public final class Stores implements AutoCloseable {
 
     /** Every committed record of a topic, from its start to its end as it is now, in each partition's order. */
     public void readCommitted(String topic, Consumer<byte[]> each) {
-        Properties config = options.kafka.clientProperties();
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, ConsumerGroups.ephemeral("count"));
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        try (var consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (var consumer = committedReader()) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
             consumer.assign(partitions);
@@ -120,6 +116,25 @@ public final class Stores implements AutoCloseable {
                 consumer.poll(Duration.ofMillis(200)).forEach(record -> each.accept(record.value()));
             }
         }
+    }
+
+    /**
+     * A count of a topic's committed records that follows the topic as it grows, for a caller that polls it while a
+     * job writes (reading the topic again at every poll would cost more the longer the job runs).
+     */
+    public CommittedRecordCount committedRecordCount(String topic) {
+        return new CommittedRecordCount(committedReader(), topic);
+    }
+
+    /** A consumer that sees what a read_committed consumer sees, assigned by its caller, in no group's offsets. */
+    private KafkaConsumer<byte[], byte[]> committedReader() {
+        Properties config = options.kafka.clientProperties();
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, ConsumerGroups.ephemeral("count"));
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // Asking for a topic's partitions must not create it (the local broker creates topics on first use).
+        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /**
@@ -163,6 +178,13 @@ public final class Stores implements AutoCloseable {
 
     /** Deletes the topics, the repository's collection and its index. */
     public void reset(String repository, String... topics) throws IOException {
+        deleteTopics(topics);
+        mongo.collection(repository).drop();
+        search.indices(options.indices()).delete(repository);
+    }
+
+    /** Deletes those of the topics that exist, and waits until the broker no longer lists them. */
+    public void deleteTopics(String... topics) throws IOException {
         try {
             Set<String> existing = kafka.listTopics().names().get();
             List<String> toDelete = new ArrayList<>();
@@ -183,8 +205,6 @@ public final class Stores implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while deleting topics", e);
         }
-        mongo.collection(repository).drop();
-        search.indices(options.indices()).delete(repository);
     }
 
     @Override
