@@ -225,7 +225,7 @@ public final class ApiServer {
             }
         }));
         LOG.info("API on http://{}:{}/api/v1 (OpenAPI: /api/v1/openapi.json), tokens of {}; metrics and probes on "
-                + "http://{}:{}; backends {}", options.bind, servers.api().port(), options.oidc.issuer, options.metricsBind,
+                + "http://{}:{}; backends {}", options.bind, servers.api().port(), options.oidc.issuer.issuer, options.metricsBind,
                 servers.management().port(), backends.readiness());
     }
 }

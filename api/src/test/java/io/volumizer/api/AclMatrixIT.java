@@ -102,8 +102,7 @@ class AclMatrixIT {
     static void repositoryAndUsers() throws Exception {
         // 12 statements per account: those older than the archive age are the auditors' (a block).
         pipeline = new LocalPipeline("acl", GeneratorSettings.DEFAULT_SEED, 30, 12);
-        local = new LocalApi(pipeline.apiOptions());
-        pipeline.awaitIndexed(local.base);
+        local = pipeline.api();
         DocumentEvent account = pipeline.generated.stream().filter(d -> d.getType().equals("Account")).findFirst()
                 .orElseThrow();
         String restricted = "restricted-" + pipeline.run;
@@ -120,7 +119,7 @@ class AclMatrixIT {
             }
         });
         acls = BruteForceAcls.over(List.of(collection));
-        awaitIndexed(STORED.size());
+        pipeline.awaitIndexed(local.base, STORED.size());
         commandId = "bulk-acl-matrix-" + pipeline.run;
         new CommandStore(local.backends.mongo.shared()).createIfAbsent(commandId, BulkUpdateOptions.Action.delete.name(),
                 pipeline.repository, new Document());
@@ -137,9 +136,6 @@ class AclMatrixIT {
 
     @AfterAll
     static void stop() throws Exception {
-        if (local != null) {
-            local.close();
-        }
         if (pipeline != null) {
             pipeline.close();
         }
@@ -151,17 +147,6 @@ class AclMatrixIT {
                 .header("Authorization", "Bearer " + Tokens.service()).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
-    }
-
-    /** Waits until the index holds {@code documents} documents, as an administrator counts them. */
-    private static void awaitIndexed(long documents) throws Exception {
-        User admin = new User("service", Tokens.service(), Set.of(Principals.ADMINISTRATORS), true);
-        long indexed = 0;
-        for (int attempt = 0; attempt < 200 && indexed < documents; attempt++) {
-            Thread.sleep(100);
-            indexed = json(get(admin, "/api/v1/" + pipeline.repository + "/search?limit=1")).path("total").path("value").asLong();
-        }
-        assertThat(indexed).as("documents indexed").isEqualTo(documents);
     }
 
     static Stream<User> users() {

@@ -90,19 +90,15 @@ class ApiIT {
         repository = pipeline.repository;
         settings = pipeline.settings;
         generated = pipeline.generated;
-        local = new LocalApi(options());
+        local = pipeline.api();
         api = local.servers.api();
         backends = local.backends;
         base = local.base;
         management = local.management;
-        pipeline.awaitIndexed(base);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (local != null) {
-            local.close();
-        }
         if (pipeline != null) {
             pipeline.close();
         }

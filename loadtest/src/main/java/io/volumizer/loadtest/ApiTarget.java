@@ -1,10 +1,10 @@
 package io.volumizer.loadtest;
 
 import java.io.IOException;
-import java.net.URI;
 import java.util.List;
 
-import io.volumizer.ops.identity.TokenClient;
+import io.volumizer.ops.identity.IssuerOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -17,17 +17,16 @@ public final class ApiTarget {
     @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
     String api;
 
-    @Option(names = "--oidc-issuer", required = true, description = "The realm the service token comes from "
-            + "(bin/volumizer passes conf/volumizer.conf's OIDC_ISSUER).")
-    URI issuer;
+    @Mixin
+    IssuerOptions issuer = new IssuerOptions();
 
     /** The service client's access token. */
     String token() throws IOException, InterruptedException {
-        return new TokenClient(issuer).service();
+        return issuer.client().service();
     }
 
     /** These options as a runner is given them. */
     List<String> arguments() {
-        return List.of("--api", api, "--oidc-issuer", issuer.toString());
+        return List.of("--api", api, IssuerOptions.ISSUER, issuer.issuer.toString());
     }
 }

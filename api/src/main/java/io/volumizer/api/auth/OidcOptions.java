@@ -4,16 +4,17 @@ import java.net.URI;
 import java.time.Duration;
 
 import io.volumizer.ops.identity.DemoRealm;
+import io.volumizer.ops.identity.IssuerOptions;
 import io.volumizer.ops.identity.TokenClient;
 import io.volumizer.options.Options;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Which bearer tokens the API accepts (a picocli mixin), and how failed authentications are slowed down. */
 public final class OidcOptions {
 
-    @Option(names = "--oidc-issuer", required = true, description = "The identity provider's issuer URL: tokens must "
-            + "name it (iss), e.g. http://127.0.0.1:8180/realms/volumizer.")
-    public URI issuer;
+    @Mixin
+    public IssuerOptions issuer = new IssuerOptions();
 
     @Option(names = "--oidc-audience", defaultValue = DemoRealm.API_AUDIENCE,
             description = "The audience tokens must name (aud) (default: ${DEFAULT-VALUE}).")
@@ -37,11 +38,11 @@ public final class OidcOptions {
 
     /** The key set's URL: --oidc-jwks-url, else the issuer's. */
     public URI jwks() {
-        return jwksUrl != null ? jwksUrl : TokenClient.jwksEndpoint(issuer);
+        return jwksUrl != null ? jwksUrl : TokenClient.jwksEndpoint(issuer.issuer);
     }
 
     public void validate() {
-        Options.require(issuer.isAbsolute(), "--oidc-issuer must be an absolute URL, was " + issuer);
+        Options.require(issuer.issuer.isAbsolute(), IssuerOptions.ISSUER + " must be an absolute URL, was " + issuer.issuer);
         Options.require(!audience.isBlank(), "--oidc-audience must not be blank");
         Options.require(!clockSkew.isNegative(), "--oidc-clock-skew must not be negative, was " + clockSkew);
         Options.require(!failureDelay.isNegative() && failureDelay.compareTo(failureMaxDelay) <= 0,

@@ -46,7 +46,7 @@ public final class TokenValidator {
 
     public TokenValidator(OidcOptions options) throws MalformedURLException {
         // While the provider is unreachable the keys read last keep validating the tokens it issued before.
-        this(JWKSourceBuilder.create(options.jwks().toURL()).outageTolerantForever().build(), options.issuer.toString(),
+        this(JWKSourceBuilder.create(options.jwks().toURL()).outageTolerantForever().build(), options.issuer.issuer.toString(),
                 options.audience, options.clockSkew);
     }
 

@@ -53,6 +53,7 @@ public final class LocalPipeline implements AutoCloseable {
     public final List<String> repositories;
     public final GeneratorSettings settings;
     public final List<DocumentEvent> generated = new ArrayList<>();
+    private final List<LocalApi> apis = new ArrayList<>();
     private final Path root;
     private final List<String> pipeline;
     private Path topologyFile;
@@ -158,26 +159,45 @@ public final class LocalPipeline implements AutoCloseable {
         return Options.parseWithOverrides(new ApiOptions(), args);
     }
 
+    /**
+     * The API on this pipeline ({@link #apiOptions}), once it finds every generated document in the index; it is
+     * closed with the pipeline.
+     */
+    public LocalApi api(String... overrides) throws Exception {
+        LocalApi started = new LocalApi(apiOptions(overrides));
+        apis.add(started);
+        awaitIndexed(started.base);
+        return started;
+    }
+
     /** Waits until the API at {@code apiBase} finds every generated document in the index (the import is through). */
     public void awaitIndexed(String apiBase) throws Exception {
+        awaitIndexed(apiBase, generated.size());
+    }
+
+    /** Waits until the API at {@code apiBase} finds {@code documents} documents in the index, as an administrator. */
+    public void awaitIndexed(String apiBase, long documents) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest count = HttpRequest.newBuilder(URI.create(apiBase + "/api/v1/search?repository="
                 + String.join(",", repositories) + "&limit=1")).header("Authorization", "Bearer " + Tokens.service()).build();
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         long indexed = 0;
-        while (indexed < generated.size() && System.nanoTime() < deadline) {
+        while (indexed < documents && System.nanoTime() < deadline) {
             HttpResponse<String> response = http.send(count, HttpResponse.BodyHandlers.ofString());
             indexed = response.statusCode() == 200
                     ? new ObjectMapper().readTree(response.body()).path("total").path("value").asLong() : 0;
-            if (indexed < generated.size()) {
+            if (indexed < documents) {
                 Thread.sleep(300);
             }
         }
-        assertThat(indexed).as("documents imported and indexed").isEqualTo(generated.size());
+        assertThat(indexed).as("documents imported and indexed").isEqualTo(documents);
     }
 
     @Override
     public void close() throws Exception {
+        for (LocalApi api : apis) {
+            api.close();
+        }
         if (importJob != null) {
             job(List.of("stop", importJob));
         }

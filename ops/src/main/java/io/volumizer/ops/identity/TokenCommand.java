@@ -1,11 +1,11 @@
 package io.volumizer.ops.identity;
 
-import java.net.URI;
 import java.util.concurrent.Callable;
 
 import io.volumizer.options.Failures;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -15,8 +15,8 @@ import picocli.CommandLine.Parameters;
         + "(client credentials, its secret from $" + DemoRealm.CLIENT_SECRET_VARIABLE + ").")
 public final class TokenCommand implements Callable<Integer> {
 
-    @Option(names = "--oidc-issuer", required = true, description = "The realm's issuer URL.")
-    URI issuer;
+    @Mixin
+    IssuerOptions issuer = new IssuerOptions();
 
     @Option(names = "--service", description = "The service client's token instead of a user's.")
     boolean service;
@@ -29,7 +29,7 @@ public final class TokenCommand implements Callable<Integer> {
         if (service == (user != null)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "name a user, or --service (one of them)");
         }
-        TokenClient tokens = new TokenClient(issuer);
+        TokenClient tokens = issuer.client();
         System.out.println(service ? tokens.service() : tokens.user(user));
         return 0;
     }
