@@ -34,6 +34,7 @@ import io.volumizer.ops.demo.DemoRecord;
 import io.volumizer.ops.demo.DemoRecordOptions;
 import io.volumizer.ops.identity.DemoRealm;
 import io.volumizer.ops.identity.TokenClient;
+import io.volumizer.options.CheckOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.ResultsOptions;
 import picocli.CommandLine;
@@ -67,7 +68,7 @@ public final class SecurityBenchmark implements Callable<Integer> {
     @Mixin
     DemoRecordOptions record = new DemoRecordOptions();
 
-    @Option(names = "--rounds", defaultValue = "4", description = "Rounds, each caller once per round (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rounds", defaultValue = "6", description = "Rounds, each caller once per round (default: ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(names = "--requests", defaultValue = "2000",
@@ -88,6 +89,9 @@ public final class SecurityBenchmark implements Callable<Integer> {
     @Mixin
     ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
+    @Mixin
+    CheckOptions check = new CheckOptions();
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** A caller: who it logs in as. */
@@ -96,6 +100,14 @@ public final class SecurityBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (rounds < 1 || requests < 1 || concurrency < 1 || customersQueried < 1 || validations < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--rounds, --requests, --concurrency, --customers-queried and --validations must be positive");
+        }
+        if (check.only) {
+            return 0;
+        }
+        Instant started = Instant.now();
         GeneratorSettings run = DemoRecord.read(record.file).run();
         String state = SecurityQueries.busiestState(run);
         List<Query> queries = SecurityQueries.of(run, state, customersQueried);
@@ -108,9 +120,10 @@ public final class SecurityBenchmark implements Callable<Integer> {
                 run.repository(), run.customers(), branch.user, state, administrator.user, queries.size());
 
         Map<Kind, Map<String, List<Latencies>>> measured = new EnumMap<>(Kind.class);
-        for (Caller caller : List.of(branch, administrator)) { // warm-up, not counted
+        // Warm-up, not counted: a round's worth for each caller (the API's first thousands of requests compile).
+        for (Caller caller : List.of(branch, administrator)) {
             String token = tokens.user(caller.user);
-            byKind.values().forEach(kindQueries -> measure(kindQueries, token, kindQueries.size()));
+            byKind.values().forEach(kindQueries -> measure(kindQueries, token, requests));
         }
         for (int round = 0; round < rounds; round++) {
             List<Caller> order = round % 2 == 0 ? List.of(branch, administrator) : List.of(administrator, branch);
@@ -129,7 +142,7 @@ public final class SecurityBenchmark implements Callable<Integer> {
         }
         double validateMicros = validationMicros(tokens.user(branch.user));
 
-        ObjectNode summary = JSON.createObjectNode().put("started", Instant.now().toString())
+        ObjectNode summary = JSON.createObjectNode().put("started", started.toString())
                 .put("repository", run.repository()).put("customers", run.customers()).put("branchUser", branch.user)
                 .put("state", state).put("administrator", administrator.user).put("rounds", rounds)
                 .put("requestsPerCallerKindAndRound", requests).put("concurrency", concurrency)
