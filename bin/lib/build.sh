@@ -201,6 +201,10 @@ run_bench() {
       run_checked java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark \
         --search-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@"
       ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, commands, sharding)" ;;
+    security)
+      run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.security.SecurityBenchmark \
+        --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" --results "$results" "$@"
+      ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, commands, sharding, security)" ;;
   esac
 }

@@ -2,6 +2,7 @@ package io.volumizer.generators;
 
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -171,6 +172,11 @@ public final class BankGenerator {
         return "ac-" + account.number();
     }
 
+    /** The id of an account's statement of {@code period}. */
+    public static String statementId(Account account, YearMonth period) {
+        return accountId(account) + "-st-" + period;
+    }
+
     private Customer customer(long index) {
         if (cachedCustomer == null || cachedCustomer.index() != index) {
             cachedCustomer = model.customer(index);
@@ -249,7 +255,7 @@ public final class BankGenerator {
         properties.put("operations", (long) model.operationCount(account, statementIndex));
         properties.put("currency", account.currency());
         BlobKey key = new BlobKey(settings, BlobKey.Kind.STATEMENT, customer.index(), account.index(), statementIndex);
-        return document(index, accountId(account) + "-st-" + period, accountId(account), "Statement",
+        return document(index, statementId(account, period), accountId(account), "Statement",
                 "statement-" + period + ".pdf", "Statement " + period + " — " + account.type() + " "
                         + account.number() + " — " + customer.fullName(),
                 instant(period.plusMonths(1).atDay(1)), properties, key,

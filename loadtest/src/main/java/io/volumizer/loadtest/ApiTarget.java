@@ -9,8 +9,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --api} and {@code --oidc-issuer} (a picocli mixin of the load test's session and of its runner): the API
- * the users talk to, and the identity provider whose service token (its secret from the environment, never an
- * argument) their requests carry.
+ * the users talk to, and the identity provider the load test's users log in at (the demo's password from the
+ * environment) and the session's own requests take the service token from (its secret from the environment, never
+ * an argument).
  */
 public final class ApiTarget {
 

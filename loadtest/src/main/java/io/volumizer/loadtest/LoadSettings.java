@@ -7,11 +7,11 @@ import io.volumizer.generators.GeneratorSettings;
 
 /**
  * What a simulation runs against and how hard, from system properties {@code loadtest.*} (set by
- * {@code bin/volumizer loadtest}): the API, the generator settings of the repository a demo imported (so
- * feeders compute ids and terms instead of querying), the open-model rate and duration, and the thresholds of
- * the assertions.
+ * {@code bin/volumizer loadtest}): the API, the identity provider its users log in at, the generator settings of
+ * the repository a demo imported (so feeders compute ids and terms instead of querying), the open-model rate and
+ * duration, and the thresholds of the assertions.
  */
-public record LoadSettings(String apiUrl, String token, GeneratorSettings generator, double usersPerSecond,
+public record LoadSettings(String apiUrl, String oidcIssuer, GeneratorSettings generator, double usersPerSecond,
         Duration ramp, Duration duration, int p95Millis, double maxErrorPercent, String label) {
 
     /** The run the demo imported, which the simulations' feeders compute their ids and terms from. */
@@ -34,7 +34,7 @@ public record LoadSettings(String apiUrl, String token, GeneratorSettings genera
                 System.getProperty("loadtest.repository", GeneratorSettings.DEFAULT_REPOSITORY));
         LoadSettings settings = new LoadSettings(
                 System.getProperty("loadtest.api", "http://127.0.0.1:8090"),
-                System.getProperty("loadtest.token", ""),
+                System.getProperty("loadtest.oidcIssuer", ""),
                 generator,
                 Double.parseDouble(System.getProperty("loadtest.rate", "10")),
                 Duration.ofSeconds(Long.getLong("loadtest.ramp", 10)),

@@ -107,7 +107,7 @@ public final class LoadTestRunner implements Callable<Integer> {
             return 0;
         }
         System.setProperty("loadtest.api", target.api);
-        System.setProperty("loadtest.token", target.token());
+        System.setProperty("loadtest.oidcIssuer", target.issuer.issuer.toString());
         LoadSettings.setGenerator(settings);
         System.setProperty("loadtest.rate", Double.toString(rate));
         System.setProperty("loadtest.duration", Long.toString(duration));

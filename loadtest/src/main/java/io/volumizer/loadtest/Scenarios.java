@@ -5,7 +5,9 @@ import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.http.HttpDsl.StringBodyPart;
 import static io.gatling.javaapi.core.CoreDsl.asLongAs;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.bodyString;
 import static io.gatling.javaapi.core.CoreDsl.doIf;
+import static io.gatling.javaapi.core.CoreDsl.doIfOrElse;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.gatling.javaapi.core.CoreDsl.details;
@@ -22,7 +24,9 @@ import static io.gatling.javaapi.core.CoreDsl.responseTimeInMillis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Function;
 
@@ -35,6 +39,8 @@ import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.http.Http;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.gatling.javaapi.http.HttpRequestActionBuilder;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.loadtest.LoadUsers.Kind;
 
 /**
  * The user journeys the simulations combine. Request names are stable: the summary and the assertions refer to
@@ -46,7 +52,7 @@ public final class Scenarios {
     public static final List<String> NAVIGATION_REQUESTS = List.of("get document", "children", "next children page",
             "ancestors", "get parent", "blob");
     public static final List<String> SEARCH_REQUESTS = List.of("search fulltext", "search filtered", "search by period",
-            "search next page");
+            "search archive", "search next page");
 
     private static final byte[] UPLOAD = "Volumizer load test upload\n".repeat(200).getBytes(StandardCharsets.UTF_8);
 
@@ -58,9 +64,19 @@ public final class Scenarios {
         return regex("\"next\":\"([^\"]+)\"").optional().saveAs("next");
     }
 
+    /**
+     * Fails an answer that holds a document the virtual user's user may not read, by the generator's layout
+     * ({@link ReadableDocuments}); the failure names the documents and who may read them.
+     */
+    static CheckBuilder.Final readableBy(ReadableDocuments readable) {
+        return bodyString().transformWithSession((body, session) ->
+                String.join(", ", readable.forbidden(body, session.<String>getList("principals")))).is("");
+    }
+
+    /** Each virtual user's requests carry the token of the user its feeder gave it. */
     public static HttpProtocolBuilder protocol(LoadSettings settings) {
         // No client cache: every request reaches the server, which is what is measured.
-        return http.baseUrl(settings.apiUrl()).acceptHeader("application/json").authorizationHeader("Bearer " + settings.token())
+        return http.baseUrl(settings.apiUrl()).acceptHeader("application/json").authorizationHeader("Bearer #{token}")
                 .shareConnections().disableCaching();
     }
 
@@ -73,58 +89,74 @@ public final class Scenarios {
         };
     }
 
-    /** A person browsing: a customer folder, its accounts, a page of statements and the next, one statement, its breadcrumb, parent and file. */
-    public static ScenarioBuilder navigation(LoadSettings settings, long drawSeed) {
+    /**
+     * A person browsing what it may read (a branch's staff a customer of its state, a customer its own folder): a
+     * customer folder, its accounts, a page of statements and the next, one statement, its breadcrumb, parent and file.
+     */
+    public static ScenarioBuilder navigation(LoadSettings settings, LoadUsers users, long drawSeed) {
         String documents = settings.documents();
-        return scenario("navigation").feed(Feeders.customers(settings, drawSeed)).exec(
-                refusable("get document", r -> r.get(documents + "/#{customerId}"), 200),
-                refusable("children", r -> r.get(documents + "/#{customerId}/children").queryParam("limit", 20), 200),
-                refusable("get document", r -> r.get(documents + "/#{accountId}"), 200),
+        ReadableDocuments readable = users.readable();
+        return scenario("navigation").feed(Feeders.users(settings.generator(), users.users(), Feeders.NAVIGATING, drawSeed)).exec(
+                refusable("get document", r -> r.get(documents + "/#{customerId}"), readable, 200),
+                refusable("children", r -> r.get(documents + "/#{customerId}/children").queryParam("limit", 20), readable, 200),
+                refusable("get document", r -> r.get(documents + "/#{accountId}"), readable, 200),
                 refusable("children", r -> r.get(documents + "/#{accountId}/children").queryParam("limit", 20)
-                        .queryParam("sort", "date").check(nextCursor()), 200),
+                        .queryParam("sort", "date").check(nextCursor()), readable, 200),
                 doIf(session -> session.contains("next")).then(refusable("next children page", r -> r
                         .get(documents + "/#{accountId}/children").queryParam("limit", 20).queryParam("sort", "date")
-                        .queryParam("cursor", "#{next}"), 200)),
+                        .queryParam("cursor", "#{next}"), readable, 200)),
                 refusable("get document", r -> r.get(documents + "/#{statementId}")
-                        .check(jsonPath("$.parentId").optional().saveAs("parentId")), 200),
-                refusable("ancestors", r -> r.get(documents + "/#{statementId}/ancestors"), 200),
-                refusable("get parent", r -> r.get(documents + "/#{parentId}"), 200),
-                randomSwitch().on(percent(30.0).then(refusable("blob", r -> r.get(documents + "/#{statementId}/blob"), 200))));
+                        .check(jsonPath("$.parentId").optional().saveAs("parentId")), readable, 200),
+                refusable("ancestors", r -> r.get(documents + "/#{statementId}/ancestors"), readable, 200),
+                refusable("get parent", r -> r.get(documents + "/#{parentId}"), readable, 200),
+                randomSwitch().on(percent(30.0).then(refusable("blob", r -> r.get(documents + "/#{statementId}/blob"), readable, 200))));
     }
 
-    /** Fulltext on names and places drawn from the generator, filtered, sorted, aggregated; some users page on. */
-    public static ScenarioBuilder search(LoadSettings settings, long drawSeed) {
+    /**
+     * Fulltext on names and places drawn from the generator, filtered, sorted, aggregated, as a branch's staff or a
+     * customer; an auditor searches the archive (statements up to the archive's last period). Some users page on.
+     */
+    public static ScenarioBuilder search(LoadSettings settings, LoadUsers users, long drawSeed) {
         String repository = settings.generator().repository();
-        return scenario("search").feed(Feeders.customers(settings, drawSeed)).exec(
+        ReadableDocuments readable = users.readable();
+        GeneratorSettings generator = settings.generator();
+        LocalDate archivedUntil = generator.lastPeriod().minusMonths(GeneratorSettings.ARCHIVE_AGE_MONTHS - 1L).atDay(1);
+        return scenario("search").feed(Feeders.users(generator, users.users(), EnumSet.allOf(Kind.class), drawSeed)).exec(
+                doIfOrElse(session -> Kind.AUDITOR.name().equals(session.getString("kind"))).then(
+                        refusable("search archive", r -> r.get("/api/v1/search").queryParam("repository", repository)
+                                .queryParam("q", "#{lastName}").queryParam("type", "Statement")
+                                .queryParam("to", archivedUntil.toString()).queryParam("sort", "-date")
+                                .queryParam("limit", 20).check(nextCursor()), readable, 200)).orElse(
                 randomSwitch().on(
                         percent(40.0).then(refusable("search fulltext", r -> r.get("/api/v1/search")
                                 .queryParam("repository", repository).queryParam("q", "#{lastName}")
-                                .queryParam("aggs", "type,state").queryParam("limit", 20).check(nextCursor()), 200)),
+                                .queryParam("aggs", "type,state").queryParam("limit", 20).check(nextCursor()), readable, 200)),
                         percent(40.0).then(refusable("search filtered", r -> r.get("/api/v1/search")
                                 .queryParam("repository", repository).queryParam("q", "#{city}")
                                 .queryParam("type", "Statement").queryParam("state", "#{stateCode}")
-                                .queryParam("sort", "-date").queryParam("limit", 20).check(nextCursor()), 200)),
+                                .queryParam("sort", "-date").queryParam("limit", 20).check(nextCursor()), readable, 200)),
                         percent(20.0).then(refusable("search by period", r -> r.get("/api/v1/search")
                                 .queryParam("repository", repository).queryParam("q", "#{firstName} #{lastName}")
                                 .queryParam("from", "2024-01-01").queryParam("to", "2025-12-31")
-                                .queryParam("aggs", "month").queryParam("limit", 20), 200))),
+                                .queryParam("aggs", "month").queryParam("limit", 20), readable, 200)))),
                 randomSwitch().on(percent(30.0).then(doIf(session -> session.contains("next")).then(
                         refusable("search next page", r -> r.get("/api/v1/search").queryParam("repository", repository)
                                 .queryParam("q", "#{lastName}").queryParam("aggs", "type,state").queryParam("limit", 20)
-                                .queryParam("cursor", "#{next}"), 200, 400)))));
+                                .queryParam("cursor", "#{next}"), readable, 200, 400)))));
     }
 
     /**
      * A request the API may refuse under overload (503 with Retry-After): a refusal is an answer, not a failure.
      * Its response time is recorded apart ({@link Admissions}), and a refused user leaves, as a client that backs off
-     * would; any other unexpected status fails the request.
+     * would; any other unexpected status fails the request, and so does an answer holding a document the user may
+     * not read.
      */
     private static ChainBuilder refusable(String name, Function<Http, HttpRequestActionBuilder> request,
-            Integer... expected) {
+            ReadableDocuments readable, Integer... expected) {
         List<Integer> statuses = new ArrayList<>(List.of(expected));
         statuses.add(Admissions.REFUSED);
         return exec(request.apply(http(name)).check(status().in(statuses).saveAs("status"),
-                responseTimeInMillis().saveAs("responseTime")))
+                responseTimeInMillis().saveAs("responseTime"), readableBy(readable)))
                 .exec(session -> {
                     Admissions.record(name, session.getInt("status"), session.getLong("responseTime"));
                     return session;
@@ -133,12 +165,15 @@ public final class Scenarios {
     }
 
     /**
-     * Create (with a file upload), read, update, delete: half the users wait for each write to be visible in
-     * MongoDB, half write asynchronously and poll until the import job has applied the create.
+     * Create (with a file upload), read, update, delete, as a branch's staff in an account of its state: half the
+     * users wait for each write to be visible in MongoDB, half write asynchronously and poll until the import job has
+     * applied the create.
      */
-    public static ScenarioBuilder crud(LoadSettings settings, long drawSeed) {
+    public static ScenarioBuilder crud(LoadSettings settings, LoadUsers users, long drawSeed) {
         String documents = settings.documents();
-        return scenario("crud").feed(Feeders.customers(settings, drawSeed)).exec(randomSwitch().on(
+        ReadableDocuments readable = users.readable();
+        return scenario("crud").feed(Feeders.users(settings.generator(), users.users(), Feeders.WRITING, drawSeed))
+                .exec(randomSwitch().on(
                 percent(50.0).then(exec(
                         http("create (wait, upload)").post(documents).queryParam("wait", true)
                                 .bodyPart(StringBodyPart("document", "{\"parentId\":\"#{accountId}\",\"type\":\"Note\","
@@ -146,12 +181,12 @@ public final class Scenarios {
                                 .bodyPart(ByteArrayBodyPart("file", UPLOAD).fileName("note.txt").contentType("text/plain"))
                                 .asMultipartForm()
                                 .check(status().is(201), jsonPath("$.id").saveAs("id"), header("ETag").saveAs("etag")),
-                        http("read").get(documents + "/#{id}").check(status().is(200)),
+                        http("read").get(documents + "/#{id}").check(status().is(200), readableBy(readable)),
                         http("update (wait)").put(documents + "/#{id}").queryParam("wait", true)
                                 .header("If-Match", "#{etag}").header("Content-Type", "application/json")
                                 .body(StringBody("{\"title\":\"Updated note for #{lastName}\",\"properties\":{\"reviewed\":true}}"))
                                 .check(status().is(200), header("ETag").saveAs("etag")),
-                        http("read").get(documents + "/#{id}").check(status().is(200)),
+                        http("read").get(documents + "/#{id}").check(status().is(200), readableBy(readable)),
                         http("delete (wait)").delete(documents + "/#{id}").queryParam("wait", true)
                                 .header("If-Match", "#{etag}").check(status().is(204)))),
                 percent(50.0).then(exec(
@@ -164,7 +199,7 @@ public final class Scenarios {
                                 http("read until imported").get(documents + "/#{id}")
                                         .check(status().in(200, 404).saveAs("readStatus")),
                                 exec(session -> session.set("polls", session.getInt("polls") + 1))).pause(Duration.ofMillis(50))),
-                        http("read").get(documents + "/#{id}").check(status().is(200)),
+                        http("read").get(documents + "/#{id}").check(status().is(200), readableBy(readable)),
                         http("update (async)").put(documents + "/#{id}")
                                 .header("Content-Type", "application/json")
                                 .body(StringBody("{\"title\":\"Updated asynchronously\"}")).check(status().is(202)),

@@ -2,6 +2,7 @@ package io.volumizer.loadtest.simulations;
 
 import io.gatling.javaapi.core.Simulation;
 import io.volumizer.loadtest.LoadSettings;
+import io.volumizer.loadtest.LoadUsers;
 import io.volumizer.loadtest.Scenarios;
 
 /**
@@ -11,10 +12,11 @@ import io.volumizer.loadtest.Scenarios;
 public class MixedSimulation extends Simulation {
 
     private final LoadSettings settings = LoadSettings.fromSystemProperties(50);
+    private final LoadUsers users = LoadUsers.logIn(settings);
 
     {
-        setUp(Scenarios.open(Scenarios.navigation(settings, 4), settings, 0.75),
-                Scenarios.open(Scenarios.search(settings, 5), settings, 0.25))
+        setUp(Scenarios.open(Scenarios.navigation(settings, users, 4), settings, 0.75),
+                Scenarios.open(Scenarios.search(settings, users, 5), settings, 0.25))
                 .protocols(Scenarios.protocol(settings))
                 .assertions(Scenarios.assertions(settings, java.util.List.of()));
     }
