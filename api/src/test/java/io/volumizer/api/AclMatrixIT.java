@@ -178,8 +178,14 @@ class AclMatrixIT {
     @MethodSource("users")
     void getAnswersExactlyTheReadableDocumentsAndTheRestAsMissing(User user) throws Exception {
         for (String id : STORED.keySet()) {
-            int status = get(user, documents() + "/" + id).statusCode();
-            assertThat(status).as(user + " GET " + id).isEqualTo(user.mayRead(id) ? 200 : 404);
+            HttpResponse<byte[]> got = get(user, documents() + "/" + id);
+            assertThat(got.statusCode()).as(user + " GET " + id).isEqualTo(user.mayRead(id) ? 200 : 404);
+            if (got.statusCode() == 200) {
+                // Its location names every ancestor, readable or not: only for a caller that reads everything.
+                JsonNode document = JSON.readTree(got.body());
+                assertThat(document.has(DocumentFields.PATH) || document.has(DocumentFields.ANCESTOR_IDS))
+                        .as(user + " sees the location of " + id).isEqualTo(user.administrator());
+            }
         }
     }
 
@@ -273,6 +279,9 @@ class AclMatrixIT {
                 .as("an auditor may not even read the account: as if it did not exist").isEqualTo(400);
         assertThat(write(staff, "POST", documents(), note.formatted("staff-acl", withAcl)).statusCode())
                 .as("setting an ACL needs Manage").isEqualTo(403);
+        assertThat(write(staff, "POST", documents(), "{\"id\": \"chosen-" + pipeline.run + "\", "
+                + note.formatted("staff-id", "").substring(1)).statusCode())
+                .as("only an administrator chooses an id").isEqualTo(403);
         assertThat(write(staff, "POST", documents(), note.formatted("staff", "")).statusCode())
                 .as("the branch writes its state").isEqualTo(202);
         assertThat(write(customer, "DELETE", documents() + "/" + account, null).statusCode()).isEqualTo(403);

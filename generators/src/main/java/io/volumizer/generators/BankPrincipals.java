@@ -22,6 +22,11 @@ public final class BankPrincipals {
         return BRANCH_PREFIX + stateCode;
     }
 
+    /** Whether {@code principal} names one of the bank's groups (never a user). */
+    public static boolean isGroup(String principal) {
+        return AUDITORS.equals(principal) || COMPLIANCE.equals(principal) || principal.startsWith(BRANCH_PREFIX);
+    }
+
     /** A customer's own user, who may read their folder: {@code customer-0000000042}. */
     public static String customer(String customerNumber) {
         return CUSTOMER_PREFIX + customerNumber;

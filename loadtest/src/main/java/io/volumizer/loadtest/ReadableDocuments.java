@@ -72,16 +72,21 @@ public final class ReadableDocuments {
             return List.of();
         }
         List<String> forbidden = new ArrayList<>();
-        collect(tree, principals, forbidden);
+        collect(tree, null, principals, forbidden);
         return forbidden;
     }
 
-    private void collect(JsonNode node, Collection<String> principals, List<String> forbidden) {
+    /**
+     * @param enclosingParent the parent id the enclosing object names (a children page's), for the documents in it
+     *                        that do not name theirs
+     */
+    private void collect(JsonNode node, String enclosingParent, Collection<String> principals, List<String> forbidden) {
+        String parent = node.path("parentId").isTextual() ? node.get("parentId").asText() : enclosingParent;
         if (node.isObject() && node.path("id").isTextual()) {
             String id = node.get("id").asText();
             List<String> allowed = readers.get(id);
-            if (allowed == null && node.path("parentId").isTextual()) {
-                allowed = readers.get(node.get("parentId").asText());
+            if (allowed == null && parent != null) {
+                allowed = readers.get(parent);
             }
             if (allowed == null) {
                 forbidden.add(id + " (not in the generated layout)");
@@ -89,7 +94,7 @@ public final class ReadableDocuments {
                 forbidden.add(id + " (read by " + allowed + ")");
             }
         }
-        node.forEach(child -> collect(child, principals, forbidden));
+        node.forEach(child -> collect(child, parent, principals, forbidden));
     }
 
     private static boolean looksLikeJson(String body) {

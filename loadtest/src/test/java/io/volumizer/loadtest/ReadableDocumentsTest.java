@@ -91,6 +91,10 @@ class ReadableDocumentsTest {
         assertThat(READABLE.forbidden(note, STAFF)).isEmpty();
         assertThat(READABLE.forbidden(note, AUDITOR)).hasSize(1);
         assertThat(READABLE.forbidden("{\"id\":\"elsewhere\",\"parentId\":\"nowhere\"}", STAFF)).hasSize(1);
+        // A children page's items name no parent: the page does.
+        String page = "{\"parentId\":\"" + account + "\",\"children\":[{\"id\":\"note-2\",\"name\":\"n\"}]}";
+        assertThat(READABLE.forbidden(page, STAFF)).isEmpty();
+        assertThat(READABLE.forbidden(page, AUDITOR)).hasSize(1);
     }
 
     @Test

@@ -77,7 +77,7 @@ public final class DocumentReads {
             ctx.status(304);
             return;
         }
-        ctx.json(DocumentJson.of(document, prefix(repository)));
+        ctx.json(DocumentJson.of(document, prefix(repository), grant.readsEverything()));
     }
 
     public void children(Context ctx, ReadGrant grant) {

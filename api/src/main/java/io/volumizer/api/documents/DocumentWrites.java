@@ -8,6 +8,7 @@ import static io.volumizer.stores.DocumentFields.KEY;
 import static io.volumizer.stores.DocumentFields.NAME;
 import static io.volumizer.stores.DocumentFields.PARENT_ID;
 import static io.volumizer.stores.DocumentFields.PROPERTIES;
+import static io.volumizer.stores.DocumentFields.READ_ACL;
 import static io.volumizer.stores.DocumentFields.TYPE;
 import static io.volumizer.stores.DocumentFields.VERSION;
 
@@ -139,6 +140,11 @@ public final class DocumentWrites {
                 ApiException.badRequest(PARENT_ID, "no document '" + input.parentId() + "' in repository '"
                         + target.repository() + "'" + (topology.isPresent() ? " or the topology's others" : "")));
         require(caller, parent, Permission.WRITE, PARENT_ID, "creating a document under it");
+        // A chosen id that is taken answers 409, which would tell whether a document the caller may not read exists.
+        if (input.id() != null && !caller.administrator()) {
+            throw new ApiException(403, "forbidden", ID, "choosing a document's id is an administrator's: leave it out"
+                    + " and the API generates one");
+        }
         if (input.acl() != null) {
             require(caller, parent, Permission.MANAGE, ACL, "creating a document with an ACL under it");
         }
@@ -151,7 +157,7 @@ public final class DocumentWrites {
                 .setEventTime(now).setVersion(0L).setOrigin(Origin.newBuilder().setSource("api").build()).build();
         String repository = topology.map(t -> t.route(event, now)).orElse(target.repository());
         event.setRepository(repository);
-        checkNameFree(repository, input.parentId(), input.name(), null);
+        checkNameFree(caller, repository, input.parentId(), input.name(), null);
         // A generated id is new; a client's may name a live document (ids are unique across a topology's
         // repositories), or a tombstone whose version to exceed.
         if (input.id() != null && documents.find(around(repository), id).isPresent()) {
@@ -178,8 +184,9 @@ public final class DocumentWrites {
         String id = current.getString(KEY);
         if (input.acl() != null) {
             require(caller, current, Permission.MANAGE, ACL, "changing its ACL");
-            // Its descendants' effective ACLs were computed from its own: they would keep the old one.
-            if (children.any(around(repository), id)) {
+            // Its descendants' effective ACLs were computed from its own: they would keep the old one. Asked of
+            // MongoDB, tombstones included (the index lags, and the import caches a parent that ever had a child).
+            if (everAParent(repository, id)) {
                 throw ApiException.conflict(ACL, "document '" + id + "' has children: changing the ACL of a folder"
                         + " is not supported yet (its descendants' ACLs would need recomputing)");
             }
@@ -191,7 +198,7 @@ public final class DocumentWrites {
             if (children.any(around(repository), id)) {
                 throw ApiException.conflict(NAME, "only documents without children can be renamed");
             }
-            checkNameFree(repository, current.getString(PARENT_ID), input.name(), id);
+            checkNameFree(caller, repository, current.getString(PARENT_ID), input.name(), id);
         }
         DocumentEvent stored = event(current, Operation.UPDATE);
         if (input.properties() != null) {
@@ -260,8 +267,8 @@ public final class DocumentWrites {
             });
         }
         if (refused.get() > 0) {
-            throw new ApiException(403, "forbidden", RECURSIVE, "'" + caller.name() + "' may not delete " + refused.get()
-                    + " of the descendants of '" + folderId + "': nothing was deleted");
+            throw new ApiException(403, "forbidden", RECURSIVE, "'" + caller.name() + "' may not delete some of the"
+                    + " descendants of '" + folderId + "': nothing was deleted");
         }
         for (List<DocumentEvent> level : levels.values()) {
             append(level);
@@ -354,16 +361,24 @@ public final class DocumentWrites {
                 .setFilename(filename).setDigest(digest).setLength((long) bytes.length).build();
     }
 
-    private void checkNameFree(String repository, String parentId, String name, String exceptId) {
+    /** Whether any document, live or deleted, in any repository of the topology names {@code id} as its parent. */
+    private boolean everAParent(String repository, String id) {
+        return around(repository).stream().anyMatch(lookIn -> documents.collection(lookIn)
+                .find(Filters.eq(PARENT_ID, id)).projection(Projections.include(KEY)).first() != null);
+    }
+
+    private void checkNameFree(Caller caller, String repository, String parentId, String name, String exceptId) {
         // Exactly the keys of the unique (parentId, name) index, as a plain document: servers that match an index
         // only on a query naming exactly its keys (the local stand-in) answer it from the index.
         documents.collection(repository).find(new Document(PARENT_ID, parentId).append(NAME, name))
-                .projection(Projections.include(KEY, DELETED))
+                .projection(Projections.include(KEY, DELETED, READ_ACL))
                 .forEach(holder -> {
                     if (!holder.getString(KEY).equals(exceptId)) {
-                        throw ApiException.conflict(NAME, "'" + name + "' is already the name of "
-                                + (Documents.live(holder) ? "" : "deleted ") + "document '" + holder.getString(KEY)
-                                + "' under '" + parentId + "'");
+                        // The holder is named only to a caller that may read it.
+                        String which = policy.mayRead(caller, holder) ? (Documents.live(holder) ? "" : "deleted ")
+                                + "document '" + holder.getString(KEY) + "'" : "another document";
+                        throw ApiException.conflict(NAME, "'" + name + "' is already the name of " + which
+                                + " under '" + parentId + "'");
                     }
                 });
     }
@@ -444,7 +459,8 @@ public final class DocumentWrites {
             Document stored = documents.findAny(event.getRepository(), event.getId()).orElse(null);
             if (stored != null && stored.getLong(VERSION) >= event.getVersion()) {
                 if (Documents.live(stored)) {
-                    ctx.status(visibleStatus).json(DocumentJson.of(stored, DocumentReads.prefix(event.getRepository())));
+                    ctx.status(visibleStatus).json(DocumentJson.of(stored, DocumentReads.prefix(event.getRepository()),
+                            Caller.of(ctx).administrator()));
                 } else {
                     ctx.status(204);
                 }

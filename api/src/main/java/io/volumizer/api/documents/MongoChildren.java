@@ -85,7 +85,7 @@ public final class MongoChildren implements Children {
         List<Document> page = found.subList(0, Math.min(limit, found.size()));
         // The query found only children the caller may read; each is checked again as every document read is.
         ArrayNode items = JSON.createArrayNode();
-        page.stream().filter(grant::allows).forEach(child -> items.add(DocumentJson.of(child, "")));
+        page.stream().filter(grant::allows).forEach(child -> items.add(DocumentJson.of(child, "", grant.readsEverything())));
         String next = null;
         if (page.size() == limit) {
             Document last = page.get(page.size() - 1);

@@ -22,21 +22,24 @@ import io.volumizer.stores.DocumentFields;
 /**
  * The JSON a client sees of a stored document: {@code _id} as {@code id}, dates as ISO-8601, without the effective
  * ACLs (which principals may read, write or manage it: the stores' security index, not the document's content;
- * its own ACL is shown).
+ * its own ACL is shown). Its location (path, ancestor ids) names every ancestor, so it is shown only to a caller that
+ * reads everything; others have the ancestors route, which leaves out the ancestors they may not read.
  */
 public final class DocumentJson {
 
     private static final JsonNodeFactory NODES = new ObjectMapper().getNodeFactory();
     private static final Set<String> HIDDEN = Set.of(DocumentFields.READ_ACL, DocumentFields.WRITE_ACL,
             DocumentFields.MANAGE_ACL);
+    private static final Set<String> LOCATION = Set.of(DocumentFields.PATH, DocumentFields.ANCESTOR_IDS);
 
     private DocumentJson() {
     }
 
-    public static ObjectNode of(Document stored, String apiPrefix) {
+    /** @param withLocation whether the caller reads everything, and so may see the document's location */
+    public static ObjectNode of(Document stored, String apiPrefix, boolean withLocation) {
         ObjectNode json = NODES.objectNode();
         for (Map.Entry<String, Object> field : stored.entrySet()) {
-            if (HIDDEN.contains(field.getKey())) {
+            if (HIDDEN.contains(field.getKey()) || !withLocation && LOCATION.contains(field.getKey())) {
                 continue;
             }
             String name = field.getKey().equals(KEY) ? ID : field.getKey();
@@ -49,10 +52,13 @@ public final class DocumentJson {
         return json;
     }
 
-    /** An indexed document as a client sees it: its search hit's source, without the effective ACLs. */
-    public static ObjectNode ofIndexed(ObjectNode source) {
+    /** An indexed document as a client sees it: its search hit's source, without the effective ACLs (nor its location, as above). */
+    public static ObjectNode ofIndexed(ObjectNode source, boolean withLocation) {
         ObjectNode json = source.deepCopy();
         json.remove(HIDDEN);
+        if (!withLocation) {
+            json.remove(LOCATION);
+        }
         return json;
     }
 

@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 import io.javalin.http.Context;
+import io.volumizer.generators.BankPrincipals;
 import io.volumizer.schemas.acl.Principals;
 
 /**
@@ -24,7 +25,11 @@ public record Caller(String name, Set<String> principals, boolean administrator)
     /** The caller named {@code name}, a member of {@code groups}. */
     public static Caller of(String name, Collection<String> groups) {
         Set<String> principals = new LinkedHashSet<>();
-        principals.add(name);
+        // Users and groups share the ACLs' names: a user called like a group (the system's, or the bank's) must not
+        // hold what the group holds.
+        if (!Principals.EVERYONE.equals(name) && !Principals.ADMINISTRATORS.equals(name) && !BankPrincipals.isGroup(name)) {
+            principals.add(name);
+        }
         principals.addAll(groups);
         principals.add(Principals.EVERYONE);
         return new Caller(name, principals, groups.contains(Principals.ADMINISTRATORS));

@@ -69,6 +69,15 @@ public final class ReadGrant {
     }
 
     /**
+     * Whether the caller reads everything (an administrator): only then may an answer carry what is derived from
+     * documents it might not read (a document's path and ancestor ids, a hit's relevance score, whose term
+     * statistics count every document of the shard).
+     */
+    public boolean readsEverything() {
+        return caller.administrator();
+    }
+
+    /**
      * Keeps out of a MongoDB listing what the caller may not read, in the query itself: a page of children is then
      * a page of readable ones, however few of a folder's children the caller may read.
      */

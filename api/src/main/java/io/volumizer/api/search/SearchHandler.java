@@ -52,16 +52,17 @@ public final class SearchHandler {
         List<String> searched = request.repositories().isEmpty() ? allRepositories.get() : request.repositories();
         SearchResult found = search.search(searched,
                 grant.restrict(request.toQuery()).withRouting(request.routing(searched, layouts)));
-        ctx.json(response(request, found));
+        ctx.json(response(request, found, grant.readsEverything()));
     }
 
-    static ObjectNode response(SearchRequest request, SearchResult found) {
+    /** @param readsEverything whether the caller reads everything: only then do hits carry locations and scores */
+    static ObjectNode response(SearchRequest request, SearchResult found, boolean readsEverything) {
         ObjectNode body = JSON.createObjectNode();
         body.putObject("total").put("value", found.total().value()).put("relation", found.total().exact() ? "eq" : "gte");
         ArrayNode hits = body.putArray("hits");
         for (SearchResult.Hit hit : found.hits()) {
-            ObjectNode item = DocumentJson.ofIndexed(hit.source());
-            if (hit.score() != null) {
+            ObjectNode item = DocumentJson.ofIndexed(hit.source(), readsEverything);
+            if (hit.score() != null && readsEverything) {
                 item.put("score", hit.score());
             }
             hits.add(item);
