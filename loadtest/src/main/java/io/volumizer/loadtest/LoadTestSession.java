@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 
 import com.mongodb.client.MongoClients;
 
+import io.volumizer.ops.client.ApiTarget;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.api.commands.CommandsCli;
 import io.volumizer.generators.GeneratorOptions;

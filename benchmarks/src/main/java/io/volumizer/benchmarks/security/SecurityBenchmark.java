@@ -33,6 +33,7 @@ import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.demo.DemoRecord;
 import io.volumizer.ops.demo.DemoRecordOptions;
 import io.volumizer.ops.identity.DemoRealm;
+import io.volumizer.ops.client.ApiTarget;
 import io.volumizer.ops.identity.IssuerOptions;
 import io.volumizer.ops.identity.TokenClient;
 import io.volumizer.options.CheckOptions;
@@ -60,12 +61,9 @@ public final class SecurityBenchmark implements Callable<Integer> {
     private static final double THROUGHPUT_TARGET = 0.8;
     private static final double P95_TARGET = 1.25;
 
-    @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
-    String api;
-
-    /** The realm both callers log in at; the API's issuer. */
+    /** The API, and the realm both callers log in at. */
     @Mixin
-    IssuerOptions issuer = new IssuerOptions();
+    ApiTarget target = new ApiTarget();
 
     @Mixin
     DemoRecordOptions record = new DemoRecordOptions();
@@ -115,7 +113,7 @@ public final class SecurityBenchmark implements Callable<Integer> {
         List<Query> queries = SecurityQueries.of(run, state, customersQueried);
         Caller branch = new Caller("branch", DemoRealm.staff(state).get(0));
         Caller administrator = new Caller("administrator", DemoRealm.ADMIN);
-        TokenClient tokens = issuer.client();
+        TokenClient tokens = target.issuer.client();
         Map<Kind, List<Query>> byKind = new EnumMap<>(Kind.class);
         queries.forEach(query -> byKind.computeIfAbsent(query.kind(), kind -> new ArrayList<>()).add(query));
         System.out.printf(Locale.ROOT, "security benchmark: repository %s (%d customers), %s (%s) against %s; %d queries%n",
@@ -207,7 +205,7 @@ public final class SecurityBenchmark implements Callable<Integer> {
     }
 
     private long request(Query query, String token) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(api + query.path())).timeout(Duration.ofSeconds(30))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(target.api + query.path())).timeout(Duration.ofSeconds(30))
                 .header("Authorization", "Bearer " + token).header("Accept", "application/json").GET().build();
         long start = System.nanoTime();
         HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
@@ -222,7 +220,7 @@ public final class SecurityBenchmark implements Callable<Integer> {
     /** The mean time of one validation of {@code token}, as the API validates every request's, in microseconds. */
     private double validationMicros(String token) throws Exception {
         OidcOnly options = new OidcOnly();
-        new CommandLine(options).parseArgs(IssuerOptions.ISSUER, issuer.issuer.toString());
+        new CommandLine(options).parseArgs(IssuerOptions.ISSUER, target.issuer.issuer.toString());
         TokenValidator validator = new TokenValidator(options.oidc);
         for (int i = 0; i < validations; i++) {
             validator.validate(token);

@@ -1,4 +1,4 @@
-package io.volumizer.loadtest;
+package io.volumizer.ops.client;
 
 import java.io.IOException;
 import java.util.List;
@@ -8,7 +8,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --api} and {@code --oidc-issuer} (a picocli mixin of the load test's session and of its runner): the API
+ * {@code --api} and {@code --oidc-issuer} (a picocli mixin of the load test's session and runner, and of the security
+ * benchmark): the API
  * the users talk to, and the identity provider the load test's users log in at (the demo's password from the
  * environment) and the session's own requests take the service token from (its secret from the environment, never
  * an argument).
@@ -16,18 +17,18 @@ import picocli.CommandLine.Option;
 public final class ApiTarget {
 
     @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
-    String api;
+    public String api;
 
     @Mixin
-    IssuerOptions issuer = new IssuerOptions();
+    public IssuerOptions issuer = new IssuerOptions();
 
     /** The service client's access token. */
-    String token() throws IOException, InterruptedException {
+    public String token() throws IOException, InterruptedException {
         return issuer.client().service();
     }
 
     /** These options as a runner is given them. */
-    List<String> arguments() {
+    public List<String> arguments() {
         return List.of("--api", api, IssuerOptions.ISSUER, issuer.issuer.toString());
     }
 }
