@@ -178,7 +178,7 @@ class AuthenticationIT {
     @Test
     void pastItsFailuresAClientBehindATrustedProxyIsRefusedWithoutItsTokenRead() throws Exception {
         try (LocalApi penalising = new LocalApi(pipeline.apiOptions("--auth-penalty-after", "2", "--auth-penalty", "PT10M",
-                "--trusted-proxies", "127.0.0.1"))) {
+                "--auth-max-penalty", "PT10M", "--trusted-proxies", "127.0.0.1"))) {
             String url = penalising.base + document();
             String token = Tokens.user(Tokens.staffOf(statement()));
             assertInvalid(forwarded(url, "guess", "192.0.2.7"));
