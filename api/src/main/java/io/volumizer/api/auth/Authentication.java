@@ -70,7 +70,7 @@ public final class Authentication {
         try {
             authenticate(ctx.header("Authorization"), clientAddress(ctx.ip(), ctx.header(FORWARDED_FOR))).attachTo(ctx);
         } catch (FailedAuthentications.PenaltyException e) {
-            ctx.header("Retry-After", Long.toString(Math.max(1, e.left.plusMillis(999).toSeconds())));
+            ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
             throw new ApiException(429, "too_many_failures", "Authorization", e.getMessage());
         } catch (RefusedException e) {
             ctx.header("WWW-Authenticate", e.challenge);

@@ -27,8 +27,17 @@ public final class FailedAuthentications {
         final Duration left;
 
         PenaltyException(Duration left) {
-            super("too many failed authentications from this address; retry in " + left.toSeconds() + " s");
+            super("too many failed authentications from this address; retry in " + retryAfterSeconds(left) + " s");
             this.left = left;
+        }
+
+        /** {@link #left} in whole seconds, rounded up, at least 1: what Retry-After says. */
+        long retryAfterSeconds() {
+            return retryAfterSeconds(left);
+        }
+
+        private static long retryAfterSeconds(Duration left) {
+            return Math.max(1, left.plusMillis(999).toSeconds());
         }
     }
 

@@ -88,6 +88,9 @@ class AuthenticationTest {
         now = now.plusMillis(400);
         assertThat(penaltyLeft(INVALID, "10.0.0.1")).isEqualTo(Duration.ofMillis(600));
         assertThat(penaltyLeft(null, "10.0.0.1")).isEqualTo(Duration.ofMillis(600));
+        assertThatThrownBy(() -> authentication.authenticate(VALID, "10.0.0.1"))
+                .isInstanceOfSatisfying(FailedAuthentications.PenaltyException.class,
+                        e -> assertThat(e.retryAfterSeconds()).as("rounded up").isEqualTo(1));
         assertThat(tokensRead).as("no token read inside the window").isEqualTo(PENALTY_AFTER);
 
         assertThat(authentication.authenticate(VALID, "10.0.0.2").name()).as("another address").isEqualTo("staff-ca-1");
