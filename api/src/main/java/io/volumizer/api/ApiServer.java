@@ -104,9 +104,10 @@ public final class ApiServer {
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
         ReadAccess access = new ReadAccess(policy, backends.metrics);
         byte[] openApi = resource("openapi.json");
-        Authentication authentication = new Authentication(new TokenValidator(options.oidc),
-                new FailedAuthentications(options.oidc.failureDelay, options.oidc.failureMaxDelay, Clock.systemUTC()),
-                Authentication.Sleeper.THREAD, backends.metrics, Set.of(LIVENESS), Authentication.MAX_WAITING);
+        Authentication authentication = new Authentication(new TokenValidator(options.oidc)::validate,
+                new FailedAuthentications(options.oidc.penaltyAfter, options.oidc.penalty, options.oidc.maxPenalty,
+                        FailedAuthentications.MAX_ADDRESSES, Clock.systemUTC()),
+                Set.copyOf(options.oidc.trustedProxies), backends.metrics, Set.of(LIVENESS));
 
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;

@@ -1,8 +1,9 @@
 package io.volumizer.api.auth;
 
-import java.time.Duration;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Set;
-import java.util.concurrent.Semaphore;
+import java.util.regex.Pattern;
 
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -13,105 +14,112 @@ import io.volumizer.api.reads.Caller;
 /**
  * Every request but those of the open paths presents a bearer token; a valid one puts its {@link Caller} on the
  * request, anything else is a 401 with {@code WWW-Authenticate} (RFC 6750: {@code error="invalid_token"} when a token
- * was presented). A failure is counted by client address ({@link ApiMetrics}) and its answer waits the longer the
- * more the address failed ({@link FailedAuthentications}).
+ * was presented). Before its token is read, a client address inside its penalty window gets a 429 with
+ * {@code Retry-After} ({@link FailedAuthentications}); no request waits. The client address is the peer's, or, when
+ * the peer is a trusted proxy, the first of its {@code X-Forwarded-For}. Failures and penalties are counted
+ * ({@link ApiMetrics}).
  */
 public final class Authentication {
 
-    /** What a failed authentication waits with: {@link #THREAD}, or a test's recorder. */
+    /** What reads a token: {@link TokenValidator#validate}, or a test's. */
     @FunctionalInterface
-    public interface Sleeper {
-        void sleep(Duration duration) throws InterruptedException;
-
-        /** The request's thread sleeps. */
-        Sleeper THREAD = duration -> Thread.sleep(duration.toMillis());
+    public interface Validator {
+        Caller validate(String token) throws TokenValidator.InvalidTokenException;
     }
 
     static final String REALM = "volumizer";
+    static final String FORWARDED_FOR = "X-Forwarded-For";
     private static final String BEARER = "Bearer ";
-    /**
-     * Refusals that may wait at once: each holds a request thread while it waits, so past these a refusal answers
-     * at once with 429 and Retry-After, and without its verdict on the token (a flood of guesses gets no answer).
-     */
-    public static final int MAX_WAITING = 32;
+    /** An IPv4 or IPv6 address's characters and longest text: anything else in X-Forwarded-For is not a client's. */
+    private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{1,45}");
 
-    private final TokenValidator validator;
+    private final Validator validator;
     private final FailedAuthentications failures;
-    private final Sleeper sleeper;
+    private final Set<InetAddress> trustedProxies;
     private final ApiMetrics metrics;
     private final Set<String> openPaths;
-    private final Semaphore waiting;
 
     /**
-     * @param openPaths  the route templates anyone may call
-     * @param maxWaiting refusals that may wait at once ({@link #MAX_WAITING})
+     * @param trustedProxies the peers whose X-Forwarded-For names the client
+     * @param openPaths      the route templates anyone may call
      */
-    public Authentication(TokenValidator validator, FailedAuthentications failures, Sleeper sleeper, ApiMetrics metrics,
-            Set<String> openPaths, int maxWaiting) {
+    public Authentication(Validator validator, FailedAuthentications failures, Set<InetAddress> trustedProxies,
+            ApiMetrics metrics, Set<String> openPaths) {
         this.validator = validator;
         this.failures = failures;
-        this.sleeper = sleeper;
+        this.trustedProxies = Set.copyOf(trustedProxies);
         this.metrics = metrics;
         this.openPaths = Set.copyOf(openPaths);
-        this.waiting = new Semaphore(maxWaiting);
     }
 
-    /** A refused authentication: a 401 and its challenge, or a 429 when too many refusals wait; and why. */
+    /** A refused authentication: its challenge, and why. */
     static final class RefusedException extends Exception {
         final String challenge;
-        /** Set for a 429: how long the address's refusal would have waited. */
-        final Duration retryAfter;
 
-        RefusedException(String challenge, Duration retryAfter, String message) {
+        RefusedException(String challenge, String message) {
             super(message);
             this.challenge = challenge;
-            this.retryAfter = retryAfter;
         }
     }
 
     /** The before-handler of every matched route. */
-    public void handle(Context ctx) throws InterruptedException {
+    public void handle(Context ctx) {
         if (openPaths.contains(ctx.endpointHandlerPath())) {
             return;
         }
         try {
-            authenticate(ctx.header("Authorization"), ctx.ip()).attachTo(ctx);
+            authenticate(ctx.header("Authorization"), clientAddress(ctx.ip(), ctx.header(FORWARDED_FOR))).attachTo(ctx);
+        } catch (FailedAuthentications.PenaltyException e) {
+            ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
+            throw new ApiException(429, "too_many_failures", "Authorization", e.getMessage());
         } catch (RefusedException e) {
-            if (e.retryAfter != null) {
-                ctx.header("Retry-After", Long.toString(Math.max(1, (e.retryAfter.toMillis() + 999) / 1000)));
-                throw new ApiException(429, "too_many_failures", "Authorization", e.getMessage());
-            }
             ctx.header("WWW-Authenticate", e.challenge);
             throw new ApiException(401, "unauthorized", "Authorization", e.getMessage());
         }
     }
 
-    /** The caller {@code authorization} names; a refusal has waited as long as its address's failures say. */
-    Caller authenticate(String authorization, String address) throws RefusedException, InterruptedException {
+    /** The caller {@code authorization} names, on {@code address}'s turn. */
+    Caller authenticate(String authorization, String address) throws RefusedException, FailedAuthentications.PenaltyException {
+        try {
+            return failures.attempt(address, () -> caller(authorization));
+        } catch (RefusedException e) {
+            metrics.authenticationFailed();
+            throw e;
+        } catch (FailedAuthentications.PenaltyException e) {
+            metrics.authenticationPenalised();
+            throw e;
+        }
+    }
+
+    /** The first address of {@code forwardedFor} when {@code peer} is a trusted proxy; else the peer's. */
+    String clientAddress(String peer, String forwardedFor) {
+        if (forwardedFor == null || trustedProxies.isEmpty() || !trusted(peer)) {
+            return peer;
+        }
+        String first = forwardedFor.split(",", 2)[0].strip();
+        return ADDRESS.matcher(first).matches() ? first : peer;
+    }
+
+    private boolean trusted(String peer) {
+        try {
+            // The peer is an address's text (the server's), never a name to look up.
+            return trustedProxies.contains(InetAddress.getByName(peer));
+        } catch (UnknownHostException notAnAddress) {
+            return false;
+        }
+    }
+
+    private Caller caller(String authorization) throws RefusedException {
         if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            throw refused(address, "Bearer realm=\"" + REALM + "\"",
+            throw new RefusedException("Bearer realm=\"" + REALM + "\"",
                     "requests need the header 'Authorization: Bearer <token>' (bin/volumizer token <user>)");
         }
         try {
             return validator.validate(authorization.substring(BEARER.length()).strip());
         } catch (TokenValidator.InvalidTokenException e) {
-            throw refused(address, "Bearer realm=\"" + REALM + "\", error=\"invalid_token\", error_description=\""
+            throw new RefusedException("Bearer realm=\"" + REALM + "\", error=\"invalid_token\", error_description=\""
                     + e.getMessage().replace('"', '\'') + "\"", "invalid token: " + e.getMessage());
         }
-    }
-
-    private RefusedException refused(String address, String challenge, String message) throws InterruptedException {
-        metrics.authenticationFailed(address);
-        Duration delay = failures.failed(address);
-        if (!waiting.tryAcquire()) {
-            return new RefusedException(challenge, delay, "too many failed authentications are waiting; retry later");
-        }
-        try {
-            sleeper.sleep(delay);
-        } finally {
-            waiting.release();
-        }
-        return new RefusedException(challenge, null, message);
     }
 
     /** {@code handler}, for administrators only: anyone else gets a 403. */

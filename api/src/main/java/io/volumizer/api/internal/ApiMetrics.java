@@ -22,7 +22,7 @@ import io.volumizer.stores.search.SearchTuning;
 /**
  * The API's Prometheus metrics, served at {@link #PATH} on the management port: requests by route, method and status (latency
  * histograms), requests in flight and refused per admission class, the reads' grants applied by route, MongoDB
- * commands and Elasticsearch requests (latency histograms), failed authentications by address, JVM memory, GC and threads. The names are
+ * commands and Elasticsearch requests (latency histograms), failed authentications and penalised ones, JVM memory, GC and threads. The names are
  * {@link MetricNames}' (the dashboard's).
  */
 public final class ApiMetrics {
@@ -33,8 +33,8 @@ public final class ApiMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Meter.MeterProvider<Counter> readGrants = Counter.builder(MetricNames.API_READ_GRANTS).withRegistry(registry);
-    private final Meter.MeterProvider<Counter> authenticationFailures =
-            Counter.builder(MetricNames.API_AUTHENTICATION_FAILURES).withRegistry(registry);
+    private final Counter authenticationFailures = Counter.builder(MetricNames.API_AUTHENTICATION_FAILURES).register(registry);
+    private final Counter authenticationPenalties = Counter.builder(MetricNames.API_AUTHENTICATION_PENALTIES).register(registry);
 
     public ApiMetrics() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -68,9 +68,14 @@ public final class ApiMetrics {
         readGrants.withTags(MetricNames.ROUTE_LABEL, route, MetricNames.APPLIED_LABEL, appliedTo).increment();
     }
 
-    /** Counts a request refused for want of a valid token, by the address it came from. */
-    public void authenticationFailed(String address) {
-        authenticationFailures.withTags(MetricNames.ADDRESS_LABEL, address).increment();
+    /** Counts a request refused for want of a valid token. */
+    public void authenticationFailed() {
+        authenticationFailures.increment();
+    }
+
+    /** Counts a request refused, its token unread, inside its address's penalty window. */
+    public void authenticationPenalised() {
+        authenticationPenalties.increment();
     }
 
     /** Times every request of {@code app} by its route. */

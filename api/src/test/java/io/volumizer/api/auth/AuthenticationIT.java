@@ -36,7 +36,8 @@ import io.volumizer.schemas.event.DocumentEvent;
 /**
  * The API's authentication against the real identity provider ({@code bin/volumizer up} starts Keycloak with the
  * realms of conf/services/keycloak): every route of the OpenAPI document but /health/live refuses a request without
- * a token; tokens of another issuer, for another audience, or expired are refused; a demo user's token reads.
+ * a token; tokens of another issuer, for another audience, or expired are refused; a demo user's token reads; a
+ * client that failed too often is refused before its token is read, counted by the address its trusted proxy names.
  */
 class AuthenticationIT {
 
@@ -53,9 +54,8 @@ class AuthenticationIT {
     static void pipelineAndApi() throws Exception {
         // The default seed's first customer: its user is in the realm.
         pipeline = new LocalPipeline("auth", GeneratorSettings.DEFAULT_SEED, 1, 2);
-        // No clock skew: a token is refused as soon as it expires. Short waits: this test fails on purpose, often.
-        api = new LocalApi(pipeline.apiOptions("--oidc-clock-skew", "PT0S", "--auth-failure-delay",
-                "PT0.01S", "--auth-failure-max-delay", "PT0.05S"));
+        // No clock skew: a token is refused as soon as it expires. No penalty: this test fails on purpose, often.
+        api = new LocalApi(pipeline.apiOptions("--oidc-clock-skew", "PT0S", "--auth-penalty-after", "1000"));
         base = api.base;
         pipeline.awaitIndexed(base);
     }
@@ -71,12 +71,22 @@ class AuthenticationIT {
     }
 
     private static HttpResponse<String> send(String method, String url, String token) throws Exception {
+        return HTTP.send(request(method, url, token).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpRequest.Builder request(String method, String url, String token) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
                 .method(method, HttpRequest.BodyPublishers.noBody());
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return request;
+    }
+
+    /** A GET of {@code url} that the proxy at 127.0.0.1 forwards for {@code client}. */
+    private static HttpResponse<String> forwarded(String url, String token, String client) throws Exception {
+        return HTTP.send(request("GET", url, token).header(Authentication.FORWARDED_FOR, client + ", 10.0.0.9").build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static DocumentEvent statement() {
@@ -151,7 +161,7 @@ class AuthenticationIT {
     }
 
     @Test
-    void aDemoUsersTokenReadsAndFailuresAreCountedByAddressOnTheManagementPort() throws Exception {
+    void aDemoUsersTokenReadsAndFailuresAreCountedOnTheManagementPort() throws Exception {
         HttpResponse<String> read = send("GET", base + document(), Tokens.user(Tokens.staffOf(statement())));
         assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
         assertThat(send("GET", base + document(), Tokens.user(DemoRealm.customerUsers().get(0))).statusCode()).isEqualTo(200);
@@ -159,11 +169,39 @@ class AuthenticationIT {
         assertThat(send("GET", base + document(), null).statusCode()).isEqualTo(401);
         HttpResponse<String> metrics = send("GET", api.management + ApiMetrics.PATH, null);
         assertThat(metrics.statusCode()).as("the management port needs no token").isEqualTo(200);
-        assertThat(metrics.body()).contains(MetricNames.API_AUTHENTICATION_FAILURES.replace('.', '_') + "_total{"
-                + MetricNames.ADDRESS_LABEL + "=\"127.0.0.1\"}");
+        assertThat(counter(metrics.body(), MetricNames.API_AUTHENTICATION_FAILURES)).isPositive();
         assertThat(send("GET", base + ApiMetrics.PATH, Tokens.service()).statusCode())
                 .as("metrics are not on the API's port").isEqualTo(404);
         assertThat(send("GET", api.management + "/health/ready", null).statusCode()).as("the probe's readiness").isEqualTo(200);
+    }
+
+    @Test
+    void pastItsFailuresAClientBehindATrustedProxyIsRefusedWithoutItsTokenRead() throws Exception {
+        try (LocalApi penalising = new LocalApi(pipeline.apiOptions("--auth-penalty-after", "2", "--auth-penalty", "PT10M",
+                "--auth-max-penalty", "PT10M", "--trusted-proxies", "127.0.0.1"))) {
+            String url = penalising.base + document();
+            String token = Tokens.user(Tokens.staffOf(statement()));
+            assertInvalid(forwarded(url, "guess", "192.0.2.7"));
+            assertInvalid(forwarded(url, "another-guess", "192.0.2.7"));
+
+            HttpResponse<String> penalised = forwarded(url, token, "192.0.2.7");
+            assertThat(penalised.statusCode()).as(penalised.body()).isEqualTo(429);
+            assertThat(Long.parseLong(penalised.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 600L);
+            assertThat(penalised.headers().firstValue("WWW-Authenticate")).as("its token was not read").isEmpty();
+            assertThat(forwarded(url, token, "192.0.2.8").statusCode()).as("another client of the proxy").isEqualTo(200);
+            assertThat(send("GET", url, token).statusCode()).as("the proxy's own request").isEqualTo(200);
+
+            String metrics = send("GET", penalising.management + ApiMetrics.PATH, null).body();
+            assertThat(counter(metrics, MetricNames.API_AUTHENTICATION_FAILURES)).isEqualTo(2);
+            assertThat(counter(metrics, MetricNames.API_AUTHENTICATION_PENALTIES)).isEqualTo(1);
+        }
+    }
+
+    /** A counter's value in a Prometheus scrape: it has no labels. */
+    private static double counter(String scrape, String meter) {
+        String name = meter.replace('.', '_') + "_total ";
+        return scrape.lines().filter(line -> line.startsWith(name)).mapToDouble(line -> Double.parseDouble(
+                line.substring(name.length()))).findFirst().orElseThrow(() -> new AssertionError(name + "not scraped"));
     }
 
     private static void assertInvalid(HttpResponse<String> response) {

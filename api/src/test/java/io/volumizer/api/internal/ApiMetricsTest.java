@@ -30,7 +30,8 @@ class ApiMetricsTest {
                 Duration.ZERO));
         metrics.searchRequests();
         metrics.readGranted("/api/v1/search", "search");
-        metrics.authenticationFailed("127.0.0.1");
+        metrics.authenticationFailed();
+        metrics.authenticationPenalised();
         Javalin app = Javalin.create();
         metrics.install(app);
         metrics.serve(app);

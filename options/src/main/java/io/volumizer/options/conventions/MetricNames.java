@@ -70,8 +70,10 @@ public final class MetricNames {
     public static final String API_ELASTICSEARCH_REQUESTS = "volumizer.api.elasticsearch.requests";
     /** Reads that went through the read seam, by route and what the caller's grant was applied to: a counter. */
     public static final String API_READ_GRANTS = "volumizer.api.read.grants";
-    /** Requests refused for want of a valid bearer token, by client address: a counter. */
+    /** Requests refused for want of a valid bearer token: a counter (no client address: its series would be unbounded). */
     public static final String API_AUTHENTICATION_FAILURES = "volumizer.api.authentication.failures";
+    /** Requests refused, their token unread, inside their client address's penalty window: a counter. */
+    public static final String API_AUTHENTICATION_PENALTIES = "volumizer.api.authentication.penalties";
 
     /** The API's labels. */
     public static final String ROUTE_LABEL = "route";
@@ -80,8 +82,6 @@ public final class MetricNames {
     public static final String CLASS_LABEL = "class";
     /** What a read grant was applied to: a search (a filter) or a document (a check). */
     public static final String APPLIED_LABEL = "applied";
-    /** The client address a request came from. */
-    public static final String ADDRESS_LABEL = "address";
 
     private MetricNames() {
     }
@@ -107,7 +107,7 @@ public final class MetricNames {
     public static Set<String> apiPrometheusNames() {
         return Stream.of(timer(API_REQUESTS), timer(API_ELASTICSEARCH_REQUESTS),
                 Stream.of(prometheus(API_IN_FLIGHT), prometheus(API_REFUSED) + "_total", prometheus(API_READ_GRANTS) + "_total",
-                        prometheus(API_AUTHENTICATION_FAILURES) + "_total"))
+                        prometheus(API_AUTHENTICATION_FAILURES) + "_total", prometheus(API_AUTHENTICATION_PENALTIES) + "_total"))
                 .flatMap(names -> names).collect(Collectors.toUnmodifiableSet());
     }
 
