@@ -1,5 +1,7 @@
 package io.volumizer.stores;
 
+import io.volumizer.schemas.event.Permission;
+
 /**
  * The names of a document's fields in both stores: what MongoDB stores ({@code StoredForm}), what Elasticsearch
  * indexes ({@code SearchWriter}, its index template), and what the API reads, filters, sorts and
@@ -88,6 +90,15 @@ public final class DocumentFields {
 
         private Acl() {
         }
+    }
+
+    /** The field of the principals holding {@code permission} (its effective ACL's). */
+    public static String holdersOf(Permission permission) {
+        return switch (permission) {
+            case READ -> READ_ACL;
+            case WRITE -> WRITE_ACL;
+            case MANAGE -> MANAGE_ACL;
+        };
     }
 
     /** {@code parent.child}: the path of a nested field in a query. */

@@ -1,8 +1,6 @@
 package io.volumizer.api.reads;
 
-import static io.volumizer.stores.DocumentFields.MANAGE_ACL;
 import static io.volumizer.stores.DocumentFields.READ_ACL;
-import static io.volumizer.stores.DocumentFields.WRITE_ACL;
 
 import java.util.List;
 
@@ -15,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.model.Filters;
 
 import io.volumizer.schemas.event.Permission;
+import io.volumizer.stores.DocumentFields;
 
 /**
  * What a caller may read: the one decision behind every read of the API, applied by {@link ReadGrant} to the
@@ -58,12 +57,8 @@ public final class ReadPolicy {
 
     /** Whether {@code caller} holds {@code permission} on {@code document}, as MongoDB holds it. */
     public boolean holds(Caller caller, Document document, Permission permission) {
-        String holders = switch (permission) {
-            case READ -> READ_ACL;
-            case WRITE -> WRITE_ACL;
-            case MANAGE -> MANAGE_ACL;
-        };
         return caller.administrator()
-                || document.getList(holders, String.class, List.of()).stream().anyMatch(caller.principals()::contains);
+                || document.getList(DocumentFields.holdersOf(permission), String.class, List.of()).stream()
+                        .anyMatch(caller.principals()::contains);
     }
 }

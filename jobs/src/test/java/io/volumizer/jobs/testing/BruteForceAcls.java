@@ -29,8 +29,6 @@ import io.volumizer.stores.DocumentFields;
  */
 public final class BruteForceAcls {
 
-    private static final Map<Permission, String> STORED_FIELD = Map.of(Permission.READ, DocumentFields.READ_ACL,
-            Permission.WRITE, DocumentFields.WRITE_ACL, Permission.MANAGE, DocumentFields.MANAGE_ACL);
 
     private final Function<String, Document> storedById;
     private final Map<String, Document> read = new HashMap<>();
@@ -63,7 +61,7 @@ public final class BruteForceAcls {
         for (Document stored : documents) {
             String id = stored.getString(DocumentFields.KEY);
             for (Permission permission : Permission.values()) {
-                String field = STORED_FIELD.get(permission);
+                String field = DocumentFields.holdersOf(permission);
                 Set<String> holders = stored.containsKey(field) ? new TreeSet<>(stored.getList(field, String.class)) : null;
                 Set<String> expected = holders(id, permission);
                 if (!expected.equals(holders)) {
