@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.volumizer.api.auth.OidcOptions;
+import io.volumizer.api.auth.PenaltyOptions;
 import io.volumizer.api.internal.Admission;
 import io.volumizer.api.internal.Backends;
 
@@ -47,6 +48,10 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
     /** Which bearer tokens every request but /health/live must present. */
     @Mixin
     public OidcOptions oidc = new OidcOptions();
+
+    /** How failed authentications are slowed down. */
+    @Mixin
+    public PenaltyOptions penalties = new PenaltyOptions();
 
     /** Where reindex and bulk commands run: the session cluster. */
     @Mixin
@@ -125,6 +130,7 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
         Options.require(port >= 0 && port <= 65535, "--port must be 0..65535, was " + port);
         Options.require(metricsPort >= 0 && metricsPort <= 65535, "--metrics-port must be 0..65535, was " + metricsPort);
         oidc.validate();
+        penalties.validate();
         Options.require(maxPageSize >= 1 && maxPageSize <= 10_000, "--max-page-size must be 1..10000, was " + maxPageSize);
         Options.require(!waitTimeout.isNegative() && !waitTimeout.isZero(), "--wait-timeout must be positive, was " + waitTimeout);
         Options.require(!backendTimeout.isNegative() && !backendTimeout.isZero(),

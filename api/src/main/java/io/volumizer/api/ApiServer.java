@@ -105,9 +105,8 @@ public final class ApiServer {
         ReadAccess access = new ReadAccess(policy, backends.metrics);
         byte[] openApi = resource("openapi.json");
         Authentication authentication = new Authentication(new TokenValidator(options.oidc)::validate,
-                new FailedAuthentications(options.oidc.penaltyAfter, options.oidc.penalty, options.oidc.maxPenalty,
-                        FailedAuthentications.MAX_ADDRESSES, Clock.systemUTC()),
-                Set.copyOf(options.oidc.trustedProxies), backends.metrics, Set.of(LIVENESS));
+                options.penalties.failures(Clock.systemUTC()), Set.copyOf(options.penalties.trustedProxies),
+                backends.metrics, Set.of(LIVENESS));
 
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;

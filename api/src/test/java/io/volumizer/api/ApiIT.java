@@ -167,11 +167,18 @@ class ApiIT {
         return json(response);
     }
 
+    private static final Map<Integer, String> ERROR_CODES = Map.of(400, "invalid", 401, "unauthorized",
+            403, "forbidden", 404, "not_found", 409, "conflict");
+
     private static void assertError(HttpResponse<byte[]> response, int status, String field) throws IOException {
         String body = new String(response.body(), StandardCharsets.UTF_8);
         assertThat(response.statusCode()).as(body).isEqualTo(status);
         JsonNode error = JSON.readTree(body);
         assertThat(error.path("message").asText()).as(body).isNotBlank();
+        if (ERROR_CODES.containsKey(status)) {
+            assertThat(error.path("error").asText()).as("one error code a status, whichever route refused: " + body)
+                    .isEqualTo(ERROR_CODES.get(status));
+        }
         if (field != null) {
             assertThat(error.path("field").asText()).as(body).isEqualTo(field);
         }

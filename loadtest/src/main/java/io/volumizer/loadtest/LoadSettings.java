@@ -36,11 +36,11 @@ public record LoadSettings(String apiUrl, String oidcIssuer, GeneratorSettings g
                 System.getProperty("loadtest.api", "http://127.0.0.1:8090"),
                 System.getProperty("loadtest.oidcIssuer", ""),
                 generator,
-                Double.parseDouble(System.getProperty("loadtest.rate", "10")),
-                Duration.ofSeconds(Long.getLong("loadtest.ramp", 10)),
-                Duration.ofSeconds(Long.getLong("loadtest.duration", 60)),
+                Double.parseDouble(System.getProperty("loadtest.rate", LoadShape.RATE)),
+                Duration.ofSeconds(Long.parseLong(System.getProperty("loadtest.ramp", LoadShape.RAMP_SECONDS))),
+                Duration.ofSeconds(Long.parseLong(System.getProperty("loadtest.duration", LoadShape.DURATION_SECONDS))),
                 Integer.getInteger("loadtest.p95", defaultP95Millis),
-                Double.parseDouble(System.getProperty("loadtest.maxErrorPercent", "1.0")),
+                Double.parseDouble(System.getProperty("loadtest.maxErrorPercent", LoadShape.MAX_ERROR_PERCENT)),
                 System.getProperty("loadtest.label", ""));
         if (settings.usersPerSecond <= 0) {
             throw new IllegalArgumentException("loadtest.rate must be positive, was " + settings.usersPerSecond);

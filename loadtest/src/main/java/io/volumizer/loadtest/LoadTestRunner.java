@@ -53,20 +53,8 @@ public final class LoadTestRunner implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", description = "Simulation: crud, navigation, search, mixed, smoke.")
     String simulation;
 
-    @Option(names = "--rate", defaultValue = "10", description = "Users arriving per second once ramped (default: ${DEFAULT-VALUE}).")
-    double rate;
-
-    @Option(names = "--duration", defaultValue = "60", description = "Seconds at the full rate (default: ${DEFAULT-VALUE}).")
-    long duration;
-
-    @Option(names = "--ramp", defaultValue = "10", description = "Seconds to ramp up to the rate (default: ${DEFAULT-VALUE}).")
-    long ramp;
-
-    @Option(names = "--p95", description = "Threshold of the 95th percentile assertion, ms (default: the simulation's target).")
-    Integer p95;
-
-    @Option(names = "--max-error-percent", defaultValue = "1.0", description = "Failed requests allowed, %% (default: ${DEFAULT-VALUE}).")
-    double maxErrorPercent;
+    @Mixin
+    LoadShape shape = new LoadShape();
 
     @Mixin
     ApiTarget target = new ApiTarget();
@@ -95,11 +83,9 @@ public final class LoadTestRunner implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown simulation '" + simulation
                     + "'; simulations: " + SIMULATIONS.keySet());
         }
-        if (rate <= 0 || duration <= 0 || ramp < 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--rate and --duration must be positive, --ramp not negative");
-        }
         GeneratorSettings settings;
         try {
+            shape.validate();
             settings = run.settings();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -110,14 +96,8 @@ public final class LoadTestRunner implements Callable<Integer> {
         System.setProperty("loadtest.api", target.api);
         System.setProperty("loadtest.oidcIssuer", target.issuer.issuer.toString());
         LoadSettings.setGenerator(settings);
-        System.setProperty("loadtest.rate", Double.toString(rate));
-        System.setProperty("loadtest.duration", Long.toString(duration));
-        System.setProperty("loadtest.ramp", Long.toString(ramp));
-        System.setProperty("loadtest.maxErrorPercent", Double.toString(maxErrorPercent));
+        shape.publish();
         System.setProperty("loadtest.label", label);
-        if (p95 != null) {
-            System.setProperty("loadtest.p95", Integer.toString(p95));
-        }
         Path reports = results.folder.toAbsolutePath().resolve("reports");
         Files.createDirectories(reports);
         Instant started = Instant.now();
@@ -137,8 +117,8 @@ public final class LoadTestRunner implements Callable<Integer> {
 
     private ObjectNode summary(Report report, Instant started, boolean assertionsPassed) {
         ObjectNode summary = JSON.createObjectNode().put("simulation", simulation).put("label", label)
-                .put("started", started.toString()).put("usersPerSecond", rate).put("durationSeconds", duration)
-                .put("rampSeconds", ramp).put("assertionsPassed", assertionsPassed)
+                .put("started", started.toString()).put("usersPerSecond", shape.rate).put("durationSeconds", shape.duration)
+                .put("rampSeconds", shape.ramp).put("assertionsPassed", assertionsPassed)
                 .put("report", report.folder().resolve("index.html").toString());
         ObjectNode requests = summary.putObject("requests");
         report.requests().forEach((request, stats) -> requests.set(request, JSON.valueToTree(stats)));
@@ -149,12 +129,12 @@ public final class LoadTestRunner implements Callable<Integer> {
             Admissions.Split all = splits.get(Report.ALL);
             long otherFailures = report.all().failed();
             ObjectNode targets = summary.putObject("overloadTargets").put("admittedP95Millis", all.admittedP95());
-            if (p95 != null) {
-                targets.put("admittedP95Target", p95);
+            if (shape.p95 != null) {
+                targets.put("admittedP95Target", shape.p95);
             }
             targets.put("refusedP95Millis", all.refusedP95()).put("refusedP95Target", refusedP95)
                     .put("failedOtherThan503", otherFailures)
-                    .put("met", (p95 == null || all.admittedP95() < p95) && all.refusedP95() < refusedP95 && otherFailures == 0);
+                    .put("met", (shape.p95 == null || all.admittedP95() < shape.p95) && all.refusedP95() < refusedP95 && otherFailures == 0);
         }
         return summary;
     }

@@ -1,28 +1,10 @@
 package io.volumizer.api.commands;
 
-/** A command request refused before anything runs: what was wrong, as an HTTP status and the field at fault. */
+/** A command request refused before anything runs: why, and the field at fault. */
 public final class CommandRefusedException extends RuntimeException {
 
-    /** Why a request was refused: HTTP's words for it. */
-    public enum Reason {
-        NOT_FOUND(404, "not_found"), CONFLICT(409, "conflict"), INVALID(400, "bad_request");
-
-        private final int status;
-        private final String error;
-
-        Reason(int status, String error) {
-            this.status = status;
-            this.error = error;
-        }
-
-        public int status() {
-            return status;
-        }
-
-        public String error() {
-            return error;
-        }
-    }
+    /** Why a request was refused; the API answers each with its own status and error code. */
+    public enum Reason { NOT_FOUND, CONFLICT, INVALID }
 
     private final Reason reason;
     private final String field;

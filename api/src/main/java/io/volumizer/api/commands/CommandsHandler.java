@@ -123,7 +123,11 @@ public final class CommandsHandler {
         try {
             return work.run();
         } catch (CommandRefusedException e) {
-            throw new ApiException(e.reason().status(), e.reason().error(), e.field(), e.getMessage());
+            throw switch (e.reason()) {
+                case NOT_FOUND -> ApiException.notFound(e.field(), e.getMessage());
+                case CONFLICT -> ApiException.conflict(e.field(), e.getMessage());
+                case INVALID -> ApiException.badRequest(e.field(), e.getMessage());
+            };
         } catch (IOException e) {
             // The stores answer through drivers that throw their own exceptions: an IOException is the cluster's.
             throw new BackendUnavailableException("flink", e);

@@ -24,7 +24,11 @@ public final class ApiException extends RuntimeException {
     }
 
     public static ApiException notFound(String message) {
-        return new ApiException(404, "not_found", null, message);
+        return notFound(null, message);
+    }
+
+    public static ApiException notFound(String field, String message) {
+        return new ApiException(404, "not_found", field, message);
     }
 
     public static ApiException conflict(String field, String message) {

@@ -1,5 +1,6 @@
 package io.volumizer.jobs.bulk;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,6 +14,7 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Updates;
@@ -34,12 +36,15 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     private final String commandId;
 
     private transient ListState<Long> state;
-    private transient long processed;
-    private transient long skipped;
+    private transient Counts counts;
     private transient boolean ended;
-    /** Counts as of each checkpoint taken and not yet complete; whether input had ended by then. */
-    private transient TreeMap<Long, long[]> snapshots;
+    /** As of each checkpoint taken and not yet complete. */
+    private transient TreeMap<Long, Snapshot> snapshots;
     private transient MongoDatabase database;
+
+    /** The counts as of a checkpoint, and whether every slice had been read by then. */
+    private record Snapshot(Counts counts, boolean ended) {
+    }
 
     FinishBulk(MongoConnection mongo, String commandId) {
         this.mongo = mongo;
@@ -50,12 +55,9 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
         state = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("counts", Long.class));
-        List<Long> restored = new java.util.ArrayList<>();
+        List<Long> restored = new ArrayList<>();
         state.get().forEach(restored::add);
-        if (restored.size() == 2) {
-            processed = restored.get(0);
-            skipped = restored.get(1);
-        }
+        counts = restored.size() == 2 ? new Counts(restored.get(0), restored.get(1)) : Counts.NONE;
         snapshots = new TreeMap<>();
     }
 
@@ -66,9 +68,8 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     }
 
     @Override
-    public void processElement(StreamRecord<Counts> counts) {
-        processed += counts.getValue().processed();
-        skipped += counts.getValue().skipped();
+    public void processElement(StreamRecord<Counts> more) {
+        counts = counts.plus(more.getValue());
     }
 
     @Override
@@ -79,21 +80,23 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
-        state.update(List.of(processed, skipped));
-        snapshots.put(context.getCheckpointId(), new long[] {processed, skipped, ended ? 1 : 0});
+        state.update(List.of(counts.processed(), counts.skipped()));
+        snapshots.put(context.getCheckpointId(), new Snapshot(counts, ended));
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
-        long[] counts = snapshots.get(checkpointId);
-        if (counts == null) {
+        Snapshot snapshot = snapshots.get(checkpointId);
+        if (snapshot == null) {
             return;
         }
         snapshots.headMap(checkpointId, true).clear();
         CommandStore commands = new CommandStore(database);
-        if (counts[2] == 0) {
-            commands.set(commandId, Updates.set(CommandStore.PROCESSED, counts[0]), Updates.set(CommandStore.SKIPPED, counts[1]));
+        Bson processed = Updates.set(CommandStore.PROCESSED, snapshot.counts().processed());
+        Bson skipped = Updates.set(CommandStore.SKIPPED, snapshot.counts().skipped());
+        if (!snapshot.ended()) {
+            commands.set(commandId, processed, skipped);
             return;
         }
         long total = 0;
@@ -103,8 +106,7 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
                 total += ((Number) slice.getValue()).longValue();
             }
         }
-        commands.state(commandId, CommandStore.State.COMPLETED, Updates.set(CommandStore.PROCESSED, counts[0]),
-                Updates.set(CommandStore.SKIPPED, counts[1]), Updates.set(CommandStore.TOTAL, total));
+        commands.state(commandId, CommandStore.State.COMPLETED, processed, skipped, Updates.set(CommandStore.TOTAL, total));
     }
 
     @Override

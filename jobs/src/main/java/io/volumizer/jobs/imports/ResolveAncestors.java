@@ -16,7 +16,6 @@ import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -24,7 +23,6 @@ import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.kafka.RecordDecoder;
 import io.volumizer.jobs.internal.stores.ParentLookup;
-import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.schemas.acl.AclInheritance;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -97,11 +95,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
      * come with the replay that follows the restart.
      */
     private transient long startedAt;
-    private transient Counter hits;
-    private transient Counter folderHits;
-    private transient Counter misses;
-    private transient Counter resolved;
-    private transient Counter parkedCount;
+    private transient ParentLookupMetrics metrics;
     private transient DeadLetters deadLetters;
 
     /** Keyed by parent unless {@code settings} spread documents by position (a benchmark's baseline). */
@@ -137,14 +131,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                 PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         parkedSince = getRuntimeContext().getState(new ValueStateDescriptor<>("parked-since", Types.LONG));
         nextLookup = getRuntimeContext().getState(new ValueStateDescriptor<>("next-lookup", Types.LONG));
-        var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.IMPORT);
-        // Hit ratio = 1 - parentCacheMisses / resolvedWithParent: a miss is one MongoDB lookup (retries included),
-        // whatever number of waiting siblings it releases.
-        hits = metrics.counter(MetricNames.PARENT_CACHE_HITS);
-        folderHits = metrics.counter(MetricNames.PARENTS_FROM_RESOLVED_FOLDERS);
-        misses = metrics.counter(MetricNames.PARENT_CACHE_MISSES);
-        resolved = metrics.counter(MetricNames.RESOLVED_WITH_PARENT);
-        parkedCount = metrics.counter(MetricNames.PARKED_CHILDREN);
+        metrics = new ParentLookupMetrics(getRuntimeContext().getMetricGroup());
         deadLetters = new DeadLetters(getRuntimeContext().getMetricGroup(), MetricNames.IMPORT);
         if (keyedByParent && resolvedFolderCapacity > 0) {
             resolvedFolders = ResolvedFolders.acquire(getRuntimeContext().getJobInfo().getJobId() + "/"
@@ -178,8 +165,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         if (document.getParentId() == null) {
             emitRoot(document, out);
         } else {
-            hits.inc();
-            resolved.inc();
+            metrics.hit();
             emitChild(document, parent.get(), out);
         }
     }
@@ -225,25 +211,25 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             }
             if (parent.isEmpty() && !lookedUp) {
                 lookedUp = true;
-                misses.inc();
+                metrics.miss();
                 parent = lookup.find(document.getRepository(), document.getParentId());
                 if (keyedByParent) {
                     parent.ifPresent(this::cache);
                 }
             }
             if (parent.isPresent()) {
-                resolved.inc();
+                metrics.resolvedAfterWait();
                 emitChild(document, parent.get(), out);
             } else if (expired) {
                 deadLetter(record, ReasonClass.PARENT_NOT_FOUND, "parent " + document.getParentId() + " not found within "
                         + Duration.ofMillis(maxWaitMillis), context);
             } else {
-                parkedCount.dec(i);
+                metrics.unparked(i);
                 keepParked(waiting.subList(i, waiting.size()), now, context);
                 return;
             }
         }
-        parkedCount.dec(waiting.size());
+        metrics.unparked(waiting.size());
         parked.clear();
         parkedSince.clear();
         nextLookup.clear();
@@ -272,7 +258,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     private void park(RawRecord record, Context context) throws Exception {
         parked.add(record.toBytes());
-        parkedCount.inc();
+        metrics.parked();
         if (parkedSince.value() == null) {
             long now = context.timerService().currentProcessingTime();
             parkedSince.update(now);
@@ -328,7 +314,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         }
         Optional<Ancestry> folder = resolvedFolders == null ? Optional.empty() : resolvedFolders.get(context.getCurrentKey());
         if (folder.isPresent()) {
-            folderHits.inc();
+            metrics.folderHit();
             cache(folder.get());
         }
         return folder;
