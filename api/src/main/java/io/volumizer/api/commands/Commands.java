@@ -7,17 +7,21 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import org.bson.Document;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 
 import io.volumizer.api.commands.CommandRefusedException.Reason;
@@ -26,18 +30,23 @@ import io.volumizer.options.Options;
 import io.volumizer.domain.selection.Selection;
 import io.volumizer.options.steps.BulkUpdateOptions;
 import io.volumizer.options.steps.CommandStepOptions;
+import io.volumizer.options.steps.SetAclOptions;
 import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.event.Acl;
 import io.volumizer.schemas.keys.RepositoryNames;
+import io.volumizer.stores.AclJson;
+import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.PropertyValues;
 import io.volumizer.stores.commands.CommandRanges;
 import io.volumizer.stores.commands.CommandStore;
 import io.volumizer.stores.commands.CommandStore.State;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.InvalidFieldException;
 
 /**
  * Long-running commands on a repository, each a Flink job on the session cluster: a reindex, a bulk update or
- * delete. Requests are checked before anything runs; each command gets a record ({@link CommandStore}) that its
+ * delete, a folder's ACL change (setAcl). Requests are checked before anything runs; each command gets a record ({@link CommandStore}) that its
  * job writes progress to, so its status is read from the stores, whoever asks (the API, the CLI) and whether or
  * not they started it. A command can be aborted (its job stopped with a savepoint), resumed from that savepoint,
  * and a reindex whose ranges failed can read those again.
@@ -51,6 +60,9 @@ public final class Commands {
     /** The request's field (the CLI's {@code --all}) that says a bulk command without filters means every document. */
     public static final String ALL = "all";
     private static final int FAILED_RANGES_SHOWN = 10;
+    /** The bulk actions: those of the bulk update job, and setAcl. */
+    public static final List<String> ACTIONS = Stream.concat(Arrays.stream(BulkUpdateOptions.Action.values()).map(Enum::name),
+            Stream.of(SetAclOptions.ACTION)).toList();
     /** What an operator, and a write (which needs the API's token), may read of the commands' records. */
     private static final Predicate<Document> EVERY_RECORD = record -> true;
 
@@ -110,13 +122,13 @@ public final class Commands {
      *                                 or a missing selection
      */
     public String bulk(String repository, String action, Map<String, String> filters, boolean all,
-            com.fasterxml.jackson.databind.JsonNode properties) throws IOException {
+            JsonNode properties) throws IOException {
         BulkUpdateOptions.Action parsedAction;
         try {
             parsedAction = BulkUpdateOptions.Action.valueOf(String.valueOf(action));
         } catch (IllegalArgumentException e) {
-            throw new CommandRefusedException(Reason.INVALID, "action", "action must be one of "
-                    + List.of(BulkUpdateOptions.Action.values()) + ", was '" + action + "'");
+            throw new CommandRefusedException(Reason.INVALID, "action", "action must be one of " + ACTIONS
+                    + ", was '" + action + "'");
         }
         Selection selection;
         try {
@@ -156,6 +168,50 @@ public final class Commands {
                 .append(CommandStore.QUERY, new Document(selection.filters()))
                 .append(CommandStore.PARAMS, new Document("properties", new Document(values))));
         submit(commandId, Step.BULK_UPDATE, arguments, null);
+        return commandId;
+    }
+
+    /**
+     * Starts a setAcl command: the folder's own ACL replaced by {@code acl}, then the effective ACL of every document
+     * below it recomputed, including those created while it runs (at most one at a time per repository: two on
+     * nested folders would undo each other's work).
+     *
+     * @param documentId the folder
+     * @param acl        its new ACL ({@code {"aces": [...], "blockInheritance"}})
+     * @throws CommandRefusedException 400 for a missing folder id or a bad ACL, 404 for a folder the repository does
+     *                                 not hold, 409 while another setAcl runs on the repository
+     */
+    public String setAcl(String repository, String documentId, JsonNode acl) throws IOException {
+        if (documentId == null || documentId.isBlank()) {
+            throw new CommandRefusedException(Reason.INVALID, "params.document", "setAcl needs params.document: the folder "
+                    + "whose ACL changes");
+        }
+        Acl parsed;
+        try {
+            parsed = AclJson.read(acl, "params.acl");
+        } catch (InvalidFieldException e) {
+            throw new CommandRefusedException(Reason.INVALID, e.field(), e.getMessage());
+        }
+        checkRepository(repository);
+        Document folder = repositories.collection(repository).find(Filters.eq(DocumentFields.KEY, documentId)).first();
+        if (folder == null || MongoDocumentStore.isTombstone(folder)) {
+            throw new CommandRefusedException(Reason.NOT_FOUND, "params.document", "no document " + documentId + " in " + repository);
+        }
+        for (Document active : commands.active(repository, SetAclOptions.ACTION)) {
+            Document current = refreshed(active);
+            if (CommandStore.stateOf(current).isActive()) {
+                throw new CommandRefusedException(Reason.CONFLICT, null, "a setAcl on " + repository + " is "
+                        + current.getString(CommandStore.STATE).toLowerCase() + ": command " + current.getString(CommandStore.ID));
+            }
+        }
+        String commandId = newId("acl", repository);
+        String aclJson = AclJson.write(parsed).toString();
+        List<String> arguments = new ArrayList<>(List.of("--repository", repository, "--command-id", commandId,
+                "--document", documentId, "--acl", aclJson));
+        check(Step.SET_ACL, arguments);
+        commands.createIfAbsent(commandId, SetAclOptions.ACTION, repository, new Document(JOB_ARGUMENTS, arguments)
+                .append(CommandStore.PARAMS, new Document("document", documentId).append("acl", Document.parse(aclJson))));
+        submit(commandId, Step.SET_ACL, arguments, null);
         return commandId;
     }
 
@@ -310,7 +366,11 @@ public final class Commands {
     }
 
     private static Step step(Document record) {
-        return CommandStore.REINDEX.equals(record.getString(CommandStore.ACTION)) ? Step.REINDEX : Step.BULK_UPDATE;
+        return switch (record.getString(CommandStore.ACTION)) {
+            case CommandStore.REINDEX -> Step.REINDEX;
+            case SetAclOptions.ACTION -> Step.SET_ACL;
+            default -> Step.BULK_UPDATE;
+        };
     }
 
     /** The job's options, checked as the job will check them (a 400 naming the option, not a failed job). */

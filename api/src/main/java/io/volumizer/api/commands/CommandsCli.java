@@ -188,9 +188,11 @@ public final class CommandsCli {
         }
     }
 
-    /** {@code bulk update|delete|route|status|abort|resume|retry}. */
-    @Command(name = "bulk", description = "Change or delete the documents a selection finds; follow, abort, resume or retry a command.",
-            subcommands = {Update.class, Delete.class, Route.class, Status.class, Abort.class, Resume.class, Retry.class})
+    /** {@code bulk update|delete|route|set-acl|status|abort|resume|retry}. */
+    @Command(name = "bulk", description = "Change or delete the documents a selection finds, or a folder's ACL and "
+            + "everything below it; follow, abort, resume or retry a command.",
+            subcommands = {Update.class, Delete.class, Route.class, SetAcl.class, Status.class, Abort.class, Resume.class,
+                Retry.class})
     static final class Bulk {
         @ParentCommand
         CommandsCli parent;
@@ -281,6 +283,26 @@ public final class CommandsCli {
         @Override
         public Integer call() throws Exception {
             return start("route", null);
+        }
+    }
+
+    @Command(name = "set-acl", description = "Replace a folder's own ACL, then recompute the effective ACL of every "
+            + "document below it, including those created while it runs.")
+    static final class SetAcl extends OnRepository {
+        @ParentCommand
+        Bulk bulk;
+
+        @Option(names = "--document", required = true, description = "The folder.")
+        String document;
+
+        @Option(names = "--acl", required = true, description = "Its new ACL, as JSON: {\"aces\": [{\"principal\", "
+                + "\"permission\": READ|WRITE|MANAGE, \"granted\"}], \"blockInheritance\"}.")
+        String acl;
+
+        @Override
+        public Integer call() throws Exception {
+            return start(bulk.parent, "setAcl on " + document + " in " + repository,
+                    commands -> commands.setAcl(repository, document, JSON.readTree(acl)));
         }
     }
 

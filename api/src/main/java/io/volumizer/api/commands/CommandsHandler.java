@@ -16,6 +16,7 @@ import io.javalin.http.Context;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.api.reads.ReadGrant;
+import io.volumizer.options.steps.SetAclOptions;
 
 /**
  * Reindex and bulk commands over HTTP ({@link Commands} does the work): starting one answers 202 with its id, and
@@ -27,7 +28,7 @@ public final class CommandsHandler {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> REINDEX_FIELDS = Set.of("deleteOld", "rangeSize");
     private static final Set<String> BULK_FIELDS = Set.of("action", "query", Commands.ALL, "params");
-    private static final Set<String> BULK_PARAMS = Set.of("properties");
+    private static final Set<String> BULK_PARAMS = Set.of("properties", "document", "acl");
 
     private final Commands commands;
 
@@ -81,7 +82,20 @@ public final class CommandsHandler {
         if (!all.isMissingNode() && !all.isBoolean()) {
             throw ApiException.badRequest(Commands.ALL, "all must be true or false");
         }
-        String commandId = refusals(() -> commands().bulk(ctx.pathParam("repository"), body.path("action").asText(null),
+        String action = body.path("action").asText(null);
+        if (SetAclOptions.ACTION.equals(action)) {
+            if (!filters.isEmpty() || !all.isMissingNode() || params.has("properties")) {
+                throw ApiException.badRequest("action", "setAcl takes params.document and params.acl: the folder, and "
+                        + "everything below it, is its selection (no query, all or properties)");
+            }
+            accepted(ctx, refusals(() -> commands().setAcl(ctx.pathParam("repository"), params.path("document").asText(null),
+                    params.get("acl"))));
+            return;
+        }
+        if (params.has("document") || params.has("acl")) {
+            throw ApiException.badRequest("params", "params.document and params.acl are setAcl's");
+        }
+        String commandId = refusals(() -> commands().bulk(ctx.pathParam("repository"), action,
                 filters, all.asBoolean(false), params.get("properties")));
         accepted(ctx, commandId);
     }

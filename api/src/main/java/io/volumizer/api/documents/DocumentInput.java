@@ -9,8 +9,6 @@ import static io.volumizer.stores.DocumentFields.TITLE;
 import static io.volumizer.stores.DocumentFields.TYPE;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +18,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.internal.ApiException;
-import io.volumizer.schemas.event.Ace;
 import io.volumizer.schemas.event.Acl;
-import io.volumizer.schemas.event.Permission;
-import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.AclJson;
 import io.volumizer.stores.PropertyValues;
 import io.volumizer.stores.InvalidFieldException;
 
@@ -107,32 +103,10 @@ public record DocumentInput(String id, String parentId, String type, String name
         if (json == null || json.isNull()) {
             return null;
         }
-        String aces = DocumentFields.nested(ACL, DocumentFields.Acl.ACES);
-        String block = DocumentFields.nested(ACL, DocumentFields.Acl.BLOCK_INHERITANCE);
-        if (!json.isObject() || !json.path(DocumentFields.Acl.ACES).isArray()) {
-            throw ApiException.badRequest(aces, "acl must be an object with an array 'aces'");
+        try {
+            return AclJson.read(json, ACL);
+        } catch (InvalidFieldException e) {
+            throw ApiException.badRequest(e.field(), e.getMessage());
         }
-        JsonNode blockInheritance = json.path(DocumentFields.Acl.BLOCK_INHERITANCE);
-        if (!blockInheritance.isMissingNode() && !blockInheritance.isBoolean()) {
-            throw ApiException.badRequest(block, block + " must be true or false");
-        }
-        List<Ace> entries = new ArrayList<>();
-        for (JsonNode ace : json.get(DocumentFields.Acl.ACES)) {
-            String field = aces + "[" + entries.size() + "]";
-            JsonNode principal = ace.path(DocumentFields.Acl.PRINCIPAL);
-            JsonNode permission = ace.path(DocumentFields.Acl.PERMISSION);
-            JsonNode granted = ace.path(DocumentFields.Acl.GRANTED);
-            if (!principal.isTextual() || principal.asText().isBlank()) {
-                throw ApiException.badRequest(field, field + " needs a principal (a user or group name)");
-            }
-            if (!permission.isTextual() || Arrays.stream(Permission.values()).noneMatch(p -> p.name().equals(permission.asText()))) {
-                throw ApiException.badRequest(field, field + ".permission must be one of " + Arrays.toString(Permission.values()));
-            }
-            if (!granted.isBoolean()) {
-                throw ApiException.badRequest(field, field + ".granted must be true (grant) or false (deny)");
-            }
-            entries.add(new Ace(principal.asText(), Permission.valueOf(permission.asText()), granted.asBoolean()));
-        }
-        return new Acl(entries, blockInheritance.asBoolean(false));
     }
 }

@@ -187,8 +187,10 @@ public final class DocumentWrites {
             // Its descendants' effective ACLs were computed from its own: they would keep the old one. Asked of
             // MongoDB, tombstones included (the index lags, and the import caches a parent that ever had a child).
             if (everAParent(repository, id)) {
-                throw ApiException.conflict(ACL, "document '" + id + "' has children: changing the ACL of a folder"
-                        + " is not supported yet (its descendants' ACLs would need recomputing)");
+                throw ApiException.conflict(ACL, "document '" + id + "' has children, whose effective ACLs follow its "
+                        + "own: change it with the setAcl bulk command, which recomputes them (POST /api/v1/" + repository
+                        + "/bulk {\"action\": \"setAcl\", \"params\": {\"document\": \"" + id + "\", \"acl\": {...}}}; "
+                        + "bin/volumizer bulk set-acl)");
             }
         }
         unchanged(ID, input.id(), id, "the id of a document cannot change");

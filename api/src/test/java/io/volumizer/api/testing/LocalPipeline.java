@@ -12,7 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -99,6 +101,24 @@ public final class LocalPipeline implements AutoCloseable {
         importAndIndex.addAll(pipeline);
         importJob = new ObjectMapper().readTree(job(importAndIndex)).path("jobId").asText();
         assertThat(importJob).as("import-and-index submitted").matches("[0-9a-f]{32}");
+    }
+
+    /**
+     * Generates more customers into the repository, {@code from} (the first after the pipeline's) up to {@code to}
+     * (exclusive), at most {@code docsPerSecond}, beside what runs; returns the documents that makes.
+     */
+    public List<DocumentEvent> generateMore(long from, long to, double docsPerSecond) throws Exception {
+        GeneratorSettings more = new GeneratorSettings(settings.seed(), to, settings.statementsPerAccount(),
+                settings.meanAccountsPerCustomer(), settings.lastPeriod(), repository);
+        List<String> generate = new ArrayList<>(List.of("submit", "generate", "--seed", Long.toString(more.seed()),
+                "--customers", Long.toString(to), "--from-customer", Long.toString(from), "--statements-per-account",
+                Integer.toString(more.statementsPerAccount()), "--max-docs-per-second", Double.toString(docsPerSecond),
+                "--repository", repository));
+        generate.addAll(pipeline);
+        job(generate);
+        Set<String> existing = new HashSet<>();
+        generated.forEach(document -> existing.add(document.getId()));
+        return new BankGenerator(more).documents().stream().filter(d -> !existing.contains(d.getId())).toList();
     }
 
     public String documentsTopic() {

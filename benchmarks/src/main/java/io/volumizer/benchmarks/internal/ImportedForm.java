@@ -19,9 +19,10 @@ public final class ImportedForm {
     private final Map<String, Ancestry> folders = new HashMap<>();
 
     public ImportedEvent of(DocumentEvent document) {
-        Ancestry ancestry = document.getParentId() == null ? Ancestry.root(document.getId(), document.getName(), document.getAcl())
+        Ancestry ancestry = document.getParentId() == null ? Ancestry.root(document.getId(), document.getName(), document.getAcl(),
+                document.getVersion())
                 : Objects.requireNonNull(folders.get(document.getParentId()), "parent after its child")
-                        .child(document.getId(), document.getName(), document.getAcl());
+                        .child(document.getId(), document.getName(), document.getAcl(), document.getVersion());
         if (document.getBlob() == null) {
             folders.put(document.getId(), ancestry);
         }

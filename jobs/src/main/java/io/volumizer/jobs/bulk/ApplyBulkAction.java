@@ -32,7 +32,6 @@ import io.volumizer.domain.topology.Topology;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
-import io.volumizer.schemas.event.Origin;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.blob.BlobStore;
@@ -60,7 +59,6 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(ApplyBulkAction.class);
     static final OutputTag<Counts> COUNTS = new OutputTag<>("counts") { };
-    static final String ORIGIN = "bulk";
 
     private final MongoConnection mongo;
     private final String repository;
@@ -140,8 +138,7 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
         long skipped = buffer.size();
         for (Document stored : read(List.copyOf(selected.keySet()))) {
             String id = stored.getString(DocumentFields.KEY);
-            Document origin = stored.get(DocumentFields.ORIGIN, Document.class);
-            if (origin != null && commandId.equals(origin.getString(DocumentFields.Origin.COMMAND))) {
+            if (BulkOrigin.changedBy(stored, commandId)) {
                 skipped--; // changed by this command already: counted when it was
             } else if (!MongoDocumentStore.isTombstone(stored) && stored.getLong(DocumentFields.VERSION) == selected.get(id)) {
                 List<DocumentEvent> changes = changes(stored);
@@ -204,7 +201,7 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
     /** The document at the version after the stored one, from this command. */
     private DocumentEvent.Builder next(DocumentEvent current) {
         return DocumentEvent.newBuilder(current).setVersion(current.getVersion() + 1).setEventTime(commandTime)
-                .setOrigin(Origin.newBuilder().setSource(ORIGIN).setCommand(commandId).build());
+                .setOrigin(BulkOrigin.of(commandId));
     }
 
     /**

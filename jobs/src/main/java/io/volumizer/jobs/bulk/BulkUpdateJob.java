@@ -1,7 +1,6 @@
 package io.volumizer.jobs.bulk;
 
 import java.time.Instant;
-import java.util.Date;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -13,13 +12,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.bson.Document;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.stores.MongoConnection;
-import io.volumizer.jobs.internal.stores.MongoDriverRelease;
 import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.BulkUpdateOptions;
@@ -69,22 +65,9 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
         });
     }
 
-    /**
-     * The command's record, RUNNING; returns the time its changes are stamped with: when it was submitted, so an
-     * event made again after a restart is the same event.
-     */
-    static Instant begin(BulkUpdateOptions options) {
-        PipelineOptions pipeline = options.pipeline;
-        try (MongoClient mongo = MongoClients.create(pipeline.mongodb.uri)) {
-            CommandStore commands = new CommandStore(mongo.getDatabase(pipeline.mongodb.database));
-            commands.createIfAbsent(options.commandId, options.action.name(), options.repository,
-                    new Document(CommandStore.QUERY, new Document(options.selection().filters()))
-                            .append(CommandStore.PARAMS, new Document("properties", new Document(options.propertyValues()))));
-            Date submitted = commands.find(options.commandId).orElseThrow().getDate(CommandStore.SUBMITTED);
-            commands.state(options.commandId, CommandStore.State.RUNNING);
-            return submitted.toInstant();
-        } finally {
-            MongoDriverRelease.stopBufferPoolPruner(); // main() runs in the JobManager, in a class loader of its own
-        }
+    private static Instant begin(BulkUpdateOptions options) {
+        return CommandRecords.begin(options, options.action.name(),
+                new Document(CommandStore.QUERY, new Document(options.selection().filters()))
+                        .append(CommandStore.PARAMS, new Document("properties", new Document(options.propertyValues()))));
     }
 }

@@ -62,6 +62,11 @@ import io.volumizer.options.conventions.MetricNames;
  * read from MongoDB brings the effective ACL stored with it (none if it was stored before ACLs: its children then
  * inherit nothing).
  *
+ * <p>A change made against a version of its parent ({@code parentVersion}: an ACL change's propagation, which
+ * recomputes a folder before its children) is resolved against that version or a newer one: with an older one
+ * cached, it is parked like a child whose parent is missing, until the resolved folders or MongoDB have that
+ * version, which then replaces the cache entry for the siblings that follow.
+ *
  * <p>Keyed by record position instead ({@code --partition-by document}, the benchmark's random partitioning), every
  * document looks its parent up and nothing is cached.
  */
@@ -83,6 +88,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private transient ValueState<String> parentPath;
     /** Null in an entry restored from a savepoint taken before ACLs: that entry is read from MongoDB again. */
     private transient ValueState<EffectiveAcl> parentAcl;
+    /** Null in an entry restored from a savepoint taken before versions: older than any a change requires. */
+    private transient ValueState<Long> parentVersion;
     /** Parked records in {@link RawRecord#toBytes()} form: cheap to snapshot at every checkpoint. */
     private transient ListState<byte[]> parked;
     private transient ValueState<Long> parkedSince;
@@ -124,7 +131,10 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         ValueStateDescriptor<EffectiveAcl> acl = new ValueStateDescriptor<>("parent-acl",
                 new AvroTypeInfo<>(EffectiveAcl.class));
         acl.enableTimeToLive(ttl);
+        ValueStateDescriptor<Long> version = new ValueStateDescriptor<>("parent-version", Types.LONG);
+        version.enableTimeToLive(ttl);
         parentIds = getRuntimeContext().getState(ids);
+        parentVersion = getRuntimeContext().getState(version);
         parentPath = getRuntimeContext().getState(path);
         parentAcl = getRuntimeContext().getState(acl);
         parked = getRuntimeContext().getListState(new ListStateDescriptor<>("parked-records",
@@ -153,7 +163,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     @Override
     public void processElement(RawRecord record, Context context, Collector<ImportedEvent> out) throws Exception {
         noteStart(context.timerService().currentProcessingTime());
-        Optional<Ancestry> parent = keyedByParent && parkedSince.value() == null ? cachedParent(context) : Optional.empty();
+        Optional<Ancestry> parent = keyedByParent && parkedSince.value() == null ? cachedParent(context, 0) : Optional.empty();
         if (parent.isEmpty()) {
             park(record, context);
             return;
@@ -164,10 +174,26 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         }
         if (document.getParentId() == null) {
             emitRoot(document, out);
-        } else {
+            return;
+        }
+        if (!satisfies(parent, document)) {
+            parent = cachedParent(context, requiredVersion(document));
+        }
+        if (satisfies(parent, document)) {
             metrics.hit();
             emitChild(document, parent.get(), out);
+        } else {
+            park(record, context); // made against a newer version of the parent than the cache holds
         }
+    }
+
+    /** The least version of its parent a document must be resolved against (0: any). */
+    private static long requiredVersion(DocumentEvent document) {
+        return document.getParentVersion() == null ? 0 : document.getParentVersion();
+    }
+
+    private static boolean satisfies(Optional<Ancestry> parent, DocumentEvent document) {
+        return parent.isPresent() && parent.get().isAtLeast(requiredVersion(document));
     }
 
     /**
@@ -189,9 +215,10 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         long now = context.timerService().currentProcessingTime();
         noteStart(now);
         boolean expired = now - Math.max(since, startedAt) >= maxWaitMillis;
-        Optional<Ancestry> parent = keyedByParent ? cachedParent(context) : Optional.empty();
+        Optional<Ancestry> parent = keyedByParent ? cachedParent(context, 0) : Optional.empty();
         Long lookupAt = nextLookup.value();
-        if (parent.isEmpty() && !expired && lookupAt != null && now < lookupAt) {
+        boolean lookupDue = expired || lookupAt == null || now >= lookupAt;
+        if (parent.isEmpty() && !lookupDue) {
             context.timerService().registerProcessingTimeTimer(nextFiring(now, lookupAt));
             return;
         }
@@ -209,23 +236,28 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                 parent = keyedByParent ? Optional.of(root) : parent;
                 continue;
             }
-            if (parent.isEmpty() && !lookedUp) {
+            if (!satisfies(parent, document) && keyedByParent) {
+                parent = newer(parent, cachedParent(context, requiredVersion(document)));
+            }
+            if (!satisfies(parent, document) && lookupDue && !lookedUp) {
                 lookedUp = true;
                 metrics.miss();
-                parent = lookup.find(document.getRepository(), document.getParentId());
-                if (keyedByParent) {
-                    parent.ifPresent(this::cache);
+                Optional<Ancestry> found = lookup.find(document.getRepository(), document.getParentId());
+                if (keyedByParent && found.isPresent() && (parent.isEmpty() || found.get().isAtLeast(parent.get().version()))) {
+                    cache(found.get());
                 }
+                parent = newer(parent, found);
             }
-            if (parent.isPresent()) {
+            if (satisfies(parent, document)) {
                 metrics.resolvedAfterWait();
                 emitChild(document, parent.get(), out);
             } else if (expired) {
-                deadLetter(record, ReasonClass.PARENT_NOT_FOUND, "parent " + document.getParentId() + " not found within "
-                        + Duration.ofMillis(maxWaitMillis), context);
+                deadLetter(record, ReasonClass.PARENT_NOT_FOUND, "parent " + document.getParentId()
+                        + (parent.isPresent() ? " at version " + requiredVersion(document) + " or newer (found "
+                        + parent.get().version() + ")" : "") + " not found within " + Duration.ofMillis(maxWaitMillis), context);
             } else {
                 metrics.unparked(i);
-                keepParked(waiting.subList(i, waiting.size()), now, context);
+                keepParked(waiting.subList(i, waiting.size()), now, lookedUp, context);
                 return;
             }
         }
@@ -241,13 +273,19 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         }
     }
 
-    private void keepParked(List<RawRecord> stillWaiting, long now, OnTimerContext context) throws Exception {
+    /** @param lookedUp whether this firing looked the parent up: the next lookup then backs off */
+    private void keepParked(List<RawRecord> stillWaiting, long now, boolean lookedUp, OnTimerContext context) throws Exception {
         parked.update(stillWaiting.stream().map(RawRecord::toBytes).toList());
-        // Back off: the interval doubles (it is the time waited so far) up to the maximum. A parent still missing
-        // after one interval is usually stuck behind backpressure, and lookups every interval would be wasted.
-        long waited = now - Math.max(parkedSince.value(), startedAt);
-        long lookupAt = now + Math.min(maxRetryMillis, Math.max(retryMillis, waited));
-        nextLookup.update(lookupAt);
+        long lookupAt;
+        if (lookedUp || nextLookup.value() == null) {
+            // Back off: the interval doubles (it is the time waited so far) up to the maximum. A parent still missing
+            // after one interval is usually stuck behind backpressure, and lookups every interval would be wasted.
+            long waited = now - Math.max(parkedSince.value(), startedAt);
+            lookupAt = now + Math.min(maxRetryMillis, Math.max(retryMillis, waited));
+            nextLookup.update(lookupAt);
+        } else {
+            lookupAt = nextLookup.value();
+        }
         context.timerService().registerProcessingTimeTimer(nextFiring(now, lookupAt));
     }
 
@@ -281,7 +319,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     /** A root is its own key: its ancestry is also the cache entry its children need. */
     private Ancestry emitRoot(DocumentEvent document, Collector<ImportedEvent> out) {
-        Ancestry root = Ancestry.root(document.getId(), document.getName(), document.getAcl());
+        Ancestry root = Ancestry.root(document.getId(), document.getName(), document.getAcl(), document.getVersion());
         if (keyedByParent) {
             cache(root);
         }
@@ -290,7 +328,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     private void emitChild(DocumentEvent document, Ancestry parent, Collector<ImportedEvent> out) {
-        Ancestry ancestry = parent.child(document.getId(), document.getName(), document.getAcl());
+        Ancestry ancestry = parent.child(document.getId(), document.getName(), document.getAcl(), document.getVersion());
         if (resolvedFolders != null) {
             if (document.getOperation() == Operation.DELETE) {
                 resolvedFolders.remove(document.getId());
@@ -305,19 +343,36 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         context.output(DeadLetters.TAG, deadLetters.of(reasonClass, reason, record));
     }
 
-    /** The cache entry of the current key (the parent), filled from the resolved folders if it has none. */
-    private Optional<Ancestry> cachedParent(Context context) throws Exception {
+    /**
+     * The cache entry of the current key (the parent), filled from the resolved folders if it has none, or if it is
+     * older than {@code version} and they hold that version or a newer one.
+     */
+    private Optional<Ancestry> cachedParent(Context context, long version) throws Exception {
         List<String> ids = parentIds.value();
         EffectiveAcl acl = ids == null ? null : parentAcl.value();
+        Optional<Ancestry> cached = Optional.empty();
         if (acl != null) {
-            return Optional.of(new Ancestry(ids, parentPath.value(), acl));
+            Long cachedVersion = parentVersion.value();
+            cached = Optional.of(new Ancestry(ids, parentPath.value(), acl, cachedVersion == null ? 0 : cachedVersion));
+            if (cached.get().isAtLeast(version)) {
+                return cached;
+            }
         }
         Optional<Ancestry> folder = resolvedFolders == null ? Optional.empty() : resolvedFolders.get(context.getCurrentKey());
-        if (folder.isPresent()) {
+        if (folder.isPresent() && (cached.isEmpty() || folder.get().version() > cached.get().version())) {
             metrics.folderHit();
             cache(folder.get());
+            return folder;
         }
-        return folder;
+        return cached;
+    }
+
+    /** The newer of two ancestries of the same parent. */
+    private static Optional<Ancestry> newer(Optional<Ancestry> one, Optional<Ancestry> other) {
+        if (one.isEmpty()) {
+            return other;
+        }
+        return other.isPresent() && other.get().version() > one.get().version() ? other : one;
     }
 
     private void cache(Ancestry ancestry) {
@@ -326,6 +381,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             parentPath.update(ancestry.path());
             // A parent stored before ACLs has none: its children inherit nothing (the computation's null parent).
             parentAcl.update(ancestry.acl() == null ? AclInheritance.none() : ancestry.acl());
+            parentVersion.update(ancestry.version());
         } catch (Exception e) {
             throw new IllegalStateException("cannot update the parent cache", e);
         }

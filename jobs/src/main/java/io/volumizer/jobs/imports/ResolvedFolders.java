@@ -56,8 +56,9 @@ final class ResolvedFolders {
         return Optional.ofNullable(ancestries.get(id));
     }
 
+    /** Remembers the folder's ancestry, unless it holds a newer version's (an older event replayed). */
     synchronized void put(String id, Ancestry ancestry) {
-        ancestries.put(id, ancestry);
+        ancestries.merge(id, ancestry, (held, given) -> given.isAtLeast(held.version()) ? given : held);
     }
 
     synchronized void remove(String id) {

@@ -92,6 +92,21 @@ public final class Connectors {
                 step.jobName() + "-" + command.commandId + "-" + topic);
     }
 
+    /**
+     * A command's records to a topic at least once, sent as they come rather than at checkpoints: for a command whose
+     * events are idempotent (the same document at the same version), which waits for them to be applied.
+     */
+    public static <T extends SpecificRecord> KafkaSink<T> atLeastOnceSink(CommandStepOptions command, String topic,
+            Class<T> type, AvroRecordSerializer.KeyOf<T> keyOf) {
+        return KafkaSink.<T>builder()
+                .setKafkaProducerConfig(command.pipeline.kafka.clientProperties())
+                .setBootstrapServers(command.pipeline.kafka.bootstrapServers)
+                .setRecordSerializer(new AvroRecordSerializer<>(topic, codec(command.pipeline, topic, type), keyOf))
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .setProperty("linger.ms", "20")
+                .build();
+    }
+
     /** A step's dead letters, keyed by the document id where one is known. */
     public static KafkaSink<DeadLetter> deadLetterSink(PipelineOptions options, Step step) {
         return exactlyOnceSink(options, step, options.deadletterTopic(), DeadLetter.class, DeadLetter::getDocumentId);

@@ -74,7 +74,7 @@ class ResolveAncestorsTest {
 
     /** A parent as MongoDB has it, with {@link #STORED_ACL}. */
     private static Ancestry stored(List<String> ids, String path) {
-        return new Ancestry(ids, path, STORED_ACL);
+        return new Ancestry(ids, path, STORED_ACL, 1);
     }
 
     private static Acl acl(boolean block, String principal, Permission permission) {
@@ -235,7 +235,7 @@ class ResolveAncestorsTest {
     @Test
     void aChildOfAParentReadFromMongoDBInheritsTheEffectiveAclStoredWithIt() throws Exception {
         STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
-        STORED.put("old", new Ancestry(List.of("root", "old"), "/bank/o", null));
+        STORED.put("old", new Ancestry(List.of("root", "old"), "/bank/o", null, 1));
         try (var harness = harness()) {
             harness.open();
             send(harness, "s1", "account", null);
@@ -251,6 +251,89 @@ class ResolveAncestorsTest {
             assertThat(effectiveAcl(harness, "o1")).as("a parent stored before ACLs passes nothing on")
                     .isEqualTo(new EffectiveAcl(List.of("auditors"), List.of(), List.of()));
             assertThat(effectiveAcl(harness, "o2")).isEqualTo(AclInheritance.none());
+        }
+    }
+
+    /** What an ACL change's propagation sends: the document again, made against {@code parentVersion} of its parent. */
+    private void sendMadeAgainst(KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness,
+            String id, String parentId, long version, long parentVersion) throws Exception {
+        DocumentEvent document = document(id, parentId, id + ".pdf");
+        document.setVersion(version);
+        document.setParentVersion(parentVersion);
+        harness.processElement(record(document, offset++), 0);
+    }
+
+    private static final EffectiveAcl CHANGED_ACL = new EffectiveAcl(List.of("administrators", "compliance"),
+            List.of("administrators"), List.of("administrators"));
+
+    @Test
+    void aChangeMadeAgainstANewerParentThanTheCachedOneWaitsForItThenRefreshesTheCacheForItsSiblings() throws Exception {
+        STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
+        try (var harness = harness()) {
+            harness.open();
+            send(harness, "s1", "account", null);
+            harness.setProcessingTime(100);
+            assertThat(LOOKUPS.get()).isEqualTo(1);
+
+            sendMadeAgainst(harness, "s1", "account", 2, 2);
+            send(harness, "s2", "account", null);
+            advance(harness, 100, 199);
+            assertThat(ids(harness)).as("parked behind the change, in order: the cache holds version 1").containsExactly("s1");
+
+            harness.setProcessingTime(200);
+            assertThat(ids(harness)).as("MongoDB still has version 1: it waits on").containsExactly("s1");
+            assertThat(LOOKUPS.get()).isEqualTo(2);
+
+            STORED.put("account", new Ancestry(List.of("root", "account"), "/bank/a", CHANGED_ACL, 2));
+            advance(harness, 200, 600);
+            assertThat(ids(harness)).containsExactly("s1", "s1", "s2");
+            assertThat(harness.extractOutputValues().get(1).getEffectiveAcl()).isEqualTo(CHANGED_ACL);
+            assertThat(harness.extractOutputValues().get(2).getEffectiveAcl())
+                    .as("a sibling after the change: the cache now holds version 2").isEqualTo(CHANGED_ACL);
+            assertThat(LOOKUPS.get()).isEqualTo(3);
+
+            send(harness, "s3", "account", null);
+            assertThat(harness.extractOutputValues().get(3).getEffectiveAcl()).isEqualTo(CHANGED_ACL);
+            assertThat(LOOKUPS.get()).as("served by the refreshed cache").isEqualTo(3);
+            assertThat(harness.getSideOutput(DeadLetters.TAG)).isNullOrEmpty();
+        }
+    }
+
+    @Test
+    void aChangeMadeAgainstAFolderTheJobHasJustRecomputedIsServedByTheResolvedFolders() throws Exception {
+        STORED.put("customer", stored(List.of("root", "customer"), "/bank/c"));
+        STORED.put("account", stored(List.of("root", "customer", "account"), "/bank/c/a"));
+        try (var harness = harness()) {
+            harness.open();
+            send(harness, "s1", "account", null);
+            harness.setProcessingTime(100);
+            send(harness, "account", "customer", null);
+            harness.setProcessingTime(200);
+            assertThat(LOOKUPS.get()).isEqualTo(2);
+
+            DocumentEvent changed = document("account", "customer", "account.pdf");
+            changed.setVersion(2L);
+            changed.setAcl(acl(true, "compliance", Permission.READ));
+            harness.processElement(record(changed, offset++), 0);
+            sendMadeAgainst(harness, "s1", "account", 2, 2);
+
+            assertThat(ids(harness)).containsExactly("s1", "account", "account", "s1");
+            assertThat(harness.extractOutputValues().get(3).getEffectiveAcl().getRead())
+                    .as("the account's version 2, which blocks inheritance").containsExactly("compliance");
+            assertThat(LOOKUPS.get()).as("no lookup: the job resolved version 2 itself").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aChangeWhoseParentVersionNeverComesIsDeadLetteredNamingTheVersion() throws Exception {
+        STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
+        try (var harness = harness()) {
+            harness.open();
+            sendMadeAgainst(harness, "s1", "account", 2, 5);
+            advance(harness, 0, 1200);
+            assertThat(ids(harness)).isEmpty();
+            assertThat(deadLetters(harness)).singleElement().satisfies(letter -> assertThat(letter.getReason())
+                    .contains("parent account at version 5 or newer (found 1) not found"));
         }
     }
 
@@ -441,7 +524,7 @@ class ResolveAncestorsTest {
             harness.setProcessingTime(200);
 
             assertThat(ids(harness)).containsExactly("s1", "s2");
-            assertThat(harness.numKeyedStateEntries()).as("parked records cleared: only the cached ancestry (ids, path, ACL) remains").isEqualTo(3);
+            assertThat(harness.numKeyedStateEntries()).as("parked records cleared: only the cached ancestry (ids, path, ACL, version) remains").isEqualTo(4);
         }
     }
 

@@ -11,7 +11,7 @@ import io.volumizer.stores.mongodb.Ancestry;
 
 class ResolvedFoldersTest {
 
-    private static final Ancestry ACCOUNT = new Ancestry(List.of("root", "account"), "/bank/a", AclInheritance.none());
+    private static final Ancestry ACCOUNT = new Ancestry(List.of("root", "account"), "/bank/a", AclInheritance.none(), 1);
 
     @Test
     void theSubtasksOfAScopeShareOneInstanceUntilTheLastReleasesIt() {

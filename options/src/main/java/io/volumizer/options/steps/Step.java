@@ -20,7 +20,8 @@ public enum Step {
     IMPORT_AND_INDEX("import-and-index", "io.volumizer.jobs.pipeline.ImportAndIndexJob", ImportAndIndexOptions::new),
     SMOKE("smoke", "io.volumizer.jobs.smoke.SmokeJob", SmokeOptions::new),
     REINDEX("reindex", "io.volumizer.jobs.reindex.ReindexJob", ReindexOptions::new),
-    BULK_UPDATE("bulk-update", "io.volumizer.jobs.bulk.BulkUpdateJob", BulkUpdateOptions::new);
+    BULK_UPDATE("bulk-update", "io.volumizer.jobs.bulk.BulkUpdateJob", BulkUpdateOptions::new),
+    SET_ACL("set-acl", "io.volumizer.jobs.bulk.acl.SetAclJob", SetAclOptions::new);
 
     private final String id;
     private final String mainClass;

@@ -45,6 +45,7 @@ import com.mongodb.client.model.WriteModel;
 
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.EffectiveAcl;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
@@ -261,18 +262,24 @@ public final class MongoDocumentStore {
     /** The ancestry of a stored, not deleted document, with the effective ACL the import stored. */
     public Optional<Ancestry> ancestry(String repository, String id) {
         Document found = collection(repository).find(Filters.eq(KEY, id))
-                .projection(Projections.include(ANCESTOR_IDS, PATH, READ_ACL, WRITE_ACL, MANAGE_ACL, DELETED)).first();
+                .projection(Projections.include(ANCESTOR_IDS, PATH, READ_ACL, WRITE_ACL, MANAGE_ACL, DELETED, VERSION)).first();
         if (found == null || isTombstone(found)) {
             return Optional.empty();
         }
         List<String> ids = new ArrayList<>(found.getList(ANCESTOR_IDS, String.class));
         ids.add(id);
-        return Optional.of(new Ancestry(ids, found.getString(PATH), StoredForm.effectiveAcl(found)));
+        return Optional.of(new Ancestry(ids, found.getString(PATH), StoredForm.effectiveAcl(found),
+                found.get(VERSION, Number.class).longValue()));
     }
 
     /** The stored form ({@link StoredForm}): the event's fields, its ancestry, a tombstone flag; BSON as sent. */
     public static RawBsonDocument toBson(ImportedEvent event) {
         return StoredForm.of(event);
+    }
+
+    /** The effective ACL stored with a document; null for one stored before ACLs. */
+    public static EffectiveAcl effectiveAcl(Document stored) {
+        return StoredForm.effectiveAcl(stored);
     }
 
     /** Whether a stored document is the tombstone of a delete. */
