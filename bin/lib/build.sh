@@ -160,7 +160,7 @@ run_generate() {
   java_main generators io.volumizer.generators.cli.GenerateCommand "$@"
 }
 
-# A benchmark runner of a generated repository on its own topics, measured also with MongoDB on cores of its own.
+# A benchmark runner of a generated repository on its own topics (pipeline, commands: also with MongoDB on cores of its own).
 store_benchmark() {
   local class=$1 repository=$2 customers=$3
   shift 3
@@ -169,7 +169,7 @@ store_benchmark() {
   run_checked volumizer_java -cp "$ROOT/benchmarks/target/benchmarks.jar" "$class" --jar "$jobs_jar" \
     --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}" --topics-of "$repository" \
     --repository "$repository" --customers "$customers" --parallelism 2 --checkpoint-interval PT2S \
-    --results "$ROOT/benchmarks/results" --store-service mongodb "$@"
+    --results "$ROOT/benchmarks/results" "$@"
 }
 
 # JMH benchmarks: one thread, then one per core; JSON and a markdown table land in benchmarks/results/.
@@ -184,18 +184,15 @@ run_bench() {
       [[ $# -eq 0 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
       java -cp "$jar" io.volumizer.benchmarks.generators.GeneratorBenchmarks "$results" "$ROOT/benchmarks/scripts/jmh_report.py"
       ;;
-    pipeline)
-      store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" "$@"
-      ;;
+    pipeline) store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" --store-service mongodb "$@" ;;
+    commands) store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" --store-service mongodb "$@" ;;
+    acl) store_benchmark io.volumizer.benchmarks.acl.AclBenchmark "$ACL_REPOSITORY" "$ACL_CUSTOMERS" "$@" ;;
     reliability)
       local jobs_jar
       jobs_jar=$(ensure_built jobs)
       run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.reliability.ReliabilityBenchmark --jar "$jobs_jar" \
         --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}" --repository reliability \
         --customers "$RELIABILITY_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S --results "$results" "$@"
-      ;;
-    commands)
-      store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" "$@"
       ;;
     sharding)
       run_checked java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark \
@@ -205,6 +202,6 @@ run_bench() {
       run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.security.SecurityBenchmark \
         --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" --results "$results" "$@"
       ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, commands, sharding, security)" ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, commands, acl, sharding, security)" ;;
   esac
 }

@@ -41,7 +41,7 @@ import io.volumizer.api.testing.Tokens;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.BankPrincipals;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.jobs.testing.BruteForceAcls;
+import io.volumizer.stores.mongodb.BruteForceAcls;
 import io.volumizer.options.steps.BulkUpdateOptions;
 import io.volumizer.schemas.acl.Principals;
 import io.volumizer.schemas.event.DocumentEvent;

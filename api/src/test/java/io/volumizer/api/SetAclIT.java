@@ -30,7 +30,7 @@ import io.volumizer.api.testing.LocalApi;
 import io.volumizer.api.testing.LocalPipeline;
 import io.volumizer.api.testing.Tokens;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.jobs.testing.BruteForceAcls;
+import io.volumizer.stores.mongodb.BruteForceAcls;
 import io.volumizer.schemas.acl.Principals;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Permission;
@@ -60,7 +60,7 @@ class SetAclIT {
             long readableBefore = searchTotal(api, pipeline.repository, Tokens.user(GRANTEE));
 
             List<DocumentEvent> more = pipeline.generateMore(40, 100, 200);
-            ObjectNode acl = stateAclWithGrantee(collection, state);
+            ObjectNode acl = aclWithGrantee(collection, state);
             HttpResponse<String> accepted = post(api, pipeline.repository, "{\"action\": \"setAcl\", \"params\": {\"document\": \"" + state
                     + "\", \"acl\": " + acl + "}}");
             assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
@@ -80,7 +80,46 @@ class SetAclIT {
             long readable = stored.stream().filter(d -> acls.allows(d.getString(DocumentFields.KEY), principals, Permission.READ)).count();
             assertThat(searchTotal(api, pipeline.repository, Tokens.user(GRANTEE))).as("what the index lets " + GRANTEE + " find").isEqualTo(readable)
                     .isGreaterThan(readableBefore);
+
+            abortedAndResumedOnTheRoot(pipeline, api, collection);
         }
+    }
+
+    /**
+     * A setAcl on the root (every document below it), refused a second time while it runs, aborted with a savepoint
+     * once it has changed a document, resumed from there: it completes, and every stored effective ACL is right.
+     */
+    private static void abortedAndResumedOnTheRoot(LocalPipeline pipeline, LocalApi api, MongoCollection<Document> collection)
+            throws Exception {
+        String root = pipeline.generated.get(0).getId();
+        ObjectNode acl = aclWithGrantee(collection, root);
+        String request = "{\"action\": \"setAcl\", \"params\": {\"document\": \"" + root + "\", \"acl\": " + acl + "}}";
+        HttpResponse<String> accepted = post(api, pipeline.repository, request);
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+        String commandId = JSON.readTree(accepted.body()).path("commandId").asText();
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (collection.countDocuments(Filters.eq(DocumentFields.ORIGIN + "." + DocumentFields.Origin.COMMAND, commandId)) == 0) {
+            assertThat(System.nanoTime()).as("a document changed by " + commandId).isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        HttpResponse<String> second = post(api, pipeline.repository, request);
+        assertThat(second.statusCode()).as("a second setAcl while one runs: " + second.body()).isEqualTo(409);
+
+        HttpResponse<String> aborted = HTTP.send(HttpRequest.newBuilder(URI.create(api.base + "/api/v1/bulk/" + commandId
+                + "/abort")).header("Authorization", "Bearer " + Tokens.service()).POST(HttpRequest.BodyPublishers.noBody())
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(aborted.statusCode()).as(aborted.body()).isEqualTo(200);
+        assertThat(JSON.readTree(aborted.body()).path("state").asText()).isEqualTo("ABORTED");
+        assertThat(JSON.readTree(aborted.body()).path("savepoint").asText()).isNotEmpty();
+
+        HttpResponse<String> resumed = HTTP.send(HttpRequest.newBuilder(URI.create(api.base + "/api/v1/bulk/" + commandId
+                + "/resume")).header("Authorization", "Bearer " + Tokens.service()).POST(HttpRequest.BodyPublishers.noBody())
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(202);
+        JsonNode status = awaitEnd(api, commandId);
+        assertThat(status.path("state").asText()).as(status.toString()).isEqualTo("COMPLETED");
+        assertThat(new BruteForceAcls(id -> collection.find(Filters.eq(DocumentFields.KEY, id)).first())
+                .mismatches(collection.find().into(new ArrayList<>()))).as("after the resumed setAcl on the root").isEmpty();
     }
 
     @Test
@@ -105,9 +144,9 @@ class SetAclIT {
         }
     }
 
-    /** The state's own ACL, with a grant of READ to {@link #GRANTEE} added. */
-    private static ObjectNode stateAclWithGrantee(MongoCollection<Document> collection, String state) throws Exception {
-        Document stored = collection.find(Filters.eq(DocumentFields.KEY, state)).first();
+    /** A folder's own ACL, with a grant of READ to {@link #GRANTEE} added. */
+    private static ObjectNode aclWithGrantee(MongoCollection<Document> collection, String folder) throws Exception {
+        Document stored = collection.find(Filters.eq(DocumentFields.KEY, folder)).first();
         ObjectNode acl = (ObjectNode) JSON.readTree(stored.get(DocumentFields.ACL, Document.class).toJson());
         acl.withArray(DocumentFields.Acl.ACES).addObject().put(DocumentFields.Acl.PRINCIPAL, GRANTEE)
                 .put(DocumentFields.Acl.PERMISSION, Permission.READ.name()).put(DocumentFields.Acl.GRANTED, true);

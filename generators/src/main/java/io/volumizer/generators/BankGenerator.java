@@ -89,9 +89,14 @@ public final class BankGenerator {
     public long documentCount() {
         long count = headerLength;
         for (long customer = 0; customer < settings.customers(); customer++) {
-            count += 2 + (long) model.customer(customer).accounts() * accountSlot;
+            count += documentCount(customer);
         }
         return count;
+    }
+
+    /** How many documents a customer has: its folder, its ID card, and its accounts' documents. */
+    public long documentCount(long customer) {
+        return 2 + (long) model.customer(customer).accounts() * accountSlot;
     }
 
     /** Every document of the run, in index order (parents before their children): for tests and baselines. */

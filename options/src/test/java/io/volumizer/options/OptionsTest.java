@@ -31,6 +31,8 @@ class OptionsTest {
             case REINDEX -> List.of("--repository", "bank", "--command-id", "reindex-1");
             case BULK_UPDATE -> List.of("--repository", "bank", "--command-id", "bulk-1", "--action", "setProperties",
                     "--filter", "type=Statement", "--filter", "state=TX", "--properties", "{\"reviewed\":\"yes\"}");
+            case SET_ACL -> List.of("--repository", "bank", "--command-id", "acl-1", "--document", "st-TX", "--acl",
+                    "{\"aces\": [{\"principal\": \"branch-TX\", \"permission\": \"WRITE\", \"granted\": true}]}");
             default -> List.of();
         };
     }
@@ -225,6 +227,6 @@ class OptionsTest {
         assertThat(Step.named("import-and-index")).isEqualTo(Step.IMPORT_AND_INDEX);
         assertThat(Step.IMPORT.jobName()).isEqualTo("volumizer-import");
         assertThatThrownBy(() -> Step.named("imprt")).hasMessage(
-                "unknown step 'imprt'; steps: [generate, import, index, import-and-index, smoke, reindex, bulk-update]");
+                "unknown step 'imprt'; steps: [generate, import, index, import-and-index, smoke, reindex, bulk-update, set-acl]");
     }
 }

@@ -94,13 +94,7 @@ public final class Commands {
      */
     public String reindex(String repository, List<String> options) throws IOException {
         checkRepository(repository);
-        for (Document active : commands.active(repository, CommandStore.REINDEX)) {
-            Document current = refreshed(active);
-            if (CommandStore.stateOf(current).isActive()) {
-                throw new CommandRefusedException(Reason.CONFLICT, null, "a reindex of " + repository + " is "
-                        + current.getString(CommandStore.STATE).toLowerCase() + ": command " + current.getString(CommandStore.ID));
-            }
-        }
+        refuseWhileActive(repository, CommandStore.REINDEX);
         String commandId = newId("reindex", repository);
         List<String> arguments = new ArrayList<>(List.of("--repository", repository, "--command-id", commandId));
         arguments.addAll(options);
@@ -197,13 +191,7 @@ public final class Commands {
         if (folder == null || MongoDocumentStore.isTombstone(folder)) {
             throw new CommandRefusedException(Reason.NOT_FOUND, "params.document", "no document " + documentId + " in " + repository);
         }
-        for (Document active : commands.active(repository, SetAclOptions.ACTION)) {
-            Document current = refreshed(active);
-            if (CommandStore.stateOf(current).isActive()) {
-                throw new CommandRefusedException(Reason.CONFLICT, null, "a setAcl on " + repository + " is "
-                        + current.getString(CommandStore.STATE).toLowerCase() + ": command " + current.getString(CommandStore.ID));
-            }
-        }
+        refuseWhileActive(repository, SetAclOptions.ACTION);
         String commandId = newId("acl", repository);
         String aclJson = AclJson.write(parsed).toString();
         List<String> arguments = new ArrayList<>(List.of("--repository", repository, "--command-id", commandId,
@@ -263,6 +251,9 @@ public final class Commands {
             if (record.get(field) != null) {
                 status.put(field, record.get(field).toString());
             }
+        }
+        if (record.get(CommandStore.ROUNDS) instanceof Number rounds) {
+            status.put("rounds", rounds.longValue());
         }
         for (String field : List.of(CommandStore.QUERY, CommandStore.PARAMS)) {
             if (record.get(field) instanceof Document value) {
@@ -381,6 +372,17 @@ public final class Commands {
             step.parse(all);
         } catch (Options.InvalidOptionsException e) {
             throw new CommandRefusedException(Reason.INVALID, null, e.reason());
+        }
+    }
+
+    /** @throws CommandRefusedException 409 while a command of {@code action} is scheduled or running on the repository */
+    private void refuseWhileActive(String repository, String action) throws IOException {
+        for (Document active : commands.active(repository, action)) {
+            Document current = refreshed(active);
+            if (CommandStore.stateOf(current).isActive()) {
+                throw new CommandRefusedException(Reason.CONFLICT, null, "a " + action + " of " + repository + " is "
+                        + current.getString(CommandStore.STATE).toLowerCase() + ": command " + current.getString(CommandStore.ID));
+            }
         }
     }
 

@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.mongodb.client.MongoCollection;
 
 import io.volumizer.generators.BankPrincipals;
-import io.volumizer.jobs.testing.BruteForceAcls;
+import io.volumizer.stores.mongodb.BruteForceAcls;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.acl.Principals;

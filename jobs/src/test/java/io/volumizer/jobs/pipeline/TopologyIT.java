@@ -28,7 +28,7 @@ import com.mongodb.client.model.Filters;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.model.BankModel;
-import io.volumizer.jobs.testing.BruteForceAcls;
+import io.volumizer.stores.mongodb.BruteForceAcls;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.options.steps.Step;
 import io.volumizer.domain.topology.Topology;

@@ -49,6 +49,8 @@ public final class CommandStore {
     public static final String PREVIOUS_INDEX = "previousIndex";
     public static final String CATCH_UP_FROM = "catchUpFrom";
     public static final String ERROR = "error";
+    /** setAcl: the rounds it read the subtree in (the last found nothing to change). */
+    public static final String ROUNDS = "rounds";
 
     /** The action of a reindex command; a bulk command's is what it does to each document. */
     public static final String REINDEX = "reindex";

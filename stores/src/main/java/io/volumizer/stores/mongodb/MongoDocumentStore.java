@@ -43,6 +43,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.InsertOneModel;
 import com.mongodb.client.model.WriteModel;
 
+import io.volumizer.schemas.event.Acl;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.EffectiveAcl;
@@ -275,6 +276,11 @@ public final class MongoDocumentStore {
     /** The stored form ({@link StoredForm}): the event's fields, its ancestry, a tombstone flag; BSON as sent. */
     public static RawBsonDocument toBson(ImportedEvent event) {
         return StoredForm.of(event);
+    }
+
+    /** The document's own ACL as stored; null if it has none. */
+    public static Acl ownAcl(Document stored) {
+        return StoredForm.acl(stored);
     }
 
     /** The effective ACL stored with a document; null for one stored before ACLs. */

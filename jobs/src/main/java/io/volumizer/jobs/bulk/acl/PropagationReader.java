@@ -63,7 +63,7 @@ final class PropagationReader implements SourceReader<DocumentEvent, Propagation
             case WAITING:
                 available = new CompletableFuture<>();
                 CompletableFuture<Void> later = available;
-                timer.schedule(() -> later.complete(null), settings.appliedCheckInterval().toMillis(), TimeUnit.MILLISECONDS);
+                timer.schedule(() -> later.complete(null), SetAclSettings.APPLIED_CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
                 return InputStatus.NOTHING_AVAILABLE;
             default:
                 LOG.info("setAcl {}: every document below {} holds its effective ACL, after {} round(s)",
@@ -97,14 +97,14 @@ final class PropagationReader implements SourceReader<DocumentEvent, Propagation
         repositories = new MongoRepositories(settings.databases(), MongoClients::create);
         CommandStore commands = new CommandStore(repositories.shared());
         propagation = new Propagation(settings.folderId(), AclJson.read(settings.aclJson(), "acl"), settings.commandId(),
-                settings.commandTime(), settings.readBatch(), new MongoSubtree(repositories.collection(settings.repository()),
+                settings.commandTime(), SetAclSettings.READ_BATCH, new MongoSubtree(repositories.collection(settings.repository()),
                 settings.backoff()), (total, changed, unchanged, done) -> record(commands, total, changed, unchanged, done));
         available.complete(null);
     }
 
     private void record(CommandStore commands, long total, long changed, long unchanged, boolean done) {
         Bson[] counts = {Updates.set(CommandStore.TOTAL, total), Updates.set(CommandStore.PROCESSED, changed),
-            Updates.set(CommandStore.SKIPPED, unchanged)};
+            Updates.set(CommandStore.SKIPPED, unchanged), Updates.set(CommandStore.ROUNDS, propagation.round())};
         if (done) {
             commands.state(settings.commandId(), CommandStore.State.COMPLETED, counts);
         } else {

@@ -43,8 +43,7 @@ public record SetAclJob(Source<DocumentEvent, ?, ?> propagation, Sink<DocumentEv
             Instant commandTime = CommandRecords.begin(options, SetAclOptions.ACTION, new Document(CommandStore.PARAMS,
                     new Document("document", options.document).append("acl", Document.parse(acl))));
             return new SetAclJob(new PropagationSource(new SetAclSettings(pipeline.repositoryDatabases(),
-                    options.repository, options.document, acl, options.commandId, commandTime, options.readBatch,
-                    options.appliedCheckInterval, Backoff.DEFAULT)),
+                    options.repository, options.document, acl, options.commandId, commandTime, Backoff.DEFAULT)),
                     Connectors.atLeastOnceSink(options, pipeline.documentsTopic(), DocumentEvent.class, DocumentKeys::parentKey));
         });
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.ListIterator;
@@ -17,7 +18,7 @@ import org.bson.codecs.DocumentCodec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.volumizer.jobs.testing.BruteForceAcls;
+import io.volumizer.stores.mongodb.BruteForceAcls;
 import io.volumizer.jobs.testing.Documents;
 import io.volumizer.schemas.acl.AclInheritance;
 import io.volumizer.schemas.event.Acl;
@@ -54,9 +55,14 @@ class PropagationTest {
         }
 
         @Override
-        public List<Document> children(List<String> parentIds) {
-            return stored.values().stream().filter(d -> parentIds.contains(d.getString(DocumentFields.PARENT_ID))
-                    && !MongoDocumentStore.isTombstone(d)).toList();
+        public List<Document> find(List<String> ids) {
+            return ids.stream().filter(stored::containsKey).map(stored::get).toList();
+        }
+
+        @Override
+        public Iterator<Document> below(String folderId) {
+            return List.copyOf(stored.values()).stream().filter(d -> !MongoDocumentStore.isTombstone(d)
+                    && d.getList(DocumentFields.ANCESTOR_IDS, String.class).contains(folderId)).iterator();
         }
 
         @Override

@@ -1,4 +1,4 @@
-package io.volumizer.jobs.testing;
+package io.volumizer.stores.mongodb;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +18,8 @@ import io.volumizer.schemas.event.Permission;
 import io.volumizer.stores.DocumentFields;
 
 /**
- * Who may do what to a stored document, found the slow, obvious way, to check what the import stored against: for
+ * Who may do what to a stored document, found the slow, obvious way, to check what the import stored against (the
+ * tests, and the benchmark of an ACL change's propagation, do): for
  * each principal and permission, walk from the document up through its parents (read from MongoDB, by
  * {@code parentId}) and let the first entry that decides it decide, the document's own entries last to first; a
  * block ends the walk, and so does the root: nothing decided is nothing granted. A grant of a permission decides
@@ -28,7 +29,6 @@ import io.volumizer.stores.DocumentFields;
  * <p>Administrators are not special here: where ACLs are applied, they bypass them.
  */
 public final class BruteForceAcls {
-
 
     private final Function<String, Document> storedById;
     private final Map<String, Document> read = new HashMap<>();
@@ -54,18 +54,23 @@ public final class BruteForceAcls {
     /**
      * What is wrong in the effective ACLs stored with {@code documents} ({@code readAcl}, {@code writeAcl},
      * {@code manageAcl}), one line per document and permission that differs from the brute-force one: none if all
-     * are right.
+     * are right. Only their ancestors are read (and kept) by id: the documents may be a whole subtree, streamed.
      */
     public List<String> mismatches(Iterable<Document> documents) {
         List<String> mismatches = new ArrayList<>();
         for (Document stored : documents) {
-            String id = stored.getString(DocumentFields.KEY);
+            List<Document> chain = new ArrayList<>(List.of(stored));
+            String parent = stored.getString(DocumentFields.PARENT_ID);
+            if (parent != null) {
+                chain.addAll(selfAndAncestors(parent));
+            }
             for (Permission permission : Permission.values()) {
                 String field = DocumentFields.holdersOf(permission);
                 Set<String> holders = stored.containsKey(field) ? new TreeSet<>(stored.getList(field, String.class)) : null;
-                Set<String> expected = holders(id, permission);
+                Set<String> expected = holders(chain, permission);
                 if (!expected.equals(holders)) {
-                    mismatches.add(id + " " + field + ": stored " + holders + ", expected " + expected);
+                    mismatches.add(stored.getString(DocumentFields.KEY) + " " + field + ": stored " + holders
+                            + ", expected " + expected);
                 }
             }
         }
@@ -74,9 +79,13 @@ public final class BruteForceAcls {
 
     /** Every principal {@code permission} is granted to on the document, sorted. */
     public Set<String> holders(String id, Permission permission) {
+        return holders(selfAndAncestors(id), permission);
+    }
+
+    private static Set<String> holders(List<Document> chain, Permission permission) {
         Set<String> holders = new TreeSet<>();
-        for (String principal : namedAbove(id)) {
-            if (allows(id, principal, permission)) {
+        for (String principal : namedIn(chain)) {
+            if (allows(chain, principal, permission)) {
                 holders.add(principal);
             }
         }
@@ -90,7 +99,12 @@ public final class BruteForceAcls {
 
     /** Whether {@code principal} has {@code permission} on the document. */
     public boolean allows(String id, String principal, Permission permission) {
-        for (Document document : selfAndAncestors(id)) {
+        return allows(selfAndAncestors(id), principal, permission);
+    }
+
+    /** Whether {@code principal} has {@code permission} on the first document of {@code chain} (itself, then its parents). */
+    private static boolean allows(List<Document> chain, String principal, Permission permission) {
+        for (Document document : chain) {
             Document acl = document.get(DocumentFields.ACL, Document.class);
             if (acl == null) {
                 continue;
@@ -117,10 +131,10 @@ public final class BruteForceAcls {
         return false;
     }
 
-    /** The principals any entry of the document or its ancestors names. */
-    private Set<String> namedAbove(String id) {
+    /** The principals any entry of a chain names. */
+    private static Set<String> namedIn(List<Document> chain) {
         Set<String> principals = new LinkedHashSet<>();
-        for (Document document : selfAndAncestors(id)) {
+        for (Document document : chain) {
             Document acl = document.get(DocumentFields.ACL, Document.class);
             if (acl != null) {
                 acl.getList(DocumentFields.Acl.ACES, Document.class)
