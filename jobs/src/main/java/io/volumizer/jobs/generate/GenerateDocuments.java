@@ -13,8 +13,8 @@ import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.options.conventions.MetricNames;
 
 /**
- * Turns generator indices into documents, each in the repository the topology routes it to; indices of accounts a
- * customer does not have yield nothing.
+ * Turns a customer into its documents, in the generator's index order (parents first), each in the repository the
+ * topology routes it to; the first customer brings the repository's root and states before its own.
  */
 final class GenerateDocuments extends RichFlatMapFunction<Long, DocumentEvent> {
 
@@ -37,12 +37,15 @@ final class GenerateDocuments extends RichFlatMapFunction<Long, DocumentEvent> {
     }
 
     @Override
-    public void flatMap(Long index, Collector<DocumentEvent> out) {
-        DocumentEvent document = generator.documentAt(index);
-        if (document != null) {
-            document.setRepository(topology.route(document, settings.present()));
-            generated.inc();
-            out.collect(document);
+    public void flatMap(Long customer, Collector<DocumentEvent> out) {
+        long from = customer == 0 ? 0 : generator.firstIndexOf(customer);
+        for (long index = from; index < generator.firstIndexOf(customer + 1); index++) {
+            DocumentEvent document = generator.documentAt(index); // null: an account the customer does not have
+            if (document != null) {
+                document.setRepository(topology.route(document, settings.present()));
+                generated.inc();
+                out.collect(document);
+            }
         }
     }
 }

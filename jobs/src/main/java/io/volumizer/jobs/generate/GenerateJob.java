@@ -16,14 +16,17 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.keys.DocumentKeys;
 
 /**
- * Generates a seeded run into the documents topic. The source splits the generator's index range among subtasks
- * and checkpoints its position, so the job is parallel, resumable and replays the same documents.
+ * Generates a seeded run into the documents topic. The source splits the run's customers among subtasks and
+ * checkpoints its position, so the job is parallel, resumable and replays the same documents; each customer's
+ * documents come from one subtask, parents first. (Split by generator index instead, as it once was, a subtask's
+ * range began inside a customer: its first records were statements whose account the other subtask sent minutes
+ * later, at a capped rate, past the import's wait for a parent.)
  */
-public record GenerateJob(Source<Long, ?, ?> indices, Sink<DocumentEvent> documents, GenerateOptions options) implements JobMains.Job {
+public record GenerateJob(Source<Long, ?, ?> customers, Sink<DocumentEvent> documents, GenerateOptions options) implements JobMains.Job {
 
     @Override
     public void build(StreamExecutionEnvironment env) {
-        env.fromSource(indices, WatermarkStrategy.noWatermarks(), "Generator indices").uid("generate.indices")
+        env.fromSource(customers, WatermarkStrategy.noWatermarks(), "Generator customers").uid("generate.customers")
                 .flatMap(new GenerateDocuments(options.settings(), options.topology())).uid("generate.documents").name("Generate documents")
                 .sinkTo(documents).uid("generate.documents-sink").name("Documents to Kafka");
     }
@@ -34,18 +37,18 @@ public record GenerateJob(Source<Long, ?, ?> indices, Sink<DocumentEvent> docume
         return stepRunName + " seed " + options.settings().seed();
     }
 
-    /** Indices [from, to) of a run, as a parallel, checkpointed source, optionally rate-limited. */
-    public static DataGeneratorSource<Long> indices(long from, long to, double maxIndicesPerSecond) {
-        RateLimiterStrategy rate = maxIndicesPerSecond > 0 ? RateLimiterStrategy.perSecond(maxIndicesPerSecond)
+    /** Customers [from, to) of a run, as a parallel, checkpointed source, optionally rate-limited. */
+    public static DataGeneratorSource<Long> customers(long from, long to, double maxCustomersPerSecond) {
+        RateLimiterStrategy rate = maxCustomersPerSecond > 0 ? RateLimiterStrategy.perSecond(maxCustomersPerSecond)
                 : RateLimiterStrategy.noOp();
-        return new DataGeneratorSource<>(index -> from + index, to - from, rate, Types.LONG);
+        return new DataGeneratorSource<>(customer -> from + customer, to - from, rate, Types.LONG);
     }
 
     public static void main(String[] args) throws Exception {
         JobMains.run(Step.GENERATE, new GenerateOptions(), args, options -> {
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic());
-            return new GenerateJob(indices(options.fromIndex(), options.toIndex(), options.maxIndicesPerSecond()),
+            return new GenerateJob(customers(options.fromCustomer, options.endCustomer(), options.maxCustomersPerSecond()),
                     Connectors.exactlyOnceSink(pipeline, Step.GENERATE, pipeline.documentsTopic(), DocumentEvent.class,
                             DocumentKeys::parentKey), options);
         });

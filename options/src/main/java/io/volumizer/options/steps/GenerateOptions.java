@@ -2,7 +2,6 @@ package io.volumizer.options.steps;
 
 import static io.volumizer.options.Options.require;
 
-import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.domain.topology.Topology;
@@ -34,7 +33,7 @@ public final class GenerateOptions extends PipelineStepOptions {
     @Override
     protected void validateStep() {
         settings = run.settings();
-        long to = toCustomer == null ? run.customers : toCustomer;
+        long to = endCustomer();
         require(fromCustomer >= 0 && fromCustomer < to && to <= run.customers,
                 "--from-customer and --to-customer must satisfy 0 <= from < to <= --customers, were " + fromCustomer + " and " + to);
         require(maxDocsPerSecond >= 0, "--max-docs-per-second must be 0 or positive, was " + maxDocsPerSecond);
@@ -50,25 +49,17 @@ public final class GenerateOptions extends PipelineStepOptions {
         return pipeline.topology.orSingle(settings.repository());
     }
 
-    /** First generator index of the customer range (0 includes the root and the states). */
-    public long fromIndex() {
-        return fromCustomer == 0 ? 0 : new BankGenerator(settings).firstIndexOf(fromCustomer);
-    }
-
-    /** End (exclusive) generator index of the customer range. */
-    public long toIndex() {
-        BankGenerator generator = new BankGenerator(settings);
-        return toCustomer == null || toCustomer == run.customers ? generator.indexSpace() : generator.firstIndexOf(toCustomer);
+    /** End (exclusive) of the customer range. */
+    public long endCustomer() {
+        return toCustomer == null ? run.customers : toCustomer;
     }
 
     /**
-     * The generator's index rate that yields about {@code maxDocsPerSecond} documents/s: a customer's slot holds
-     * room for 3 accounts, of which it has {@code meanAccounts} on average.
+     * The customer rate that yields about {@code maxDocsPerSecond} documents/s: a customer has 2 documents and
+     * {@code meanAccounts} accounts of 2 + statements each, on average.
      */
-    public double maxIndicesPerSecond() {
-        double slot = 2 + 3 * (2 + run.statementsPerAccount);
-        double documents = 2 + run.meanAccounts * (2 + run.statementsPerAccount);
-        return maxDocsPerSecond * slot / documents;
+    public double maxCustomersPerSecond() {
+        return maxDocsPerSecond / (2 + run.meanAccounts * (2 + run.statementsPerAccount));
     }
 
     @Override
