@@ -17,10 +17,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Projections;
 
 import io.volumizer.api.commands.Commands;
 import io.volumizer.generators.BankGenerator;
@@ -193,10 +195,10 @@ public final class AclBenchmark extends PipelineRunCommand {
         System.out.printf(Locale.ROOT, "setAcl on %s: command %s%n", state, id);
         CommandStore records = new CommandStore(mongo.getDatabase(pipeline.mongodb.database));
         CompletableFuture<List<String>> injected = CompletableFuture.supplyAsync(() -> inject(documents, records, id));
-        JsonNode status = commands.status(id);
+        JsonNode status = status(commands, id);
         while (status.path("state").asText().matches("SCHEDULED|RUNNING")) {
             Thread.sleep(500);
-            status = commands.status(id);
+            status = status(commands, id);
         }
         if (!status.path("state").asText().equals("COMPLETED")) {
             throw new IllegalStateException("setAcl " + id + " ended " + status);
@@ -222,8 +224,7 @@ public final class AclBenchmark extends PipelineRunCommand {
         try {
             for (Fault fault : faults) {
                 long before = changed;
-                while ((changed = documents.countDocuments(Filters.eq(DocumentFields.ORIGIN + "." + DocumentFields.Origin.COMMAND,
-                        commandId))) <= before) {
+                while ((changed = changedBy(documents, commandId)) <= before) {
                     if (!running(commands, commandId)) {
                         return done;
                     }
@@ -252,9 +253,33 @@ public final class AclBenchmark extends PipelineRunCommand {
         }
     }
 
-    /** Whether the command's record says it runs. */
+    /** Whether the command's record says it runs (true while MongoDB does not answer). */
     private static boolean running(CommandStore commands, String commandId) {
-        return commands.find(commandId).map(record -> CommandStore.stateOf(record).isActive()).orElse(false);
+        try {
+            return commands.find(commandId).map(record -> CommandStore.stateOf(record).isActive()).orElse(false);
+        } catch (MongoException e) {
+            return true;
+        }
+    }
+
+    /** The documents the command has changed (as many as before while MongoDB does not answer). */
+    private static long changedBy(MongoCollection<Document> documents, String commandId) {
+        try {
+            return documents.countDocuments(Filters.eq(DocumentFields.ORIGIN + "." + DocumentFields.Origin.COMMAND, commandId));
+        } catch (MongoException e) {
+            return -1;
+        }
+    }
+
+    /** The command's status, asked again while MongoDB does not answer (one of the faults). */
+    private static JsonNode status(Commands commands, String id) throws Exception {
+        while (true) {
+            try {
+                return commands.status(id);
+            } catch (MongoException e) {
+                Thread.sleep(1000);
+            }
+        }
     }
 
     /** The brute-force check of the state's subtree, and the index's count of what the grantee may read. */
@@ -262,8 +287,11 @@ public final class AclBenchmark extends PipelineRunCommand {
             throws Exception {
         long started = System.nanoTime();
         BruteForceAcls acls = BruteForceAcls.over(List.of(documents));
+        // What the check reads of each document, no more: the local stand-in holds a query's whole answer in memory.
         List<String> mismatches = acls.mismatches(documents.find(Filters.or(Filters.eq(DocumentFields.KEY, state),
-                Filters.eq(DocumentFields.ANCESTOR_IDS, state))));
+                Filters.eq(DocumentFields.ANCESTOR_IDS, state))).projection(Projections.include(DocumentFields.PARENT_ID,
+                DocumentFields.ACL, DocumentFields.READ_ACL, DocumentFields.WRITE_ACL, DocumentFields.MANAGE_ACL))
+                .batchSize(1000));
         long checked = documents.countDocuments(Filters.eq(DocumentFields.ANCESTOR_IDS, state)) + 1;
         figures.put("checked by brute force (the state and every document below it, at the end)", checked);
         figures.put("brute-force mismatches", mismatches.size());
