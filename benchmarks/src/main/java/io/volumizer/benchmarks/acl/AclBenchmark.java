@@ -25,6 +25,7 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
 import io.volumizer.api.commands.Commands;
+import io.volumizer.benchmarks.internal.CountWait;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.model.BankModel;
@@ -305,23 +306,11 @@ public final class AclBenchmark extends PipelineRunCommand {
         mismatches.stream().limit(10).forEach(line -> System.out.println("mismatch: " + line));
     }
 
-    private interface Count {
-        long get() throws Exception;
-    }
+    /** Counts polled every two seconds (a count is work for the store too), while they move. */
+    private static final CountWait COUNTS = new CountWait(Duration.ofSeconds(2), Duration.ofMinutes(5));
 
-    /** Polls a count every two seconds (a count is work for the store too) until it is reached, while it moves. */
-    private static void awaitCount(String what, Count count, long expected) throws Exception {
-        long last = -1;
-        long lastChange = System.nanoTime();
-        for (long value = count.get(); value < expected; value = count.get()) {
-            if (value != last) {
-                last = value;
-                lastChange = System.nanoTime();
-            } else if (System.nanoTime() - lastChange > Duration.ofMinutes(5).toNanos()) {
-                throw new IllegalStateException(what + ": " + value + " of " + expected + ", unchanged for 5 minutes");
-            }
-            Thread.sleep(2000);
-        }
+    private static void awaitCount(String what, CountWait.Count count, long expected) throws Exception {
+        COUNTS.until(what, count, expected);
     }
 
     private static double round(double value) {

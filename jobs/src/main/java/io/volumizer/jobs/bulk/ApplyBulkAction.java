@@ -19,12 +19,12 @@ import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.mongodb.MongoException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
 import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.stores.MongoConnection;
+import io.volumizer.jobs.internal.stores.MongoReads;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
 import io.volumizer.options.steps.BulkUpdateOptions.Action;
@@ -157,17 +157,8 @@ final class ApplyBulkAction extends AbstractStreamOperator<DocumentEvent>
 
     /** The documents as MongoDB holds them, read again with backoff while it cannot be reached. */
     private List<Document> read(List<String> ids) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return documents.find(Filters.in(DocumentFields.KEY, ids)).into(new ArrayList<>());
-            } catch (MongoException e) {
-                if (attempt > backoff.maxRetries()) {
-                    throw e;
-                }
-                LOG.warn("{}: reading selected documents failed ({}), retry {}", commandId, e.getMessage(), attempt);
-                backoff.sleep(attempt);
-            }
-        }
+        return MongoReads.retried(backoff, commandId + ": reading selected documents",
+                () -> documents.find(Filters.in(DocumentFields.KEY, ids)).into(new ArrayList<>()));
     }
 
     /** The events that change a stored document: none where {@code route} keeps it in this repository. */

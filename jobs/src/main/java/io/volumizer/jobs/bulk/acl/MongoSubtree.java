@@ -9,14 +9,11 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import org.bson.Document;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import com.mongodb.MongoException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
+import io.volumizer.jobs.internal.stores.MongoReads;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.DocumentFields;
 
@@ -27,7 +24,6 @@ import io.volumizer.stores.DocumentFields;
  */
 final class MongoSubtree implements Propagation.Subtree {
 
-    private static final Logger LOG = LoggerFactory.getLogger(MongoSubtree.class);
     private static final int CURSOR_BATCH = 1000;
 
     private final MongoCollection<Document> documents;
@@ -71,16 +67,6 @@ final class MongoSubtree implements Propagation.Subtree {
     }
 
     private <T> T retried(String what, Supplier<T> read) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return read.get();
-            } catch (MongoException e) {
-                if (attempt > backoff.maxRetries()) {
-                    throw e; // the job restarts from its checkpoint, and the propagation from a new round
-                }
-                LOG.warn("{} failed ({}), retry {}", what, e.getMessage(), attempt);
-                backoff.sleep(attempt);
-            }
-        }
+        return MongoReads.retried(backoff, what, read);
     }
 }
