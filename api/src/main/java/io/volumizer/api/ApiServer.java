@@ -28,7 +28,6 @@ import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
 import io.javalin.json.JavalinJackson;
 import io.volumizer.api.auth.Authentication;
-import io.volumizer.api.auth.FailedAuthentications;
 import io.volumizer.api.auth.TokenValidator;
 import io.volumizer.api.commands.CommandsHandler;
 import io.volumizer.api.documents.Children;
