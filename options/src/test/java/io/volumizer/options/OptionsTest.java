@@ -50,15 +50,15 @@ class OptionsTest {
     @Test
     void everyOptionOfAMixinAndOfTheStepIsWrittenWithItsValue() {
         ImportOptions options = (ImportOptions) Step.IMPORT.parse(List.of("--group-id", "g1", "--mongodb-database", "db1",
-                "--parent-max-wait", "PT30S", "--blob-store", "/tmp/blobs"));
+                "--parent-wait-margin", "PT5S", "--blob-store", "/tmp/blobs"));
 
         List<String> arguments = Options.arguments(options);
 
         assertThat(arguments).containsSequence("--group-id", "g1").containsSequence("--mongodb-database", "db1")
-                .containsSequence("--parent-max-wait", "PT30S").containsSequence("--blob-store", "/tmp/blobs")
+                .containsSequence("--parent-wait-margin", "PT5S").containsSequence("--blob-store", "/tmp/blobs")
                 .containsSequence("--bootstrap-servers", "127.0.0.1:9092")
                 .doesNotContain("--s3-endpoint"); // no value, no argument
-        assertThat(options.settings.parentMaxWait).isEqualTo(Duration.ofSeconds(30));
+        assertThat(options.settings.parentWaitMargin).isEqualTo(Duration.ofSeconds(5));
     }
 
     /** An option under a new name and its old one: what is written is the new name, whichever was given. */

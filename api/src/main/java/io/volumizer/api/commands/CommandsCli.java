@@ -227,10 +227,16 @@ public final class CommandsCli {
         }
     }
 
-    /** What the bulk commands that start a command share. */
+    /** What the bulk commands that start a command on a selection share: the selection, and the action's name. */
     abstract static class Start extends OnRepository {
         @ParentCommand
         Bulk bulk;
+
+        private final String action;
+
+        Start(String action) {
+            this.action = action;
+        }
 
         @Mixin
         Filters filters = new Filters();
@@ -244,7 +250,14 @@ public final class CommandsCli {
             return bulk.parent.pipeline.topology.file == null ? repository : null;
         }
 
-        int start(String action, ObjectNode properties) throws Exception {
+        /** The action's parameters: none but for an update. */
+        ObjectNode properties() {
+            return null;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            ObjectNode properties = properties();
             return start(bulk.parent, action + " on " + repository + " " + (all ? "(all)" : filters.values()),
                     commands -> commands.bulk(repository, action, filters.values(), all, properties));
         }
@@ -255,34 +268,36 @@ public final class CommandsCli {
         @Option(names = "--set", required = true, description = "A property to set, name=value (a string).")
         Map<String, String> set = new LinkedHashMap<>();
 
+        Update() {
+            super("setProperties");
+        }
+
         @Override
-        public Integer call() throws Exception {
+        ObjectNode properties() {
             ObjectNode properties = JSON.createObjectNode();
             set.forEach(properties::put);
-            return start("setProperties", properties);
+            return properties;
         }
     }
 
     @Command(name = "delete", description = "Delete the selected documents.")
     static final class Delete extends Start {
-        @Override
-        public Integer call() throws Exception {
-            return start("delete", null);
+        Delete() {
+            super("delete");
         }
     }
 
     @Command(name = "route", description = "Move the selected documents that the topology's rules now send to another "
             + "repository (--topology), e.g. statements that have turned 6 months old into the archive.")
     static final class Route extends Start {
+        Route() {
+            super("route");
+        }
+
         /** A move across the topology's repositories, which share the default repository's topics. */
         @Override
         public String topicsRepository() {
             return null;
-        }
-
-        @Override
-        public Integer call() throws Exception {
-            return start("route", null);
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.bson.Document;
 
@@ -86,14 +87,20 @@ public final class AclBenchmark extends PipelineRunCommand {
     double moreDocsPerSecond;
 
     /** What a fault during the command does to the local services. */
-    enum Fault { taskmanager, mongodb }
+    enum Fault { taskmanager, mongodb, backlog }
+
+    /** Stops the import with a savepoint for the outage, then resumes it from there. */
+    private interface ImportPause {
+        void run() throws Exception;
+    }
 
     @Option(names = "--faults", split = ",", description = "Faults while the command runs, one after the other, the "
             + "first once it has changed a document: taskmanager (killed with kill -9, started again), mongodb (stopped "
-            + "for --outage, started again) (default: none).")
+            + "for --outage, started again), backlog (the import stopped with a savepoint for --outage while the "
+            + "generation goes on, then resumed from it) (default: none).")
     List<Fault> faults = new ArrayList<>();
 
-    @Option(names = "--outage", defaultValue = "PT30S", description = "How long MongoDB stays down (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--outage", defaultValue = "PT30S", description = "How long MongoDB stays down, or the import stopped (default: ${DEFAULT-VALUE}).")
     Duration outage;
 
     private final Map<String, Object> figures = new LinkedHashMap<>();
@@ -110,8 +117,13 @@ public final class AclBenchmark extends PipelineRunCommand {
             long total = new BankGenerator(settings).documentCount();
             String jarId = flink.uploadJar(session.jar);
             // The import takes the documents in as they are generated, at about its own rate, as beside users.
-            String importJob = flink.run(jarId, Step.IMPORT_AND_INDEX, Options.with(pipeline, "--group-id",
-                    "bench-acl-" + System.currentTimeMillis()), null);
+            List<String> importArgs = Options.with(pipeline, "--group-id", "bench-acl-" + System.currentTimeMillis());
+            AtomicReference<String> importJob = new AtomicReference<>(flink.run(jarId, Step.IMPORT_AND_INDEX, importArgs, null));
+            ImportPause pauseImport = () -> {
+                String savepoint = flink.stopWithSavepoint(importJob.get(), Duration.ofMinutes(5));
+                Thread.sleep(outage.toMillis());
+                importJob.set(flink.run(jarId, Step.IMPORT_AND_INDEX, importArgs, savepoint));
+            };
             long importStarted = System.nanoTime();
             List<String> generate = generateArguments();
             generate.addAll(List.of("--max-docs-per-second", Double.toString(docsPerSecond)));
@@ -141,7 +153,7 @@ public final class AclBenchmark extends PipelineRunCommand {
 
                 Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo, pipeline.mongodb.database),
                         Options.arguments(pipeline));
-                JsonNode status = setAcl(commands, mongo, repository, documents, state);
+                JsonNode status = setAcl(commands, mongo, repository, documents, state, pauseImport);
                 double seconds = Duration.between(Instant.parse(status.path("started").asText()),
                         Instant.parse(status.path("completed").asText())).toMillis() / 1000.0;
                 long changed = status.path("processed").asLong();
@@ -165,7 +177,7 @@ public final class AclBenchmark extends PipelineRunCommand {
                 figures.put("dead letters (a good document never is one)", stores.deadLettersByRepository().values().stream()
                         .mapToLong(Long::longValue).sum());
             } finally {
-                flink.cancel(importJob, Duration.ofMinutes(2));
+                flink.cancel(importJob.get(), Duration.ofMinutes(2));
             }
             stores.reset(repository);
         }
@@ -187,7 +199,7 @@ public final class AclBenchmark extends PipelineRunCommand {
 
     /** The state's own ACL with a grant of READ to {@link #GRANTEE}, given by a setAcl command; its final status. */
     private JsonNode setAcl(Commands commands, MongoClient mongo, String repository, MongoCollection<Document> documents,
-            String state) throws Exception {
+            String state, ImportPause pauseImport) throws Exception {
         Document stored = documents.find(Filters.eq(DocumentFields.KEY, state)).first();
         ObjectNode acl = (ObjectNode) JSON.readTree(stored.get(DocumentFields.ACL, Document.class).toJson());
         acl.withArray(DocumentFields.Acl.ACES).addObject().put(DocumentFields.Acl.PRINCIPAL, GRANTEE)
@@ -195,7 +207,7 @@ public final class AclBenchmark extends PipelineRunCommand {
         String id = commands.setAcl(repository, state, acl);
         System.out.printf(Locale.ROOT, "setAcl on %s: command %s%n", state, id);
         CommandStore records = new CommandStore(mongo.getDatabase(pipeline.mongodb.database));
-        CompletableFuture<List<String>> injected = CompletableFuture.supplyAsync(() -> inject(documents, records, id));
+        CompletableFuture<List<String>> injected = CompletableFuture.supplyAsync(() -> inject(documents, records, id, pauseImport));
         JsonNode status = status(commands, id);
         while (status.path("state").asText().matches("SCHEDULED|RUNNING")) {
             Thread.sleep(500);
@@ -217,7 +229,8 @@ public final class AclBenchmark extends PipelineRunCommand {
      * previous is over and the command has changed another; what each was, with when it began, after the command's
      * start. Stops early (what it did so far) once the command is no longer running.
      */
-    private List<String> inject(MongoCollection<Document> documents, CommandStore commands, String commandId) {
+    private List<String> inject(MongoCollection<Document> documents, CommandStore commands, String commandId,
+            ImportPause pauseImport) {
         List<String> done = new ArrayList<>();
         long started = System.nanoTime();
         long changed = 0;
@@ -236,6 +249,10 @@ public final class AclBenchmark extends PipelineRunCommand {
                     services.kill("flink-taskmanager");
                     services.start("flink-taskmanager");
                     done.add(String.format(Locale.ROOT, "TaskManager killed (kill -9) at %.0f s, restarted", at));
+                } else if (fault == Fault.backlog) {
+                    pauseImport.run();
+                    done.add(String.format(Locale.ROOT, "import stopped with a savepoint at %.0f s for %d s while %,.0f "
+                            + "docs/s were generated, resumed from it", at, outage.toSeconds(), moreDocsPerSecond));
                 } else {
                     services.stop("mongodb");
                     Thread.sleep(outage.toMillis());
@@ -248,9 +265,9 @@ public final class AclBenchmark extends PipelineRunCommand {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return done;
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
             services.start("flink-taskmanager", "mongodb");
-            throw e;
+            throw new IllegalStateException("a fault could not be done or undone", e);
         }
     }
 

@@ -79,6 +79,27 @@ enum Fault {
 
     MONGODB_DOWN("mongodb", "MongoDB"),
 
+    TWO_OUTAGES("Elasticsearch down %1$d s at 20%% of the documents imported, then MongoDB down %1$d s at 50%%") {
+        @Override
+        List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
+            trigger.await(0.2);
+            long[] first = outage(faults, "elasticsearch");
+            trigger.await(0.5);
+            return List.of(first, outage(faults, "mongodb"));
+        }
+    },
+
+    BACKLOG("import stopped with a savepoint for %d s, then resumed from it, with a backlog read unevenly "
+            + "(3 partitions, 2 readers)") {
+        @Override
+        List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
+            trigger.await();
+            long start = System.currentTimeMillis();
+            faults.pause().run();
+            return List.of(new long[] {start, System.currentTimeMillis()});
+        }
+    },
+
     BAD_INPUT("bad input: " + Math.round(ReliabilityBenchmark.BAD_SHARE * 100) + "%% of the statements replaced by "
             + "garbage bytes, unknown schema ids and orphans") {
         @Override
@@ -115,11 +136,16 @@ enum Fault {
     /** Waits for its moment, then does its harm; returns when each fault began and ended. */
     List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
         trigger.await();
+        return List.of(outage(faults, stoppedService));
+    }
+
+    /** Stops {@code service} for the outage, then starts it again; returns when that was. */
+    private static long[] outage(Faults faults, String service) throws InterruptedException {
         long start = System.currentTimeMillis();
-        faults.services().stop(stoppedService);
+        faults.services().stop(service);
         Thread.sleep(faults.outage().toMillis());
-        faults.services().start(stoppedService);
-        return List.of(new long[] {start, System.currentTimeMillis()});
+        faults.services().start(service);
+        return new long[] {start, System.currentTimeMillis()};
     }
 
     /** After the scenario: the services as they were. */

@@ -6,12 +6,12 @@ import io.volumizer.ops.services.LocalServices;
 import io.volumizer.options.pipeline.PipelineOptions;
 
 /**
- * What a fault acts on: the local services, how long an outage lasts, the scenario's pipeline, and how to recover
- * its jobs after the JobManager was lost.
+ * What a fault acts on: the local services, how long an outage lasts, the scenario's pipeline, how to recover its
+ * jobs after the JobManager was lost, and how to stop them with a savepoint for the outage and resume them.
  */
-record Faults(LocalServices services, Duration outage, PipelineOptions options, Recovery recover) {
+record Faults(LocalServices services, Duration outage, PipelineOptions options, Recovery recover, Recovery pause) {
 
-    /** Resumes the scenario's jobs, as a user would, after the cluster lost them. */
+    /** Something done to the scenario's jobs, as a user would do it. */
     interface Recovery {
         void run() throws Exception;
     }

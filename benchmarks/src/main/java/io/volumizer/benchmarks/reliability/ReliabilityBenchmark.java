@@ -69,47 +69,35 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     /** Which jobs carry the documents. */
     enum Topology { IMPORT_AND_INDEX, SEPARATE_JOBS }
 
-    /** A fault and the jobs it is run against. */
-    enum Scenario {
-        TASKMANAGER_KILLED(Fault.TASKMANAGER_KILLED, Topology.IMPORT_AND_INDEX),
-        JOBMANAGER_KILLED(Fault.JOBMANAGER_KILLED, Topology.IMPORT_AND_INDEX),
-        KAFKA_KILLED(Fault.KAFKA_KILLED, Topology.IMPORT_AND_INDEX),
-        REGISTRY_DOWN(Fault.REGISTRY_DOWN, Topology.IMPORT_AND_INDEX),
-        ELASTICSEARCH_DOWN(Fault.ELASTICSEARCH_DOWN, Topology.IMPORT_AND_INDEX),
-        ELASTICSEARCH_SATURATED(Fault.ELASTICSEARCH_SATURATED, Topology.IMPORT_AND_INDEX),
-        MONGODB_DOWN(Fault.MONGODB_DOWN, Topology.IMPORT_AND_INDEX),
-        TASKMANAGER_KILLED_SEPARATE_JOBS(Fault.TASKMANAGER_KILLED, Topology.SEPARATE_JOBS),
-        ELASTICSEARCH_DOWN_SEPARATE_JOBS(Fault.ELASTICSEARCH_DOWN, Topology.SEPARATE_JOBS),
-        MONGODB_DOWN_SEPARATE_JOBS(Fault.MONGODB_DOWN, Topology.SEPARATE_JOBS),
-        BAD_INPUT(Fault.BAD_INPUT, Topology.IMPORT_AND_INDEX);
+    /**
+     * A fault and the jobs it is run against: every fault against import-and-index, and those that act on a writer
+     * against the separate import and index jobs too.
+     */
+    record Scenario(Fault fault, Topology topology) {
 
-        final Fault fault;
-        final Topology topology;
+        static final List<Scenario> ALL = java.util.stream.Stream.concat(
+                java.util.Arrays.stream(Fault.values()).map(fault -> new Scenario(fault, Topology.IMPORT_AND_INDEX)),
+                java.util.stream.Stream.of(Fault.TASKMANAGER_KILLED, Fault.ELASTICSEARCH_DOWN, Fault.MONGODB_DOWN)
+                        .map(fault -> new Scenario(fault, Topology.SEPARATE_JOBS))).toList();
 
-        Scenario(Fault fault, Topology topology) {
-            this.fault = fault;
-            this.topology = topology;
-        }
-
+        /** {@code mongodb-down}, {@code mongodb-down-separate-jobs}. */
         String id() {
-            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+            String faultId = fault.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            return topology == Topology.IMPORT_AND_INDEX ? faultId : faultId + "-separate-jobs";
         }
 
-        /** Scenarios on the command line, by their ids: {@code mongodb-down}. */
+        /** Scenarios on the command line, by their ids. */
         static final class ById implements CommandLine.ITypeConverter<Scenario>, Iterable<String> {
             @Override
             public Scenario convert(String id) {
-                for (Scenario scenario : values()) {
-                    if (scenario.id().equals(id)) {
-                        return scenario;
-                    }
-                }
-                throw new CommandLine.TypeConversionException("unknown scenario '" + id + "'; scenarios: " + String.join(", ", this));
+                return ALL.stream().filter(scenario -> scenario.id().equals(id)).findFirst().orElseThrow(() ->
+                        new CommandLine.TypeConversionException("unknown scenario '" + id + "'; scenarios: "
+                                + String.join(", ", this)));
             }
 
             @Override
             public java.util.Iterator<String> iterator() {
-                return java.util.Arrays.stream(values()).map(Scenario::id).iterator();
+                return ALL.stream().map(Scenario::id).iterator();
             }
         }
     }
@@ -145,7 +133,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         jarId = flink.uploadJar(session.jar);
         List<DocumentEvent> generated = new BankGenerator(settings).documents();
         List<Row> rows = new ArrayList<>();
-        for (Scenario scenario : scenarios == null ? List.of(Scenario.values()) : scenarios) {
+        for (Scenario scenario : scenarios == null ? Scenario.ALL : scenarios) {
             System.out.printf(Locale.ROOT, "%s: %s, %s%n", scenario.id(), scenario.fault.description(outage),
                     scenario.topology);
             Row row;
@@ -170,6 +158,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         private final PipelineOptions options;
         private final List<String> jobs = new ArrayList<>();
         private final Map<Step, List<String>> submitted = new LinkedHashMap<>();
+        /** Each step's job now: the one submitted, recovered or resumed last. */
+        private final Map<Step, String> running = new LinkedHashMap<>();
         private final Throughput imported = new Throughput();
         private final Throughput indexed = new Throughput();
         private final long started = System.currentTimeMillis();
@@ -178,9 +168,14 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             this.scenario = scenario;
             this.generated = generated;
             this.settings = settings;
-            String name = "rel-" + runId + "-" + scenario.ordinal();
-            this.options = Options.parseWithOverrides(new PipelineOptions(), Options.with(pipeline, "--topics-of", name,
-                    "--mongodb-database", name.replace('-', '_'), "--index-prefix", name + "-"));
+            String name = "rel-" + runId + "-" + Scenario.ALL.indexOf(scenario);
+            List<String> overrides = Options.with(pipeline, "--topics-of", name, "--mongodb-database",
+                    name.replace('-', '_'), "--index-prefix", name + "-");
+            if (scenario.fault == Fault.BACKLOG) {
+                // One more partition than readers: one reader has two, and reads each at half the other's pace.
+                overrides.addAll(List.of("--partitions", Integer.toString(pipeline.parallelism > 0 ? pipeline.parallelism + 1 : 3)));
+            }
+            this.options = Options.parseWithOverrides(new PipelineOptions(), overrides);
         }
 
         Row run() throws Exception {
@@ -193,7 +188,12 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     BadInput.Injected bad = fill();
                     Map<String, Long> expected = generated.stream().filter(d -> !bad.replacedIds().contains(d.getId()))
                             .collect(Collectors.toMap(DocumentEvent::getId, DocumentEvent::getVersion));
-                    submit(scenario == Scenario.BAD_INPUT ? List.of("--parent-max-wait", "PT30S") : List.of());
+                    submit(switch (scenario.fault) {
+                        case BAD_INPUT -> List.of("--parent-wait-margin", "PT5S");
+                        // A margin of one second: it is the import's progress, not the margin, that waits for parents.
+                        case BACKLOG -> List.of("--parent-wait-margin", "PT1S");
+                        default -> List.of();
+                    });
                     ScheduledExecutorService monitor = Executors.newSingleThreadScheduledExecutor();
                     monitor.scheduleAtFixedRate(() -> poll(collection, stores), 0, 500, TimeUnit.MILLISECONDS);
                     List<long[]> windows;
@@ -231,12 +231,12 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         }
 
         private Faults faults() {
-            return new Faults(services, outage, options, this::recover);
+            return new Faults(services, outage, options, this::recover, this::pause);
         }
 
         /** The documents topic: generated by the generate job, or produced here with bad records among them. */
         private BadInput.Injected fill() throws Exception {
-            if (scenario != Scenario.BAD_INPUT) {
+            if (scenario.fault != Fault.BAD_INPUT) {
                 String generate = flink.run(jarId, Step.GENERATE, generateArguments(options), null);
                 jobs.add(generate);
                 flink.awaitState(generate, "FINISHED", Duration.ofMinutes(15));
@@ -261,10 +261,28 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                 submitted.put(Step.IMPORT, importArgs);
                 submitted.put(Step.INDEX, Options.with(options, "--index-group-id", group + "-index"));
             }
-            for (Map.Entry<Step, List<String>> step : submitted.entrySet()) {
-                String job = flink.run(jarId, step.getKey(), step.getValue(), null);
-                jobs.add(job);
-                flink.awaitState(job, "RUNNING", Duration.ofMinutes(2));
+            for (Step step : submitted.keySet()) {
+                start(step, null);
+            }
+        }
+
+        /** Runs a step with the options it was submitted with, from a savepoint or none. */
+        private void start(Step step, String savepoint) throws Exception {
+            String job = flink.run(jarId, step, submitted.get(step), savepoint);
+            jobs.add(job);
+            running.put(step, job);
+            flink.awaitState(job, "RUNNING", Duration.ofMinutes(2));
+        }
+
+        /** Each step stopped with a savepoint for the outage, then resumed from it with the options it ran with. */
+        private void pause() throws Exception {
+            Map<Step, String> savepoints = new LinkedHashMap<>();
+            for (Map.Entry<Step, String> job : running.entrySet()) {
+                savepoints.put(job.getKey(), flink.stopWithSavepoint(job.getValue(), Duration.ofMinutes(5)));
+            }
+            Thread.sleep(outage.toMillis());
+            for (Map.Entry<Step, String> savepoint : savepoints.entrySet()) {
+                start(savepoint.getKey(), savepoint.getValue());
             }
         }
 
@@ -278,6 +296,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                         .map(line -> readJson(line).path("jobId").asText())
                         .orElseThrow(() -> new IllegalStateException("job recover printed no job: " + output));
                 jobs.add(jobId);
+                running.put(step.getKey(), jobId);
             }
         }
 

@@ -7,6 +7,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -31,8 +32,8 @@ import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.options.conventions.MetricNames;
 
 /**
- * The import stage as a fragment of a job graph, with its operators' uids: the documents source → keyed by the
- * record key (the parent id) → decode and resolve ancestors → [store blobs] → bulk upsert into MongoDB. The import
+ * The import stage as a fragment of a job graph, with its operators' uids: the documents source (its progress
+ * marks advance event time, then are dropped) → keyed by the record key (the parent id) → decode and resolve ancestors → [store blobs] → bulk upsert into MongoDB. The import
  * job and the import-and-index job both apply it, so a savepoint of one restores into the same operators in the
  * other. Records cross the shuffle as the bytes Kafka delivered and are decoded after it, once.
  */
@@ -45,6 +46,8 @@ public final class ImportStage {
     private final BulkWriter<ImportedEvent> repository;
     private final ImportSettings settings;
     private final RepositoryBlobStores blobStores;
+    /** The documents topic's partitions when the job was built, or 0 if unknown. */
+    private int partitions;
 
     /** @param blobStores where each repository's generated blobs are stored, if anywhere */
     public ImportStage(AvroCodec<DocumentEvent> codec, ParentLookup lookup, BulkWriter<ImportedEvent> repository,
@@ -65,11 +68,30 @@ public final class ImportStage {
                 pipeline.repositoryBlobStores());
     }
 
+    /**
+     * Reads the documents with at most {@code count} source subtasks: a subtask without a partition would hold the
+     * watermark, and so every parent wait, back for good (Flink marks no such subtask idle, and a wall-clock
+     * idleness would also pass over a partition whose broker is away).
+     */
+    public ImportStage readingPartitions(int count) {
+        this.partitions = count;
+        return this;
+    }
+
     /** Adds the stage to {@code env}, reading {@code documents}; returns what MongoDB holds now, and the dead letters. */
     public StageOutput<ImportedEvent> apply(StreamExecutionEnvironment env, Source<RawRecord, ?, ?> documents) {
         boolean keyedByParent = settings.partitionBy == ImportSettings.PartitionBy.parent;
-        SingleOutputStreamOperator<ImportedEvent> resolved = env
-                .fromSource(documents, WatermarkStrategy.noWatermarks(), "Documents").uid("import.documents-source")
+        // Event time is the producers' time (Kafka's record timestamps), per partition; the margin holds the
+        // watermark back by as much as a parent may be written after its child (ResolveAncestors waits on it).
+        WatermarkStrategy<RawRecord> progress = WatermarkStrategy.forBoundedOutOfOrderness(settings.parentWaitMargin);
+        DataStreamSource<RawRecord> source = env.fromSource(documents, progress, "Documents");
+        SingleOutputStreamOperator<RawRecord> read = source.uid("import.documents-source")
+                .filter(record -> !record.progressMark).uid("import.progress-mark-filter").name("Drop progress marks");
+        if (partitions > 0 && env.getParallelism() > partitions) {
+            source.setParallelism(partitions);
+            read.setParallelism(partitions);
+        }
+        SingleOutputStreamOperator<ImportedEvent> resolved = read
                 .keyBy(keyedByParent ? (KeySelector<RawRecord, String>) RawRecord::keyText : RawRecord::position)
                 .process(new ResolveAncestors(codec::decode, lookup, settings))
                 .uid("import.parent-cache").name("Decode and resolve ancestors");

@@ -14,7 +14,12 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeHint;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.TimeDomain;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -45,9 +50,18 @@ import io.volumizer.options.conventions.MetricNames;
  * <p>On a cache miss the record is parked and the parent is looked up in MongoDB one retry interval later, once for
  * every sibling parked meanwhile. The wait is deliberate: a parent that is new is usually still in flight (in the
  * writer's batch), and an immediate lookup would mostly find nothing and cost a second one. A parent still missing
- * is looked up again at doubling intervals (up to a maximum), never dropped; past the configured wait its children
- * become dead letters naming it. The wait is counted while the job runs: after a restart, a child parked before it
- * waits its whole time again. A root needs no lookup, and its ancestry primes the cache for its children.
+ * is looked up again at doubling intervals (up to a maximum), never dropped for the time it takes; once the
+ * children's time has been read past (below), also after every completed checkpoint, which has written whatever
+ * parents were resolved before it.
+ *
+ * <p>How long a child waits is measured in the import's progress, not the clock: its parent, written before it (the
+ * generator, the API and the bulk commands write a parent before its children), must have been read once every
+ * partition of the documents topic has been read past the child's time plus a margin, which is when the watermark
+ * (per-partition event time, moved by the documents and by the progress marks the import writes) passes the child's
+ * timestamp. Then {@code --parent-wait-checkpoints} checkpoints must complete, each writing the parents resolved
+ * before it, and only a parent still missing after them makes its children dead letters naming it. A stalled store,
+ * a stopped job, a backlog or a slow partition hold the watermark back, so none of them makes a good child look
+ * orphaned, however long it lasts. A root needs no lookup, and its ancestry primes the cache for its children.
  *
  * <p>A folder (a document without content) resolved here is also remembered in {@link ResolvedFolders}, shared by
  * this job's import subtasks in the TaskManager: when its first child arrives, in whichever of those subtasks, the
@@ -70,7 +84,8 @@ import io.volumizer.options.conventions.MetricNames;
  * <p>Keyed by record position instead ({@code --partition-by document}, the benchmark's random partitioning), every
  * document looks its parent up and nothing is cached.
  */
-public final class ResolveAncestors extends KeyedProcessFunction<String, RawRecord, ImportedEvent> {
+public final class ResolveAncestors extends KeyedProcessFunction<String, RawRecord, ImportedEvent>
+        implements CheckpointedFunction, CheckpointListener {
 
     private static final long serialVersionUID = 1L;
 
@@ -80,7 +95,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private final long retryMillis;
     private final long checkMillis;
     private final long maxRetryMillis;
-    private final long maxWaitMillis;
+    private final Duration waitMargin;
+    private final int waitCheckpoints;
     private final Duration cacheTtl;
     private final int resolvedFolderCapacity;
 
@@ -94,14 +110,19 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private transient ListState<byte[]> parked;
     private transient ValueState<Long> parkedSince;
     private transient ValueState<Long> nextLookup;
+    /** The newest completed checkpoint when the parent was last looked up (or the first record parked). */
+    private transient ValueState<Long> lookedUpAfter;
+    /**
+     * Set once the watermark has passed the first parked child's time: the checkpoint after whose completion the
+     * children whose time has passed are dead-lettered if their parent is still missing.
+     */
+    private transient ValueState<Long> expiresAfter;
     /** Null when turned off. */
     private transient ResolvedFolders resolvedFolders;
-    /**
-     * When this subtask started (processing time of its first record or timer), from which a child parked before a
-     * restart waits its whole time again: an outage must not make a good document look orphaned, as its parent may
-     * come with the replay that follows the restart.
-     */
-    private transient long startedAt;
+    /** The newest checkpoint whose barrier this subtask has passed (the one restored from, after a restart). */
+    private transient long lastBarrier;
+    /** The newest checkpoint this subtask knows to be complete. */
+    private transient long lastCompleted;
     private transient ParentLookupMetrics metrics;
     private transient DeadLetters deadLetters;
 
@@ -113,7 +134,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         this.retryMillis = settings.parentRetryInterval.toMillis();
         this.checkMillis = Math.min(settings.parentCheckInterval.toMillis(), retryMillis);
         this.maxRetryMillis = settings.parentRetryMaxInterval.toMillis();
-        this.maxWaitMillis = settings.parentMaxWait.toMillis();
+        this.waitMargin = settings.parentWaitMargin;
+        this.waitCheckpoints = settings.parentWaitCheckpoints;
         this.cacheTtl = settings.parentCacheTtl;
         this.resolvedFolderCapacity = settings.resolvedFolderCache;
     }
@@ -141,6 +163,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                 PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         parkedSince = getRuntimeContext().getState(new ValueStateDescriptor<>("parked-since", Types.LONG));
         nextLookup = getRuntimeContext().getState(new ValueStateDescriptor<>("next-lookup", Types.LONG));
+        lookedUpAfter = getRuntimeContext().getState(new ValueStateDescriptor<>("looked-up-after-checkpoint", Types.LONG));
+        expiresAfter = getRuntimeContext().getState(new ValueStateDescriptor<>("expires-after-checkpoint", Types.LONG));
         metrics = new ParentLookupMetrics(getRuntimeContext().getMetricGroup());
         deadLetters = new DeadLetters(getRuntimeContext().getMetricGroup(), MetricNames.IMPORT);
         if (keyedByParent && resolvedFolderCapacity > 0) {
@@ -148,7 +172,22 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                     + getRuntimeContext().getTaskInfo().getTaskName(), resolvedFolderCapacity);
         }
         lookup.open(getRuntimeContext());
-        startedAt = -1;
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) {
+        lastBarrier = context.getRestoredCheckpointId().orElse(0);
+        lastCompleted = lastBarrier;
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) {
+        lastBarrier = Math.max(lastBarrier, context.getCheckpointId());
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        lastCompleted = Math.max(lastCompleted, checkpointId);
     }
 
     @Override
@@ -162,7 +201,6 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     @Override
     public void processElement(RawRecord record, Context context, Collector<ImportedEvent> out) throws Exception {
-        noteStart(context.timerService().currentProcessingTime());
         Optional<Ancestry> parent = keyedByParent && parkedSince.value() == null ? cachedParent(context, 0) : Optional.empty();
         if (parent.isEmpty()) {
             park(record, context);
@@ -197,34 +235,64 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     /**
-     * Releases the parked records in order: roots as soon as the records are read, children once their parent is
-     * known, which costs at most one lookup per firing. If the parent is still missing, the records from the first child on stay parked,
-     * undecoded, until the next firing, or become dead letters once they have waited too long.
-     *
-     * <p>Between lookups, the timer fires every check interval to see whether the job has meanwhile resolved the
-     * parent itself (a folder in flight, see {@link ResolvedFolders}), which costs no read; a chain of folders in
-     * flight, each parked behind the one above it, is then released a check interval per level.
+     * Event time: the watermark has passed the first parked child's time, and its expiry is set, a few checkpoints
+     * ahead (at the end of a bounded input, when no checkpoint follows, the parked records are settled at once).
+     * Processing time: the firings of {@link #release}.
      */
     @Override
     public void onTimer(long timestamp, OnTimerContext context, Collector<ImportedEvent> out) throws Exception {
-        Long since = parkedSince.value();
-        if (since == null) {
+        if (parkedSince.value() == null) {
             return;
         }
+        if (context.timeDomain() == TimeDomain.EVENT_TIME) {
+            if (context.timerService().currentWatermark() == Long.MAX_VALUE) {
+                release(context, out, true);
+            } else if (expiresAfter.value() == null && firstParkedTime() <= context.timerService().currentWatermark()) {
+                // Every record read before the watermark passed is before the next barrier; the checkpoints after
+                // it write the parents resolved meanwhile, one level of parked folders each.
+                expiresAfter.update(lastBarrier + waitCheckpoints);
+            }
+            return;
+        }
+        Long expiry = expiresAfter.value();
+        release(context, out, expiry != null && lastCompleted >= expiry);
+    }
+
+    /** The time of the first record parked (a timer set for an earlier one, released since, may fire meanwhile). */
+    private long firstParkedTime() throws Exception {
+        return RawRecord.fromBytes(parked.get().iterator().next()).timestamp;
+    }
+
+    /**
+     * Releases the parked records in order: roots as soon as the records are read, children once their parent is
+     * known, which costs at most one lookup per firing. If the parent is still missing, the records from the first
+     * child on stay parked, undecoded, until the next firing; once {@code expired}, the children whose time the
+     * watermark has passed become dead letters instead.
+     *
+     * <p>Between lookups, the timer fires every check interval to see whether the job has meanwhile resolved the
+     * parent itself (a folder in flight, see {@link ResolvedFolders}), which costs no read, or, for children whose
+     * time has been read past, completed a checkpoint since the last lookup, which makes a lookup due; a chain of folders in flight, each parked behind the one above
+     * it, is then released a check interval per level.
+     */
+    private void release(OnTimerContext context, Collector<ImportedEvent> out, boolean expired) throws Exception {
         // Now, not the timer's time: timers restored after a restart fire at once, with the times they were set for.
         long now = context.timerService().currentProcessingTime();
-        noteStart(now);
-        boolean expired = now - Math.max(since, startedAt) >= maxWaitMillis;
+        long watermark = context.timerService().currentWatermark();
         Optional<Ancestry> parent = keyedByParent ? cachedParent(context, 0) : Optional.empty();
         Long lookupAt = nextLookup.value();
-        boolean lookupDue = expired || lookupAt == null || now >= lookupAt;
+        Long lookedUp = lookedUpAfter.value();
+        // Once the children's time has been read past, after every checkpoint too: each may have written the parent.
+        // Not before: at the start of a backlog thousands of keys wait, and a lookup each per checkpoint would flood
+        // MongoDB and hold up the very records that resolve them.
+        boolean checkpointSinceLookup = expiresAfter.value() != null && (lookedUp == null || lastCompleted > lookedUp);
+        boolean lookupDue = expired || lookupAt == null || now >= lookupAt || checkpointSinceLookup;
         if (parent.isEmpty() && !lookupDue) {
             context.timerService().registerProcessingTimeTimer(nextFiring(now, lookupAt));
             return;
         }
         List<RawRecord> waiting = new ArrayList<>();
         parked.get().forEach(bytes -> waiting.add(RawRecord.fromBytes(bytes)));
-        boolean lookedUp = false;
+        boolean lookedUpNow = false;
         for (int i = 0; i < waiting.size(); i++) {
             RawRecord record = waiting.get(i);
             DocumentEvent document = decode(record, context);
@@ -239,8 +307,9 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             if (!satisfies(parent, document) && keyedByParent) {
                 parent = newer(parent, cachedParent(context, requiredVersion(document)));
             }
-            if (!satisfies(parent, document) && lookupDue && !lookedUp) {
-                lookedUp = true;
+            if (!satisfies(parent, document) && lookupDue && !lookedUpNow) {
+                lookedUpNow = true;
+                lookedUpAfter.update(lastCompleted);
                 metrics.miss();
                 Optional<Ancestry> found = lookup.find(document.getRepository(), document.getParentId());
                 if (keyedByParent && found.isPresent() && (parent.isEmpty() || found.get().isAtLeast(parent.get().version()))) {
@@ -251,13 +320,19 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             if (satisfies(parent, document)) {
                 metrics.resolvedAfterWait();
                 emitChild(document, parent.get(), out);
-            } else if (expired) {
+            } else if (expired && record.timestamp <= watermark) {
                 deadLetter(record, ReasonClass.PARENT_NOT_FOUND, "parent " + document.getParentId()
                         + (parent.isPresent() ? " at version " + requiredVersion(document) + " or newer (found "
-                        + parent.get().version() + ")" : "") + " not found within " + Duration.ofMillis(maxWaitMillis), context);
+                        + parent.get().version() + ")" : "") + " not found: every partition was read past this "
+                        + "document's time plus " + waitMargin + ", and " + waitCheckpoints + " checkpoints followed", context);
             } else {
                 metrics.unparked(i);
-                keepParked(waiting.subList(i, waiting.size()), now, lookedUp, context);
+                if (expired) {
+                    // The children left came later than the watermark: each waits for its own time.
+                    expiresAfter.clear();
+                    context.timerService().registerEventTimeTimer(record.timestamp);
+                }
+                keepParked(waiting.subList(i, waiting.size()), now, lookedUpNow, context);
                 return;
             }
         }
@@ -265,12 +340,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         parked.clear();
         parkedSince.clear();
         nextLookup.clear();
-    }
-
-    private void noteStart(long now) {
-        if (startedAt < 0) {
-            startedAt = now;
-        }
+        lookedUpAfter.clear();
+        expiresAfter.clear();
     }
 
     /** @param lookedUp whether this firing looked the parent up: the next lookup then backs off */
@@ -280,7 +351,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         if (lookedUp || nextLookup.value() == null) {
             // Back off: the interval doubles (it is the time waited so far) up to the maximum. A parent still missing
             // after one interval is usually stuck behind backpressure, and lookups every interval would be wasted.
-            long waited = now - Math.max(parkedSince.value(), startedAt);
+            long waited = now - parkedSince.value();
             lookupAt = now + Math.min(maxRetryMillis, Math.max(retryMillis, waited));
             nextLookup.update(lookupAt);
         } else {
@@ -289,9 +360,9 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         context.timerService().registerProcessingTimeTimer(nextFiring(now, lookupAt));
     }
 
-    /** Without resolved folders to check, only the lookups need a firing. */
+    /** The next lookup, or sooner, to check the resolved folders and whether a checkpoint has completed. */
     private long nextFiring(long now, long lookupAt) {
-        return resolvedFolders == null ? lookupAt : Math.min(lookupAt, now + checkMillis);
+        return Math.min(lookupAt, now + checkMillis);
     }
 
     private void park(RawRecord record, Context context) throws Exception {
@@ -301,7 +372,9 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             long now = context.timerService().currentProcessingTime();
             parkedSince.update(now);
             nextLookup.update(now + retryMillis);
+            lookedUpAfter.update(lastCompleted);
             context.timerService().registerProcessingTimeTimer(nextFiring(now, now + retryMillis));
+            context.timerService().registerEventTimeTimer(record.timestamp);
         }
     }
 

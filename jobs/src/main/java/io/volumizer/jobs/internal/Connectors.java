@@ -17,6 +17,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.avro.specific.SpecificRecord;
 
 import io.volumizer.jobs.internal.kafka.AvroRecordSerializer;
+import io.volumizer.jobs.internal.kafka.ProgressMarkWriter;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.kafka.RawRecordDeserializer;
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -52,6 +53,14 @@ public final class Connectors {
                 .setProperty("partition.discovery.interval.ms", "10000")
                 .setProperty("commit.offsets.on.checkpoint", "true")
                 .build();
+    }
+
+    /**
+     * Progress marks at the end of every partition of {@code topic}, for a job that reads it with event time: see
+     * {@link io.volumizer.schemas.keys.ProgressMarks}.
+     */
+    public static ProgressMarkWriter progressMarks(PipelineOptions options, String topic, java.time.Duration interval) {
+        return new ProgressMarkWriter(options.kafka.clientProperties(), topic, interval);
     }
 
     /** Writes Avro records in the Confluent wire format, exactly once (Kafka transactions committed on checkpoints). */
@@ -122,6 +131,19 @@ public final class Connectors {
             env.setParallelism(options.parallelism);
         }
         return env;
+    }
+
+    /** How many partitions {@code topic} has now. */
+    public static int partitionCount(PipelineOptions options, String topic) {
+        try (Admin admin = Admin.create(options.kafka.clientProperties())) {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot describe " + topic + " at " + options.kafka.bootstrapServers + ": "
+                    + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing " + topic, e);
+        }
     }
 
     /** Creates the topics that do not exist yet. */

@@ -10,6 +10,7 @@ import io.volumizer.jobs.index.IndexStage;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
+import io.volumizer.jobs.internal.kafka.ProgressMarkWriter;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.options.steps.ImportAndIndexOptions;
 import io.volumizer.options.steps.Step;
@@ -20,11 +21,12 @@ import io.volumizer.schemas.event.ImportedEvent;
  * Import then index in one job graph: the import stage chained straight into the index stage, with no imported
  * topic in between (one job to operate, one hop less); the uids are those of the two separate jobs.
  */
-public record ImportAndIndexJob(Source<RawRecord, ?, ?> documents, ImportStage importStage, IndexStage indexStage,
+public record ImportAndIndexJob(Source<RawRecord, ?, ?> documents, ProgressMarkWriter progressMarks, ImportStage importStage, IndexStage indexStage,
         Sink<DeadLetter> deadLetters) implements JobMains.Job {
 
     @Override
     public void build(StreamExecutionEnvironment env) {
+        progressMarks.addTo(env, "import");
         StageOutput<ImportedEvent> imported = importStage.apply(env, documents);
         StageOutput<ImportedEvent> indexed = indexStage.apply(imported.stream());
         indexed.stream().sinkTo(new DiscardingSink<>()).uid("index.indexed").name("Indexed");
@@ -37,7 +39,9 @@ public record ImportAndIndexJob(Source<RawRecord, ?, ?> documents, ImportStage i
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.deadletterTopic());
             return new ImportAndIndexJob(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.groupId()),
-                    ImportStage.onMongoDb(pipeline, options.importSettings),
+                    Connectors.progressMarks(pipeline, pipeline.documentsTopic(), options.importSettings.progressMarkInterval),
+                    ImportStage.onMongoDb(pipeline, options.importSettings)
+                            .readingPartitions(Connectors.partitionCount(pipeline, pipeline.documentsTopic())),
                     IndexStage.onSearchEngine(pipeline, options.indexSettings),
                     Connectors.deadLetterSink(pipeline, Step.IMPORT_AND_INDEX));
         });

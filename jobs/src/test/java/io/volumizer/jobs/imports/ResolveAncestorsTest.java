@@ -132,7 +132,7 @@ class ResolveAncestorsTest {
         settings.parentRetryInterval = Duration.ofMillis(100);
         settings.parentCheckInterval = Duration.ofMillis(20);
         settings.parentRetryMaxInterval = Duration.ofMillis(400);
-        settings.parentMaxWait = Duration.ofMillis(1000);
+        settings.parentWaitCheckpoints = 2;
         settings.parentCacheTtl = Duration.ofHours(1);
         settings.resolvedFolderCache = resolvedFolders;
         return new KeyedProcessOperator<>(new ResolveAncestors(Documents::fromAvro, new MapLookup(), settings));
@@ -161,6 +161,25 @@ class ResolveAncestorsTest {
         }
     }
 
+    /** A checkpoint's barrier passes the subtask, and the checkpoint completes. */
+    private static void checkpoint(KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness,
+            long id) throws Exception {
+        harness.snapshot(id, id);
+        harness.notifyOfCompletedCheckpoint(id);
+    }
+
+    /**
+     * After the watermark has passed a parked record: the checkpoints that confirm it complete, then the firings after
+     * them run, from {@code now} on.
+     */
+    private static void expire(KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness,
+            long now) throws Exception {
+        for (long id = 1; id <= 3; id++) {
+            checkpoint(harness, 100 + id);
+        }
+        advance(harness, now, now + 100);
+    }
+
     private static KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness() throws Exception {
         return harness(true);
     }
@@ -175,7 +194,8 @@ class ResolveAncestorsTest {
     }
 
     private static List<DeadLetter> deadLetters(KeyedOneInputStreamOperatorTestHarness<String, RawRecord, ImportedEvent> harness) {
-        return harness.getSideOutput(DeadLetters.TAG).stream().map(r -> r.getValue()).toList();
+        var letters = harness.getSideOutput(DeadLetters.TAG);
+        return letters == null ? List.of() : letters.stream().map(r -> r.getValue()).toList();
     }
 
     @Test
@@ -331,6 +351,8 @@ class ResolveAncestorsTest {
             harness.open();
             sendMadeAgainst(harness, "s1", "account", 2, 5);
             advance(harness, 0, 1200);
+            harness.processWatermark(1);
+            expire(harness, 1200);
             assertThat(ids(harness)).isEmpty();
             assertThat(deadLetters(harness)).singleElement().satisfies(letter -> assertThat(letter.getReason())
                     .contains("parent account at version 5 or newer (found 1) not found"));
@@ -529,24 +551,85 @@ class ResolveAncestorsTest {
     }
 
     @Test
-    void aChildWhoseParentNeverArrivesIsDeadLetteredWithItsOriginalBytes() throws Exception {
+    void aChildWhoseParentNeverArrivesWaitsForTheImportsProgressNotTheClockThenIsDeadLetteredWithItsOriginalBytes()
+            throws Exception {
         RawRecord orphan = record(document("orphan", "nowhere", "o.pdf"), 41);
+        orphan.timestamp = 5_000;
         try (var harness = harness()) {
             harness.open();
             harness.processElement(orphan, 0);
-            for (long time = 100; time <= 1300; time += 100) {
-                harness.setProcessingTime(time);
-            }
-            assertThat(LOOKUPS.get()).as("looked up at 100, 200, 400, 800 (the 400 ms cap), and once more on expiry at 1000 ms").isEqualTo(5);
+            advance(harness, 0, 600_000);
+            assertThat(deadLetters(harness)).as("ten minutes without progress: a stall, not an orphan").isEmpty();
+
+            harness.processWatermark(5_000);
+            checkpoint(harness, 1);
+            advance(harness, 600_000, 600_100);
+            assertThat(deadLetters(harness)).as("read past its time, but not yet confirmed by 2 checkpoints").isEmpty();
+            checkpoint(harness, 2);
+            checkpoint(harness, 3);
+            advance(harness, 600_100, 600_200);
 
             assertThat(harness.extractOutputValues()).isEmpty();
             assertThat(deadLetters(harness)).singleElement().satisfies(letter -> {
-                assertThat(letter.getReason()).contains("parent nowhere not found within");
+                assertThat(letter.getReason()).contains("parent nowhere not found: every partition was read past this "
+                        + "document's time plus PT30S, and 2 checkpoints followed");
                 assertThat(letter.getStage()).isEqualTo("import");
                 assertThat(letter.getPayload()).isEqualTo(ByteBuffer.wrap(orphan.value));
                 assertThat(letter.getTopic()).isEqualTo("documents");
                 assertThat(letter.getOffset()).isEqualTo(41);
             });
+        }
+    }
+
+    @Test
+    void aParentResolvedWhileItsChildExpiresIsFoundByTheLookupAfterTheNextCheckpoint() throws Exception {
+        try (var harness = harness(true, 0)) {
+            harness.open();
+            send(harness, "s1", "account");
+            advance(harness, 0, 9_900); // backed off: looked up every 400 ms, the last at 9,600, the next at 10,000
+            int lookups = LOOKUPS.get();
+            harness.processWatermark(1);
+            // Written by another subtask's writer, whose batch the checkpoint flushed.
+            STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
+            checkpoint(harness, 1);
+            advance(harness, 9_900, 9_920);
+
+            assertThat(LOOKUPS.get()).as("a lookup after the checkpoint, before the next backed-off one").isEqualTo(lookups + 1);
+            assertThat(ids(harness)).containsExactly("s1");
+            assertThat(deadLetters(harness)).isEmpty();
+        }
+    }
+
+    @Test
+    void onlyTheChildrenWhoseTimeHasBeenReadPastExpireTheLaterOnesWaitForTheirOwn() throws Exception {
+        try (var harness = harness()) {
+            harness.open();
+            RawRecord early = record(document("s1", "nowhere", "s1.pdf"), 1);
+            early.timestamp = 1_000;
+            RawRecord late = record(document("s2", "nowhere", "s2.pdf"), 2);
+            late.timestamp = 9_000;
+            harness.processElement(early, 0);
+            harness.processElement(late, 0);
+            harness.processWatermark(5_000);
+            expire(harness, 100);
+
+            assertThat(deadLetters(harness)).extracting(DeadLetter::getOffset).containsExactly(1L);
+            harness.processWatermark(9_000);
+            checkpoint(harness, 104);
+            checkpoint(harness, 105);
+            advance(harness, 200, 300);
+            assertThat(deadLetters(harness)).extracting(DeadLetter::getOffset).containsExactly(1L, 2L);
+        }
+    }
+
+    @Test
+    void atTheEndOfABoundedInputTheOrphansAreDeadLetteredAtOnce() throws Exception {
+        try (var harness = harness()) {
+            harness.open();
+            send(harness, "s1", "nowhere");
+            harness.processWatermark(Long.MAX_VALUE);
+            assertThat(deadLetters(harness)).singleElement()
+                    .satisfies(letter -> assertThat(letter.getReason()).contains("parent nowhere not found"));
         }
     }
 
@@ -615,7 +698,7 @@ class ResolveAncestorsTest {
     }
 
     @Test
-    void aChildParkedBeforeARestartWaitsItsWholeTimeAgainAfterIt() throws Exception {
+    void aChildParkedBeforeARestartWaitsThroughItAndExpiresOnlyAfterCheckpointsOfTheRestoredJob() throws Exception {
         OperatorSubtaskState snapshot;
         try (var harness = harness()) {
             harness.open();
@@ -623,13 +706,14 @@ class ResolveAncestorsTest {
             harness.setProcessingTime(900);
             snapshot = harness.snapshot(1, 900);
         }
-        // The job was down longer than the maximum wait (1000 ms); its parent comes with the replay after the restart.
+        // The job was down for a while; its parent comes with the replay after the restart.
         try (var restored = harness()) {
             restored.initializeState(snapshot);
             restored.open();
             restored.setProcessingTime(5_000);
+            restored.processWatermark(1);
             advance(restored, 5_000, 5_500);
-            assertThat(restored.getSideOutput(DeadLetters.TAG)).as("not expired by the time the job was down").isNull();
+            assertThat(restored.getSideOutput(DeadLetters.TAG)).as("read past, but no checkpoint since the restore").isNull();
 
             STORED.put("late", stored(List.of("root", "late"), "/bank/l"));
             advance(restored, 5_500, 5_900);

@@ -268,7 +268,7 @@ class PipelineIT {
         long total = expected(5, 6).size();
         // Long enough for a parent at depth 4 to be written on a loaded machine (each level waits for the one above,
         // at backed-off lookups), short enough for the orphan to be dead-lettered soon.
-        String job = submit(Step.IMPORT, args("--group-id", "it-bad-" + run, "--parent-max-wait", "PT30S"), null);
+        String job = submit(Step.IMPORT, args("--group-id", "it-bad-" + run, "--parent-wait-margin", "PT5S"), null);
         AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registry.url),
                 AvroCodec.valueSubject(pipeline.documentsTopic()), DocumentEvent.class);
         DocumentEvent orphan = expected(5, 6).get(60);
@@ -313,7 +313,7 @@ class PipelineIT {
         assertThat(reasons).hasSize(5).anyMatch(r -> r.contains("WRONG_MAGIC_BYTE"))
                 .anyMatch(r -> r.contains("record key 'k' is not the parent id of document mis-keyed-" + run))
                 .anyMatch(r -> r.contains("UNKNOWN_SCHEMA_ID")).anyMatch(r -> r.contains("TRUNCATED"))
-                .anyMatch(r -> r.contains("parent never-arrives not found within"));
+                .anyMatch(r -> r.contains("parent never-arrives not found: every partition was read past"));
         Map<ReasonClass, Long> onePerClass = Map.of(ReasonClass.WRONG_MAGIC_BYTE, 1L, ReasonClass.KEY_MISMATCH, 1L,
                 ReasonClass.UNKNOWN_SCHEMA_ID, 1L, ReasonClass.TRUNCATED, 1L, ReasonClass.PARENT_NOT_FOUND, 1L);
         assertThat(classes).isEqualTo(onePerClass);

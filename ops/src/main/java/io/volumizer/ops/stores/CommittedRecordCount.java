@@ -7,8 +7,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
+import io.volumizer.schemas.keys.ProgressMarks;
+
 /**
- * The committed records of a topic, from its start, counted as they come: each {@link #count()} reads only what
+ * The committed records of a topic but its progress marks, from its start, counted as they come: each {@link #count()} reads only what
  * arrived since the one before. Made by {@link Stores#committedRecordCount(String)}.
  */
 public final class CommittedRecordCount implements AutoCloseable {
@@ -38,7 +40,9 @@ public final class CommittedRecordCount implements AutoCloseable {
         }
         for (ConsumerRecords<byte[], byte[]> fetched = consumer.poll(Duration.ZERO); !fetched.isEmpty();
                 fetched = consumer.poll(Duration.ZERO)) {
-            count += fetched.count();
+            for (var record : fetched) {
+                count += ProgressMarks.isMark(record.headers()) ? 0 : 1;
+            }
         }
         return count;
     }

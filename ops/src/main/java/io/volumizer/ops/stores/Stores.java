@@ -29,6 +29,7 @@ import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.keys.ProgressMarks;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.search.SearchEngine;
@@ -103,7 +104,7 @@ public final class Stores implements AutoCloseable {
         return count[0];
     }
 
-    /** Every committed record of a topic, from its start to its end as it is now, in each partition's order. */
+    /** Every committed record of a topic but its progress marks, from its start to its end as it is now, in each partition's order. */
     public void readCommitted(String topic, Consumer<byte[]> each) {
         try (var consumer = committedReader()) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
@@ -113,7 +114,11 @@ public final class Stores implements AutoCloseable {
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
             long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
             while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(record -> each.accept(record.value()));
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> {
+                    if (!ProgressMarks.isMark(record.headers())) {
+                        each.accept(record.value());
+                    }
+                });
             }
         }
     }

@@ -27,8 +27,21 @@ public final class ImportSettings {
             + "lookups of a missing parent; the interval doubles from --parent-retry-interval (default: ${DEFAULT-VALUE}).")
     public Duration parentRetryMaxInterval;
 
-    @Option(names = "--parent-max-wait", defaultValue = "PT2M", description = "How long a child waits for its parent before it is dead-lettered (default: ${DEFAULT-VALUE}).")
-    public Duration parentMaxWait;
+    @Option(names = "--parent-wait-margin", defaultValue = "PT30S", description = "How much later, by the producers' "
+            + "clocks, a parent may be written than its child (clock skew, sends in flight): a child whose parent is "
+            + "missing waits until every partition of the documents topic has been read past its time plus this, "
+            + "however long the import takes to get there (default: ${DEFAULT-VALUE}).")
+    public Duration parentWaitMargin;
+
+    @Option(names = "--parent-wait-checkpoints", defaultValue = "3", description = "Checkpoints that must complete, "
+            + "once a child's time has been read past, before it is dead-lettered: each writes the parents resolved "
+            + "before it, one level of a chain of parked folders (default: ${DEFAULT-VALUE}).")
+    public int parentWaitCheckpoints;
+
+    @Option(names = "--progress-mark-interval", defaultValue = "PT1S", description = "How often the import writes a "
+            + "progress mark to every partition of the documents topic, so that its event time advances where no "
+            + "document comes (default: ${DEFAULT-VALUE}).")
+    public Duration progressMarkInterval;
 
     @Option(names = "--parent-cache-ttl", defaultValue = "PT1H", description = "How long a parent stays in the cache unused (default: ${DEFAULT-VALUE}).")
     public Duration parentCacheTtl;
@@ -64,7 +77,10 @@ public final class ImportSettings {
                 "--parent-check-interval must be positive and at most --parent-retry-interval, was " + parentCheckInterval);
         require(parentRetryMaxInterval.compareTo(parentRetryInterval) >= 0,
                 "--parent-retry-max-interval must be at least --parent-retry-interval");
-        require(parentMaxWait.compareTo(parentRetryInterval) >= 0, "--parent-max-wait must be at least --parent-retry-interval");
+        require(!parentWaitMargin.isNegative(), "--parent-wait-margin must not be negative, was " + parentWaitMargin);
+        require(parentWaitCheckpoints >= 1, "--parent-wait-checkpoints must be at least 1, was " + parentWaitCheckpoints);
+        require(progressMarkInterval.toMillis() >= 100, "--progress-mark-interval must be at least 100 ms, was "
+                + progressMarkInterval);
         require(parentCacheTtl.toMillis() >= 1000, "--parent-cache-ttl must be at least a second, was " + parentCacheTtl);
     }
 }

@@ -13,6 +13,8 @@ public class RawRecord {
     public int partition;
     public long offset;
     public long timestamp;
+    /** A {@link io.volumizer.schemas.keys.ProgressMarks progress mark}, not a document: dropped once it has moved event time. */
+    public boolean progressMark;
 
     public RawRecord() {
     }

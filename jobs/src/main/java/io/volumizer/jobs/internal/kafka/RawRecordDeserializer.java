@@ -5,6 +5,8 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import io.volumizer.schemas.keys.ProgressMarks;
+
 /** Passes records on undecoded: nothing a producer wrote can make the source fail. */
 public final class RawRecordDeserializer implements KafkaRecordDeserializationSchema<RawRecord> {
 
@@ -12,8 +14,10 @@ public final class RawRecordDeserializer implements KafkaRecordDeserializationSc
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawRecord> out) {
-        out.collect(new RawRecord(record.key(), record.value(), record.topic(), record.partition(), record.offset(),
-                record.timestamp()));
+        RawRecord raw = new RawRecord(record.key(), record.value(), record.topic(), record.partition(), record.offset(),
+                record.timestamp());
+        raw.progressMark = ProgressMarks.isMark(record.headers());
+        out.collect(raw);
     }
 
     @Override
