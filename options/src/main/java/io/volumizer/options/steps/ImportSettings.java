@@ -33,9 +33,10 @@ public final class ImportSettings {
             + "however long the import takes to get there (default: ${DEFAULT-VALUE}).")
     public Duration parentWaitMargin;
 
-    @Option(names = "--parent-wait-checkpoints", defaultValue = "3", description = "Checkpoints that must complete, "
+    @Option(names = "--parent-wait-checkpoints", defaultValue = "5", description = "Checkpoints that must complete, "
             + "once a child's time has been read past, before it is dead-lettered: each writes the parents resolved "
-            + "before it, one level of a chain of parked folders (default: ${DEFAULT-VALUE}).")
+            + "before it, one level of a chain of folders that waited too; 5 covers the bank's deepest chain, root to "
+            + "statement, across TaskManagers (default: ${DEFAULT-VALUE}).")
     public int parentWaitCheckpoints;
 
     @Option(names = "--progress-mark-interval", defaultValue = "PT1S", description = "How often the import writes a "
