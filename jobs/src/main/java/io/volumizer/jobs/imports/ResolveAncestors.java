@@ -36,6 +36,7 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.schemas.keys.DocumentKeys;
+import io.volumizer.schemas.keys.RepositoryNames;
 import io.volumizer.stores.mongodb.Ancestry;
 import io.volumizer.options.conventions.MetricNames;
 
@@ -378,9 +379,18 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         }
     }
 
-    /** The document, or null once it has been dead-lettered (undecodable, or keyed by something but its parent). */
+    /**
+     * The document, or null once it has been dead-lettered: undecodable, keyed by something but its parent, or of a
+     * repository no store may hold (an index name must be lower case: Elasticsearch would refuse its every write,
+     * and the job would restart over it without end).
+     */
     private DocumentEvent decode(RawRecord record, Context context) throws Exception {
         DocumentEvent document = decoder.decode(record, (reasonClass, reason) -> deadLetter(record, reasonClass, reason, context));
+        if (document != null && !RepositoryNames.isValid(document.getRepository())) {
+            deadLetter(record, ReasonClass.INVALID_REPOSITORY, "repository '" + document.getRepository() + "' of document "
+                    + document.getId() + " is not " + RepositoryNames.RULE, context);
+            return null;
+        }
         if (document != null && keyedByParent && !context.getCurrentKey().equals(DocumentKeys.parentKey(document))) {
             deadLetter(record, ReasonClass.KEY_MISMATCH, "record key '" + context.getCurrentKey()
                     + "' is not the parent id of document " + document.getId() + " ('" + DocumentKeys.parentKey(document)

@@ -35,6 +35,7 @@ import io.volumizer.schemas.acl.AclInheritance;
 import io.volumizer.schemas.event.Acl;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.EffectiveAcl;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -654,6 +655,25 @@ class ResolveAncestorsTest {
                     r -> assertThat(r).isEqualTo("empty record value (tombstone)"),
                     r -> assertThat(r).contains("record key 'account' is not the parent id of document stray ('elsewhere')"),
                     r -> assertThat(r).contains("record key 'account' is not the parent id"));
+        }
+    }
+
+    @Test
+    void aDocumentOfARepositoryNoStoreMayHoldIsDeadLetteredAndItsSiblingsGoOn() throws Exception {
+        STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
+        DocumentEvent upperCase = document("s0", "account", "s0.pdf");
+        upperCase.setRepository("BAD");
+        try (var harness = harness()) {
+            harness.open();
+            harness.processElement(record(upperCase, offset++), 0);
+            send(harness, "s1", "account");
+            harness.setProcessingTime(100);
+
+            assertThat(ids(harness)).containsExactly("s1");
+            assertThat(deadLetters(harness)).singleElement().satisfies(letter -> {
+                assertThat(letter.getReasonClass()).isEqualTo(ReasonClass.INVALID_REPOSITORY);
+                assertThat(letter.getReason()).contains("repository 'BAD' of document s0 is not 1-64 lower-case letters");
+            });
         }
     }
 
