@@ -22,6 +22,7 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 
+import io.volumizer.schemas.registry.NotAvroSchemaException;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
 import io.volumizer.schemas.registry.SchemaRegistryException;
 
@@ -158,6 +159,8 @@ public final class AvroCodec<T> implements Serializable {
     private Schema writerSchema(int id) {
         try {
             return registry.schemaById(id);
+        } catch (NotAvroSchemaException e) {
+            throw new WireFormatException(WireFormatException.Kind.NOT_AVRO, e.getMessage(), e);
         } catch (SchemaRegistryException e) {
             if (e.status() == 404) {
                 throw new WireFormatException(WireFormatException.Kind.UNKNOWN_SCHEMA_ID,

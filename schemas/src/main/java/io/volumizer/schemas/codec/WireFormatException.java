@@ -15,6 +15,8 @@ public class WireFormatException extends RuntimeException {
         UNKNOWN_SCHEMA_ID,
         /** The Avro body does not match its writer schema, or cannot be resolved to the reader schema. */
         MALFORMED_AVRO,
+        /** The registry's schema under the id in the header is not Avro (JSON, Protobuf) or does not parse. */
+        NOT_AVRO,
         /** The registry could not be asked (down, or answered an error other than 404). */
         REGISTRY_UNAVAILABLE
     }

@@ -69,14 +69,27 @@ public final class SchemaRegistryClient implements Serializable {
         return id;
     }
 
-    /** @throws SchemaRegistryException with status 404 when no schema has this id */
+    /**
+     * @throws SchemaRegistryException with status 404 when no schema has this id
+     * @throws NotAvroSchemaException when the schema under this id is not Avro (the registry's {@code schemaType},
+     *         absent for Avro, names another) or does not parse as Avro
+     */
     public Schema schemaById(int id) {
         Schema cached = schemasById().get(id);
         if (cached != null) {
             return cached;
         }
         JsonNode answer = send(HttpRequest.newBuilder(uri("/schemas/ids/" + id)).GET(), "fetch schema id " + id);
-        Schema schema = new Schema.Parser().parse(answer.path("schema").asText());
+        String type = answer.path("schemaType").asText("AVRO");
+        if (!type.equals("AVRO")) {
+            throw new NotAvroSchemaException("schema id " + id + " is a " + type + " schema, not Avro", null);
+        }
+        Schema schema;
+        try {
+            schema = new Schema.Parser().parse(answer.path("schema").asText());
+        } catch (org.apache.avro.SchemaParseException e) {
+            throw new NotAvroSchemaException("schema id " + id + " does not parse as Avro: " + e.getMessage(), e);
+        }
         schemasById().put(id, schema);
         return schema;
     }

@@ -68,6 +68,32 @@ class AvroCodecIT {
     }
 
     @Test
+    void aSchemaIdWhoseSchemaIsNotAvroIsNamedNotAnOutage() throws Exception {
+        // A JSON schema registered under the subject of another producer's topic: its id in front of an Avro body.
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String jsonSchema = "{\"$schema\": \"http://json-schema.org/draft-07/schema#\", \"type\": \"object\", "
+                + "\"properties\": {\"id\": {\"type\": \"string\"}}}";
+        String body = json.createObjectNode().put("schemaType", "JSON").put("schema", jsonSchema).toString();
+        java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(REGISTRY + "/subjects/" + topic + "-json/versions"))
+                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        int jsonSchemaId = json.readTree(answer.body()).path("id").asInt();
+        AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(registry, AvroCodec.valueSubject(topic),
+                DocumentEvent.class);
+        byte[] bytes = codec.encode(statement());
+        ConfluentWireFormat.writeHeader(jsonSchemaId, bytes);
+
+        assertThatThrownBy(() -> AvroCodec.forSpecific(new SchemaRegistryClient(REGISTRY), "unused", DocumentEvent.class)
+                .decode(bytes)).isInstanceOfSatisfying(WireFormatException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(WireFormatException.Kind.NOT_AVRO);
+                    assertThat(e).hasMessageContaining("schema id " + jsonSchemaId + " is a JSON schema, not Avro");
+                });
+    }
+
+    @Test
     void truncatedAndGarbageBodiesAreNamed() {
         AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(registry, AvroCodec.valueSubject(topic),
                 DocumentEvent.class);

@@ -8,7 +8,7 @@ import io.volumizer.schemas.event.ReasonClass;
 
 /**
  * Decodes a Kafka record's value, or says why it cannot: garbage, a wrong magic byte, an unknown schema id, a
- * truncated record or a tombstone is the record's fault and gets a reason to dead-letter it by. An unreachable
+ * schema id whose schema is not Avro, a truncated record or a tombstone is the record's fault and gets a reason to dead-letter it by. An unreachable
  * registry is not: it is thrown, so the task fails and restarts from its checkpoint instead of dead-lettering good
  * records.
  */
@@ -47,6 +47,7 @@ public final class RecordDecoder<T> implements Serializable {
             case TRUNCATED -> ReasonClass.TRUNCATED;
             case UNKNOWN_SCHEMA_ID -> ReasonClass.UNKNOWN_SCHEMA_ID;
             case MALFORMED_AVRO -> ReasonClass.MALFORMED_AVRO;
+            case NOT_AVRO -> ReasonClass.NOT_AVRO;
             case REGISTRY_UNAVAILABLE -> throw e;
         };
     }
