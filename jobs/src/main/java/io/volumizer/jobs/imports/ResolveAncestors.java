@@ -24,6 +24,7 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
+import io.volumizer.generators.BlobKey;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.kafka.RecordDecoder;
@@ -380,9 +381,10 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     /**
-     * The document, or null once it has been dead-lettered: undecodable, keyed by something but its parent, or of a
+     * The document, or null once it has been dead-lettered: undecodable, keyed by something but its parent, of a
      * repository no store may hold (an index name must be lower case: Elasticsearch would refuse its every write,
-     * and the job would restart over it without end).
+     * and the job would restart over it without end), or with a generated blob key that does not parse (rendering
+     * it, to store the blob or to serve it, would fail every time).
      */
     private DocumentEvent decode(RawRecord record, Context context) throws Exception {
         DocumentEvent document = decoder.decode(record, (reasonClass, reason) -> deadLetter(record, reasonClass, reason, context));
@@ -390,6 +392,15 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             deadLetter(record, ReasonClass.INVALID_REPOSITORY, "repository '" + document.getRepository() + "' of document "
                     + document.getId() + " is not " + RepositoryNames.RULE, context);
             return null;
+        }
+        if (document != null && document.getBlob() != null && BlobKey.isGenerated(document.getBlob().getKey())) {
+            try {
+                BlobKey.parse(document.getBlob().getKey(), document.getRepository());
+            } catch (IllegalArgumentException e) {
+                deadLetter(record, ReasonClass.INVALID_BLOB_KEY, "document " + document.getId() + ": " + e.getMessage(),
+                        context);
+                return null;
+            }
         }
         if (document != null && keyedByParent && !context.getCurrentKey().equals(DocumentKeys.parentKey(document))) {
             deadLetter(record, ReasonClass.KEY_MISMATCH, "record key '" + context.getCurrentKey()

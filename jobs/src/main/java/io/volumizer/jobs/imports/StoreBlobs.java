@@ -51,7 +51,7 @@ public final class StoreBlobs extends RichMapFunction<ImportedEvent, ImportedEve
         DocumentEvent document = imported.getDocument();
         BlobRef blob = document.getBlob();
         Optional<BlobStore> store = opened.of(document.getRepository());
-        if (blob == null || blob.getDigest() != null || !blob.getKey().startsWith("gen/") || store.isEmpty()) {
+        if (blob == null || blob.getDigest() != null || !BlobKey.isGenerated(blob.getKey()) || store.isEmpty()) {
             return imported;
         }
         byte[] bytes = Renditions.render(BlobKey.parse(blob.getKey(), document.getRepository()));

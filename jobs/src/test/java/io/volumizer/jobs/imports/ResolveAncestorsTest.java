@@ -678,6 +678,25 @@ class ResolveAncestorsTest {
     }
 
     @Test
+    void aGeneratedBlobKeyThatDoesNotParseIsDeadLetteredAndItsSiblingsGoOn() throws Exception {
+        STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
+        DocumentEvent badKey = document("s0", "account", "s0.pdf");
+        badKey.setBlob(BlobRef.newBuilder().setKey("gen/v1/7/statement/not-a-number").setMimeType("application/pdf").setFilename("s0.pdf").build());
+        try (var harness = harness()) {
+            harness.open();
+            harness.processElement(record(badKey, offset++), 0);
+            send(harness, "s1", "account");
+            harness.setProcessingTime(100);
+
+            assertThat(ids(harness)).containsExactly("s1");
+            assertThat(deadLetters(harness)).singleElement().satisfies(letter -> {
+                assertThat(letter.getReasonClass()).isEqualTo(ReasonClass.INVALID_BLOB_KEY);
+                assertThat(letter.getReason()).startsWith("document s0: ");
+            });
+        }
+    }
+
+    @Test
     void spreadAtRandomEveryDocumentLooksUpItsParentAndNothingIsCached() throws Exception {
         STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
         try (var harness = harness(false)) {
