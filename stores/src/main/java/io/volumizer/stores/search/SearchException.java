@@ -20,6 +20,8 @@ public final class SearchException extends IOException {
         UNAVAILABLE,
         /** No answer: the connection was refused or broke, or the answer did not come in time. */
         UNREACHABLE,
+        /** The request was larger than the engine takes (HTTP 413): the same request is refused every time. */
+        TOO_LARGE,
         /** Any other error the engine answered with. */
         FAILED
     }

@@ -24,6 +24,7 @@ final class Elasticsearch7Errors {
         Kind kind = switch (status) {
             case 404 -> Kind.NOT_FOUND;
             case 400 -> Kind.INVALID;
+            case 413 -> Kind.TOO_LARGE;
             case 429, 502, 503, 504 -> Kind.UNAVAILABLE;
             default -> Kind.FAILED;
         };

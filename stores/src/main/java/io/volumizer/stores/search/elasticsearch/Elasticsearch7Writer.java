@@ -101,6 +101,10 @@ final class Elasticsearch7Writer implements SearchWriter {
                 if (e.kind() == SearchException.Kind.UNAVAILABLE || e.kind() == SearchException.Kind.UNREACHABLE) {
                     continue; // the whole request is retried
                 }
+                if (e.kind() == SearchException.Kind.TOO_LARGE) {
+                    result.addAll(writeInHalves(pending, e));
+                    return result;
+                }
                 throw new StoreUnavailableException("Elasticsearch refused a bulk request: " + e.getMessage(), e);
             }
             List<ImportedEvent> retry = new ArrayList<>();
@@ -122,6 +126,23 @@ final class Elasticsearch7Writer implements SearchWriter {
             pending = retry;
         }
         return result;
+    }
+
+    /**
+     * A request over the engine's size limit ({@code http.max_content_length}), whatever the batch's estimate said:
+     * its halves are written apart, down to a document alone, which is then the document's own fault.
+     */
+    private BulkResult<ImportedEvent> writeInHalves(List<ImportedEvent> batch, SearchException tooLarge) {
+        if (batch.size() == 1) {
+            BulkResult<ImportedEvent> alone = new BulkResult<>();
+            alone.failed(batch.get(0), ReasonClass.TOO_LARGE, "Elasticsearch refused the document alone as too large: "
+                    + tooLarge.reason());
+            return alone;
+        }
+        int half = batch.size() / 2;
+        BulkResult<ImportedEvent> halves = write(batch.subList(0, half));
+        halves.addAll(write(batch.subList(half, batch.size())));
+        return halves;
     }
 
     /**

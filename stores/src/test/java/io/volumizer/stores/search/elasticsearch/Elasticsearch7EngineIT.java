@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.BulkResult;
 import io.volumizer.stores.search.IndexLayout;
@@ -98,6 +99,23 @@ class Elasticsearch7EngineIT {
         assertThat(reader.get(alias, "d-1", null).orElseThrow().source().path("title").asText()).isEqualTo("Title 1");
         assertThat(reader.get(alias, "no-such-document", null)).isEmpty();
         assertThat(indices.repositories()).containsExactly("bank");
+    }
+
+    @Test
+    void aRequestOverTheEnginesSizeLimitIsHalvedUntilTheDocumentTooLargeAloneIsRefusedAndTheOthersAreWritten() {
+        // Over Elasticsearch's http.max_content_length (100 MB): the title goes into the request twice (its field
+        // and the fulltext), so the request carrying this document is over 120 MB, whatever the batch's estimate.
+        ImportedEvent huge = imported("bank", "huge", "p-1", "huge.pdf", 1, "x".repeat(60_000_000));
+        List<ImportedEvent> batch = List.of(imported("bank", "a", "p-1", "a.pdf", 1, "A"), huge,
+                imported("bank", "b", "p-1", "b.pdf", 1, "B"), imported("bank", "c", "p-1", "c.pdf", 1, "C"));
+
+        BulkResult<ImportedEvent> result = store.write(batch);
+
+        assertThat(result.written()).extracting(e -> e.getDocument().getId()).containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(result.failed()).singleElement().satisfies(failure -> {
+            assertThat(failure.item()).isSameAs(huge);
+            assertThat(failure.reasonClass()).isEqualTo(ReasonClass.TOO_LARGE);
+        });
     }
 
     @Test
