@@ -1,7 +1,9 @@
 package io.volumizer.jobs.index;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.Configuration;
@@ -28,7 +30,8 @@ import io.volumizer.options.conventions.MetricNames;
  * generated file's bytes are rendered again from its key (the same bytes the import stored); an uploaded file's are
  * read from its repository's blob store, by digest (without a store, it is counted in {@code fileTextNotStored}). A
  * file that cannot be read is not the document's refusal: the document is indexed without its text, and the failure
- * logged and counted ({@code fileTextFailed}). A blob store that cannot be reached fails the task, which restarts from
+ * logged and counted ({@code fileTextFailed}); so is one not read within its time budget ({@code fileTextTimedOut},
+ * see {@link TimedExtraction}): no crafted file can hold the stage up or take its TaskManager down. A blob store that cannot be reached fails the task, which restarts from
  * its checkpoint: the document is not at fault.
  */
 final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent> {
@@ -38,14 +41,19 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
 
     private final Map<String, IndexLayout> layouts;
     private final RepositoryBlobStores blobStores;
+    private final Duration timeout;
     private transient RepositoryBlobStores.Opened stores;
+    private transient TimedExtraction extraction;
     private transient Counter extracted;
     private transient Counter failed;
     private transient Counter notStored;
+    private transient Counter timedOut;
 
-    ExtractFileText(Map<String, IndexLayout> layouts, RepositoryBlobStores blobStores) {
+    /** @param timeout the longest one file's text is read for */
+    ExtractFileText(Map<String, IndexLayout> layouts, RepositoryBlobStores blobStores, Duration timeout) {
         this.layouts = Map.copyOf(layouts);
         this.blobStores = blobStores;
+        this.timeout = timeout;
     }
 
     /** Whether any repository of these layouts is live: without one, the stage has no such operator. */
@@ -59,7 +67,9 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
         extracted = metrics.counter(MetricNames.FILE_TEXT_EXTRACTED);
         failed = metrics.counter(MetricNames.FILE_TEXT_FAILED);
         notStored = metrics.counter(MetricNames.FILE_TEXT_NOT_STORED);
+        timedOut = metrics.counter(MetricNames.FILE_TEXT_TIMED_OUT);
         stores = blobStores.open();
+        extraction = new TimedExtraction(FileText::extract, timeout);
     }
 
     @Override
@@ -67,10 +77,13 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
         if (stores != null) {
             stores.close();
         }
+        if (extraction != null) {
+            extraction.close();
+        }
     }
 
     @Override
-    public ImportedEvent map(ImportedEvent event) {
+    public ImportedEvent map(ImportedEvent event) throws InterruptedException {
         BlobRef blob = event.getDocument().getBlob();
         String repository = event.getDocument().getRepository();
         if (blob == null || event.getDocument().getOperation() == Operation.DELETE || !FileText.readable(blob.getMimeType())
@@ -96,13 +109,18 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
             bytes = stored.get();
         }
         try {
-            String text = FileText.extract(bytes, blob.getMimeType());
+            String text = extraction.extract(bytes, blob.getMimeType());
             extracted.inc();
             return ImportedEvent.newBuilder(event).setFileText(text).build();
         } catch (IllegalArgumentException e) {
             failed.inc();
             LOG.warn("document {} of {}: indexed without its file's text: {}", event.getDocument().getId(), repository,
                     e.getMessage());
+            return event;
+        } catch (TimeoutException e) {
+            timedOut.inc();
+            LOG.warn("document {} of {}: indexed without its file's text: not read within {}", event.getDocument().getId(),
+                    repository, timeout);
             return event;
         }
     }

@@ -46,6 +46,7 @@ public final class MetricNames {
     public static final String FILE_TEXT_EXTRACTED = "fileTextExtracted";
     public static final String FILE_TEXT_FAILED = "fileTextFailed";
     public static final String FILE_TEXT_NOT_STORED = "fileTextNotStored";
+    public static final String FILE_TEXT_TIMED_OUT = "fileTextTimedOut";
     public static final String RANGES_DONE = "rangesDone";
     public static final String RANGES_FAILED = "rangesFailed";
     public static final String CHANGED = "changed";
@@ -55,7 +56,7 @@ public final class MetricNames {
     private static final Set<String> STAGE_METRICS = Set.of(GENERATED, DECODED, WRITTEN, WRITTEN_PER_SECOND, STALE,
             RETRIES, BULK_MILLIS, BATCH_SIZE, DEAD_LETTERED, PARENT_CACHE_HITS, PARENT_CACHE_MISSES,
             PARENTS_FROM_RESOLVED_FOLDERS, PARKED_CHILDREN, RESOLVED_WITH_PARENT, BLOBS_STORED, FILE_TEXT_EXTRACTED,
-            FILE_TEXT_FAILED, FILE_TEXT_NOT_STORED, RANGES_DONE, RANGES_FAILED, CHANGED, SKIPPED);
+            FILE_TEXT_FAILED, FILE_TEXT_NOT_STORED, FILE_TEXT_TIMED_OUT, RANGES_DONE, RANGES_FAILED, CHANGED, SKIPPED);
 
     /** The exported name's prefix of every stage metric: append a metric's name. */
     public static final String PROMETHEUS_PREFIX = "flink_taskmanager_job_task_operator_" + GROUP + "_" + STAGE_LABEL + "_";

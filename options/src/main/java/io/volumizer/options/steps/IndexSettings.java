@@ -18,9 +18,15 @@ public final class IndexSettings {
     @Option(names = "--index-flush-interval", defaultValue = "PT1S", description = "Longest a document waits in a batch (default: ${DEFAULT-VALUE}).")
     public Duration flushInterval;
 
+    @Option(names = "--file-text-timeout", defaultValue = "PT30S", description = "Longest the text of one file of a "
+            + "live repository is read for; past it the document is indexed without its text, and the next file read "
+            + "on a fresh worker (default: ${DEFAULT-VALUE}).")
+    public Duration fileTextTimeout;
+
     public void validate() {
         require(batchSize >= 1, "--index-batch-size must be at least 1, was " + batchSize);
         require(batchBytes >= 1024, "--index-batch-bytes must be at least 1024, was " + batchBytes);
         require(flushInterval.toMillis() >= 1, "--index-flush-interval must be positive, was " + flushInterval);
+        require(fileTextTimeout.toMillis() >= 1, "--file-text-timeout must be positive, was " + fileTextTimeout);
     }
 }
