@@ -37,6 +37,7 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.schemas.keys.DocumentKeys;
+import io.volumizer.schemas.keys.DocumentVersions;
 import io.volumizer.schemas.keys.RepositoryNames;
 import io.volumizer.stores.mongodb.Ancestry;
 import io.volumizer.options.conventions.MetricNames;
@@ -383,14 +384,20 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     /**
      * The document, or null once it has been dead-lettered: undecodable, keyed by something but its parent, of a
      * repository no store may hold (an index name must be lower case: Elasticsearch would refuse its every write,
-     * and the job would restart over it without end), or with a generated blob key that does not parse (rendering
-     * it, to store the blob or to serve it, would fail every time).
+     * and the job would restart over it without end), with a generated blob key that does not parse (rendering
+     * it, to store the blob or to serve it, would fail every time), or with a version out of range (one at the top
+     * would freeze its document: no later write could win over it).
      */
     private DocumentEvent decode(RawRecord record, Context context) throws Exception {
         DocumentEvent document = decoder.decode(record, (reasonClass, reason) -> deadLetter(record, reasonClass, reason, context));
         if (document != null && !RepositoryNames.isValid(document.getRepository())) {
             deadLetter(record, ReasonClass.INVALID_REPOSITORY, "repository '" + document.getRepository() + "' of document "
                     + document.getId() + " is not " + RepositoryNames.RULE, context);
+            return null;
+        }
+        if (document != null && !DocumentVersions.isValid(document.getVersion())) {
+            deadLetter(record, ReasonClass.VERSION_OUT_OF_RANGE, "version " + document.getVersion() + " of document "
+                    + document.getId() + " is not " + DocumentVersions.RULE, context);
             return null;
         }
         if (document != null && document.getBlob() != null && BlobKey.isGenerated(document.getBlob().getKey())) {

@@ -697,6 +697,27 @@ class ResolveAncestorsTest {
     }
 
     @Test
+    void aVersionThatWouldFreezeItsDocumentOrIsNotOneIsDeadLetteredAndItsSiblingsGoOn() throws Exception {
+        STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
+        DocumentEvent frozen = document("s0", "account", "s0.pdf");
+        frozen.setVersion(Long.MAX_VALUE);
+        DocumentEvent zero = document("s2", "account", "s2.pdf");
+        zero.setVersion(0L);
+        try (var harness = harness()) {
+            harness.open();
+            harness.processElement(record(frozen, offset++), 0);
+            harness.processElement(record(zero, offset++), 0);
+            send(harness, "s1", "account");
+            harness.setProcessingTime(100);
+
+            assertThat(ids(harness)).containsExactly("s1");
+            assertThat(deadLetters(harness)).extracting(DeadLetter::getReasonClass)
+                    .containsExactly(ReasonClass.VERSION_OUT_OF_RANGE, ReasonClass.VERSION_OUT_OF_RANGE);
+            assertThat(deadLetters(harness).get(0).getReason()).contains("version 9223372036854775807 of document s0 is not from 1 to 2^62");
+        }
+    }
+
+    @Test
     void spreadAtRandomEveryDocumentLooksUpItsParentAndNothingIsCached() throws Exception {
         STORED.put("account", stored(List.of("root", "account"), "/bank/a"));
         try (var harness = harness(false)) {
