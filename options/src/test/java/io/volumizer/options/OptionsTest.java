@@ -96,7 +96,9 @@ class OptionsTest {
         "--checkpoint-interval|PT0S|--checkpoint-interval must be positive, was PT0S",
         "--index-prefix|Volumizer-|--index-prefix must be lower-case letters, digits, '-' or '_', starting with a letter or digit, was 'Volumizer-'",
         "--index-prefix|-volumizer|--index-prefix must be lower-case letters, digits, '-' or '_', starting with a letter or digit, was '-volumizer'",
-        "--topics-of|Bank|--topics-of must be 1-64 lower-case letters, digits, '-' or '_', was 'Bank'"})
+        "--topics-of|Bank|--topics-of must be 1-64 lower-case letters, digits, '-' or '_', was 'Bank'",
+        "--topic-min-insync-replicas|2|--topic-min-insync-replicas must be from 1 to --topic-replication-factor, was 2",
+        "--topic-retention|PT30S|--topic-retention must be at least a minute, was PT30S"})
     void aRefusalIsOneLineNamingTheFlag(String option, String value, String reason) {
         assertThatThrownBy(() -> Options.parse(new GenerateOptions(), option, value))
                 .isInstanceOfSatisfying(Options.InvalidOptionsException.class, e -> {

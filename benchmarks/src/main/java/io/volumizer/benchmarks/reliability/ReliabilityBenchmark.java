@@ -243,7 +243,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                 return new BadInput.Injected(Set.of(), Set.of());
             }
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers))) {
-                admin.createTopics(List.of(new NewTopic(options.documentsTopic(), options.partitions, (short) 1))).all().get();
+                admin.createTopics(List.of(new NewTopic(options.documentsTopic(), options.partitions,
+                        options.topicSettings.replicationFactor).configs(options.topicSettings.configs()))).all().get();
             }
             AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
                     AvroCodec.valueSubject(options.documentsTopic()), DocumentEvent.class);

@@ -153,7 +153,8 @@ public final class Connectors {
             List<NewTopic> missing = new ArrayList<>();
             for (String topic : topics) {
                 if (!existing.contains(topic)) {
-                    missing.add(new NewTopic(topic, options.partitions, (short) 1));
+                    missing.add(new NewTopic(topic, options.partitions, options.topicSettings.replicationFactor)
+                            .configs(options.topicSettings.configs()));
                 }
             }
             try {

@@ -87,4 +87,27 @@ class KafkaIT {
         }
         return records;
     }
+
+    @Test
+    void theTopicsAJobCreatesAreReplicatedAndKeptAsItsOptionsSay() throws Exception {
+        String repository = "it-topics-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        io.volumizer.options.pipeline.PipelineOptions options = io.volumizer.options.Options.parse(
+                new io.volumizer.options.pipeline.PipelineOptions(), "--bootstrap-servers", BOOTSTRAP, "--topics-of",
+                repository, "--partitions", "3", "--topic-min-insync-replicas", "1", "--topic-retention", "P2D");
+
+        io.volumizer.jobs.internal.Connectors.ensureTopics(options, options.documentsTopic());
+
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP))) {
+            var resource = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, options.documentsTopic());
+            var config = admin.describeConfigs(java.util.List.of(resource)).all().get().get(resource);
+            var description = admin.describeTopics(java.util.List.of(options.documentsTopic())).allTopicNames().get()
+                    .get(options.documentsTopic());
+            assertThat(config.get("retention.ms").value()).isEqualTo(Long.toString(java.time.Duration.ofDays(2).toMillis()));
+            assertThat(config.get("min.insync.replicas").value()).isEqualTo("1");
+            assertThat(description.partitions()).hasSize(3)
+                    .allSatisfy(partition -> assertThat(partition.replicas()).hasSize(1));
+            admin.deleteTopics(java.util.List.of(options.documentsTopic())).all().get();
+        }
+    }
 }

@@ -22,6 +22,9 @@ public final class PipelineOptions extends RepositoryServicesOptions {
     public int partitions;
 
     @Mixin
+    public TopicSettings topicSettings = new TopicSettings();
+
+    @Mixin
     public CheckpointOptions checkpoints = new CheckpointOptions();
 
     @Option(names = "--parallelism", defaultValue = "0", description = "Job parallelism; 0 keeps the cluster's default (default: ${DEFAULT-VALUE}).")
@@ -38,6 +41,7 @@ public final class PipelineOptions extends RepositoryServicesOptions {
     public void validate() {
         Options.require(partitions >= 1, "--partitions must be at least 1, was " + partitions);
         Options.require(parallelism >= 0, "--parallelism must be 0 (cluster default) or positive, was " + parallelism);
+        topicSettings.validate();
         checkpoints.validate();
         documents.validate();
         search.validate();
