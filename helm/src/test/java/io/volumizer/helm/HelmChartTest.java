@@ -137,6 +137,23 @@ class HelmChartTest {
         assertThat(args).containsSequence("--topics-of", repository).doesNotContain("--documents-topic");
     }
 
+    /** A restarted registry must know every schema id it gave out: the clients' cached ids are in the topics. */
+    @Test
+    void theChartsRegistryKeepsItsSchemasInKafkaNotInMemory() throws Exception {
+        String kafka = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("services").path("kafka")
+                .path("bootstrapServers").asText();
+        JsonNode container = render("").stream()
+                .filter(r -> "Deployment".equals(r.path("kind").asText()))
+                .filter(r -> r.path("metadata").path("labels").path("app.kubernetes.io/component").asText().equals("registry"))
+                .findFirst().orElseThrow().path("spec").path("template").path("spec").path("containers").get(0);
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        container.path("env").forEach(variable -> env.put(variable.path("name").asText(), variable.path("value").asText()));
+
+        assertThat(env).containsEntry("APICURIO_STORAGE_KIND", "kafkasql")
+                .containsEntry("APICURIO_KAFKASQL_BOOTSTRAP_SERVERS", kafka);
+        assertThat(container.path("image").asText()).doesNotContain("-mem");
+    }
+
     /** The Flink pods' account may create and delete pods (a JobManager's TaskManagers); the API's may do nothing. */
     @ParameterizedTest
     @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml"})
