@@ -17,14 +17,17 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.codec.ConfluentWireFormat;
+import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.keys.DocumentKeys;
 
 /**
- * A documents topic in which a share of the statements is replaced by bad records, a third of each kind: bytes
- * that are no Avro record, a record under a schema id the registry does not know, and an orphan (a parent that
- * never arrives). Statements have no children, so no good document depends on one replaced. The places of the bad
- * records (partition, offset) are kept: exactly those must come back as dead letters.
+ * A documents topic in which a share of the statements is replaced by bad records, as many of each kind: bytes
+ * that are no Avro record, a record under a schema id the registry does not know, an orphan (a parent that never
+ * arrives), and the crafted poisons that once stopped the pipeline: a record under the id of a JSON schema, one of
+ * a repository no store may hold, one with a version that would freeze its document, one with a generated blob key
+ * that does not parse. Statements have no children, so no good document depends on one replaced. The places of the
+ * bad records (partition, offset) are kept: exactly those must come back as dead letters.
  */
 final class BadInput {
 
@@ -37,7 +40,7 @@ final class BadInput {
 
     /** Produces every document, keyed by parent id, replacing {@code share} of the statements; returns what it injected. */
     static Injected produce(String bootstrapServers, String topic, AvroCodec<DocumentEvent> codec,
-            List<DocumentEvent> documents, double share, long seed) throws Exception {
+            List<DocumentEvent> documents, double share, long seed, int jsonSchemaId) throws Exception {
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -54,10 +57,16 @@ final class BadInput {
                     continue;
                 }
                 replaced.add(document.getId());
-                bad.add(producer.send(switch (bad.size() % 3) {
+                bad.add(producer.send(switch (bad.size() % 7) {
                     case 0 -> record(topic, key, garbage(random));
-                    case 1 -> record(topic, key, underUnknownSchema(codec.encode(document)));
-                    default -> orphan(topic, codec, document);
+                    case 1 -> record(topic, key, underSchema(Integer.MAX_VALUE - 7, codec.encode(document)));
+                    case 2 -> orphan(topic, codec, document);
+                    case 3 -> record(topic, key, underSchema(jsonSchemaId, codec.encode(document)));
+                    case 4 -> record(topic, key, codec.encode(DocumentEvent.newBuilder(document).setRepository("BAD").build()));
+                    case 5 -> record(topic, key, codec.encode(DocumentEvent.newBuilder(document).setVersion(Long.MAX_VALUE).build()));
+                    default -> record(topic, key, codec.encode(DocumentEvent.newBuilder(document).setBlob(BlobRef
+                            .newBuilder(document.getBlob()).setKey("gen/v1/" + seed + "/statement/not-a-number").build())
+                            .build()));
                 }));
             }
             producer.flush();
@@ -85,10 +94,27 @@ final class BadInput {
         return bytes;
     }
 
-    private static byte[] underUnknownSchema(byte[] encoded) {
+    /** An Avro body under another schema id: one the registry does not know, or one of a schema that is not Avro. */
+    private static byte[] underSchema(int schemaId, byte[] encoded) {
         byte[] copy = encoded.clone();
-        ConfluentWireFormat.writeHeader(Integer.MAX_VALUE - 7, copy);
+        ConfluentWireFormat.writeHeader(schemaId, copy);
         return copy;
+    }
+
+    /** Registers a JSON schema under a subject of its own, as another producer of the topic's might; its id. */
+    static int jsonSchemaId(String registryUrl, String topic) throws Exception {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        String schema = "{\"$schema\": \"http://json-schema.org/draft-07/schema#\", \"type\": \"object\", "
+                + "\"properties\": {\"id\": {\"type\": \"string\"}}}";
+        var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(registryUrl + "/subjects/" + topic + "-json-value/versions"))
+                .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(json.createObjectNode().put("schemaType", "JSON")
+                        .put("schema", schema).toString())).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() != 200) {
+            throw new IllegalStateException("registry refused a JSON schema: HTTP " + answer.statusCode() + " " + answer.body());
+        }
+        return json.readTree(answer.body()).path("id").asInt();
     }
 
     private static ProducerRecord<byte[], byte[]> orphan(String topic, AvroCodec<DocumentEvent> codec, DocumentEvent document) {

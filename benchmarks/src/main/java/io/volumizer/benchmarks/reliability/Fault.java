@@ -101,7 +101,8 @@ enum Fault {
     },
 
     BAD_INPUT("bad input: " + Math.round(ReliabilityBenchmark.BAD_SHARE * 100) + "%% of the statements replaced by "
-            + "garbage bytes, unknown schema ids and orphans") {
+            + "garbage bytes, unknown schema ids, orphans and crafted poisons (a JSON schema's id, a repository no store "
+            + "may hold, version Long.MAX_VALUE, a blob key that does not parse); no restart over them") {
         @Override
         List<long[]> inject(Faults faults, Trigger trigger) {
             return List.of();

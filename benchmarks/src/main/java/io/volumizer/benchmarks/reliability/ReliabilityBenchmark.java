@@ -249,7 +249,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
                     AvroCodec.valueSubject(options.documentsTopic()), DocumentEvent.class);
             return BadInput.produce(options.kafka.bootstrapServers, options.documentsTopic(), codec, generated, BAD_SHARE,
-                    settings.seed());
+                    settings.seed(), BadInput.jsonSchemaId(options.registry.url, options.documentsTopic()));
         }
 
         private void submit(List<String> importOptions) throws Exception {
@@ -337,6 +337,16 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
         private Row audit(Stores stores, MongoCollection<Document> collection, SearchEngine search,
                 Map<String, Long> expected, BadInput.Injected bad, List<long[]> windows) throws Exception {
+            if (scenario.fault == Fault.BAD_INPUT) {
+                long restarts = 0;
+                for (String job : running.values()) {
+                    restarts += flink.restarts(job);
+                }
+                if (restarts > 0) {
+                    throw new IllegalStateException("the jobs restarted " + restarts + " times over bad records: a record "
+                            + "must land or be dead-lettered, never stop a job");
+                }
+            }
             StoreAudit.Findings mongo = StoreAudit.mongo(collection, expected);
             StoreAudit.Findings indexedDocuments = StoreAudit.index(search, options.indices(), settings.repository(),
                     expected);

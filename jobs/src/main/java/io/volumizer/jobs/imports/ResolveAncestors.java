@@ -274,8 +274,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
      *
      * <p>Between lookups, the timer fires every check interval to see whether the job has meanwhile resolved the
      * parent itself (a folder in flight, see {@link ResolvedFolders}), which costs no read, or, for children whose
-     * time has been read past, completed a checkpoint since the last lookup, which makes a lookup due; a chain of folders in flight, each parked behind the one above
-     * it, is then released a check interval per level.
+     * time has been read past, completed a checkpoint since the last lookup, which makes a lookup due; a chain of
+     * folders in flight, each parked behind the one above it, is then released a check interval per level.
      */
     private void release(OnTimerContext context, Collector<ImportedEvent> out, boolean expired) throws Exception {
         // Now, not the timer's time: timers restored after a restart fire at once, with the times they were set for.
