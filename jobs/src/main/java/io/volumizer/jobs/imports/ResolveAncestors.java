@@ -126,6 +126,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private transient long lastBarrier;
     /** The newest checkpoint this subtask knows to be complete. */
     private transient long lastCompleted;
+    /** Checkpoints completed since this subtask started (after a restore, since the restore). */
+    private transient int completedSinceStart;
     private transient ParentLookupMetrics metrics;
     private transient DeadLetters deadLetters;
 
@@ -190,7 +192,10 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        lastCompleted = Math.max(lastCompleted, checkpointId);
+        if (checkpointId > lastCompleted) {
+            lastCompleted = checkpointId;
+            completedSinceStart++;
+        }
     }
 
     @Override
@@ -257,8 +262,10 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             }
             return;
         }
+        // An expiry counted before a restart counts again from the restore: the parents resolved meanwhile were
+        // lost with the job (the resolved folders, the writers' batches) and are resolved again from the replay.
         Long expiry = expiresAfter.value();
-        release(context, out, expiry != null && lastCompleted >= expiry);
+        release(context, out, expiry != null && lastCompleted >= expiry && completedSinceStart >= waitCheckpoints);
     }
 
     /** The time of the first record parked (a timer set for an earlier one, released since, may fire meanwhile). */

@@ -758,6 +758,33 @@ class ResolveAncestorsTest {
     }
 
     @Test
+    void anExpiryCountedBeforeARestartCountsAgainFromTheRestore() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var harness = harness()) {
+            harness.open();
+            send(harness, "x1", "late");
+            harness.processWatermark(1);
+            checkpoint(harness, 1); // one of the two checkpoints counted before the job failed
+            snapshot = harness.snapshot(2, 10);
+        }
+        try (var restored = harness()) {
+            restored.initializeState(snapshot);
+            restored.open();
+            restored.processWatermark(1);
+            checkpoint(restored, 3);
+            advance(restored, 0, 100);
+            assertThat(deadLetters(restored)).as("one checkpoint since the restore, of two").isEmpty();
+
+            // The parent, resolved again from the replay, is written by the checkpoint that follows.
+            STORED.put("late", stored(List.of("root", "late"), "/bank/l"));
+            checkpoint(restored, 4);
+            advance(restored, 100, 200);
+            assertThat(ids(restored)).containsExactly("x1");
+            assertThat(deadLetters(restored)).isEmpty();
+        }
+    }
+
+    @Test
     void aChildParkedBeforeARestartWaitsThroughItAndExpiresOnlyAfterCheckpointsOfTheRestoredJob() throws Exception {
         OperatorSubtaskState snapshot;
         try (var harness = harness()) {
