@@ -100,6 +100,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private final long maxRetryMillis;
     private final Duration waitMargin;
     private final int waitCheckpoints;
+    private final long minWaitMillis;
     private final Duration cacheTtl;
     private final int resolvedFolderCapacity;
 
@@ -128,6 +129,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private transient long lastCompleted;
     /** Checkpoints completed since this subtask started (after a restore, since the restore). */
     private transient int completedSinceStart;
+    /** When this subtask started, on its clock (its first record or timer); -1 before. */
+    private transient long startedAt;
     private transient ParentLookupMetrics metrics;
     private transient DeadLetters deadLetters;
 
@@ -141,6 +144,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         this.maxRetryMillis = settings.parentRetryMaxInterval.toMillis();
         this.waitMargin = settings.parentWaitMargin;
         this.waitCheckpoints = settings.parentWaitCheckpoints;
+        this.minWaitMillis = settings.parentWaitMin.toMillis();
         this.cacheTtl = settings.parentCacheTtl;
         this.resolvedFolderCapacity = settings.resolvedFolderCache;
     }
@@ -177,6 +181,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                     + getRuntimeContext().getTaskInfo().getTaskName(), resolvedFolderCapacity);
         }
         lookup.open(getRuntimeContext());
+        startedAt = -1;
     }
 
     @Override
@@ -209,6 +214,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     @Override
     public void processElement(RawRecord record, Context context, Collector<ImportedEvent> out) throws Exception {
+        noteStart(context.timerService().currentProcessingTime());
         Optional<Ancestry> parent = keyedByParent && parkedSince.value() == null ? cachedParent(context, 0) : Optional.empty();
         if (parent.isEmpty()) {
             park(record, context);
@@ -264,8 +270,18 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         }
         // An expiry counted before a restart counts again from the restore: the parents resolved meanwhile were
         // lost with the job (the resolved folders, the writers' batches) and are resolved again from the replay.
+        // And never before the least wait, on this subtask's clock: checkpoints may come back to back.
+        long now = context.timerService().currentProcessingTime();
+        noteStart(now);
         Long expiry = expiresAfter.value();
-        release(context, out, expiry != null && lastCompleted >= expiry && completedSinceStart >= waitCheckpoints);
+        release(context, out, expiry != null && lastCompleted >= expiry && completedSinceStart >= waitCheckpoints
+                && now - Math.max(parkedSince.value(), startedAt) >= minWaitMillis);
+    }
+
+    private void noteStart(long now) {
+        if (startedAt < 0) {
+            startedAt = now;
+        }
     }
 
     /** The time of the first record parked (a timer set for an earlier one, released since, may fire meanwhile). */

@@ -134,6 +134,7 @@ class ResolveAncestorsTest {
         settings.parentCheckInterval = Duration.ofMillis(20);
         settings.parentRetryMaxInterval = Duration.ofMillis(400);
         settings.parentWaitCheckpoints = 2;
+        settings.parentWaitMin = Duration.ofMillis(50);
         settings.parentCacheTtl = Duration.ofHours(1);
         settings.resolvedFolderCache = resolvedFolders;
         return new KeyedProcessOperator<>(new ResolveAncestors(Documents::fromAvro, new MapLookup(), settings));

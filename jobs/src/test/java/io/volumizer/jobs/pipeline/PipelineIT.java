@@ -268,7 +268,7 @@ class PipelineIT {
         long total = expected(5, 6).size();
         // Long enough for a parent at depth 4 to be written on a loaded machine (each level waits for the one above,
         // at backed-off lookups), short enough for the orphan to be dead-lettered soon.
-        String job = submit(Step.IMPORT, args("--group-id", "it-bad-" + run, "--parent-wait-margin", "PT5S"), null);
+        String job = submit(Step.IMPORT, args("--group-id", "it-bad-" + run, "--parent-wait-margin", "PT5S", "--parent-wait-min", "PT5S"), null);
         AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(pipeline.registry.url),
                 AvroCodec.valueSubject(pipeline.documentsTopic()), DocumentEvent.class);
         DocumentEvent orphan = expected(5, 6).get(60);

@@ -39,6 +39,12 @@ public final class ImportSettings {
             + "statement, across TaskManagers (default: ${DEFAULT-VALUE}).")
     public int parentWaitCheckpoints;
 
+    @Option(names = "--parent-wait-min", defaultValue = "PT1M", description = "The least time a child waits, on its "
+            + "subtask's clock since it was parked or the subtask (re)started, before it may be dead-lettered: a floor "
+            + "under the progress rule, whose checkpoints may come a few hundred milliseconds apart; never a limit, as a "
+            + "stall still holds the progress back (default: ${DEFAULT-VALUE}).")
+    public Duration parentWaitMin;
+
     @Option(names = "--progress-mark-interval", defaultValue = "PT1S", description = "How often the import writes a "
             + "progress mark to every partition of the documents topic, so that its event time advances where no "
             + "document comes (default: ${DEFAULT-VALUE}).")
@@ -79,6 +85,7 @@ public final class ImportSettings {
         require(parentRetryMaxInterval.compareTo(parentRetryInterval) >= 0,
                 "--parent-retry-max-interval must be at least --parent-retry-interval");
         require(!parentWaitMargin.isNegative(), "--parent-wait-margin must not be negative, was " + parentWaitMargin);
+        require(!parentWaitMin.isNegative(), "--parent-wait-min must not be negative, was " + parentWaitMin);
         require(parentWaitCheckpoints >= 1, "--parent-wait-checkpoints must be at least 1, was " + parentWaitCheckpoints);
         require(progressMarkInterval.toMillis() >= 100, "--progress-mark-interval must be at least 100 ms, was "
                 + progressMarkInterval);
