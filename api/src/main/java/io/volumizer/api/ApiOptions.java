@@ -46,16 +46,13 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
     public int metricsPort;
 
     /** Which bearer tokens every request but /health/live must present. */
-    @Mixin
-    public OidcOptions oidc = new OidcOptions();
+    @Mixin public OidcOptions oidc = new OidcOptions();
 
     /** How failed authentications are slowed down. */
-    @Mixin
-    public PenaltyOptions penalties = new PenaltyOptions();
+    @Mixin public PenaltyOptions penalties = new PenaltyOptions();
 
     /** Where reindex and bulk commands run: the session cluster. */
-    @Mixin
-    public FlinkOptions flink = new FlinkOptions();
+    @Mixin public FlinkOptions flink = new FlinkOptions();
 
     @Option(names = "--jobs-jar", description = "The jobs jar commands are submitted from; without it, reindex and bulk commands answer 503.")
     public Path jobsJar;

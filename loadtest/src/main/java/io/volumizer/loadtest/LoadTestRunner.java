@@ -52,18 +52,12 @@ public final class LoadTestRunner implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", description = "Simulation: crud, navigation, search, mixed, smoke.")
     String simulation;
 
-    @Mixin
-    LoadShape shape = new LoadShape();
-
-    @Mixin
-    ApiTarget target = new ApiTarget();
+    @Mixin LoadShape shape = new LoadShape();
+    @Mixin ApiTarget target = new ApiTarget();
 
     /** The run the demo imported: its settings compute the feeders' ids and terms. */
-    @Mixin
-    GeneratorOptions run = new GeneratorOptions();
-
-    @Mixin
-    CheckOptions check = new CheckOptions();
+    @Mixin GeneratorOptions run = new GeneratorOptions();
+    @Mixin CheckOptions check = new CheckOptions();
 
     @Option(names = "--refused-p95", defaultValue = "50",
             description = "Target: the 95th percentile of the answers the API refuses with 503, ms (default: ${DEFAULT-VALUE}).")
@@ -72,8 +66,7 @@ public final class LoadTestRunner implements Callable<Integer> {
     @Option(names = "--label", defaultValue = "", description = "Names this run in its summary file (e.g. baseline).")
     String label;
 
-    @Mixin
-    ResultsOptions results = new ResultsOptions(ResultsOptions.LOAD_TESTS);
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.LOAD_TESTS);
 
     @Override
     public Integer call() throws Exception {

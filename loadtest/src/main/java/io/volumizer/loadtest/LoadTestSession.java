@@ -73,17 +73,10 @@ public final class LoadTestSession implements Callable<Integer> {
             + "--p95 --max-error-percent --refused-p95 (see LoadTestRunner).")
     List<String> runOptions = new ArrayList<>();
 
-    @Mixin
-    DemoRecordOptions record = new DemoRecordOptions();
-
-    @Mixin
-    ApiTarget target = new ApiTarget();
-
-    @Mixin
-    PipelineOptions pipeline = new PipelineOptions();
-
-    @Mixin
-    SessionOptions session = new SessionOptions();
+    @Mixin DemoRecordOptions record = new DemoRecordOptions();
+    @Mixin ApiTarget target = new ApiTarget();
+    @Mixin PipelineOptions pipeline = new PipelineOptions();
+    @Mixin SessionOptions session = new SessionOptions();
 
     @Option(names = "--import-rate", defaultValue = "500", description = "mixed: documents/s the import adds beside the users (default: ${DEFAULT-VALUE}).")
     double importRate;
@@ -91,8 +84,7 @@ public final class LoadTestSession implements Callable<Integer> {
     @Option(names = "--import-customers", defaultValue = "100000", description = "mixed: customers the import may add at most (default: ${DEFAULT-VALUE}).")
     long importCustomers;
 
-    @Mixin
-    ResultsOptions results = new ResultsOptions(ResultsOptions.LOAD_TESTS);
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.LOAD_TESTS);
 
     @Option(names = "--warm-up-results", defaultValue = LocalServices.STATE_FOLDER + "/loadtest-warm-up",
             description = "Where the warm-up runs' reports go, apart (default: ${DEFAULT-VALUE}).")

@@ -13,8 +13,7 @@ import picocli.CommandLine.Option;
 /** Which bearer tokens the API accepts (a picocli mixin). */
 public final class OidcOptions {
 
-    @Mixin
-    public IssuerOptions issuer = new IssuerOptions();
+    @Mixin public IssuerOptions issuer = new IssuerOptions();
 
     @Option(names = "--oidc-audience", defaultValue = DemoRealm.API_AUDIENCE,
             description = "The audience tokens must name (aud) (default: ${DEFAULT-VALUE}).")

@@ -41,11 +41,8 @@ public final class CommandsCli {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration POLL = Duration.ofSeconds(1);
 
-    @Mixin
-    FlinkOptions flink = new FlinkOptions();
-
-    @Mixin
-    PipelineOptions pipeline = new PipelineOptions();
+    @Mixin FlinkOptions flink = new FlinkOptions();
+    @Mixin PipelineOptions pipeline = new PipelineOptions();
 
     @Option(names = "--jar", scope = CommandLine.ScopeType.INHERIT, description = "The jobs jar to upload.")
     Path jar;
@@ -142,8 +139,7 @@ public final class CommandsCli {
     /** {@code reindex <repository>}: into a new index, then the alias moves; follows the progress. */
     @Command(name = "reindex", description = "Reindex a repository into a new index and move its alias there, following the progress.")
     static final class Reindex extends OnRepository {
-        @ParentCommand
-        CommandsCli parent;
+        @ParentCommand CommandsCli parent;
 
         @Option(names = "--delete-old", description = "Delete the old index once the alias moved.")
         boolean deleteOld;
@@ -194,8 +190,7 @@ public final class CommandsCli {
             subcommands = {Update.class, Delete.class, Route.class, SetAcl.class, Status.class, Abort.class, Resume.class,
                 Retry.class})
     static final class Bulk {
-        @ParentCommand
-        CommandsCli parent;
+        @ParentCommand CommandsCli parent;
     }
 
     /** The search API's filters, as options. */
@@ -229,8 +224,7 @@ public final class CommandsCli {
 
     /** What the bulk commands that start a command on a selection share: the selection, and the action's name. */
     abstract static class Start extends OnRepository {
-        @ParentCommand
-        Bulk bulk;
+        @ParentCommand Bulk bulk;
 
         private final String action;
 
@@ -238,8 +232,7 @@ public final class CommandsCli {
             this.action = action;
         }
 
-        @Mixin
-        Filters filters = new Filters();
+        @Mixin Filters filters = new Filters();
 
         @Option(names = "--all", description = "Every document of the repository: without a filter, the command is refused unless it says so.")
         boolean all;
@@ -304,8 +297,7 @@ public final class CommandsCli {
     @Command(name = "set-acl", description = "Replace a folder's own ACL, then recompute the effective ACL of every "
             + "document below it, including those created while it runs.")
     static final class SetAcl extends OnRepository {
-        @ParentCommand
-        Bulk bulk;
+        @ParentCommand Bulk bulk;
 
         @Option(names = "--document", required = true, description = "The folder.")
         String document;
@@ -323,8 +315,7 @@ public final class CommandsCli {
 
     /** What the commands on one command id share. */
     abstract static class OnCommand implements Callable<Integer>, Subcommand {
-        @ParentCommand
-        Bulk bulk;
+        @ParentCommand Bulk bulk;
 
         @Parameters(index = "0", description = "The command id.")
         String commandId;

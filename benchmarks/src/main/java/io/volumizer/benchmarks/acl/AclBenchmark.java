@@ -67,8 +67,7 @@ public final class AclBenchmark extends PipelineRunCommand {
     /** The principal the new ACL lets read the state. */
     private static final String GRANTEE = "regional-audit";
 
-    @Mixin
-    ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
     @Option(names = "--min-descendants", defaultValue = "100000", description = "Documents the state folder must hold "
             + "below it; the run's customers must give its largest state that many (default: ${DEFAULT-VALUE}).")

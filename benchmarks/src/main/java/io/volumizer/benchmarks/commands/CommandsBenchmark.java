@@ -78,14 +78,12 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     private static final String VISIBLE = "bulk update: submitted → every change found by search, s";
     private static final int RANGE = 1000;
 
-    @Mixin
-    ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
     @Option(names = "--rounds", defaultValue = "3", description = "Rounds of every measure; the table shows medians (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Mixin
-    StoreIsolationOptions storeIsolation = new StoreIsolationOptions();
+    @Mixin StoreIsolationOptions storeIsolation = new StoreIsolationOptions();
 
     private final Map<String, List<Double>> samples = new LinkedHashMap<>();
     private final QuietMachine quiet = new QuietMachine(0.15, Duration.ofMinutes(1));

@@ -72,11 +72,8 @@ import picocli.CommandLine.Option;
 @Command(name = "pipeline-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
 public final class PipelineBenchmark extends PipelineRunCommand {
 
-    @Mixin
-    ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
-
-    @Mixin
-    StoreIsolationOptions storeIsolation = new StoreIsolationOptions();
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
+    @Mixin StoreIsolationOptions storeIsolation = new StoreIsolationOptions();
 
     @Option(names = "--rounds", defaultValue = "3", description = "Rounds of every measure; the table shows medians (default: ${DEFAULT-VALUE}).")
     int rounds;

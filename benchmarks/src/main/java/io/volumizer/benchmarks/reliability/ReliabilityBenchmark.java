@@ -119,8 +119,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     @Option(names = "--timeout", defaultValue = "PT20M", description = "Longest a scenario may take to bring every document through (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
-    @Mixin
-    ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final LocalServices services = LocalServices.ofThisCheckout();

@@ -62,11 +62,8 @@ public final class SecurityBenchmark implements Callable<Integer> {
     private static final double P95_TARGET = 1.25;
 
     /** The API, and the realm both callers log in at. */
-    @Mixin
-    ApiTarget target = new ApiTarget();
-
-    @Mixin
-    DemoRecordOptions record = new DemoRecordOptions();
+    @Mixin ApiTarget target = new ApiTarget();
+    @Mixin DemoRecordOptions record = new DemoRecordOptions();
 
     @Option(names = "--rounds", defaultValue = "6", description = "Rounds, each caller once per round (default: ${DEFAULT-VALUE}).")
     int rounds;
@@ -86,11 +83,8 @@ public final class SecurityBenchmark implements Callable<Integer> {
             description = "Token validations timed, after as many to warm up (default: ${DEFAULT-VALUE}).")
     int validations;
 
-    @Mixin
-    ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
-
-    @Mixin
-    CheckOptions check = new CheckOptions();
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
+    @Mixin CheckOptions check = new CheckOptions();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -235,8 +229,7 @@ public final class SecurityBenchmark implements Callable<Integer> {
     /** The API's OIDC options with their defaults, as its command line parses them. */
     @Command
     static final class OidcOnly {
-        @Mixin
-        OidcOptions oidc = new OidcOptions();
+        @Mixin OidcOptions oidc = new OidcOptions();
     }
 
     private static void stats(ObjectNode node, Latencies latencies) {

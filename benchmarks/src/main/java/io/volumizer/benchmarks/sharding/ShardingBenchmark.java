@@ -70,14 +70,9 @@ public final class ShardingBenchmark implements Callable<Integer> {
     private static final int BATCH = 2000;
     private static final String REPOSITORY_PREFIX = "sharding-";
 
-    @Mixin
-    SearchOptions search = new SearchOptions();
-
-    @Mixin
-    IndexPrefixOptions indexPrefix = new IndexPrefixOptions();
-
-    @Mixin
-    GeneratorOptions run = new GeneratorOptions();
+    @Mixin SearchOptions search = new SearchOptions();
+    @Mixin IndexPrefixOptions indexPrefix = new IndexPrefixOptions();
+    @Mixin GeneratorOptions run = new GeneratorOptions();
 
     @Option(names = "--shards", split = ",", defaultValue = "1,3,11", description = "Shard counts of the layouts (default: ${DEFAULT-VALUE}).")
     List<Integer> shardCounts;
@@ -98,11 +93,8 @@ public final class ShardingBenchmark implements Callable<Integer> {
     @Option(names = "--reuse", description = "Keep the layouts of an earlier run that hold every document of this one.")
     boolean reuse;
 
-    @Mixin
-    ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
-
-    @Mixin
-    CheckOptions check = new CheckOptions();
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
+    @Mixin CheckOptions check = new CheckOptions();
 
     /** One cell of the table: a layout, a query, a concurrency and a mode, with what was measured. */
     record Cell(int shards, String query, int users, String mode, long queries, double seconds, double p50, double p95,

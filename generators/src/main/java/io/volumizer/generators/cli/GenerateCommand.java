@@ -31,8 +31,7 @@ public final class GenerateCommand implements Callable<Integer> {
     /** Output formats. */
     enum Format { csv, avro, files }
 
-    @Mixin
-    GeneratorOptions run = new GeneratorOptions();
+    @Mixin GeneratorOptions run = new GeneratorOptions();
 
     @Option(names = "--format", defaultValue = "csv", description = "csv, avro or files (default: ${DEFAULT-VALUE}).")
     Format format;

@@ -6,21 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.StateTtlConfig;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeHint;
-import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -32,7 +23,6 @@ import io.volumizer.jobs.internal.stores.ParentLookup;
 import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.schemas.acl.AclInheritance;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.schemas.event.EffectiveAcl;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.ReasonClass;
@@ -104,33 +94,11 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private final Duration cacheTtl;
     private final int resolvedFolderCapacity;
 
-    private transient ValueState<List<String>> parentIds;
-    private transient ValueState<String> parentPath;
-    /** Null in an entry restored from a savepoint taken before ACLs: that entry is read from MongoDB again. */
-    private transient ValueState<EffectiveAcl> parentAcl;
-    /** Null in an entry restored from a savepoint taken before versions: older than any a change requires. */
-    private transient ValueState<Long> parentVersion;
-    /** Parked records in {@link RawRecord#toBytes()} form: cheap to snapshot at every checkpoint. */
-    private transient ListState<byte[]> parked;
-    private transient ValueState<Long> parkedSince;
-    private transient ValueState<Long> nextLookup;
-    /** The newest completed checkpoint when the parent was last looked up (or the first record parked). */
-    private transient ValueState<Long> lookedUpAfter;
-    /**
-     * Set once the watermark has passed the first parked child's time: the checkpoint after whose completion the
-     * children whose time has passed are dead-lettered if their parent is still missing.
-     */
-    private transient ValueState<Long> expiresAfter;
+    private transient CachedParent cachedParent;
+    private transient ParkedRecords parked;
     /** Null when turned off. */
     private transient ResolvedFolders resolvedFolders;
-    /** The newest checkpoint whose barrier this subtask has passed (the one restored from, after a restart). */
-    private transient long lastBarrier;
-    /** The newest checkpoint this subtask knows to be complete. */
-    private transient long lastCompleted;
-    /** Checkpoints completed since this subtask started (after a restore, since the restore). */
-    private transient int completedSinceStart;
-    /** When this subtask started, on its clock (its first record or timer); -1 before. */
-    private transient long startedAt;
+    private transient CheckpointProgress checkpoints;
     private transient ParentLookupMetrics metrics;
     private transient DeadLetters deadLetters;
 
@@ -151,29 +119,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     @Override
     public void open(Configuration parameters) throws Exception {
-        // The cache expires, so state stays bounded on a repository of billions of folders; a later child re-reads.
-        StateTtlConfig ttl = StateTtlConfig.newBuilder(org.apache.flink.api.common.time.Time.milliseconds(cacheTtl.toMillis()))
-                .setUpdateType(StateTtlConfig.UpdateType.OnReadAndWrite).build();
-        ValueStateDescriptor<List<String>> ids = new ValueStateDescriptor<>("parent-ancestor-ids",
-                new TypeHint<List<String>>() { }.getTypeInfo());
-        ids.enableTimeToLive(ttl);
-        ValueStateDescriptor<String> path = new ValueStateDescriptor<>("parent-path", Types.STRING);
-        path.enableTimeToLive(ttl);
-        ValueStateDescriptor<EffectiveAcl> acl = new ValueStateDescriptor<>("parent-acl",
-                new AvroTypeInfo<>(EffectiveAcl.class));
-        acl.enableTimeToLive(ttl);
-        ValueStateDescriptor<Long> version = new ValueStateDescriptor<>("parent-version", Types.LONG);
-        version.enableTimeToLive(ttl);
-        parentIds = getRuntimeContext().getState(ids);
-        parentVersion = getRuntimeContext().getState(version);
-        parentPath = getRuntimeContext().getState(path);
-        parentAcl = getRuntimeContext().getState(acl);
-        parked = getRuntimeContext().getListState(new ListStateDescriptor<>("parked-records",
-                PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
-        parkedSince = getRuntimeContext().getState(new ValueStateDescriptor<>("parked-since", Types.LONG));
-        nextLookup = getRuntimeContext().getState(new ValueStateDescriptor<>("next-lookup", Types.LONG));
-        lookedUpAfter = getRuntimeContext().getState(new ValueStateDescriptor<>("looked-up-after-checkpoint", Types.LONG));
-        expiresAfter = getRuntimeContext().getState(new ValueStateDescriptor<>("expires-after-checkpoint", Types.LONG));
+        cachedParent = new CachedParent(getRuntimeContext(), cacheTtl);
+        parked = new ParkedRecords(getRuntimeContext());
         metrics = new ParentLookupMetrics(getRuntimeContext().getMetricGroup());
         deadLetters = new DeadLetters(getRuntimeContext().getMetricGroup(), MetricNames.IMPORT);
         if (keyedByParent && resolvedFolderCapacity > 0) {
@@ -181,26 +128,21 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                     + getRuntimeContext().getTaskInfo().getTaskName(), resolvedFolderCapacity);
         }
         lookup.open(getRuntimeContext());
-        startedAt = -1;
     }
 
     @Override
     public void initializeState(FunctionInitializationContext context) {
-        lastBarrier = context.getRestoredCheckpointId().orElse(0);
-        lastCompleted = lastBarrier;
+        checkpoints = new CheckpointProgress(context.getRestoredCheckpointId().orElse(0));
     }
 
     @Override
     public void snapshotState(FunctionSnapshotContext context) {
-        lastBarrier = Math.max(lastBarrier, context.getCheckpointId());
+        checkpoints.barrierPassed(context.getCheckpointId());
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        if (checkpointId > lastCompleted) {
-            lastCompleted = checkpointId;
-            completedSinceStart++;
-        }
+        checkpoints.completed(checkpointId);
     }
 
     @Override
@@ -214,8 +156,8 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
 
     @Override
     public void processElement(RawRecord record, Context context, Collector<ImportedEvent> out) throws Exception {
-        noteStart(context.timerService().currentProcessingTime());
-        Optional<Ancestry> parent = keyedByParent && parkedSince.value() == null ? cachedParent(context, 0) : Optional.empty();
+        checkpoints.noteStart(context.timerService().currentProcessingTime());
+        Optional<Ancestry> parent = keyedByParent && parked.isEmpty() ? cachedParent(context, 0) : Optional.empty();
         if (parent.isEmpty()) {
             park(record, context);
             return;
@@ -255,16 +197,16 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
      */
     @Override
     public void onTimer(long timestamp, OnTimerContext context, Collector<ImportedEvent> out) throws Exception {
-        if (parkedSince.value() == null) {
+        if (parked.isEmpty()) {
             return;
         }
         if (context.timeDomain() == TimeDomain.EVENT_TIME) {
             if (context.timerService().currentWatermark() == Long.MAX_VALUE) {
                 release(context, out, true);
-            } else if (expiresAfter.value() == null && firstParkedTime() <= context.timerService().currentWatermark()) {
+            } else if (parked.expiresAfter() == null && parked.firstTime() <= context.timerService().currentWatermark()) {
                 // Every record read before the watermark passed is before the next barrier; the checkpoints after
                 // it write the parents resolved meanwhile, one level of parked folders each.
-                expiresAfter.update(lastBarrier + waitCheckpoints);
+                parked.expiresAfter(checkpoints.lastBarrier() + waitCheckpoints);
             }
             return;
         }
@@ -272,21 +214,11 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         // lost with the job (the resolved folders, the writers' batches) and are resolved again from the replay.
         // And never before the least wait, on this subtask's clock: checkpoints may come back to back.
         long now = context.timerService().currentProcessingTime();
-        noteStart(now);
-        Long expiry = expiresAfter.value();
-        release(context, out, expiry != null && lastCompleted >= expiry && completedSinceStart >= waitCheckpoints
-                && now - Math.max(parkedSince.value(), startedAt) >= minWaitMillis);
-    }
-
-    private void noteStart(long now) {
-        if (startedAt < 0) {
-            startedAt = now;
-        }
-    }
-
-    /** The time of the first record parked (a timer set for an earlier one, released since, may fire meanwhile). */
-    private long firstParkedTime() throws Exception {
-        return RawRecord.fromBytes(parked.get().iterator().next()).timestamp;
+        checkpoints.noteStart(now);
+        Long expiry = parked.expiresAfter();
+        release(context, out, expiry != null && checkpoints.lastCompleted() >= expiry
+                && checkpoints.completedSinceStart() >= waitCheckpoints
+                && now - Math.max(parked.since(), checkpoints.startedAt()) >= minWaitMillis);
     }
 
     /**
@@ -305,19 +237,19 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         long now = context.timerService().currentProcessingTime();
         long watermark = context.timerService().currentWatermark();
         Optional<Ancestry> parent = keyedByParent ? cachedParent(context, 0) : Optional.empty();
-        Long lookupAt = nextLookup.value();
-        Long lookedUp = lookedUpAfter.value();
+        Long lookupAt = parked.nextLookup();
+        Long lookedUp = parked.lookedUpAfter();
         // Once the children's time has been read past, after every checkpoint too: each may have written the parent.
         // Not before: at the start of a backlog thousands of keys wait, and a lookup each per checkpoint would flood
         // MongoDB and hold up the very records that resolve them.
-        boolean checkpointSinceLookup = expiresAfter.value() != null && (lookedUp == null || lastCompleted > lookedUp);
+        boolean checkpointSinceLookup = parked.expiresAfter() != null
+                && (lookedUp == null || checkpoints.lastCompleted() > lookedUp);
         boolean lookupDue = expired || lookupAt == null || now >= lookupAt || checkpointSinceLookup;
         if (parent.isEmpty() && !lookupDue) {
             context.timerService().registerProcessingTimeTimer(nextFiring(now, lookupAt));
             return;
         }
-        List<RawRecord> waiting = new ArrayList<>();
-        parked.get().forEach(bytes -> waiting.add(RawRecord.fromBytes(bytes)));
+        List<RawRecord> waiting = parked.records();
         boolean lookedUpNow = false;
         for (int i = 0; i < waiting.size(); i++) {
             RawRecord record = waiting.get(i);
@@ -335,11 +267,11 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             }
             if (!satisfies(parent, document) && lookupDue && !lookedUpNow) {
                 lookedUpNow = true;
-                lookedUpAfter.update(lastCompleted);
+                parked.lookedUpAfter(checkpoints.lastCompleted());
                 metrics.miss();
                 Optional<Ancestry> found = lookup.find(document.getRepository(), document.getParentId());
                 if (keyedByParent && found.isPresent() && (parent.isEmpty() || found.get().isAtLeast(parent.get().version()))) {
-                    cache(found.get());
+                    cachedParent.put(found.get());
                 }
                 parent = newer(parent, found);
             }
@@ -355,7 +287,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
                 metrics.unparked(i);
                 if (expired) {
                     // The children left came later than the watermark: each waits for its own time.
-                    expiresAfter.clear();
+                    parked.clearExpiry();
                     context.timerService().registerEventTimeTimer(record.timestamp);
                 }
                 keepParked(waiting.subList(i, waiting.size()), now, lookedUpNow, context);
@@ -364,24 +296,20 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
         }
         metrics.unparked(waiting.size());
         parked.clear();
-        parkedSince.clear();
-        nextLookup.clear();
-        lookedUpAfter.clear();
-        expiresAfter.clear();
     }
 
     /** @param lookedUp whether this firing looked the parent up: the next lookup then backs off */
     private void keepParked(List<RawRecord> stillWaiting, long now, boolean lookedUp, OnTimerContext context) throws Exception {
-        parked.update(stillWaiting.stream().map(RawRecord::toBytes).toList());
+        parked.keep(stillWaiting);
         long lookupAt;
-        if (lookedUp || nextLookup.value() == null) {
+        if (lookedUp || parked.nextLookup() == null) {
             // Back off: the interval doubles (it is the time waited so far) up to the maximum. A parent still missing
             // after one interval is usually stuck behind backpressure, and lookups every interval would be wasted.
-            long waited = now - parkedSince.value();
+            long waited = now - parked.since();
             lookupAt = now + Math.min(maxRetryMillis, Math.max(retryMillis, waited));
-            nextLookup.update(lookupAt);
+            parked.nextLookup(lookupAt);
         } else {
-            lookupAt = nextLookup.value();
+            lookupAt = parked.nextLookup();
         }
         context.timerService().registerProcessingTimeTimer(nextFiring(now, lookupAt));
     }
@@ -392,13 +320,9 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     private void park(RawRecord record, Context context) throws Exception {
-        parked.add(record.toBytes());
         metrics.parked();
-        if (parkedSince.value() == null) {
-            long now = context.timerService().currentProcessingTime();
-            parkedSince.update(now);
-            nextLookup.update(now + retryMillis);
-            lookedUpAfter.update(lastCompleted);
+        long now = context.timerService().currentProcessingTime();
+        if (parked.add(record, now, now + retryMillis, checkpoints.lastCompleted())) {
             context.timerService().registerProcessingTimeTimer(nextFiring(now, now + retryMillis));
             context.timerService().registerEventTimeTimer(record.timestamp);
         }
@@ -445,7 +369,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     private Ancestry emitRoot(DocumentEvent document, Collector<ImportedEvent> out) {
         Ancestry root = Ancestry.root(document.getId(), document.getName(), document.getAcl(), document.getVersion());
         if (keyedByParent) {
-            cache(root);
+            cachedParent.put(root);
         }
         out.collect(imported(document, root));
         return root;
@@ -472,20 +396,14 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
      * older than {@code version} and they hold that version or a newer one.
      */
     private Optional<Ancestry> cachedParent(Context context, long version) throws Exception {
-        List<String> ids = parentIds.value();
-        EffectiveAcl acl = ids == null ? null : parentAcl.value();
-        Optional<Ancestry> cached = Optional.empty();
-        if (acl != null) {
-            Long cachedVersion = parentVersion.value();
-            cached = Optional.of(new Ancestry(ids, parentPath.value(), acl, cachedVersion == null ? 0 : cachedVersion));
-            if (cached.get().isAtLeast(version)) {
-                return cached;
-            }
+        Optional<Ancestry> cached = cachedParent.get();
+        if (cached.isPresent() && cached.get().isAtLeast(version)) {
+            return cached;
         }
         Optional<Ancestry> folder = resolvedFolders == null ? Optional.empty() : resolvedFolders.get(context.getCurrentKey());
         if (folder.isPresent() && (cached.isEmpty() || folder.get().version() > cached.get().version())) {
             metrics.folderHit();
-            cache(folder.get());
+            cachedParent.put(folder.get());
             return folder;
         }
         return cached;
@@ -497,18 +415,6 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             return other;
         }
         return other.isPresent() && other.get().version() > one.get().version() ? other : one;
-    }
-
-    private void cache(Ancestry ancestry) {
-        try {
-            parentIds.update(new ArrayList<>(ancestry.ids()));
-            parentPath.update(ancestry.path());
-            // A parent stored before ACLs has none: its children inherit nothing (the computation's null parent).
-            parentAcl.update(ancestry.acl() == null ? AclInheritance.none() : ancestry.acl());
-            parentVersion.update(ancestry.version());
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot update the parent cache", e);
-        }
     }
 
     private static ImportedEvent imported(DocumentEvent document, Ancestry ancestry) {

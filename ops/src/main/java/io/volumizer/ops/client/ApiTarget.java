@@ -19,8 +19,7 @@ public final class ApiTarget {
     @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
     public String api;
 
-    @Mixin
-    public IssuerOptions issuer = new IssuerOptions();
+    @Mixin public IssuerOptions issuer = new IssuerOptions();
 
     /** The service client's access token. */
     public String token() throws IOException, InterruptedException {

@@ -33,8 +33,7 @@ import picocli.CommandLine.Option;
         description = "Runs generate -> import -> index end to end on the Flink session cluster.")
 public final class Demo extends PipelineRunCommand {
 
-    @Mixin
-    DemoRecordOptions record = new DemoRecordOptions();
+    @Mixin DemoRecordOptions record = new DemoRecordOptions();
 
     @Option(names = "--timeout", defaultValue = "PT20M", description = "Give up after (default: ${DEFAULT-VALUE}).")
     Duration timeout;

@@ -15,8 +15,7 @@ import picocli.CommandLine.Parameters;
         + "(client credentials, its secret from $" + DemoRealm.CLIENT_SECRET_VARIABLE + ").")
 public final class TokenCommand implements Callable<Integer> {
 
-    @Mixin
-    IssuerOptions issuer = new IssuerOptions();
+    @Mixin IssuerOptions issuer = new IssuerOptions();
 
     @Option(names = "--service", description = "The service client's token instead of a user's.")
     boolean service;

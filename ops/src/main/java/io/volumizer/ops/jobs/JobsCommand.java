@@ -45,8 +45,7 @@ public final class JobsCommand {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    FlinkOptions flink = new FlinkOptions();
+    @Mixin FlinkOptions flink = new FlinkOptions();
 
     @Option(names = "--jar", scope = CommandLine.ScopeType.INHERIT, description = "The jobs jar to upload.")
     Path jar;
@@ -95,8 +94,7 @@ public final class JobsCommand {
 
     /** What submitting and resuming a step share: the step, its options, and how to print the job that runs. */
     abstract static class StepCommand implements Callable<Integer> {
-        @ParentCommand
-        JobsCommand parent;
+        @ParentCommand JobsCommand parent;
 
         @Option(names = "--json", description = "Print the job as JSON: {step, jobId, state, savepoint}.")
         boolean json;
@@ -189,8 +187,7 @@ public final class JobsCommand {
     /** Stops a job with a savepoint and prints where it is. */
     @Command(name = "stop", description = "Stop a job with a savepoint.")
     static final class Stop implements Callable<Integer> {
-        @ParentCommand
-        JobsCommand parent;
+        @ParentCommand JobsCommand parent;
 
         @Parameters(index = "0", description = "Job id.")
         String jobId;
@@ -206,8 +203,7 @@ public final class JobsCommand {
     /** Empties the pipeline's topics and repositories' collections and indices, so the next run starts from nothing. */
     @Command(name = "reset", description = "Delete the topics, and each repository's MongoDB collection and Elasticsearch index.")
     static final class Reset implements Callable<Integer> {
-        @Mixin
-        PipelineOptions pipeline = new PipelineOptions();
+        @Mixin PipelineOptions pipeline = new PipelineOptions();
 
         @Parameters(arity = "1..*", description = "Repositories (a topology's, say).")
         List<String> repositories;
@@ -228,8 +224,7 @@ public final class JobsCommand {
     /** Lists the cluster's jobs. */
     @Command(name = "list", description = "List the jobs of the session cluster.")
     static final class ListJobs implements Callable<Integer> {
-        @ParentCommand
-        JobsCommand parent;
+        @ParentCommand JobsCommand parent;
 
         @Override
         public Integer call() throws Exception {

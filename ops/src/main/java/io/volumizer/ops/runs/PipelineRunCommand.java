@@ -23,17 +23,10 @@ public abstract class PipelineRunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    public PipelineOptions pipeline = new PipelineOptions();
-
-    @Mixin
-    public SessionOptions session = new SessionOptions();
-
-    @Mixin
-    public GeneratorOptions run = new GeneratorOptions();
-
-    @Mixin
-    CheckOptions check = new CheckOptions();
+    @Mixin public PipelineOptions pipeline = new PipelineOptions();
+    @Mixin public SessionOptions session = new SessionOptions();
+    @Mixin public GeneratorOptions run = new GeneratorOptions();
+    @Mixin CheckOptions check = new CheckOptions();
 
     @Override
     public final Integer call() throws Exception {

@@ -42,8 +42,7 @@ public final class ConventionsCommand implements Callable<Integer> {
     String repository;
 
     /** With a topology, the index alias of each of its repositories. */
-    @Mixin
-    TopologyOptions topology = new TopologyOptions();
+    @Mixin TopologyOptions topology = new TopologyOptions();
 
     @Option(names = "--format", defaultValue = "shell", description = "shell (VOLUMIZER_<NAME>=value lines) or yaml "
             + "(default: ${DEFAULT-VALUE}).")

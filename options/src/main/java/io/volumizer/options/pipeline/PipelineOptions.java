@@ -21,11 +21,8 @@ public final class PipelineOptions extends RepositoryServicesOptions {
     @Option(names = "--partitions", defaultValue = "4", description = "Partitions of topics this job creates (default: ${DEFAULT-VALUE}).")
     public int partitions;
 
-    @Mixin
-    public TopicSettings topicSettings = new TopicSettings();
-
-    @Mixin
-    public CheckpointOptions checkpoints = new CheckpointOptions();
+    @Mixin public TopicSettings topicSettings = new TopicSettings();
+    @Mixin public CheckpointOptions checkpoints = new CheckpointOptions();
 
     @Option(names = "--parallelism", defaultValue = "0", description = "Job parallelism; 0 keeps the cluster's default (default: ${DEFAULT-VALUE}).")
     public int parallelism;

@@ -24,30 +24,16 @@ import picocli.CommandLine.Mixin;
  */
 public abstract class RepositoryServicesOptions {
 
-    @Mixin
-    public KafkaOptions kafka = new KafkaOptions();
-
-    @Mixin
-    public RegistryOptions registry = new RegistryOptions();
-
-    @Mixin
-    public DocumentsTopicOptions documents = new DocumentsTopicOptions();
-
-    @Mixin
-    public MongoOptions mongodb = new MongoOptions();
-
-    @Mixin
-    public SearchOptions search = new SearchOptions();
-
-    @Mixin
-    public IndexPrefixOptions indexPrefix = new IndexPrefixOptions();
+    @Mixin public KafkaOptions kafka = new KafkaOptions();
+    @Mixin public RegistryOptions registry = new RegistryOptions();
+    @Mixin public DocumentsTopicOptions documents = new DocumentsTopicOptions();
+    @Mixin public MongoOptions mongodb = new MongoOptions();
+    @Mixin public SearchOptions search = new SearchOptions();
+    @Mixin public IndexPrefixOptions indexPrefix = new IndexPrefixOptions();
 
     /** Without {@code --blob-store}, blobs are references by key, rendered again when read; uploads need one. */
-    @Mixin
-    public BlobStoreOptions blobs = new BlobStoreOptions();
-
-    @Mixin
-    public TopologyOptions topology = new TopologyOptions();
+    @Mixin public BlobStoreOptions blobs = new BlobStoreOptions();
+    @Mixin public TopologyOptions topology = new TopologyOptions();
 
     public String documentsTopic() {
         return documents.topic();

@@ -14,8 +14,7 @@ import picocli.CommandLine.Option;
         "Generates a seeded bank repository into the documents topic (exactly once).")
 public final class GenerateOptions extends PipelineStepOptions {
 
-    @Mixin
-    public GeneratorOptions run = new GeneratorOptions();
+    @Mixin public GeneratorOptions run = new GeneratorOptions();
 
     @Option(names = "--from-customer", defaultValue = "0",
             description = "First customer of the range to generate; the repository root and states come with customer 0 (default: ${DEFAULT-VALUE}).")

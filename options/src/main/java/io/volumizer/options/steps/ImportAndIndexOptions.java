@@ -11,11 +11,8 @@ import picocli.CommandLine.Mixin;
         "Imports document events into MongoDB and indexes them in Elasticsearch in one job graph.")
 public final class ImportAndIndexOptions extends ConsumerStepOptions {
 
-    @Mixin
-    public ImportSettings importSettings = new ImportSettings();
-
-    @Mixin
-    public IndexSettings indexSettings = new IndexSettings();
+    @Mixin public ImportSettings importSettings = new ImportSettings();
+    @Mixin public IndexSettings indexSettings = new IndexSettings();
 
     public ImportAndIndexOptions() {
         super(Step.IMPORT_AND_INDEX);

@@ -8,8 +8,7 @@ import picocli.CommandLine.Mixin;
         "Imports document events into MongoDB and publishes what was imported.")
 public final class ImportOptions extends ConsumerStepOptions {
 
-    @Mixin
-    public ImportSettings settings = new ImportSettings();
+    @Mixin public ImportSettings settings = new ImportSettings();
 
     public ImportOptions() {
         super(Step.IMPORT);

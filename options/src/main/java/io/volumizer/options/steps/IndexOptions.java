@@ -9,8 +9,7 @@ import picocli.CommandLine.Option;
         "Indexes imported documents into Elasticsearch.")
 public final class IndexOptions extends ConsumerStepOptions {
 
-    @Mixin
-    public IndexSettings settings = new IndexSettings();
+    @Mixin public IndexSettings settings = new IndexSettings();
 
     @Option(names = "--index-group-id",
             description = "Kafka consumer group reading the imported topic (default: --topics-of's, volumizer-<repository>-index).")

@@ -12,8 +12,7 @@ import picocli.CommandLine.Mixin;
 @Command(mixinStandardHelpOptions = true, sortOptions = false)
 public abstract class PipelineStepOptions implements Options.Validated {
 
-    @Mixin
-    public PipelineOptions pipeline = new PipelineOptions();
+    @Mixin public PipelineOptions pipeline = new PipelineOptions();
 
     @Override
     public final void validate() {

@@ -38,8 +38,7 @@ public final class ReindexOptions extends CommandStepOptions {
     @Option(names = "--fail-range", defaultValue = "-1", hidden = true, description = "Fails the range of this index (a test's fault).")
     public int failRange;
 
-    @Mixin
-    public IndexSettings settings = new IndexSettings();
+    @Mixin public IndexSettings settings = new IndexSettings();
 
     @Override
     protected void validateCommand() {

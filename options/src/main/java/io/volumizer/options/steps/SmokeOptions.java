@@ -15,8 +15,7 @@ import picocli.CommandLine.Option;
         description = "Counts a generated sequence per key in keyed state and writes the running counts to Kafka.")
 public final class SmokeOptions implements Options.Validated {
 
-    @Mixin
-    public KafkaOptions kafka = new KafkaOptions();
+    @Mixin public KafkaOptions kafka = new KafkaOptions();
 
     @Option(names = "--topic", defaultValue = TopicNames.SMOKE, description = "Topic of the running counts (default: ${DEFAULT-VALUE}).")
     public String topic;
@@ -30,8 +29,7 @@ public final class SmokeOptions implements Options.Validated {
     @Option(names = "--keys", defaultValue = "8", description = "Distinct keys the sequence is counted by (default: ${DEFAULT-VALUE}).")
     public int keys;
 
-    @Mixin
-    public CheckpointOptions checkpoints = new CheckpointOptions();
+    @Mixin public CheckpointOptions checkpoints = new CheckpointOptions();
 
     @Override
     public void validate() {
