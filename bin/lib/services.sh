@@ -197,7 +197,7 @@ write_kafka_config() {
 }
 
 write_flink_config() {
-  mkdir -p "$STATE"/flink/{conf,checkpoints,savepoints,tmp,web-upload}
+  mkdir -p "$STATE"/flink/{conf,checkpoints,savepoints,completed-jobs,tmp,web-upload}
   render_conf flink/config.yaml "$STATE/flink/conf/config.yaml"
   render_conf flink/log4j.properties "$STATE/flink/conf/log4j.properties"
 }

@@ -257,7 +257,7 @@ public final class LoadTestSession implements Callable<Integer> {
 
         private void startReindex(String repository) throws Exception {
             mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create);
-            commands = new Commands(flink, session.jar, mongo, Options.arguments(pipeline));
+            commands = new Commands(flink, session.jar, mongo, Options.arguments(pipeline), pipeline.kafka.clientProperties());
             reindex = commands.reindex(repository, List.of());
             Files.writeString(reindexFile(), "reindex of " + repository + ": command " + reindex + "\n");
             appendStatus(false);

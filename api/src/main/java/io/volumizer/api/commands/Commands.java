@@ -9,9 +9,12 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -66,8 +69,15 @@ public final class Commands {
     /** What an operator, and a write (which needs the API's token), may read of the commands' records. */
     private static final Predicate<Document> EVERY_RECORD = record -> true;
 
+    /**
+     * How long the imports' committed offsets on the documents topic may stand still before a bulk command's changes
+     * are said to wait for an import: six checkpoints at the default interval, each of which moves them.
+     */
+    static final Duration IMPORT_IDLE = Duration.ofSeconds(30);
+
     private final FlinkSessionClient flink;
     private final Path jobsJar;
+    private final Properties kafka;
     private final MongoRepositories repositories;
     private final List<String> pipelineArguments;
     private final CommandStore commands;
@@ -75,10 +85,14 @@ public final class Commands {
 
     /**
      * @param pipelineArguments the services and topics the jobs are given (as {@code job submit} takes them)
+     * @param kafka the client properties that reach the documents topic: a bulk command is applied once an import
+     *              has read past its changes there
      */
-    public Commands(FlinkSessionClient flink, Path jobsJar, MongoRepositories repositories, List<String> pipelineArguments) {
+    public Commands(FlinkSessionClient flink, Path jobsJar, MongoRepositories repositories, List<String> pipelineArguments,
+            Properties kafka) {
         this.flink = flink;
         this.jobsJar = jobsJar;
+        this.kafka = kafka;
         this.repositories = repositories;
         this.pipelineArguments = List.copyOf(pipelineArguments);
         this.commands = new CommandStore(repositories.shared());
@@ -242,8 +256,13 @@ public final class Commands {
         Date submitted = record.getDate(CommandStore.SUBMITTED);
         Date started = record.getDate(CommandStore.STARTED);
         Date completed = record.getDate(CommandStore.COMPLETED);
+        Date emitted = record.getDate(CommandStore.EMITTED);
         status.put("submitted", instant(submitted)).put("started", instant(started)).put("completed", instant(completed));
-        Instant end = completed != null ? completed.toInstant() : Instant.now();
+        if (emitted != null) {
+            status.put("emitted", instant(emitted));
+        }
+        // A bulk command's rate is its job's: selecting and emitting, not the import's wait.
+        Instant end = emitted != null ? emitted.toInstant() : completed != null ? completed.toInstant() : Instant.now();
         double seconds = started == null ? 0 : (end.toEpochMilli() - started.getTime()) / 1000.0;
         status.put("docsPerSecond", seconds > 0 ? Math.round(processed / seconds * 10) / 10.0 : 0.0);
         for (String field : List.of(CommandStore.JOB_ID, CommandStore.INDEX, CommandStore.PREVIOUS_INDEX,
@@ -254,6 +273,14 @@ public final class Commands {
         }
         if (record.get(CommandStore.ROUNDS) instanceof Number rounds) {
             status.put("rounds", rounds.longValue());
+        }
+        if (record.get(CommandStore.APPLIED) instanceof Number applied) {
+            status.put("applied", applied.longValue());
+        }
+        if (state == State.WAITING_FOR_IMPORT) {
+            status.put("message", "every change is in the documents topic, and no import has read it for "
+                    + IMPORT_IDLE.toSeconds() + " s: resume the import (bin/volumizer job resume import, or "
+                    + "import-and-index)");
         }
         for (String field : List.of(CommandStore.QUERY, CommandStore.PARAMS)) {
             if (record.get(field) instanceof Document value) {
@@ -266,7 +293,8 @@ public final class Commands {
     /** Stops the command's job with a savepoint: the command is ABORTED, and can be resumed from there. */
     public ObjectNode abort(String commandId) throws IOException, InterruptedException {
         Document record = refreshed(find(commandId));
-        if (!CommandStore.stateOf(record).isActive() || record.getString(CommandStore.JOB_ID) == null) {
+        State state = CommandStore.stateOf(record);
+        if (!state.isActive() || state.isApplying() || record.getString(CommandStore.JOB_ID) == null) {
             throw new CommandRefusedException(Reason.CONFLICT, null, "command " + commandId + " is "
                     + record.getString(CommandStore.STATE) + ": there is no job to abort");
         }
@@ -321,6 +349,9 @@ public final class Commands {
      * cancelled from the Web UI) brought up to date from the cluster.
      */
     private Document refreshed(Document record) throws IOException {
+        if (CommandStore.stateOf(record).isApplying()) {
+            return applying(record);
+        }
         String jobId = record.getString(CommandStore.JOB_ID);
         if (!CommandStore.stateOf(record).isActive() || jobId == null) {
             return record;
@@ -337,6 +368,44 @@ public final class Commands {
                     + firstLine(flink.exceptions(jobId))));
         } else if ("CANCELED".equals(jobState)) {
             commands.state(commandId, State.ABORTED, Updates.set(CommandStore.ERROR, "job " + jobId + " was cancelled"));
+        } else {
+            return record;
+        }
+        return commands.find(commandId).orElseThrow();
+    }
+
+    /**
+     * A bulk command whose job has emitted every change: COMPLETED once one import has read past them all (with the
+     * documents bearing its change counted), WAITING_FOR_IMPORT once no import's offsets have moved for
+     * {@link #IMPORT_IDLE}, APPLYING meanwhile; unchanged while Kafka cannot be read.
+     */
+    private Document applying(Document record) {
+        String commandId = record.getString(CommandStore.ID);
+        Document until = record.get(CommandStore.EMITTED_UNTIL, Document.class);
+        ImportProgress progress;
+        try {
+            progress = ImportProgress.of(kafka, until.getString("topic"));
+        } catch (ExecutionException e) {
+            return record;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return record;
+        }
+        Map<Integer, Long> ends = new HashMap<>();
+        until.get("offsets", Document.class).forEach((partition, offset) ->
+                ends.put(Integer.valueOf(partition), ((Number) offset).longValue()));
+        Date now = new Date();
+        Document seen = record.get(CommandStore.IMPORT_PROGRESS, Document.class);
+        if (progress.passed(ends)) {
+            long applied = repositories.collection(record.getString(CommandStore.REPOSITORY))
+                    .countDocuments(Filters.eq(DocumentFields.ORIGIN + "." + DocumentFields.Origin.COMMAND, commandId));
+            commands.state(commandId, State.COMPLETED, Updates.set(CommandStore.APPLIED, applied));
+        } else if (seen == null || seen.get("committed", Number.class).longValue() != progress.total()) {
+            commands.state(commandId, State.APPLYING, Updates.set(CommandStore.IMPORT_PROGRESS,
+                    new Document("at", now).append("committed", progress.total())));
+        } else if (now.getTime() - seen.getDate("at").getTime() >= IMPORT_IDLE.toMillis()
+                && CommandStore.stateOf(record) != State.WAITING_FOR_IMPORT) {
+            commands.state(commandId, State.WAITING_FOR_IMPORT);
         } else {
             return record;
         }

@@ -21,6 +21,7 @@ import io.volumizer.options.Options;
 import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.commands.CommandStore.State;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -55,7 +56,8 @@ public final class CommandsCli {
     <T> T withCommands(Subcommand subcommand, Work<T> work) throws Exception {
         useTopicsOf(subcommand);
         try (MongoRepositories mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create)) {
-            Commands commands = new Commands(new FlinkSessionClient(flink.rest), jar, mongo, Options.arguments(pipeline));
+            Commands commands = new Commands(new FlinkSessionClient(flink.rest), jar, mongo, Options.arguments(pipeline),
+                    pipeline.kafka.clientProperties());
             return work.with(commands);
         }
     }
@@ -92,8 +94,9 @@ public final class CommandsCli {
     }
 
     /**
-     * Prints the status until the command ends (or at once, without {@code wait}), with a progress bar, then the
-     * status as JSON; returns 0 if it completed (or was not waited for).
+     * Prints the status until the command ends or waits for an import (or at once, without {@code wait}), with a
+     * progress bar, then the status as JSON; returns 0 if it completed (or was not waited for), 3 if it waits for an
+     * import to apply its changes (and says how to resume one), 1 otherwise.
      */
     public static int follow(Commands commands, String commandId, boolean wait, PrintStream out) throws Exception {
         ObjectNode status = commands.status(commandId);
@@ -114,13 +117,19 @@ public final class CommandsCli {
         }
         out.println(progress(status));
         out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(status));
-        String state = status.path("state").asText();
-        return !wait || state.equals("COMPLETED") ? 0 : 1;
+        State state = State.valueOf(status.path("state").asText());
+        if (state == State.WAITING_FOR_IMPORT) {
+            out.println(status.path("message").asText());
+        }
+        return !wait || state == State.COMPLETED ? 0 : state == State.WAITING_FOR_IMPORT ? WAITING_FOR_IMPORT : 1;
     }
 
+    /** The exit code of a command followed until its changes wait for an import. */
+    static final int WAITING_FOR_IMPORT = 3;
+
     private static boolean isActive(JsonNode status) {
-        String state = status.path("state").asText();
-        return state.equals("SCHEDULED") || state.equals("RUNNING");
+        State state = State.valueOf(status.path("state").asText());
+        return state.isActive() && state != State.WAITING_FOR_IMPORT;
     }
 
     /** {@code [#######.............]  35%  35,000/100,000 docs  12,500 docs/s  ETA 5s  RUNNING} */

@@ -32,6 +32,7 @@ import io.volumizer.jobs.testing.JobsJar;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.api.commands.CommandRefusedException;
 import io.volumizer.api.commands.Commands;
+import io.volumizer.ops.jobs.JobsCommand;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.options.steps.Step;
@@ -71,7 +72,7 @@ class CommandsIT {
     void importARepository() throws Exception {
         it = new PipelineRun();
         commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
-                it.args());
+                it.args(), it.pipeline.kafka.clientProperties());
         search = SearchEngines.open(it.pipeline.search);
         documents = it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(it.repository);
         long total = it.generated(CUSTOMERS, STATEMENTS).size();
@@ -196,8 +197,10 @@ class CommandsIT {
         assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
         assertThat(status.path("total").asLong()).isEqualTo(selected.size());
         assertThat(status.path("processed").asLong() + status.path("skipped").asLong()).isEqualTo(selected.size());
-
         long changed = selected.size() - 1L;
+        assertThat(status.path("applied").asLong()).as("COMPLETED means applied: in MongoDB as the status is read")
+                .isEqualTo(changed).isEqualTo(documents.countDocuments(Filters.eq("properties.reviewed", "yes")));
+
         await("changed in MongoDB", () -> documents.countDocuments(Filters.eq("properties.reviewed", "yes")), changed, LONG);
         await("changed in Elasticsearch", () -> countReviewed("yes"), changed, LONG);
         await("the user's edit in Elasticsearch", () -> countReviewed("by a user"), 1, LONG);
@@ -209,6 +212,33 @@ class CommandsIT {
             assertThat(document.getList(DocumentFields.ANCESTOR_IDS, String.class)).contains(BankGenerator.stateId(state));
             assertThat(document.get(DocumentFields.ORIGIN, Document.class).getString(DocumentFields.Origin.COMMAND)).isEqualTo(id);
         }
+        assertThat(it.deadLetters()).isZero();
+    }
+
+    @Test
+    void aBulkUpdateWithTheImportStoppedWaitsForItAndCompletesOnceItIsResumedByName() throws Exception {
+        String importJob = PipelineRun.FLINK.jobs().stream().filter(job -> job.path("state").asText().equals("RUNNING")
+                && job.path("name").asText().endsWith(" it-commands-" + it.run)).findFirst().orElseThrow().path("jid").asText();
+        PipelineRun.FLINK.stopWithSavepoint(importJob, LONG);
+        String state = "CA";
+        long selected = documents.countDocuments(Filters.and(Filters.eq(DocumentFields.TYPE, "Statement"),
+                Filters.eq(DocumentFields.ANCESTOR_IDS, BankGenerator.stateId(state))));
+
+        String id = commands.bulk(it.repository, "setProperties", Map.of("type", "Statement", "state", state), false,
+                JSON.createObjectNode().set("properties", JSON.createObjectNode().put("reviewed", "later")).get("properties"));
+        JsonNode waiting = awaitEnd(id);
+        assertThat(waiting.path("state").asText()).as(waiting.toString()).isEqualTo("WAITING_FOR_IMPORT");
+        assertThat(waiting.path("message").asText()).contains("bin/volumizer job resume import");
+        assertThat(waiting.path("processed").asLong()).isEqualTo(selected);
+        assertThat(documents.countDocuments(Filters.eq("properties.reviewed", "later"))).as("nothing applied yet").isZero();
+
+        assertThat(JobsCommand.execute("--flink-rest", PipelineRun.FLINK_REST, "--jar", JobsJar.path().toString(), "resume",
+                Step.IMPORT_AND_INDEX.id())).isZero();
+        PipelineRun.FLINK.jobs().stream().filter(job -> job.path("state").asText().equals("RUNNING")
+                && job.path("name").asText().endsWith(" it-commands-" + it.run)).forEach(job -> it.adopt(job.path("jid").asText()));
+        JsonNode completed = awaitStatus(id, s -> s.path("state").asText().equals("COMPLETED"), "COMPLETED");
+        assertThat(completed.path("applied").asLong()).isEqualTo(selected)
+                .isEqualTo(documents.countDocuments(Filters.eq("properties.reviewed", "later")));
         assertThat(it.deadLetters()).isZero();
     }
 
@@ -286,8 +316,10 @@ class CommandsIT {
         }
     }
 
+    /** Until the command has ended, or waits for an import to apply its changes. */
     private JsonNode awaitEnd(String commandId) throws Exception {
-        return awaitStatus(commandId, s -> !List.of("SCHEDULED", "RUNNING").contains(s.path("state").asText()), "the end");
+        return awaitStatus(commandId, s -> !List.of("SCHEDULED", "RUNNING", "APPLYING").contains(s.path("state").asText()),
+                "the end");
     }
 
     private JsonNode awaitStatus(String commandId, java.util.function.Predicate<JsonNode> reached, String what)

@@ -109,7 +109,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
             awaitCount("imported", () -> stores.mongoCount(repository), documents);
             awaitCount("indexed", () -> stores.elasticsearchCount(repository), documents);
             Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo, pipeline.mongodb.database),
-                    Options.arguments(pipeline));
+                    Options.arguments(pipeline), pipeline.kafka.clientProperties());
             try {
                 for (int round = 1; round <= rounds; round++) {
                     System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
@@ -234,7 +234,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
         String id = commands.bulk(settings.repository(), "setProperties", Map.of("type", "Statement"), false,
                 JSON.createObjectNode().put("reviewed", value));
         JsonNode status = commands.status(id);
-        while (status.path("state").asText().matches("SCHEDULED|RUNNING")) {
+        while (status.path("state").asText().matches("SCHEDULED|RUNNING|APPLYING")) {
             Thread.sleep(100);
             status = commands.status(id);
         }
@@ -242,7 +242,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
             throw new IllegalStateException("bulk update " + id + " ended " + status);
         }
         double seconds = Duration.between(Instant.parse(status.path("started").asText()),
-                Instant.parse(status.path("completed").asText())).toMillis() / 1000.0;
+                Instant.parse(status.path("emitted").asText())).toMillis() / 1000.0;
         samples.computeIfAbsent(SELECTION, k -> new ArrayList<>()).add(statements / seconds);
         long found = 0;
         long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();

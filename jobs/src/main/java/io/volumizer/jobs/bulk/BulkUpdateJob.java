@@ -29,7 +29,7 @@ import io.volumizer.stores.commands.CommandStore;
  * A bulk command: the documents a selection finds in Elasticsearch (a sliced scroll, {@link ReadSlice}), each
  * read from MongoDB and changed into an event on the documents topic ({@link ApplyBulkAction}), exactly once,
  * keyed by parent id like every other event: the running import applies them and the index follows. The counts go
- * to the command's record as checkpoints complete ({@link FinishBulk}).
+ * to the command's record as checkpoints complete ({@link FinishBulk}), and the job ends with the command APPLYING.
  */
 public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, ApplyBulkAction apply, FinishBulk finish,
         Sink<DocumentEvent> documents) implements JobMains.Job {
@@ -59,7 +59,8 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
                     new ApplyBulkAction(MongoConnection.of(pipeline), options.repository,
                             options.commandId, options.action, options.propertyValues(), commandTime, 500, Backoff.DEFAULT,
                             pipeline.topology.topology().orElse(null), pipeline.repositoryBlobStores()),
-                    new FinishBulk(MongoConnection.of(pipeline), options.commandId),
+                    new FinishBulk(MongoConnection.of(pipeline), options.commandId, pipeline.kafka.clientProperties(),
+                            pipeline.documentsTopic()),
                     Connectors.exactlyOnceSink(options, Step.BULK_UPDATE, pipeline.documentsTopic(), DocumentEvent.class,
                             DocumentKeys::parentKey));
         });

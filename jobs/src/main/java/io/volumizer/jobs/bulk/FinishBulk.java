@@ -1,9 +1,13 @@
 package io.volumizer.jobs.bulk;
 
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -13,6 +17,10 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
@@ -25,8 +33,9 @@ import io.volumizer.stores.commands.CommandStore;
 /**
  * The counts of a bulk command, in one subtask: added up in state, and written to the command record when a
  * checkpoint completes, the moment the events counted up to it are committed to the documents topic. After the
- * last checkpoint (every slice read, every event committed) the command is COMPLETED, its total the sum of the
- * slices' sizes.
+ * last checkpoint (every slice read, every event committed) the command is APPLYING, its total the sum of the
+ * slices' sizes, with the documents topic's end offsets: once an import has read past them, every change is
+ * applied (the command's status says when, see the API's {@code Commands}).
  */
 final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputStreamOperator<Counts, Void>, BoundedOneInput {
 
@@ -34,6 +43,8 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
 
     private final MongoConnection mongo;
     private final String commandId;
+    private final Properties kafka;
+    private final String documentsTopic;
 
     private transient ListState<Long> state;
     private transient Counts counts;
@@ -46,9 +57,12 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     private record Snapshot(Counts counts, boolean ended) {
     }
 
-    FinishBulk(MongoConnection mongo, String commandId) {
+    /** @param kafka the client properties that reach the documents topic, whose end offsets the command records */
+    FinishBulk(MongoConnection mongo, String commandId, Properties kafka, String documentsTopic) {
         this.mongo = mongo;
         this.commandId = commandId;
+        this.kafka = kafka;
+        this.documentsTopic = documentsTopic;
     }
 
     @Override
@@ -106,7 +120,26 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
                 total += ((Number) slice.getValue()).longValue();
             }
         }
-        commands.state(commandId, CommandStore.State.COMPLETED, processed, skipped, Updates.set(CommandStore.TOTAL, total));
+        commands.state(commandId, CommandStore.State.APPLYING, processed, skipped, Updates.set(CommandStore.TOTAL, total),
+                Updates.set(CommandStore.EMITTED, new Date()), Updates.set(CommandStore.EMITTED_UNTIL,
+                        new Document("topic", documentsTopic).append("offsets", endOffsets())));
+    }
+
+    /**
+     * The documents topic's end offsets, past every event of the command: each was flushed before the last checkpoint
+     * completed (committed or not yet: an import passes them only once their transaction is).
+     */
+    private Document endOffsets() throws Exception {
+        try (Admin admin = Admin.create(kafka)) {
+            List<TopicPartition> partitions = admin.describeTopics(List.of(documentsTopic)).allTopicNames().get()
+                    .get(documentsTopic).partitions().stream()
+                    .map(partition -> new TopicPartition(documentsTopic, partition.partition())).toList();
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(partitions.stream()
+                    .collect(Collectors.toMap(Function.identity(), partition -> OffsetSpec.latest()))).all().get();
+            Document offsets = new Document();
+            ends.forEach((partition, end) -> offsets.append(Integer.toString(partition.partition()), end.offset()));
+            return offsets;
+        }
     }
 
     @Override

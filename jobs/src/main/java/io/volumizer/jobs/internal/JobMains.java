@@ -1,15 +1,20 @@
 package io.volumizer.jobs.internal;
 
+import java.util.List;
+
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.PipelineStepOptions;
+import io.volumizer.options.steps.RunArguments;
 import io.volumizer.options.steps.Step;
 
 /**
  * What every pipeline job's {@code main()} does: parse its options (or print its help and stop), build the job on
  * the real connectors the options name, and run it as a run of its step: with the pipeline's parallelism, the
- * step's defaults and checkpoint folder ({@link JobDefaults}), under the step's run name.
+ * step's defaults and checkpoint folder ({@link JobDefaults}), under the step's run name, with the arguments it was
+ * given among its job parameters ({@link RunArguments}).
  */
 public final class JobMains {
 
@@ -38,6 +43,8 @@ public final class JobMains {
             Job job = factory.create(parsed);
             StreamExecutionEnvironment env = Connectors.environment(parsed.pipeline);
             JobDefaults.apply(env, step, parsed);
+            // Kept with the job, for `job resume <step>` to resume it by name with the options it ran with.
+            env.getConfig().setGlobalJobParameters(Configuration.fromMap(RunArguments.parameters(List.of(args))));
             job.build(env);
             env.execute(job.runName(step.runName(parsed)));
         }

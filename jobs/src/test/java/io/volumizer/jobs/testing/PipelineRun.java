@@ -30,8 +30,9 @@ import io.volumizer.options.conventions.MetricNames;
  */
 public final class PipelineRun implements AutoCloseable {
 
-    public static final FlinkSessionClient FLINK = new FlinkSessionClient(
-            System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081"));
+    /** The local session cluster's REST address. */
+    public static final String FLINK_REST = System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081");
+    public static final FlinkSessionClient FLINK = new FlinkSessionClient(FLINK_REST);
     /** The Prometheus endpoints of the local cluster's JobManager and TaskManagers. */
     public static final String FLINK_METRICS = System.getProperty("volumizer.flink.metrics",
             "127.0.0.1:9249,127.0.0.1:9250-9259");
@@ -82,7 +83,12 @@ public final class PipelineRun implements AutoCloseable {
         return id;
     }
 
-    /** Runs a bounded step (a bulk command) until it finishes. */
+    /** A job submitted otherwise (by the CLI) that {@link #close()} cancels too. */
+    public void adopt(String jobId) {
+        jobs.add(jobId);
+    }
+
+        /** Runs a bounded step (a bulk command) until it finishes. */
     public void runToEnd(Step step, List<String> args) throws Exception {
         String id = FLINK.run(jarId, step, args, null);
         jobs.add(id);

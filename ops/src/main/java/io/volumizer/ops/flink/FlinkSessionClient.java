@@ -140,6 +140,16 @@ public final class FlinkSessionClient {
         return send(request("/jobs/" + jobId).GET(), "read job " + jobId);
     }
 
+    /** The job's checkpoint statistics (GET /jobs/{id}/checkpoints): its latest savepoint among them. */
+    public JsonNode checkpoints(String jobId) throws IOException {
+        return send(request("/jobs/" + jobId + "/checkpoints").GET(), "read the checkpoints of job " + jobId);
+    }
+
+    /** The job's configuration (GET /jobs/{id}/config): its job parameters among them. */
+    public JsonNode config(String jobId) throws IOException {
+        return send(request("/jobs/" + jobId + "/config").GET(), "read the configuration of job " + jobId);
+    }
+
     /** Waits until the job reaches {@code wanted}; fails fast if it ends in another terminal state. */
     public void awaitState(String jobId, String wanted, Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

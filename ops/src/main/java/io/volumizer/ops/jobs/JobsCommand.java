@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.flink.RetainedCheckpoints;
+import io.volumizer.ops.flink.StoppedRuns;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
@@ -160,18 +161,56 @@ public final class JobsCommand {
         }
     }
 
-    /** Resumes a step from a savepoint, with the options it ran with. */
-    @Command(name = "resume", description = "Resume a step from a savepoint: the savepoint path 'stop' printed, then "
-            + "the step's options as when it was submitted.")
+    /**
+     * Resumes a step from a savepoint: the one given, with the options given; or, by the step's name alone, from the
+     * savepoint its newest stopped run left, with the options that run was submitted with (and any given after them,
+     * which replace those of the same name).
+     */
+    @Command(name = "resume", description = "Resume a step from a savepoint. 'job resume <step> [options]': from the "
+            + "savepoint of its newest run stopped with one, with the options it ran with (options given replace "
+            + "theirs). 'job resume <step> <savepoint> [options]': from that savepoint, with the options given.")
     static final class Resume extends StepCommand {
         @Override
         public Integer call() throws Exception {
-            if (args.isEmpty()) {
-                throw new CommandLine.ParameterException(parent.spec.commandLine(), "job resume " + step
-                        + ": the savepoint path is missing (job resume <step> <savepoint> [options])");
+            if (!args.isEmpty() && !args.get(0).startsWith("-")) {
+                return parent.submit(step, args.subList(1, args.size()), args.get(0), json);
             }
-            return parent.submit(step, args.subList(1, args.size()), args.get(0), json);
+            return parent.resumeNewest(step, args, json);
         }
+    }
+
+    /** Resumes the newest run of a step stopped with a savepoint ({@link StoppedRuns}), with its options then {@code more}. */
+    int resumeNewest(String stepName, List<String> more, boolean json) throws Exception {
+        Step step;
+        try {
+            step = Step.named(stepName);
+        } catch (IllegalArgumentException e) {
+            System.err.println("job resume: " + e.getMessage());
+            return 2;
+        }
+        FlinkSessionClient client = flink();
+        for (JsonNode job : client.jobs()) {
+            if (job.path("name").asText().startsWith(step.jobName() + " ")
+                    && !FlinkSessionClient.isTerminal(job.path("state").asText())) {
+                System.err.println("job resume " + stepName + ": " + job.path("name").asText() + " is "
+                        + job.path("state").asText() + " as job " + job.path("jid").asText() + "; stop it first");
+                return 1;
+            }
+        }
+        Optional<StoppedRuns.StoppedRun> run = StoppedRuns.newest(client, step);
+        if (run.isEmpty()) {
+            System.err.println("job resume " + stepName + ": no run of " + step.jobName() + " stopped with a savepoint is "
+                    + "known to the cluster (nor to its archive, " + StoppedRuns.ARCHIVE_SETTING + "); give the "
+                    + "savepoint: job resume " + stepName + " <savepoint> [options]");
+            return 1;
+        }
+        List<String> arguments = new ArrayList<>(run.get().arguments());
+        arguments.addAll(more);
+        if (!json) {
+            System.out.println("resuming " + run.get().name() + " (job " + run.get().jobId() + ") from "
+                    + run.get().savepoint() + " with the options it ran with" + (more.isEmpty() ? "" : ", and " + more));
+        }
+        return submit(stepName, arguments, run.get().savepoint(), json);
     }
 
     /** Resumes a step from its newest retained checkpoint, with the options it ran with. */
@@ -241,7 +280,7 @@ public final class JobsCommand {
     }
 
     /** Runs the command and returns its exit code. */
-    static int execute(String... args) {
+    public static int execute(String... args) {
         // The job's own options follow the step: they are passed on to the step's options class, not parsed here.
         return new CommandLine(new JobsCommand()).setUnmatchedOptionsArePositionalParams(true)
                 .setExecutionExceptionHandler(Failures::oneLine).execute(args);

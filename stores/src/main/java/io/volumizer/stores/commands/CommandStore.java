@@ -51,16 +51,36 @@ public final class CommandStore {
     public static final String ERROR = "error";
     /** setAcl: the rounds it read the subtree in (the last found nothing to change). */
     public static final String ROUNDS = "rounds";
+    /**
+     * A bulk command that emitted every change: the end offsets of the documents topic then, {@code {topic, offsets:
+     * {partition: offset}}}; an import that has read past them in every partition has applied every change.
+     */
+    public static final String EMITTED_UNTIL = "emittedUntil";
+    /** A bulk command: when its job had emitted every change (it then waits for the import to apply them). */
+    public static final String EMITTED = "emitted";
+    /** The imports' progress last seen on the documents topic, {@code {at, committed}}: whether an import is running. */
+    public static final String IMPORT_PROGRESS = "importProgress";
+    /** A bulk command, once COMPLETED: the documents whose stored version is its change (fewer if changed since). */
+    public static final String APPLIED = "applied";
 
     /** The action of a reindex command; a bulk command's is what it does to each document. */
     public static final String REINDEX = "reindex";
 
-    /** Where a command is. */
+    /**
+     * Where a command is. A bulk command's job ends APPLYING: every change is in the documents topic, and the import
+     * applies them; WAITING_FOR_IMPORT while no import reads the topic; COMPLETED once an import has read past them.
+     */
     public enum State {
-        SCHEDULED, RUNNING, COMPLETED, ABORTED, FAILED;
+        SCHEDULED, RUNNING, APPLYING, WAITING_FOR_IMPORT, COMPLETED, ABORTED, FAILED;
 
+        /** Not ended: the command's job runs, or its changes wait for the import. */
         public boolean isActive() {
-            return this == SCHEDULED || this == RUNNING;
+            return this == SCHEDULED || this == RUNNING || isApplying();
+        }
+
+        /** Its job has ended, its changes not yet all applied. */
+        public boolean isApplying() {
+            return this == APPLYING || this == WAITING_FOR_IMPORT;
         }
     }
 
@@ -106,7 +126,7 @@ public final class CommandStore {
             all.add(Updates.set(STARTED, new Date()));
             all.add(Updates.unset(COMPLETED));
             all.add(Updates.unset(ERROR));
-        } else if (state != State.SCHEDULED) {
+        } else if (!state.isActive()) {
             all.add(Updates.set(COMPLETED, new Date()));
         }
         set(commandId, all.toArray(Bson[]::new));

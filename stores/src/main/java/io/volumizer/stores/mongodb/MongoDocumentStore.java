@@ -93,13 +93,16 @@ public final class MongoDocumentStore {
 
     /**
      * The indexes navigation needs, children of a parent by name (unique) and descendants by ancestor, and the one a
-     * reindex catches up with: documents by when they were imported.
+     * reindex catches up with: documents by when they were imported; and, sparse, the documents a bulk command changed
+     * last, which its status counts as applied.
      */
     public void ensureIndexes(String repository) {
         MongoCollection<Document> documents = collection(repository);
         documents.createIndex(Indexes.ascending(PARENT_ID, NAME), new IndexOptions().unique(true).name(CHILDREN_INDEX));
         documents.createIndex(Indexes.ascending(ANCESTOR_IDS), new IndexOptions().name("descendants"));
         documents.createIndex(Indexes.ascending(IMPORTED_AT), new IndexOptions().name("recent"));
+        documents.createIndex(Indexes.ascending(ORIGIN + "." + DocumentFields.Origin.COMMAND),
+                new IndexOptions().sparse(true).name("changed-by-command"));
     }
 
     /** Writes a batch (unordered), retrying with backoff while the server is unreachable. */
