@@ -9,11 +9,13 @@ import static io.volumizer.stores.DocumentFields.NAME;
 import static io.volumizer.stores.DocumentFields.PARENT_ID;
 import static io.volumizer.stores.DocumentFields.PROPERTIES;
 import static io.volumizer.stores.DocumentFields.READ_ACL;
+import static io.volumizer.stores.DocumentFields.REPOSITORY;
 import static io.volumizer.stores.DocumentFields.TYPE;
 import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,7 +51,6 @@ import io.volumizer.api.internal.Backends;
 import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
-import io.volumizer.api.internal.VersionClock;
 import io.volumizer.api.reads.Caller;
 import io.volumizer.api.reads.ReadPolicy;
 import io.volumizer.domain.topology.Topology;
@@ -60,6 +61,7 @@ import io.volumizer.schemas.event.Permission;
 import io.volumizer.schemas.event.Origin;
 import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.VersionAllocator;
 
 /**
  * Event-sourced writes: a request is validated against what MongoDB holds, appended to the documents topic
@@ -89,7 +91,7 @@ public final class DocumentWrites {
     private final Optional<Topology> topology;
     /** The topology's routing properties, each with why it is fixed (none without a topology). */
     private final Map<String, String> routingProperties;
-    private final VersionClock clock = new VersionClock();
+    private final VersionAllocator versions;
     private final Duration waitTimeout;
     private final long maxUploadBytes;
 
@@ -107,6 +109,7 @@ public final class DocumentWrites {
         this.routingProperties = topology.map(Topology::routingProperties).orElse(Map.of());
         this.waitTimeout = waitTimeout;
         this.maxUploadBytes = maxUploadBytes;
+        this.versions = new VersionAllocator(backends.mongo, Clock.systemUTC());
     }
 
     /** Where a document's parent or children may be: its own repository first, then the topology's others. */
@@ -164,7 +167,7 @@ public final class DocumentWrites {
             throw ApiException.conflict(ID, "document '" + id + "' already exists");
         }
         Document previous = input.id() == null ? null : documents.findAny(repository, id).orElse(null);
-        event.setVersion(clock.next(previous == null ? 0 : previous.getLong(VERSION)));
+        event.setVersion(versions.next(repository, previous == null ? 0 : previous.getLong(VERSION)));
         event.setBlob(upload(ctx, repository));
         append(List.of(event));
         respond(ctx, event, target.waitForMongoDb(), 201);
@@ -418,7 +421,7 @@ public final class DocumentWrites {
     private DocumentEvent event(Document current, Operation operation) {
         Instant now = Instant.now();
         return DocumentEvent.newBuilder(MongoDocumentStore.toEvent(current, operation)).setModified(now)
-                .setEventTime(now).setVersion(clock.next(current.getLong(VERSION)))
+                .setEventTime(now).setVersion(versions.next(current.getString(REPOSITORY), current.getLong(VERSION)))
                 .setOrigin(Origin.newBuilder().setSource("api").build()).build();
     }
 

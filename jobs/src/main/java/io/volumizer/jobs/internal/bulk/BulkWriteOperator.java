@@ -2,6 +2,7 @@ package io.volumizer.jobs.internal.bulk;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.apache.flink.metrics.Counter;
@@ -17,6 +18,8 @@ import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTim
 
 import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.jobs.internal.deadletter.RecordAttempts;
+import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.stores.BulkResult;
 import io.volumizer.options.conventions.MetricNames;
 
@@ -133,7 +136,7 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
         }
         batchSizes.update(buffer.size());
         long started = System.nanoTime();
-        BulkResult<T> result = writer.write(buffer);
+        BulkResult<T> result = write(buffer);
         bulkMillis.update((System.nanoTime() - started) / 1_000_000);
         retries.inc(result.retries());
         for (T record : result.written()) {
@@ -147,5 +150,43 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
         }
         buffer.clear();
         bufferedBytes = 0;
+    }
+
+    /**
+     * Writes a batch. A failure that is not a service fault may be one record's doing (a value the writer cannot
+     * encode, say): the batch is written again in halves, down to the record alone, whose failure fails the task, as
+     * often as it fails the same way, up to {@link RecordAttempts#MAX_ATTEMPTS}; then it is dead-lettered, and the
+     * rest of its batch is written. A service fault fails the task at once, to restart from the checkpoint.
+     */
+    private BulkResult<T> write(List<T> batch) {
+        try {
+            return writer.write(batch);
+        } catch (RuntimeException e) {
+            if (RecordAttempts.isServiceFault(e)) {
+                throw e;
+            }
+            if (batch.size() > 1) {
+                BulkResult<T> result = write(batch.subList(0, batch.size() / 2));
+                result.addAll(write(batch.subList(batch.size() / 2, batch.size())));
+                return result;
+            }
+            T record = batch.get(0);
+            int failures = RecordAttempts.failed(attemptsScope(), writer.idOf(record) + "@"
+                    + Arrays.hashCode(writer.payloadOf(record)), e);
+            if (!RecordAttempts.isPoison(failures)) {
+                throw e;
+            }
+            BulkResult<T> result = new BulkResult<>();
+            result.failed(record, ReasonClass.FAILED_REPEATEDLY, "failed " + failures + " times the same way, the "
+                    + "task restarting in between: " + e);
+            return result;
+        }
+    }
+
+    /** This stage's writer in this job's subtask, as a restart finds it again: a record's failures count there. */
+    private String attemptsScope() {
+        // Not the task name with subtasks: it ends with the attempt number, which a restart changes.
+        return getRuntimeContext().getJobInfo().getJobId() + "/" + getRuntimeContext().getTaskInfo().getTaskName() + "/"
+                + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() + "/" + stage;
     }
 }

@@ -2,22 +2,28 @@ package io.volumizer.jobs.internal.bulk;
 
 import static io.volumizer.jobs.testing.Documents.imported;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.jobs.internal.deadletter.RecordAttempts;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.ReasonClass;
 import io.volumizer.stores.BulkResult;
+import io.volumizer.stores.StoreUnavailableException;
 
 class BulkWriteOperatorTest {
 
@@ -36,6 +42,9 @@ class BulkWriteOperatorTest {
             for (ImportedEvent event : batch) {
                 String id = event.getDocument().getId();
                 ids.add(id);
+                if (id.startsWith("poison")) {
+                    throw new IllegalArgumentException("cannot encode " + id);
+                }
                 if (id.startsWith("bad")) {
                     result.failed(event, ReasonClass.REFUSED_BY_STORE, "mapper_parsing_exception on " + id);
                 } else if (id.startsWith("old")) {
@@ -68,10 +77,56 @@ class BulkWriteOperatorTest {
         BATCHES.clear();
     }
 
+    @Test
+    void aRecordThatFailsTheSameWayAfterRestartsIsDeadLetteredAndTheRestOfItsBatchWritten() throws Exception {
+        List<String> failures = new ArrayList<>();
+        JobID job = new JobID();
+        for (int attempt = 1; attempt < RecordAttempts.MAX_ATTEMPTS; attempt++) {
+            // A restart: the same job and task, the record replayed from the checkpoint before it. A failed task is
+            // not finished (that would flush again), so the harness is left as the failure left it.
+            var failing = harness(new MockEnvironmentBuilder().setJobID(job).build());
+            failing.processElement(new StreamRecord<>(imported("a1")));
+            failing.processElement(new StreamRecord<>(imported("poison-" + run)));
+            failures.add(catchThrowable(() -> failing.processElement(new StreamRecord<>(imported("a2")))).getMessage());
+        }
+        try (var harness = harness(new MockEnvironmentBuilder().setJobID(job).build())) {
+            harness.processElement(new StreamRecord<>(imported("a1")));
+            harness.processElement(new StreamRecord<>(imported("poison-" + run)));
+            harness.processElement(new StreamRecord<>(imported("a2")));
+
+            assertThat(harness.extractOutputValues()).extracting(event -> event.getDocument().getId())
+                    .containsExactly("a1", "a2");
+            assertThat(harness.getSideOutput(DeadLetters.TAG)).singleElement().satisfies(letter -> {
+                assertThat(letter.getValue().getReasonClass()).isEqualTo(ReasonClass.FAILED_REPEATEDLY);
+                assertThat(letter.getValue().getReason()).contains("failed 3 times the same way", "cannot encode");
+                assertThat(letter.getValue().getDocumentId()).isEqualTo("poison-" + run);
+            });
+        }
+        assertThat(failures).as("the task fails, to restart, until the record failed the same way often enough")
+                .containsExactly("cannot encode poison-" + run, "cannot encode poison-" + run);
+    }
+
+    @Test
+    void aServiceFaultIsNeverCountedAgainstARecord() {
+        assertThat(RecordAttempts.failed("scope", "record", new StoreUnavailableException("MongoDB down", null))).isZero();
+        assertThat(RecordAttempts.failed("scope", "record", new IllegalStateException("wrapped",
+                new java.net.ConnectException("refused")))).isZero();
+        assertThat(RecordAttempts.failed("scope", "record", new IllegalStateException("a bug"))).isEqualTo(1);
+        assertThat(RecordAttempts.failed("scope", "record", new IllegalStateException("another bug")))
+                .as("another way of failing counts anew").isEqualTo(1);
+    }
+
+    private final String run = java.util.UUID.randomUUID().toString();
+
     private static OneInputStreamOperatorTestHarness<ImportedEvent, ImportedEvent> harness() throws Exception {
+        return harness(new MockEnvironmentBuilder().build());
+    }
+
+    private static OneInputStreamOperatorTestHarness<ImportedEvent, ImportedEvent> harness(MockEnvironment environment)
+            throws Exception {
         var operator = new BulkWriteOperator<>("index", new RecordingWriter(), 3, Long.MAX_VALUE,
                 Duration.ofMillis(500), e -> 100);
-        var harness = new OneInputStreamOperatorTestHarness<>(operator);
+        var harness = new OneInputStreamOperatorTestHarness<>(operator, environment);
         harness.setProcessingTime(0);
         harness.open();
         return harness;
