@@ -1,9 +1,13 @@
 package io.volumizer.benchmarks.reliability;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
@@ -22,61 +26,124 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.keys.DocumentKeys;
 
 /**
- * A documents topic in which a share of the statements is replaced by bad records, as many of each kind: bytes
- * that are no Avro record, a record under a schema id the registry does not know, an orphan (a parent that never
- * arrives), and the crafted poisons that once stopped the pipeline: a record under the id of a JSON schema, one of
- * a repository no store may hold, one with a version that would freeze its document, one with a generated blob key
- * that does not parse. Statements have no children, so no good document depends on one replaced. The places of the
- * bad records (partition, offset) are kept: exactly those must come back as dead letters.
+ * A documents topic in which a share of the statements is replaced by bad or hostile records, as many of each
+ * {@link Kind}. Statements have no children, so no good document depends on one replaced. A bad record must come
+ * back as a dead letter: its place (partition, offset) is kept. A hostile one is valid, however odd, and must land
+ * in both stores like any document: it stays among the expected documents, under its id and version.
  */
 final class BadInput {
 
-    /** Where a bad record went, and which of its documents it replaced. */
-    record Injected(Set<String> positions, Set<String> replacedIds) {
+    /** A way to spoil a statement; {@code lands}: still a valid document, which must be stored, not dead-lettered. */
+    enum Kind {
+        /** Bytes that are no Avro record. */
+        GARBAGE(false),
+        /** An Avro body under a schema id the registry does not know. */
+        UNKNOWN_SCHEMA_ID(false),
+        /** A parent that never arrives. */
+        ORPHAN(false),
+        /** An Avro body under the id of a JSON schema (crafted poison). */
+        JSON_SCHEMA_ID(false),
+        /** A repository no store may hold (crafted poison). */
+        INVALID_REPOSITORY(false),
+        /** Version Long.MAX_VALUE, which would freeze its document (crafted poison). */
+        EXTREME_VERSION(false),
+        /** A generated blob key that does not parse (crafted poison). */
+        INVALID_BLOB_KEY(false),
+        /** The Avro body with bits flipped, until it no longer decodes. */
+        BIT_FLIPS(false),
+        /** The Avro body cut short. */
+        TRUNCATED(false),
+        /** A title of 256 KiB. */
+        HUGE_TITLE(true),
+        /** A name of 2,000 characters: control characters, right-to-left text, emoji, a slash. */
+        ODD_NAME(true),
+        /** 200 more properties, of 200 names shared by every such record. */
+        MANY_PROPERTIES(true);
+
+        final boolean lands;
+
+        Kind(boolean lands) {
+            this.lands = lands;
+        }
+
+        /** The crafted poisons and kinds of bad bytes of the reliability benchmark's bad-input scenario. */
+        static final List<Kind> BAD_INPUT = List.of(GARBAGE, UNKNOWN_SCHEMA_ID, ORPHAN, JSON_SCHEMA_ID, INVALID_REPOSITORY,
+                EXTREME_VERSION, INVALID_BLOB_KEY);
+        /** Everything: the fuzzing run's. */
+        static final List<Kind> FUZZ = List.of(values());
+    }
+
+    /**
+     * What was injected: where each bad record went, the ids of the statements replaced by bad records (not
+     * expected in the stores), the hostile documents that must land (id to version), and how many of each kind.
+     */
+    record Injected(Map<String, Kind> positions, Set<String> replacedIds, Map<String, Long> hostile,
+            Map<Kind, Long> kinds) {
+
+        static final Injected NONE = new Injected(Map.of(), Set.of(), Map.of(), Map.of());
     }
 
     private BadInput() {
     }
 
-    /** Produces every document, keyed by parent id, replacing {@code share} of the statements; returns what it injected. */
+    /**
+     * Produces every document, keyed by parent id, replacing {@code share} of the statements by records of
+     * {@code kinds} in turn; returns what it injected.
+     */
     static Injected produce(String bootstrapServers, String topic, AvroCodec<DocumentEvent> codec,
-            List<DocumentEvent> documents, double share, long seed, int jsonSchemaId) throws Exception {
+            List<DocumentEvent> documents, double share, long seed, int jsonSchemaId, List<Kind> kinds) throws Exception {
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         Random random = new Random(seed);
-        List<Future<RecordMetadata>> bad = new ArrayList<>();
+        Map<Future<RecordMetadata>, Kind> bad = new LinkedHashMap<>();
         Set<String> replaced = new HashSet<>();
+        Map<String, Long> hostile = new HashMap<>();
+        Map<Kind, Long> counts = new EnumMap<>(Kind.class);
+        int injected = 0;
         try (var producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (DocumentEvent document : documents) {
                 String key = DocumentKeys.parentKey(document);
-                if (!document.getType().equals("Statement") || random.nextDouble() >= share) {
+                if (!document.getType().equals("Statement") || share <= 0 || random.nextDouble() >= share) {
                     producer.send(record(topic, key, codec.encode(document)));
                     continue;
                 }
+                Kind kind = kinds.get(injected++ % kinds.size());
+                counts.merge(kind, 1L, Long::sum);
+                if (kind.lands) {
+                    DocumentEvent odd = hostile(kind, document);
+                    hostile.put(odd.getId(), odd.getVersion());
+                    producer.send(record(topic, key, codec.encode(odd)));
+                    continue;
+                }
                 replaced.add(document.getId());
-                bad.add(producer.send(switch (bad.size() % 7) {
-                    case 0 -> record(topic, key, garbage(random));
-                    case 1 -> record(topic, key, underSchema(Integer.MAX_VALUE - 7, codec.encode(document)));
-                    case 2 -> orphan(topic, codec, document);
-                    case 3 -> record(topic, key, underSchema(jsonSchemaId, codec.encode(document)));
-                    case 4 -> record(topic, key, codec.encode(DocumentEvent.newBuilder(document).setRepository("BAD").build()));
-                    case 5 -> record(topic, key, codec.encode(DocumentEvent.newBuilder(document).setVersion(Long.MAX_VALUE).build()));
-                    default -> record(topic, key, codec.encode(DocumentEvent.newBuilder(document).setBlob(BlobRef
-                            .newBuilder(document.getBlob()).setKey("gen/v1/" + seed + "/statement/not-a-number").build())
-                            .build()));
-                }));
+                bad.put(producer.send(switch (kind) {
+                    case GARBAGE -> record(topic, key, garbage(random));
+                    case UNKNOWN_SCHEMA_ID -> record(topic, key, underSchema(Integer.MAX_VALUE - 7, codec.encode(document)));
+                    case ORPHAN -> orphan(topic, codec, document);
+                    case JSON_SCHEMA_ID -> record(topic, key, underSchema(jsonSchemaId, codec.encode(document)));
+                    case INVALID_REPOSITORY -> record(topic, key,
+                            codec.encode(DocumentEvent.newBuilder(document).setRepository("BAD").build()));
+                    case EXTREME_VERSION -> record(topic, key,
+                            codec.encode(DocumentEvent.newBuilder(document).setVersion(Long.MAX_VALUE).build()));
+                    case INVALID_BLOB_KEY -> record(topic, key, codec.encode(DocumentEvent.newBuilder(document)
+                            .setBlob(BlobRef.newBuilder(document.getBlob()).setKey("gen/v1/" + seed + "/statement/not-a-number")
+                                    .build()).build()));
+                    case BIT_FLIPS -> record(topic, key, undecodable(codec, codec.encode(document), random, true));
+                    case TRUNCATED -> record(topic, key, undecodable(codec, codec.encode(document), random, false));
+                    default -> throw new IllegalStateException(kind + " lands");
+                }), kind);
             }
             producer.flush();
         }
-        Set<String> positions = new HashSet<>();
-        for (Future<RecordMetadata> sent : bad) {
-            RecordMetadata metadata = sent.get();
-            positions.add(position(metadata.partition(), metadata.offset()));
+        Map<String, Kind> positions = new HashMap<>();
+        for (Map.Entry<Future<RecordMetadata>, Kind> sent : bad.entrySet()) {
+            RecordMetadata metadata = sent.getKey().get();
+            positions.put(position(metadata.partition(), metadata.offset()), sent.getValue());
         }
-        return new Injected(positions, replaced);
+        return new Injected(positions, replaced, hostile, counts);
     }
 
     static String position(int partition, long offset) {
@@ -99,6 +166,50 @@ final class BadInput {
         byte[] copy = encoded.clone();
         ConfluentWireFormat.writeHeader(schemaId, copy);
         return copy;
+    }
+
+    /**
+     * The record's Avro body (past the wire format's header) with bits flipped, or cut short, again until it no
+     * longer decodes: a flip inside a string's characters decodes into another valid document, whose fate could not
+     * be told apart from a good one's.
+     */
+    private static byte[] undecodable(AvroCodec<DocumentEvent> codec, byte[] encoded, Random random, boolean flip) {
+        int header = ConfluentWireFormat.HEADER_LENGTH;
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            byte[] spoiled;
+            if (flip) {
+                spoiled = encoded.clone();
+                for (int i = 0; i < 1 + attempt; i++) {
+                    int at = header + random.nextInt(encoded.length - header);
+                    spoiled[at] ^= (byte) (1 << random.nextInt(8));
+                }
+            } else {
+                spoiled = Arrays.copyOf(encoded, header + random.nextInt(encoded.length - header));
+            }
+            try {
+                codec.decode(spoiled);
+            } catch (RuntimeException undecodable) {
+                return spoiled;
+            }
+        }
+        throw new IllegalStateException("no spoiled form of the record failed to decode");
+    }
+
+    /** A valid document, however odd, of the statement's id, parent and version. */
+    private static DocumentEvent hostile(Kind kind, DocumentEvent document) {
+        return switch (kind) {
+            case HUGE_TITLE -> DocumentEvent.newBuilder(document).setTitle("statement ".repeat(256 * 1024 / 10)).build();
+            case ODD_NAME -> DocumentEvent.newBuilder(document).setName(("\u0007\t\u202eמסמך 📄 /.. "
+                    + document.getName()).repeat(100).substring(0, 2000) + document.getId()).build();
+            case MANY_PROPERTIES -> {
+                Map<String, Object> properties = new LinkedHashMap<>(document.getProperties());
+                for (int i = 0; i < 200; i++) {
+                    properties.put(String.format("fuzz%03d", i), "value " + i);
+                }
+                yield DocumentEvent.newBuilder(document).setProperties(properties).build();
+            }
+            default -> throw new IllegalArgumentException(kind + " does not land");
+        };
     }
 
     /** Registers a JSON schema under a subject of its own, as another producer of the topic's might; its id. */

@@ -107,7 +107,42 @@ enum Fault {
         List<long[]> inject(Faults faults, Trigger trigger) {
             return List.of();
         }
+    },
+
+    /** The fuzzing run's baseline: the same documents, produced the same way, none spoiled. */
+    CLEAN("no fault, no bad record: the fuzzing run's baseline") {
+        @Override
+        List<long[]> inject(Faults faults, Trigger trigger) {
+            return List.of();
+        }
+    },
+
+    FUZZ("fuzzing: " + Math.round(ReliabilityBenchmark.FUZZ_SHARE * 100) + "%% of the statements replaced by the bad "
+            + "input's kinds, bits flipped, bodies cut short, and hostile valid documents (a title of 256 KiB, a name of "
+            + "2,000 odd characters, 200 more properties) that must land; no restart over them") {
+        @Override
+        List<long[]> inject(Faults faults, Trigger trigger) {
+            return List.of();
+        }
     };
+
+    /** Whether the documents topic is filled with bad records among the documents (or none, as their baseline). */
+    boolean isInput() {
+        return this == BAD_INPUT || this == CLEAN || this == FUZZ;
+    }
+
+    /** The kinds of bad record this fault injects, and the share of the statements they replace. */
+    List<BadInput.Kind> badKinds() {
+        return switch (this) {
+            case BAD_INPUT -> BadInput.Kind.BAD_INPUT;
+            case FUZZ -> BadInput.Kind.FUZZ;
+            default -> List.of();
+        };
+    }
+
+    double badShare() {
+        return this == BAD_INPUT ? ReliabilityBenchmark.BAD_SHARE : this == FUZZ ? ReliabilityBenchmark.FUZZ_SHARE : 0;
+    }
 
     /** What the fault is, for the results, as a format: {@code %d} stands for the outage's seconds. */
     private final String description;

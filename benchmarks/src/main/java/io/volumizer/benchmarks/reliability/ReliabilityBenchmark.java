@@ -76,9 +76,14 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     record Scenario(Fault fault, Topology topology) {
 
         static final List<Scenario> ALL = java.util.stream.Stream.concat(
-                java.util.Arrays.stream(Fault.values()).map(fault -> new Scenario(fault, Topology.IMPORT_AND_INDEX)),
+                java.util.Arrays.stream(Fault.values()).filter(fault -> fault != Fault.CLEAN && fault != Fault.FUZZ)
+                        .map(fault -> new Scenario(fault, Topology.IMPORT_AND_INDEX)),
                 java.util.stream.Stream.of(Fault.TASKMANAGER_KILLED, Fault.ELASTICSEARCH_DOWN, Fault.MONGODB_DOWN)
                         .map(fault -> new Scenario(fault, Topology.SEPARATE_JOBS))).toList();
+        /** {@code bench fuzz}: the clean baseline, then the same run fuzzed. */
+        static final List<Scenario> FUZZING = List.of(new Scenario(Fault.CLEAN, Topology.IMPORT_AND_INDEX),
+                new Scenario(Fault.FUZZ, Topology.IMPORT_AND_INDEX));
+        private static final List<Scenario> KNOWN = java.util.stream.Stream.concat(ALL.stream(), FUZZING.stream()).toList();
 
         /** {@code mongodb-down}, {@code mongodb-down-separate-jobs}. */
         String id() {
@@ -90,20 +95,22 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         static final class ById implements CommandLine.ITypeConverter<Scenario>, Iterable<String> {
             @Override
             public Scenario convert(String id) {
-                return ALL.stream().filter(scenario -> scenario.id().equals(id)).findFirst().orElseThrow(() ->
+                return KNOWN.stream().filter(scenario -> scenario.id().equals(id)).findFirst().orElseThrow(() ->
                         new CommandLine.TypeConversionException("unknown scenario '" + id + "'; scenarios: "
                                 + String.join(", ", this)));
             }
 
             @Override
             public java.util.Iterator<String> iterator() {
-                return ALL.stream().map(Scenario::id).iterator();
+                return KNOWN.stream().map(Scenario::id).iterator();
             }
         }
     }
 
     /** The share of the statements the bad-input scenario replaces with bad records. */
     static final double BAD_SHARE = 0.01;
+    /** The share of the statements the fuzzing run replaces. */
+    static final double FUZZ_SHARE = 0.02;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Option(names = "--scenarios", split = ",", converter = Scenario.ById.class, completionCandidates = Scenario.ById.class,
@@ -120,6 +127,10 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     Duration timeout;
 
     @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
+
+    @Option(names = "--report", defaultValue = "reliability", description = "The results files' name: <report>.json "
+            + "and <report>.md in the results folder (default: ${DEFAULT-VALUE}).")
+    String report;
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final LocalServices services = LocalServices.ofThisCheckout();
@@ -162,12 +173,14 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         private final Throughput imported = new Throughput();
         private final Throughput indexed = new Throughput();
         private final long started = System.currentTimeMillis();
+        private long submittedAt;
+        private long through;
 
         ScenarioRun(Scenario scenario, List<DocumentEvent> generated, GeneratorSettings settings) {
             this.scenario = scenario;
             this.generated = generated;
             this.settings = settings;
-            String name = "rel-" + runId + "-" + Scenario.ALL.indexOf(scenario);
+            String name = "rel-" + runId + "-" + Scenario.KNOWN.indexOf(scenario);
             List<String> overrides = Options.with(pipeline, "--topics-of", name, "--mongodb-database",
                     name.replace('-', '_'), "--index-prefix", name + "-");
             if (scenario.fault == Fault.BACKLOG) {
@@ -187,8 +200,9 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     BadInput.Injected bad = fill();
                     Map<String, Long> expected = generated.stream().filter(d -> !bad.replacedIds().contains(d.getId()))
                             .collect(Collectors.toMap(DocumentEvent::getId, DocumentEvent::getVersion));
+                    submittedAt = System.currentTimeMillis();
                     submit(switch (scenario.fault) {
-                        case BAD_INPUT -> List.of("--parent-wait-margin", "PT5S");
+                        case BAD_INPUT, CLEAN, FUZZ -> List.of("--parent-wait-margin", "PT5S");
                         // A margin of one second: it is the import's progress, not the margin, that waits for parents.
                         case BACKLOG -> List.of("--parent-wait-margin", "PT1S");
                         default -> List.of();
@@ -200,6 +214,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                         windows = scenario.fault.inject(faults(), new Trigger(collection::estimatedDocumentCount,
                                 expected.size(), faultAt));
                         awaitThrough(collection, stores, expected.size(), bad.positions().size());
+                        through = System.currentTimeMillis();
                     } finally {
                         monitor.shutdownNow();
                     }
@@ -235,11 +250,11 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
         /** The documents topic: generated by the generate job, or produced here with bad records among them. */
         private BadInput.Injected fill() throws Exception {
-            if (scenario.fault != Fault.BAD_INPUT) {
+            if (!scenario.fault.isInput()) {
                 String generate = flink.run(jarId, Step.GENERATE, generateArguments(options), null);
                 jobs.add(generate);
                 flink.awaitState(generate, "FINISHED", Duration.ofMinutes(15));
-                return new BadInput.Injected(Set.of(), Set.of());
+                return BadInput.Injected.NONE;
             }
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.kafka.bootstrapServers))) {
                 admin.createTopics(List.of(new NewTopic(options.documentsTopic(), options.partitions,
@@ -247,8 +262,9 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             }
             AvroCodec<DocumentEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
                     AvroCodec.valueSubject(options.documentsTopic()), DocumentEvent.class);
-            return BadInput.produce(options.kafka.bootstrapServers, options.documentsTopic(), codec, generated, BAD_SHARE,
-                    settings.seed(), BadInput.jsonSchemaId(options.registry.url, options.documentsTopic()));
+            return BadInput.produce(options.kafka.bootstrapServers, options.documentsTopic(), codec, generated,
+                    scenario.fault.badShare(), settings.seed(), BadInput.jsonSchemaId(options.registry.url,
+                            options.documentsTopic()), scenario.fault.badKinds());
         }
 
         private void submit(List<String> importOptions) throws Exception {
@@ -336,7 +352,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
         private Row audit(Stores stores, MongoCollection<Document> collection, SearchEngine search,
                 Map<String, Long> expected, BadInput.Injected bad, List<long[]> windows) throws Exception {
-            if (scenario.fault == Fault.BAD_INPUT) {
+            if (scenario.fault.isInput()) {
                 long restarts = 0;
                 for (String job : running.values()) {
                     restarts += flink.restarts(job);
@@ -350,23 +366,29 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             StoreAudit.Findings indexedDocuments = StoreAudit.index(search, options.indices(), settings.repository(),
                     expected);
             Map<String, Long> reasons = new TreeMap<>();
+            Map<String, Map<String, Long>> reasonsByKind = new TreeMap<>();
             long expectedLetters = 0;
             long unexpectedLetters = 0;
             for (DeadLetter letter : deadLetters(stores)) {
-                boolean injected = letter.getPartition() != null && letter.getOffset() != null
-                        && bad.positions().contains(BadInput.position(letter.getPartition(), letter.getOffset()));
-                if (injected) {
+                BadInput.Kind kind = letter.getPartition() == null || letter.getOffset() == null ? null
+                        : bad.positions().get(BadInput.position(letter.getPartition(), letter.getOffset()));
+                if (kind != null) {
                     expectedLetters++;
                 } else {
                     unexpectedLetters++;
                 }
                 reasons.merge(letter.getReasonClass().name(), 1L, Long::sum);
+                reasonsByKind.computeIfAbsent(kind == null ? "a good document" : kind.name(), k -> new TreeMap<>())
+                        .merge(letter.getReasonClass().name(), 1L, Long::sum);
             }
+            Map<String, Long> kinds = new TreeMap<>();
+            bad.kinds().forEach((kind, count) -> kinds.put(kind.name(), count));
+            Double docsPerSecond = through > submittedAt ? expected.size() * 1000.0 / (through - submittedAt) : null;
             ImportedTopic importedTopic = scenario.topology == Topology.SEPARATE_JOBS ? importedTopic(stores) : null;
             return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), expected.size(),
                     bad.positions().size(), mongo, indexedDocuments, expectedLetters, unexpectedLetters, reasons,
                     importedTopic, faultSeconds(windows), recoverySeconds(windows, expected.size()),
-                    (System.currentTimeMillis() - started) / 1000);
+                    (System.currentTimeMillis() - started) / 1000, docsPerSecond, kinds, reasonsByKind, null);
         }
 
         /** How long the faults lasted, from the first harm to the service being back (and the jobs recovered). */
@@ -440,25 +462,22 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     record ImportedTopic(long records, long documents) {
     }
 
-    /** One scenario's audit. */
+    /**
+     * One scenario's audit; {@code docsPerSecond}: documents into both stores per second, from the jobs' submission
+     * until every one is through; {@code injectedKinds}, {@code reasonsByKind}: the bad and hostile records injected
+     * by kind, and the dead letters of each kind (and of good documents) by reason class.
+     */
     record Row(String scenario, String fault, String jobs, long documents, long badRecords, StoreAudit.Findings mongodb,
             StoreAudit.Findings elasticsearch, long expectedDeadLetters, long unexpectedDeadLetters,
             Map<String, Long> deadLetterReasons, ImportedTopic importedTopic, Double faultSeconds, Double recoverySeconds,
-            long seconds, String error) {
-
-        Row(String scenario, String fault, String jobs, long documents, long badRecords, StoreAudit.Findings mongodb,
-                StoreAudit.Findings elasticsearch, long expectedDeadLetters, long unexpectedDeadLetters,
-                Map<String, Long> deadLetterReasons, ImportedTopic importedTopic, Double faultSeconds,
-                Double recoverySeconds, long seconds) {
-            this(scenario, fault, jobs, documents, badRecords, mongodb, elasticsearch, expectedDeadLetters,
-                    unexpectedDeadLetters, deadLetterReasons, importedTopic, faultSeconds, recoverySeconds, seconds, null);
-        }
+            long seconds, Double docsPerSecond, Map<String, Long> injectedKinds, Map<String, Map<String, Long>> reasonsByKind,
+            String error) {
 
         /** A scenario that could not run to its audit. */
         static Row failed(Scenario scenario, Duration outage, long documents, Exception error) {
             StoreAudit.Findings none = new StoreAudit.Findings(0, documents, 0, 0);
             return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), documents, 0, none,
-                    none, 0, 0, Map.of(), null, null, null, 0, error.toString());
+                    none, 0, 0, Map.of(), null, null, null, 0, null, Map.of(), Map.of(), error.toString());
         }
 
         /** Nothing lost, nothing extra, no good document dead-lettered, exactly the bad records dead-lettered. */
@@ -494,7 +513,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         json.put("outageSeconds", outage.toSeconds());
         json.put("faultAt", faultAt);
         json.put("rows", rows);
-        JSON.writeValue(results.folder.resolve("reliability.json").toFile(), json);
+        JSON.writeValue(results.folder.resolve(report + ".json").toFile(), json);
         StringBuilder md = new StringBuilder("# Reliability under faults\n\n")
                 .append(String.format(Locale.ROOT, "Measured %s on %s: %,d generated documents per scenario (%d customers),"
                         + " each fault starting once %.0f%% of them are in MongoDB, outages of %d s. Every figure is read from"
@@ -508,10 +527,10 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                         + " through; for three kills, the slowest. Target of every row: nothing missing, nothing extra, no"
                         + " good document dead-lettered, and for bad input exactly the injected records dead-lettered.%n%n",
                         json.get("date"), json.get("machine"), documents, settings.customers(), faultAt * 100, outage.toSeconds()))
-                .append("| scenario | jobs | documents | MongoDB (missing / extra / other version) | Elasticsearch (missing / extra / other version) | dead letters expected / unexpected | fault lasted | recovery | met |\n")
-                .append("|---|---|---|---|---|---|---|---|---|\n");
+                .append("| scenario | jobs | documents | MongoDB (missing / extra / other version) | Elasticsearch (missing / extra / other version) | dead letters expected / unexpected | fault lasted | recovery | docs/s | met |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (Row row : rows) {
-            md.append(String.format(Locale.ROOT, "| %s | %s | %,d%s | %,d (%d / %d / %d) | %,d (%d / %d / %d) | %d / %d%s | %s | %s | %s |%n",
+            md.append(String.format(Locale.ROOT, "| %s | %s | %,d%s | %,d (%d / %d / %d) | %,d (%d / %d / %d) | %d / %d%s | %s | %s | %s | %s |%n",
                     row.fault(), row.importedTopic() == null ? "import-and-index" : String.format(Locale.ROOT,
                             "import, index (imported topic: %,d records of %,d documents)", row.importedTopic().records(),
                             row.importedTopic().documents()), row.documents(),
@@ -522,9 +541,42 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     row.deadLetterReasons().isEmpty() ? "" : " (" + row.deadLetterReasons().entrySet().stream()
                             .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", ")) + ")",
                     row.faultSeconds() == null ? "—" : String.format(Locale.ROOT, "%.0f s", row.faultSeconds()),
-                    row.recovery(), row.passed() ? "yes" : "**NO**" + (row.error() == null ? "" : ": " + row.error())));
+                    row.recovery(), row.docsPerSecond() == null ? "—" : String.format(Locale.ROOT, "%,.0f", row.docsPerSecond()),
+                    row.passed() ? "yes" : "**NO**" + (row.error() == null ? "" : ": " + row.error())));
         }
-        Files.writeString(results.folder.resolve("reliability.md"), md);
+        fuzzing(rows, md);
+        Files.writeString(results.folder.resolve(report + ".md"), md);
+    }
+
+    /**
+     * With a fuzzed run among the rows: its records by kind, what became of them (dead letters by reason class, or
+     * landed), and its throughput against the clean baseline of the same run.
+     */
+    private static void fuzzing(List<Row> rows, StringBuilder md) {
+        Row fuzz = rows.stream().filter(row -> row.scenario().equals("fuzz")).findFirst().orElse(null);
+        if (fuzz == null || fuzz.error() != null) {
+            return;
+        }
+        md.append("\n## Fuzzing\n\n| kind | records | expected | dead letters by reason class |\n|---|---|---|---|\n");
+        for (BadInput.Kind kind : BadInput.Kind.FUZZ) {
+            Map<String, Long> reasons = fuzz.reasonsByKind().getOrDefault(kind.name(), Map.of());
+            md.append(String.format(Locale.ROOT, "| %s | %,d | %s | %s |%n", kind.name().toLowerCase(Locale.ROOT)
+                    .replace('_', ' '), fuzz.injectedKinds().getOrDefault(kind.name(), 0L),
+                    kind.lands ? "lands in both stores" : "dead letter", reasons.isEmpty() ? "none"
+                            : reasons.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
+                                    .collect(Collectors.joining(", "))));
+        }
+        Map<String, Long> ofGoodDocuments = fuzz.reasonsByKind().getOrDefault("a good document", Map.of());
+        md.append(String.format(Locale.ROOT, "%nGood documents (the hostile ones included) in both stores by id and "
+                + "version: %,d of %,d in MongoDB, %,d in Elasticsearch; good documents dead-lettered: %s; restarts caused "
+                + "by records: 0 (the run fails otherwise).%n", fuzz.mongodb().found() - fuzz.mongodb().otherVersion(),
+                fuzz.documents(), fuzz.elasticsearch().found() - fuzz.elasticsearch().otherVersion(),
+                ofGoodDocuments.isEmpty() ? "none" : ofGoodDocuments));
+        rows.stream().filter(row -> row.scenario().equals("clean") && row.docsPerSecond() != null).findFirst()
+                .filter(clean -> fuzz.docsPerSecond() != null).ifPresent(clean -> md.append(String.format(Locale.ROOT,
+                        "Throughput, submission to every document through both stores: %,.0f docs/s fuzzed against "
+                        + "%,.0f docs/s clean, measured in the same run: a ratio of %.2f.%n", fuzz.docsPerSecond(),
+                        clean.docsPerSecond(), fuzz.docsPerSecond() / clean.docsPerSecond())));
     }
 
     public static void main(String[] args) {
