@@ -3,6 +3,7 @@ package io.volumizer.benchmarks.reliability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * A store's document count polled over a run, and what a fault did to it: the rate before the fault, and how long
@@ -47,6 +48,11 @@ final class Throughput {
             }
         }
         return OptionalDouble.empty();
+    }
+
+    /** When the count first reached {@code total}; empty if it did not in what was recorded. */
+    synchronized OptionalLong reached(long total) {
+        return samples.stream().filter(sample -> sample.count >= total).mapToLong(Sample::millis).findFirst();
     }
 
     /** The rate between the last sample at or before {@code from} and the last at or before {@code to}. */
