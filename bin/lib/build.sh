@@ -144,7 +144,7 @@ run_job() {
 # Builds a module, and the modules it needs, when any source or POM is newer than its jar.
 ensure_built() {
   local module=$1 jar
-  jar=$(ls "$ROOT/$module"/target/volumizer-"$module"-*.jar 2>/dev/null | grep -v -e original -e sources -e tests | head -1)
+  jar=$(ls "$ROOT/$module"/target/volumizer-"$module"-*.jar 2>/dev/null | grep -v -e original -e sources -e tests | head -1 || true)
   if [[ -z "$jar" ]] || [[ -n "$(find "$ROOT" -path "$ROOT/.volumizer" -prune -o -path '*/target' -prune -o \
       \( -name pom.xml -o -path '*/src/*' \) -type f -newer "$jar" -print -quit)" ]]; then
     info "building $module" >&2
