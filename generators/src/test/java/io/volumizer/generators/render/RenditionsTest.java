@@ -129,4 +129,42 @@ class RenditionsTest {
     private static String sha256(byte[] bytes) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     }
+
+    @Test
+    void aPdfBombsTextIsReadNoFurtherThanTheLimit() throws Exception {
+        byte[] bomb = pdfBomb(20_000, "bomb ".repeat(100));
+        assertThat(bomb.length).as("a small file of %,d characters of text", 20_000 * 500).isLessThan(500_000);
+
+        String text = FileText.extract(bomb, BlobKey.Kind.STATEMENT.mimeType, 10_000);
+
+        assertThat(text).hasSize(10_000).startsWith("bomb bomb");
+    }
+
+    @Test
+    void aDocxsTextIsCutAtTheLimit() {
+        byte[] docx = OpeningLetterDocx.render(model.account(accentedCustomer(), 0));
+
+        assertThat(FileText.extract(docx, BlobKey.Kind.LETTER.mimeType, 20)).hasSize(20);
+    }
+
+    /** One page whose content stream shows {@code lines} times {@code line}, compressed: a file far smaller than its text. */
+    private static byte[] pdfBomb(int lines, String line) throws Exception {
+        try (PDDocument document = new PDDocument(); var out = new java.io.ByteArrayOutputStream()) {
+            var page = new org.apache.pdfbox.pdmodel.PDPage();
+            document.addPage(page);
+            try (var content = new org.apache.pdfbox.pdmodel.PDPageContentStream(document, page)) {
+                content.beginText();
+                content.setFont(new org.apache.pdfbox.pdmodel.font.PDType1Font(
+                        org.apache.pdfbox.pdmodel.font.Standard14Fonts.FontName.HELVETICA), 1);
+                content.newLineAtOffset(10, 790);
+                for (int i = 0; i < lines; i++) {
+                    content.showText(line);
+                    content.newLineAtOffset(0, -1);
+                }
+                content.endText();
+            }
+            document.save(out);
+            return out.toByteArray();
+        }
+    }
 }

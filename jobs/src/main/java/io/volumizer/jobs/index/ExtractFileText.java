@@ -31,7 +31,8 @@ import io.volumizer.options.conventions.MetricNames;
  * read from its repository's blob store, by digest (without a store, it is counted in {@code fileTextNotStored}). A
  * file that cannot be read is not the document's refusal: the document is indexed without its text, and the failure
  * logged and counted ({@code fileTextFailed}); so is one not read within its time budget ({@code fileTextTimedOut},
- * see {@link TimedExtraction}): no crafted file can hold the stage up or take its TaskManager down. A blob store that cannot be reached fails the task, which restarts from
+ * see {@link TimedExtraction}): no crafted file can hold the stage up or take its TaskManager down. At most
+ * {@code maxChars} characters of a file's text are read and indexed: a PDF bomb costs no more than its first ones. A blob store that cannot be reached fails the task, which restarts from
  * its checkpoint: the document is not at fault.
  */
 final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent> {
@@ -42,6 +43,7 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
     private final Map<String, IndexLayout> layouts;
     private final RepositoryBlobStores blobStores;
     private final Duration timeout;
+    private final int maxChars;
     private transient RepositoryBlobStores.Opened stores;
     private transient TimedExtraction extraction;
     private transient Counter extracted;
@@ -49,11 +51,15 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
     private transient Counter notStored;
     private transient Counter timedOut;
 
-    /** @param timeout the longest one file's text is read for */
-    ExtractFileText(Map<String, IndexLayout> layouts, RepositoryBlobStores blobStores, Duration timeout) {
+    /**
+     * @param timeout  the longest one file's text is read for
+     * @param maxChars the most characters of one file's text indexed (and read, of a PDF)
+     */
+    ExtractFileText(Map<String, IndexLayout> layouts, RepositoryBlobStores blobStores, Duration timeout, int maxChars) {
         this.layouts = Map.copyOf(layouts);
         this.blobStores = blobStores;
         this.timeout = timeout;
+        this.maxChars = maxChars;
     }
 
     /** Whether any repository of these layouts is live: without one, the stage has no such operator. */
@@ -69,7 +75,7 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
         notStored = metrics.counter(MetricNames.FILE_TEXT_NOT_STORED);
         timedOut = metrics.counter(MetricNames.FILE_TEXT_TIMED_OUT);
         stores = blobStores.open();
-        extraction = new TimedExtraction(FileText::extract, timeout);
+        extraction = new TimedExtraction((bytes, mimeType) -> FileText.extract(bytes, mimeType, maxChars), timeout);
     }
 
     @Override

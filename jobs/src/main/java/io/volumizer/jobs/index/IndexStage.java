@@ -61,7 +61,8 @@ public final class IndexStage {
     /** Adds the stage after {@code imported}; returns the indexed documents and the dead letters. */
     public StageOutput<ImportedEvent> apply(DataStream<ImportedEvent> imported) {
         DataStream<ImportedEvent> toIndex = !ExtractFileText.needed(layouts) ? imported
-                : imported.map(new ExtractFileText(layouts, blobStores, settings.fileTextTimeout)).uid("index.file-text").name("Read files' text");
+                : imported.map(new ExtractFileText(layouts, blobStores, settings.fileTextTimeout,
+                        settings.fileTextMaxChars)).uid("index.file-text").name("Read files' text");
         SingleOutputStreamOperator<ImportedEvent> indexed = toIndex
                 .transform("Index in Elasticsearch", IMPORTED, new BulkWriteOperator<>(MetricNames.INDEX, index,
                         settings.batchSize, settings.batchBytes, settings.flushInterval, ImportedEventSizes::estimate))

@@ -30,8 +30,10 @@ import io.volumizer.stores.search.IndexProfile;
 class ExtractFileTextTest {
 
     private static final GeneratorSettings SETTINGS = GeneratorSettings.of(3, 4).withStatementsPerAccount(3);
-    private static final java.time.Duration TIMEOUT = io.volumizer.options.Options.defaults(
-            new io.volumizer.options.steps.IndexSettings()).fileTextTimeout;
+    private static final io.volumizer.options.steps.IndexSettings DEFAULTS = io.volumizer.options.Options.defaults(
+            new io.volumizer.options.steps.IndexSettings());
+    private static final java.time.Duration TIMEOUT = DEFAULTS.fileTextTimeout;
+    private static final int MAX_CHARS = DEFAULTS.fileTextMaxChars;
     private static final Map<String, IndexLayout> LAYOUTS = Map.of(
             "live", new IndexLayout(null, null, null, null, null, IndexProfile.LIVE),
             "archive", new IndexLayout(null, null, null, null, null, IndexProfile.ARCHIVE));
@@ -61,7 +63,7 @@ class ExtractFileTextTest {
         String counterparty = model.statement(model.account(model.customer(key.customer()), key.account()), key.statement())
                 .operations().get(0).counterparty();
 
-        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS, NO_STORE, TIMEOUT)))) {
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS, NO_STORE, TIMEOUT, MAX_CHARS)))) {
             harness.open();
             for (ImportedEvent event : List.of(imported(statement, "live"), imported(letter, "live"),
                     imported(statement, "archive"), imported(statement, "bank"), imported(first("IdCard"), "live"),
@@ -89,7 +91,7 @@ class ExtractFileTextTest {
                 .setDigest(BlobStore.sha256(new byte[] {1})).build()).build();
         RepositoryBlobStores stores = new RepositoryBlobStores(new BlobStoreOptions(), Map.of("live", blobs.toString()));
 
-        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS, stores, TIMEOUT)))) {
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS, stores, TIMEOUT, MAX_CHARS)))) {
             harness.open();
             harness.processElement(new StreamRecord<>(imported(uploaded, "live")));
             harness.processElement(new StreamRecord<>(imported(missing, "live")));

@@ -23,10 +23,16 @@ public final class IndexSettings {
             + "on a fresh worker (default: ${DEFAULT-VALUE}).")
     public Duration fileTextTimeout;
 
+    @Option(names = "--file-text-max-chars", defaultValue = "100000", description = "Characters of a file's text "
+            + "indexed at most (Elasticsearch's ingest-attachment default): a PDF is read no further, so a file whose "
+            + "pages expand to gigabytes of text costs no more (default: ${DEFAULT-VALUE}).")
+    public int fileTextMaxChars;
+
     public void validate() {
         require(batchSize >= 1, "--index-batch-size must be at least 1, was " + batchSize);
         require(batchBytes >= 1024, "--index-batch-bytes must be at least 1024, was " + batchBytes);
         require(flushInterval.toMillis() >= 1, "--index-flush-interval must be positive, was " + flushInterval);
         require(fileTextTimeout.toMillis() >= 1, "--file-text-timeout must be positive, was " + fileTextTimeout);
+        require(fileTextMaxChars >= 1, "--file-text-max-chars must be at least 1, was " + fileTextMaxChars);
     }
 }
