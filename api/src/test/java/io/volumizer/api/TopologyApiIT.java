@@ -37,6 +37,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.testing.LocalApi;
 import io.volumizer.api.testing.LocalPipeline;
+import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.api.testing.Tokens;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.domain.topology.Topology;
@@ -292,6 +293,36 @@ class TopologyApiIT {
         DocumentEvent account = liveAccounts().stream().filter(a -> repositoryOf.get(a.getId()).equals("us-west"))
                 .findFirst().orElseThrow();
         String word = "uploadedword" + System.nanoTime();
+
+        JsonNode created = upload(account, "receipt.pdf", pdf(List.of("Scanned receipt " + word)));
+        assertThat(created.path("repository").asText()).isEqualTo("us-west");
+
+        // The index reads the file's bytes from the repository's blob store, where the API stored them.
+        assertThat(awaitFound(word).path("hits").findValuesAsText("id")).containsExactly(created.path("id").asText());
+    }
+
+    @Test
+    void aPdfBombUploadedIsIndexedWithItsFirstCharactersAndStopsNothing() throws Exception {
+        DocumentEvent account = liveAccounts().get(0);
+        String first = "bombstart" + System.nanoTime();
+        String last = "bombend" + System.nanoTime();
+        List<String> lines = new ArrayList<>(List.of(first));
+        lines.addAll(java.util.Collections.nCopies(20_000, "bomb ".repeat(100)));
+        lines.add(last);
+        byte[] bomb = pdf(lines);
+        assertThat(bomb.length).as("a small file of %,d characters of text", 20_000 * 500).isLessThan(1_000_000);
+        long restartsBefore = new FlinkSessionClient(LocalPipeline.FLINK).restarts(pipeline.importJob());
+
+        JsonNode created = upload(account, "bomb.pdf", bomb);
+
+        assertThat(awaitFound(first).path("hits").findValuesAsText("id")).containsExactly(created.path("id").asText());
+        assertThat(search("q=" + last).path("total").path("value").asLong())
+                .as("the text past --file-text-max-chars is not read").isZero();
+        assertThat(new FlinkSessionClient(LocalPipeline.FLINK).restarts(pipeline.importJob())).as("restarts of import-and-index").isEqualTo(restartsBefore);
+    }
+
+    /** A PDF of one page showing {@code lines}, one under the other, compressed as PDFBox writes them. */
+    private static byte[] pdf(List<String> lines) throws Exception {
         ByteArrayOutputStream pdf = new ByteArrayOutputStream();
         try (PDDocument document = new PDDocument()) {
             PDPage page = new PDPage();
@@ -300,35 +331,44 @@ class TopologyApiIT {
                 content.beginText();
                 content.setFont(new PDType1Font(Standard14Fonts.FontName.HELVETICA), 12);
                 content.newLineAtOffset(72, 720);
-                content.showText("Scanned receipt " + word);
+                for (String line : lines) {
+                    content.showText(line);
+                    content.newLineAtOffset(0, -14);
+                }
                 content.endText();
             }
             document.save(pdf);
         }
-        String boundary = "upload" + word;
+        return pdf.toByteArray();
+    }
+
+    /** Uploads a file under the account through the API (multipart, as a browser does) and returns the new document. */
+    private static JsonNode upload(DocumentEvent account, String filename, byte[] pdf) throws Exception {
+        String boundary = "upload" + System.nanoTime();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"document\"\r\n\r\n{\"parentId\":\""
-                + account.getId() + "\",\"type\":\"Scan\",\"name\":\"receipt.pdf\"}\r\n--" + boundary
-                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"receipt.pdf\"\r\n"
+                + account.getId() + "\",\"type\":\"Scan\",\"name\":\"" + filename + "\"}\r\n--" + boundary
+                + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + filename + "\"\r\n"
                 + "Content-Type: application/pdf\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-        body.write(pdf.toByteArray());
+        body.write(pdf);
         body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
         HttpResponse<byte[]> created = HTTP.send(HttpRequest.newBuilder(URI.create(fromElasticsearch
                 + "/api/v1/us-east/documents?wait=true")).timeout(Duration.ofSeconds(60))
                 .header("Authorization", "Bearer " + Tokens.service()).header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(created.statusCode()).as(new String(created.body(), StandardCharsets.UTF_8)).isEqualTo(201);
-        assertThat(json(created).path("repository").asText()).isEqualTo("us-west");
-        String id = json(created).path("id").asText();
+        return json(created);
+    }
 
-        // The index reads the file's bytes from the repository's blob store, where the API stored them.
+    /** Searches for {@code word} until something is found, or a minute passed. */
+    private static JsonNode awaitFound(String word) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         JsonNode found = search("q=" + word);
         while (found.path("total").path("value").asLong() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(250);
             found = search("q=" + word);
         }
-        assertThat(found.path("hits").findValuesAsText("id")).containsExactly(id);
+        return found;
     }
 
     private static List<DocumentEvent> liveAccounts() {

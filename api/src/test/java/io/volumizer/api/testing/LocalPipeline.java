@@ -121,6 +121,11 @@ public final class LocalPipeline implements AutoCloseable {
         return new BankGenerator(more).documents().stream().filter(d -> !existing.contains(d.getId())).toList();
     }
 
+    /** The import-and-index job the pipeline runs. */
+    public String importJob() {
+        return importJob;
+    }
+
     public String documentsTopic() {
         return "it." + run + ".documents";
     }

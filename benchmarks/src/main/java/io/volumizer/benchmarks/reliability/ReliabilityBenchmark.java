@@ -214,6 +214,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                         windows = scenario.fault.inject(faults(), new Trigger(collection::estimatedDocumentCount,
                                 expected.size(), faultAt));
                         awaitThrough(collection, stores, expected.size(), bad.positions().size());
+                        poll(collection, stores); // the counts at the end, which the monitor may not have sampled yet
                     } finally {
                         monitor.shutdownNow();
                     }
