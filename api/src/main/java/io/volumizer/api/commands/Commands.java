@@ -9,16 +9,19 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Date;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
+import org.apache.kafka.common.KafkaException;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -43,6 +46,7 @@ import io.volumizer.stores.PropertyValues;
 import io.volumizer.stores.commands.CommandRanges;
 import io.volumizer.stores.commands.CommandStore;
 import io.volumizer.stores.commands.CommandStore.State;
+import io.volumizer.stores.commands.EmittedUntil;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.InvalidFieldException;
@@ -74,6 +78,10 @@ public final class Commands {
      * are said to wait for an import: six checkpoints at the default interval, each of which moves them.
      */
     static final Duration IMPORT_IDLE = Duration.ofSeconds(30);
+    /** Fields of the imports' progress and of the applied count as a status read saw them. */
+    private static final String AT = "at";
+    private static final String COMMITTED = "committed";
+    private static final String COUNT = "count";
 
     private final FlinkSessionClient flink;
     private final Path jobsJar;
@@ -278,9 +286,10 @@ public final class Commands {
             status.put("applied", applied.longValue());
         }
         if (state == State.WAITING_FOR_IMPORT) {
-            status.put("message", "every change is in the documents topic, and no import has read it for "
-                    + IMPORT_IDLE.toSeconds() + " s: resume the import (bin/volumizer job resume import, or "
-                    + "import-and-index)");
+            status.put("message", "every change is in the documents topic, and no import's committed offsets on it "
+                    + "have moved for " + IMPORT_IDLE.toSeconds() + " s: resume the import (bin/volumizer job resume "
+                    + "import, or import-and-index); if one runs, it is held up (a checkpoint that takes longer, another "
+                    + "producer's open transaction)");
         }
         for (String field : List.of(CommandStore.QUERY, CommandStore.PARAMS)) {
             if (record.get(field) instanceof Document value) {
@@ -363,6 +372,10 @@ public final class Commands {
             return record; // the cluster does not know the job (restarted, or unreachable): the record stands
         }
         String commandId = record.getString(CommandStore.ID);
+        if ("FINISHED".equals(jobState) && step(record) == Step.BULK_UPDATE && CommandStore.stateOf(record) == State.RUNNING) {
+            emittedEverything(record);
+            return commands.find(commandId).map(this::applying).orElseThrow();
+        }
         if ("FAILED".equals(jobState)) {
             commands.state(commandId, State.FAILED, Updates.set(CommandStore.ERROR, "job " + jobId + " failed: "
                     + firstLine(flink.exceptions(jobId))));
@@ -375,41 +388,69 @@ public final class Commands {
     }
 
     /**
-     * A bulk command whose job has emitted every change: COMPLETED once one import has read past them all (with the
-     * documents bearing its change counted), WAITING_FOR_IMPORT once no import's offsets have moved for
-     * {@link #IMPORT_IDLE}, APPLYING meanwhile; unchanged while Kafka cannot be read.
+     * A bulk command whose job has emitted every change: COMPLETED once one import has read past them all and the
+     * documents bearing its change, counted then, are as many after a checkpoint of the import's more (a change the
+     * import parked, its parent to be looked up, is written by then); WAITING_FOR_IMPORT once no import's offsets
+     * have moved for {@link #IMPORT_IDLE}; APPLYING meanwhile. Each move is made only from the state this read saw,
+     * so that two readers, two API replicas, cannot undo each other's; a read that cannot reach Kafka leaves it.
      */
     private Document applying(Document record) {
         String commandId = record.getString(CommandStore.ID);
-        Document until = record.get(CommandStore.EMITTED_UNTIL, Document.class);
+        EmittedUntil until = EmittedUntil.of(record.get(CommandStore.EMITTED_UNTIL, Document.class));
         ImportProgress progress;
         try {
-            progress = ImportProgress.of(kafka, until.getString("topic"));
-        } catch (ExecutionException e) {
+            progress = ImportProgress.of(kafka, until.topic());
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
             return record;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return record;
         }
-        Map<Integer, Long> ends = new HashMap<>();
-        until.get("offsets", Document.class).forEach((partition, offset) ->
-                ends.put(Integer.valueOf(partition), ((Number) offset).longValue()));
+        Set<State> seenIn = Set.of(CommandStore.stateOf(record));
         Date now = new Date();
         Document seen = record.get(CommandStore.IMPORT_PROGRESS, Document.class);
-        if (progress.passed(ends)) {
+        boolean moved = seen == null || seen.get(COMMITTED, Number.class).longValue() != progress.total();
+        Bson progressNow = Updates.set(CommandStore.IMPORT_PROGRESS, new Document(AT, now).append(COMMITTED, progress.total()));
+        if (progress.passed(until.offsets())) {
             long applied = repositories.collection(record.getString(CommandStore.REPOSITORY))
                     .countDocuments(Filters.eq(DocumentFields.ORIGIN + "." + DocumentFields.Origin.COMMAND, commandId));
-            commands.state(commandId, State.COMPLETED, Updates.set(CommandStore.APPLIED, applied));
-        } else if (seen == null || seen.get("committed", Number.class).longValue() != progress.total()) {
-            commands.state(commandId, State.APPLYING, Updates.set(CommandStore.IMPORT_PROGRESS,
-                    new Document("at", now).append("committed", progress.total())));
-        } else if (now.getTime() - seen.getDate("at").getTime() >= IMPORT_IDLE.toMillis()
+            Document counted = record.get(CommandStore.APPLIED_SEEN, Document.class);
+            if (counted != null && counted.get(COUNT, Number.class).longValue() == applied
+                    && counted.get(COMMITTED, Number.class).longValue() != progress.total()) {
+                commands.stateIf(commandId, seenIn, State.COMPLETED, Updates.set(CommandStore.APPLIED, applied));
+            } else {
+                commands.stateIf(commandId, seenIn, State.APPLYING, progressNow, Updates.set(CommandStore.APPLIED_SEEN,
+                        new Document(COUNT, applied).append(COMMITTED, progress.total())));
+            }
+        } else if (moved) {
+            commands.stateIf(commandId, seenIn, State.APPLYING, progressNow);
+        } else if (now.getTime() - seen.getDate(AT).getTime() >= IMPORT_IDLE.toMillis()
                 && CommandStore.stateOf(record) != State.WAITING_FOR_IMPORT) {
-            commands.state(commandId, State.WAITING_FOR_IMPORT);
+            commands.stateIf(commandId, seenIn, State.WAITING_FOR_IMPORT);
         } else {
             return record;
         }
         return commands.find(commandId).orElseThrow();
+    }
+
+    /**
+     * A bulk command's job that finished without moving its command on (the final checkpoint's notification lost to
+     * a failure of its task): every change was committed with that checkpoint, so the topic's end offsets now are past
+     * them all.
+     */
+    private void emittedEverything(Document record) {
+        String commandId = record.getString(CommandStore.ID);
+        List<String> arguments = new ArrayList<>(pipelineArguments);
+        arguments.addAll(record.getList(JOB_ARGUMENTS, String.class));
+        try {
+            String topic = ((BulkUpdateOptions) Step.BULK_UPDATE.parse(arguments)).pipeline.documentsTopic();
+            commands.stateIf(commandId, Set.of(State.RUNNING), State.APPLYING, Updates.set(CommandStore.EMITTED, new Date()),
+                    Updates.set(CommandStore.EMITTED_UNTIL, EmittedUntil.now(kafka, topic).toDocument()));
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
+            // Kafka cannot be read now: the next read tries again
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void submit(String commandId, Step step, List<String> arguments, String savepoint) throws IOException {

@@ -1,9 +1,12 @@
 package io.volumizer.api.commands;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -13,6 +16,8 @@ import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
+import io.volumizer.stores.commands.EmittedUntil;
+
 /**
  * How far the imports have read the documents topic: the offsets each consumer group has committed on it. An import
  * (of whatever group: the convention's, or one its options name) commits them as its checkpoints complete, after
@@ -21,6 +26,9 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class ImportProgress {
 
+    /** The longest a status read waits for Kafka: past it, the status stands as stored. */
+    static final Duration TIMEOUT = EmittedUntil.TIMEOUT;
+
     /** Per group that has read the topic, per partition, the offset it has committed. */
     private final Map<String, Map<Integer, Long>> committed;
 
@@ -28,16 +36,18 @@ final class ImportProgress {
         this.committed = committed;
     }
 
-    /** Reads every consumer group's committed offsets on {@code topic}. */
-    static ImportProgress of(Properties kafka, String topic) throws InterruptedException, ExecutionException {
+    /** Reads every consumer group's committed offsets on {@code topic}, within {@link #TIMEOUT}. */
+    static ImportProgress of(Properties kafka, String topic) throws InterruptedException, ExecutionException,
+            TimeoutException {
         try (Admin admin = Admin.create(kafka)) {
-            Map<String, ListConsumerGroupOffsetsSpec> groups = admin.listConsumerGroups().all().get().stream()
-                    .map(ConsumerGroupListing::groupId)
+            Map<String, ListConsumerGroupOffsetsSpec> groups = admin.listConsumerGroups().all()
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).stream().map(ConsumerGroupListing::groupId)
                     .collect(Collectors.toMap(Function.identity(), group -> new ListConsumerGroupOffsetsSpec()));
             Map<String, Map<Integer, Long>> committed = new HashMap<>();
             if (!groups.isEmpty()) {
-                admin.listConsumerGroupOffsets(groups).all().get().forEach((group, offsets) ->
-                        offsets.forEach((partition, offset) -> onTopic(topic, committed, group, partition, offset)));
+                admin.listConsumerGroupOffsets(groups).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                        .forEach((group, offsets) -> offsets.forEach((partition, offset) ->
+                                onTopic(topic, committed, group, partition, offset)));
             }
             return new ImportProgress(committed);
         }

@@ -75,12 +75,13 @@ final class BadInput {
 
     /**
      * What was injected: where each bad record went, the ids of the statements replaced by bad records (not
-     * expected in the stores), the hostile documents that must land (id to version), and how many of each kind.
+     * expected in the stores), the hostile documents that must land (id to version) and where they went, and how
+     * many of each kind.
      */
     record Injected(Map<String, Kind> positions, Set<String> replacedIds, Map<String, Long> hostile,
-            Map<Kind, Long> kinds) {
+            Map<String, Kind> hostilePositions, Map<Kind, Long> kinds) {
 
-        static final Injected NONE = new Injected(Map.of(), Set.of(), Map.of(), Map.of());
+        static final Injected NONE = new Injected(Map.of(), Set.of(), Map.of(), Map.of(), Map.of());
     }
 
     private BadInput() {
@@ -99,6 +100,7 @@ final class BadInput {
         config.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         Random random = new Random(seed);
         Map<Future<RecordMetadata>, Kind> bad = new LinkedHashMap<>();
+        Map<Future<RecordMetadata>, Kind> landing = new LinkedHashMap<>();
         Set<String> replaced = new HashSet<>();
         Map<String, Long> hostile = new HashMap<>();
         Map<Kind, Long> counts = new EnumMap<>(Kind.class);
@@ -115,7 +117,7 @@ final class BadInput {
                 if (kind.lands) {
                     DocumentEvent odd = hostile(kind, document);
                     hostile.put(odd.getId(), odd.getVersion());
-                    producer.send(record(topic, key, codec.encode(odd)));
+                    landing.put(producer.send(record(topic, key, codec.encode(odd))), kind);
                     continue;
                 }
                 replaced.add(document.getId());
@@ -138,12 +140,16 @@ final class BadInput {
             }
             producer.flush();
         }
+        return new Injected(positions(bad), replaced, hostile, positions(landing), counts);
+    }
+
+    private static Map<String, Kind> positions(Map<Future<RecordMetadata>, Kind> sent) throws Exception {
         Map<String, Kind> positions = new HashMap<>();
-        for (Map.Entry<Future<RecordMetadata>, Kind> sent : bad.entrySet()) {
-            RecordMetadata metadata = sent.getKey().get();
-            positions.put(position(metadata.partition(), metadata.offset()), sent.getValue());
+        for (Map.Entry<Future<RecordMetadata>, Kind> record : sent.entrySet()) {
+            RecordMetadata metadata = record.getKey().get();
+            positions.put(position(metadata.partition(), metadata.offset()), record.getValue());
         }
-        return new Injected(positions, replaced, hostile, counts);
+        return positions;
     }
 
     static String position(int partition, long offset) {

@@ -378,8 +378,10 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     unexpectedLetters++;
                 }
                 reasons.merge(letter.getReasonClass().name(), 1L, Long::sum);
-                reasonsByKind.computeIfAbsent(kind == null ? "a good document" : kind.name(), k -> new TreeMap<>())
-                        .merge(letter.getReasonClass().name(), 1L, Long::sum);
+                BadInput.Kind landing = kind != null || letter.getPartition() == null || letter.getOffset() == null ? null
+                        : bad.hostilePositions().get(BadInput.position(letter.getPartition(), letter.getOffset()));
+                String of = kind != null ? kind.name() : landing != null ? landing.name() : "a good document";
+                reasonsByKind.computeIfAbsent(of, k -> new TreeMap<>()).merge(letter.getReasonClass().name(), 1L, Long::sum);
             }
             Map<String, Long> kinds = new TreeMap<>();
             bad.kinds().forEach((kind, count) -> kinds.put(kind.name(), count));

@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -17,10 +15,6 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.common.TopicPartition;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
@@ -29,6 +23,7 @@ import com.mongodb.client.model.Updates;
 
 import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.stores.commands.CommandStore;
+import io.volumizer.stores.commands.EmittedUntil;
 
 /**
  * The counts of a bulk command, in one subtask: added up in state, and written to the command record when a
@@ -122,24 +117,7 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
         }
         commands.state(commandId, CommandStore.State.APPLYING, processed, skipped, Updates.set(CommandStore.TOTAL, total),
                 Updates.set(CommandStore.EMITTED, new Date()), Updates.set(CommandStore.EMITTED_UNTIL,
-                        new Document("topic", documentsTopic).append("offsets", endOffsets())));
-    }
-
-    /**
-     * The documents topic's end offsets, past every event of the command: each was flushed before the last checkpoint
-     * completed (committed or not yet: an import passes them only once their transaction is).
-     */
-    private Document endOffsets() throws Exception {
-        try (Admin admin = Admin.create(kafka)) {
-            List<TopicPartition> partitions = admin.describeTopics(List.of(documentsTopic)).allTopicNames().get()
-                    .get(documentsTopic).partitions().stream()
-                    .map(partition -> new TopicPartition(documentsTopic, partition.partition())).toList();
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(partitions.stream()
-                    .collect(Collectors.toMap(Function.identity(), partition -> OffsetSpec.latest()))).all().get();
-            Document offsets = new Document();
-            ends.forEach((partition, end) -> offsets.append(Integer.toString(partition.partition()), end.offset()));
-            return offsets;
-        }
+                        EmittedUntil.now(kafka, documentsTopic).toDocument()));
     }
 
     @Override

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.flink.RetainedCheckpoints;
-import io.volumizer.ops.flink.StoppedRuns;
+import io.volumizer.ops.flink.EndedRuns;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
@@ -166,9 +166,11 @@ public final class JobsCommand {
      * savepoint its newest stopped run left, with the options that run was submitted with (and any given after them,
      * which replace those of the same name).
      */
-    @Command(name = "resume", description = "Resume a step from a savepoint. 'job resume <step> [options]': from the "
-            + "savepoint of its newest run stopped with one, with the options it ran with (options given replace "
-            + "theirs). 'job resume <step> <savepoint> [options]': from that savepoint, with the options given.")
+    @Command(name = "resume", description = "Resume a step from a savepoint. 'job resume <step> [options]': its newest "
+            + "run, if it was stopped with a savepoint, from there, with the options it ran with, then those given (a "
+            + "later value of a single option replaces the earlier; a repeatable one adds to it); options that name "
+            + "another instance (--topics-of, --group-id) resume that instance's newest run. 'job resume <step> "
+            + "<savepoint> [options]': from that savepoint, with the options given.")
     static final class Resume extends StepCommand {
         @Override
         public Integer call() throws Exception {
@@ -179,7 +181,12 @@ public final class JobsCommand {
         }
     }
 
-    /** Resumes the newest run of a step stopped with a savepoint ({@link StoppedRuns}), with its options then {@code more}. */
+    /**
+     * Resumes the newest ended run of a step's instance (its run name: the step and, say, its consumer group), from
+     * the savepoint it was stopped with, with its options then {@code more}; refused when that run ended otherwise
+     * (cancelled, failed: {@code job recover} resumes its newest checkpoint), or while a run of the instance runs.
+     * {@code more} may name the instance ({@code --topics-of other}): only runs it leaves as they were are resumed.
+     */
     int resumeNewest(String stepName, List<String> more, boolean json) throws Exception {
         Step step;
         try {
@@ -189,28 +196,51 @@ public final class JobsCommand {
             return 2;
         }
         FlinkSessionClient client = flink();
-        for (JsonNode job : client.jobs()) {
-            if (job.path("name").asText().startsWith(step.jobName() + " ")
-                    && !FlinkSessionClient.isTerminal(job.path("state").asText())) {
-                System.err.println("job resume " + stepName + ": " + job.path("name").asText() + " is "
-                        + job.path("state").asText() + " as job " + job.path("jid").asText() + "; stop it first");
+        for (EndedRuns.EndedRun run : EndedRuns.of(client, step)) {
+            Optional<String> instance = runName(step, run.arguments(), List.of());
+            if (instance.isEmpty() || !instance.equals(runName(step, run.arguments(), more))) {
+                continue; // recorded no arguments, or of another instance than the options given name
+            }
+            for (JsonNode job : client.jobs()) {
+                if (job.path("name").asText().equals(instance.get()) && !FlinkSessionClient.isTerminal(job.path("state").asText())) {
+                    System.err.println("job resume " + stepName + ": " + instance.get() + " is " + job.path("state").asText()
+                            + " as job " + job.path("jid").asText() + "; stop it first");
+                    return 1;
+                }
+            }
+            if (run.savepoint() == null) {
+                System.err.println("job resume " + stepName + ": the newest run of " + instance.get() + ", job " + run.jobId()
+                        + ", ended " + run.state() + " without being stopped with a savepoint; resume it from its newest "
+                        + "checkpoint: job recover " + stepName + " [its options]");
                 return 1;
             }
+            List<String> arguments = new ArrayList<>(run.arguments());
+            arguments.addAll(more);
+            if (!json) {
+                System.out.println("resuming " + run.name() + " (job " + run.jobId() + ") from " + run.savepoint()
+                        + " with the options it ran with" + (more.isEmpty() ? "" : ", and " + more));
+            }
+            return submit(stepName, arguments, run.savepoint(), json);
         }
-        Optional<StoppedRuns.StoppedRun> run = StoppedRuns.newest(client, step);
-        if (run.isEmpty()) {
-            System.err.println("job resume " + stepName + ": no run of " + step.jobName() + " stopped with a savepoint is "
-                    + "known to the cluster (nor to its archive, " + StoppedRuns.ARCHIVE_SETTING + "); give the "
-                    + "savepoint: job resume " + stepName + " <savepoint> [options]");
-            return 1;
+        System.err.println("job resume " + stepName + ": no ended run of " + step.jobName() + (more.isEmpty() ? "" : " "
+                + more) + " is known to the cluster (nor to its archive, " + EndedRuns.ARCHIVE_SETTING + "); give the "
+                + "savepoint: job resume " + stepName + " <savepoint> [options]");
+        return 1;
+    }
+
+    /** The run name {@code recorded} then {@code more} give the step; empty for arguments it refuses, or none. */
+    private static Optional<String> runName(Step step, List<String> recorded, List<String> more) {
+        if (recorded == null) {
+            return Optional.empty();
         }
-        List<String> arguments = new ArrayList<>(run.get().arguments());
+        List<String> arguments = new ArrayList<>(recorded);
         arguments.addAll(more);
-        if (!json) {
-            System.out.println("resuming " + run.get().name() + " (job " + run.get().jobId() + ") from "
-                    + run.get().savepoint() + " with the options it ran with" + (more.isEmpty() ? "" : ", and " + more));
+        try {
+            return step.parse(arguments) instanceof PipelineStepOptions options ? Optional.of(step.runName(options))
+                    : Optional.empty();
+        } catch (IllegalArgumentException refused) {
+            return Optional.empty();
         }
-        return submit(stepName, arguments, run.get().savepoint(), json);
     }
 
     /** Resumes a step from its newest retained checkpoint, with the options it ran with. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -62,6 +63,11 @@ public final class CommandStore {
     public static final String IMPORT_PROGRESS = "importProgress";
     /** A bulk command, once COMPLETED: the documents whose stored version is its change (fewer if changed since). */
     public static final String APPLIED = "applied";
+    /**
+     * A bulk command an import has read past: the documents counted as applied then, {@code {count, committed}}, with
+     * the imports' progress; the count must hold across a checkpoint of the import's before the command is COMPLETED.
+     */
+    public static final String APPLIED_SEEN = "appliedSeen";
 
     /** The action of a reindex command; a bulk command's is what it does to each document. */
     public static final String REINDEX = "reindex";
@@ -120,6 +126,19 @@ public final class CommandStore {
 
     /** Moves a command to {@code state}, stamping when it started or ended, with other changes in the same write. */
     public void state(String commandId, State state, Bson... updates) {
+        commands.updateOne(Filters.eq(ID, commandId), Updates.combine(stateUpdates(state, updates)));
+    }
+
+    /**
+     * Moves a command to {@code state} as {@link #state} does, if it is still in one of {@code from}: of two readers
+     * that saw it in one state, the later cannot undo what the earlier decided. Returns whether it moved.
+     */
+    public boolean stateIf(String commandId, Set<State> from, State state, Bson... updates) {
+        return commands.updateOne(Filters.and(Filters.eq(ID, commandId), Filters.in(STATE, from.stream().map(State::name)
+                .toList())), Updates.combine(stateUpdates(state, updates))).getMatchedCount() > 0;
+    }
+
+    private static List<Bson> stateUpdates(State state, Bson... updates) {
         List<Bson> all = new ArrayList<>(List.of(updates));
         all.add(Updates.set(STATE, state.name()));
         if (state == State.RUNNING) {
@@ -129,7 +148,7 @@ public final class CommandStore {
         } else if (!state.isActive()) {
             all.add(Updates.set(COMPLETED, new Date()));
         }
-        set(commandId, all.toArray(Bson[]::new));
+        return all;
     }
 
     public static State stateOf(Document record) {

@@ -21,19 +21,11 @@ import io.volumizer.stores.DocumentFields;
  * times too), and above every version allocated before it, whichever replica did, whatever its clock says: a write
  * acknowledged later never loses to an earlier one as stale. Two round trips per write: a user's, not the import's.
  */
-public final class VersionAllocator {
+public record VersionAllocator(MongoRepositories repositories, Clock clock) {
 
     /** The counters: a name no repository can have (theirs start with a letter or digit). */
     public static final String COLLECTION = "_volumizer_versions";
     private static final String LAST = "last";
-
-    private final MongoRepositories repositories;
-    private final Clock clock;
-
-    public VersionAllocator(MongoRepositories repositories, Clock clock) {
-        this.repositories = repositories;
-        this.clock = clock;
-    }
 
     /** The next version of a document of {@code repository} whose stored version is {@code currentVersion} (0: none). */
     public long next(String repository, long currentVersion) {

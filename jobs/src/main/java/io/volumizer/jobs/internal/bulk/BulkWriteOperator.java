@@ -2,7 +2,6 @@ package io.volumizer.jobs.internal.bulk;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import org.apache.flink.metrics.Counter;
@@ -171,8 +170,8 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
                 return result;
             }
             T record = batch.get(0);
-            int failures = RecordAttempts.failed(attemptsScope(), writer.idOf(record) + "@"
-                    + Arrays.hashCode(writer.payloadOf(record)), e);
+            // By the document's id: the record's encoded form may differ on a replay (the import's time in it).
+            int failures = RecordAttempts.failed(attemptsScope(), writer.idOf(record), e);
             if (!RecordAttempts.isPoison(failures)) {
                 throw e;
             }

@@ -16,7 +16,10 @@ public interface BulkWriter<T> extends Serializable, AutoCloseable {
     /** @param context the subtask's, to release with the job's classes what the store's client leaves behind */
     void open(RuntimeContext context) throws Exception;
 
-    /** Writes a batch; retries of overload are the writer's, so a thrown exception means the store is unusable. */
+    /**
+     * Writes a batch; retries of overload are the writer's, so a thrown exception means the store is unusable, or that
+     * a record of the batch could not be written at all (which {@link BulkWriteOperator} finds by halving the batch).
+     */
     BulkResult<T> write(List<T> batch);
 
     /** Bytes that re-create an item that failed, for its dead letter. */

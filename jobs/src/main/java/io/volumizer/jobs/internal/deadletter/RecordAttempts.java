@@ -1,8 +1,13 @@
 package io.volumizer.jobs.internal.deadletter;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import javax.net.ssl.SSLException;
 
 import com.mongodb.MongoSocketException;
 import com.mongodb.MongoTimeoutException;
@@ -60,15 +65,20 @@ public final class RecordAttempts {
         return failures >= MAX_ATTEMPTS;
     }
 
-    /** A store or broker unreachable, overloaded or timing out, anywhere in the cause chain. */
+    /**
+     * A store or broker unreachable, overloaded or timing out, anywhere in the cause chain: the network's exceptions,
+     * the drivers' timeouts and the stores' own word for it. Not any {@link IOException}: one thrown while encoding a
+     * record (a JSON processing error, say) is the record's.
+     */
     public static boolean isServiceFault(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
             if (cause instanceof SearchException search) {
                 return search.kind() == SearchException.Kind.UNAVAILABLE || search.kind() == SearchException.Kind.UNREACHABLE;
             }
-            if (cause instanceof StoreUnavailableException || cause instanceof IOException
-                    || cause instanceof MongoSocketException || cause instanceof MongoTimeoutException
-                    || cause instanceof InterruptedException) {
+            if (cause instanceof StoreUnavailableException || cause instanceof SocketException
+                    || cause instanceof InterruptedIOException || cause instanceof UnknownHostException
+                    || cause instanceof SSLException || cause instanceof MongoSocketException
+                    || cause instanceof MongoTimeoutException || cause instanceof InterruptedException) {
                 return true;
             }
         }

@@ -17,7 +17,7 @@ import io.volumizer.options.steps.RunArguments;
 import io.volumizer.options.steps.Step;
 
 /** The JobManager's archive of finished jobs, in the form Flink 1.20 writes it (one JSON file of REST answers a job). */
-class StoppedRunsTest {
+class EndedRunsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -25,27 +25,28 @@ class StoppedRunsTest {
     Path archive;
 
     @Test
-    void theNewestRunOfTheStepStoppedWithASavepointIsFoundWithItsArguments() throws Exception {
-        archive("a1", "volumizer-import volumizer-demo-import", "FINISHED", 1000, "file:/sp/old", List.of("--group-id", "old"));
-        archive("a2", "volumizer-import volumizer-demo-import", "FINISHED", 3000, "file:/sp/new", List.of("--group-id", "new"));
-        archive("a3", "volumizer-import-and-index volumizer-demo-import", "FINISHED", 9000, "file:/sp/other", List.of());
-        archive("a4", "volumizer-import volumizer-demo-import", "CANCELED", 8000, "file:/sp/cancelled", List.of());
-        archive("a5", "volumizer-import volumizer-demo-import", "FINISHED", 7000, null, List.of("--group-id", "bounded"));
+    void theStepsEndedRunsAreFoundNewestFirstWithTheSavepointEachWasStoppedWith() throws Exception {
+        archive("a1", "volumizer-import volumizer-demo-import", "FINISHED", 1000, "SYNC_SAVEPOINT", List.of("--group-id", "old"));
+        archive("a2", "volumizer-import volumizer-demo-import", "FINISHED", 3000, "SYNC_SAVEPOINT", List.of("--group-id", "new"));
+        archive("a3", "volumizer-import-and-index volumizer-demo-import", "FINISHED", 9000, "SYNC_SAVEPOINT", List.of());
+        archive("a4", "volumizer-import volumizer-demo-import", "CANCELED", 8000, "SAVEPOINT", List.of());
+        archive("a5", "volumizer-import volumizer-demo-import", "FINISHED", 7000, "SAVEPOINT", List.of("--group-id", "bounded"));
 
-        List<StoppedRuns.StoppedRun> runs = StoppedRuns.archived(archive.toUri().toString(), Step.IMPORT);
+        List<EndedRuns.EndedRun> runs = EndedRuns.archived(archive.toUri().toString(), Step.IMPORT).stream()
+                .sorted((a, b) -> Long.compare(b.endTime(), a.endTime())).toList();
 
-        assertThat(runs).extracting(StoppedRuns.StoppedRun::jobId).containsExactlyInAnyOrder("a1", "a2");
-        StoppedRuns.StoppedRun newest = runs.stream().max((a, b) -> Long.compare(a.endTime(), b.endTime())).orElseThrow();
-        assertThat(newest.savepoint()).isEqualTo("file:/sp/new");
-        assertThat(newest.arguments()).containsExactly("--group-id", "new");
+        assertThat(runs).extracting(EndedRuns.EndedRun::jobId).containsExactly("a4", "a5", "a2", "a1");
+        assertThat(runs).extracting(EndedRuns.EndedRun::savepoint).as("only a stop with a savepoint leaves one to resume")
+                .containsExactly(null, null, "file:/sp/a2", "file:/sp/a1");
+        assertThat(runs.get(2).arguments()).containsExactly("--group-id", "new");
     }
 
     @Test
     void noArchiveFolderIsNoRun() {
-        assertThat(StoppedRuns.archived(archive.resolve("missing").toString(), Step.IMPORT)).isEmpty();
+        assertThat(EndedRuns.archived(archive.resolve("missing").toString(), Step.IMPORT)).isEmpty();
     }
 
-    private void archive(String jobId, String name, String state, long endTime, String savepoint, List<String> arguments)
+    private void archive(String jobId, String name, String state, long endTime, String savepointType, List<String> arguments)
             throws Exception {
         ObjectNode overview = JSON.createObjectNode();
         overview.putArray("jobs").addObject().put("jid", jobId).put("name", name).put("state", state).put("end-time", endTime);
@@ -53,12 +54,8 @@ class StoppedRunsTest {
         ObjectNode userConfig = config.putObject("execution-config").putObject("user-config");
         RunArguments.parameters(arguments).forEach(userConfig::put);
         ObjectNode checkpoints = JSON.createObjectNode();
-        ObjectNode latest = checkpoints.putObject("latest");
-        if (savepoint != null) {
-            latest.putObject("savepoint").put("status", "COMPLETED").put("is_savepoint", true).put("external_path", savepoint);
-        } else {
-            latest.putNull("savepoint");
-        }
+        checkpoints.putObject("latest").putObject("savepoint").put("status", "COMPLETED").put("is_savepoint", true)
+                .put("checkpoint_type", savepointType).put("external_path", "file:/sp/" + jobId);
         ObjectNode file = JSON.createObjectNode();
         ArrayNode entries = file.putArray("archive");
         entries.addObject().put("path", "/jobs/overview").put("json", overview.toString());
