@@ -444,8 +444,7 @@ public final class Commands {
         arguments.addAll(record.getList(JOB_ARGUMENTS, String.class));
         try {
             String topic = ((BulkUpdateOptions) Step.BULK_UPDATE.parse(arguments)).pipeline.documentsTopic();
-            commands.stateIf(commandId, Set.of(State.RUNNING), State.APPLYING, Updates.set(CommandStore.EMITTED, new Date()),
-                    Updates.set(CommandStore.EMITTED_UNTIL, EmittedUntil.now(kafka, topic).toDocument()));
+            commands.stateIf(commandId, Set.of(State.RUNNING), State.APPLYING, EmittedUntil.now(kafka, topic).recorded());
         } catch (ExecutionException | TimeoutException | KafkaException e) {
             // Kafka cannot be read now: the next read tries again
         } catch (InterruptedException e) {

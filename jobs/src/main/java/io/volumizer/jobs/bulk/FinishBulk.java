@@ -1,7 +1,6 @@
 package io.volumizer.jobs.bulk;
 
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -116,8 +115,7 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
             }
         }
         commands.state(commandId, CommandStore.State.APPLYING, processed, skipped, Updates.set(CommandStore.TOTAL, total),
-                Updates.set(CommandStore.EMITTED, new Date()), Updates.set(CommandStore.EMITTED_UNTIL,
-                        EmittedUntil.now(kafka, documentsTopic).toDocument()));
+                EmittedUntil.now(kafka, documentsTopic).recorded());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.volumizer.stores.commands;
 
 import java.time.Duration;
+import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.bson.Document;
+import org.bson.conversions.Bson;
+
+import com.mongodb.client.model.Updates;
 
 /**
  * Where a bulk command's changes end in the documents topic: the topic's end offsets, per partition, read once every
@@ -41,6 +45,12 @@ public record EmittedUntil(String topic, Map<Integer, Long> offsets) {
                     .forEach((partition, end) -> ends.put(partition.partition(), end.offset()));
             return new EmittedUntil(topic, ends);
         }
+    }
+
+    /** What a command's record takes once its job has emitted every change: when, and where its changes end. */
+    public Bson recorded() {
+        return Updates.combine(Updates.set(CommandStore.EMITTED, new Date()), Updates.set(CommandStore.EMITTED_UNTIL,
+                toDocument()));
     }
 
     public Document toDocument() {
