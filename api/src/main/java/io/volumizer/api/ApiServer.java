@@ -99,8 +99,8 @@ public final class ApiServer {
         SearchHandler search = new SearchHandler(backends.search, allRepositories, options.indexLayouts(),
                 options.maxPageSize);
         CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
-                new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.mongo, options.jobArguments(),
-                options.kafka.clientProperties()));
+                new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.mongo, backends.searchEngine,
+                options.indices(), options.jobArguments(), options.kafka.clientProperties()));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
         ReadAccess access = new ReadAccess(policy, backends.metrics);
         byte[] openApi = resource("openapi.json");

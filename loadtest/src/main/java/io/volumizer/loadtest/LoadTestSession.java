@@ -35,6 +35,8 @@ import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -210,6 +212,7 @@ public final class LoadTestSession implements Callable<Integer> {
         private boolean stopping;
         private String jarId;
         private MongoRepositories mongo;
+        private SearchEngine search;
         private Commands commands;
         private String reindex;
 
@@ -257,7 +260,9 @@ public final class LoadTestSession implements Callable<Integer> {
 
         private void startReindex(String repository) throws Exception {
             mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create);
-            commands = new Commands(flink, session.jar, mongo, Options.arguments(pipeline), pipeline.kafka.clientProperties());
+            search = SearchEngines.open(pipeline.search);
+            commands = new Commands(flink, session.jar, mongo, search, pipeline.indices(), Options.arguments(pipeline),
+                    pipeline.kafka.clientProperties());
             reindex = commands.reindex(repository, List.of());
             Files.writeString(reindexFile(), "reindex of " + repository + ": command " + reindex + "\n");
             appendStatus(false);
@@ -307,6 +312,9 @@ public final class LoadTestSession implements Callable<Integer> {
             stopJobs();
             if (mongo != null) {
                 mongo.close();
+            }
+            if (search != null) {
+                search.close();
             }
         }
     }

@@ -40,7 +40,10 @@ public final class DocumentFields {
     /** Elasticsearch only, in repositories of the live profile: the text inside the document's file. */
     public static final String FILE_TEXT = "fileText";
     public static final String BLOB = "blob";
-    /** MongoDB only: where a generated document came from. */
+    /**
+     * Where a document came from: MongoDB stores all of it (a generated document's seed and index), Elasticsearch
+     * only {@link Origin#COMMAND}, the bulk command whose change the version is, which both stores count.
+     */
     public static final String ORIGIN = "origin";
     /** MongoDB only: the document's own ACL, an object of {@link Acl}'s fields. */
     public static final String ACL = "acl";

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -49,6 +50,9 @@ import io.volumizer.stores.commands.CommandStore.State;
 import io.volumizer.stores.commands.EmittedUntil;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchException;
 import io.volumizer.stores.InvalidFieldException;
 
 /**
@@ -87,6 +91,8 @@ public final class Commands {
     private final Path jobsJar;
     private final Properties kafka;
     private final MongoRepositories repositories;
+    private final SearchEngine search;
+    private final IndexNames indices;
     private final List<String> pipelineArguments;
     private final CommandStore commands;
     private final CommandRanges ranges;
@@ -95,13 +101,16 @@ public final class Commands {
      * @param pipelineArguments the services and topics the jobs are given (as {@code job submit} takes them)
      * @param kafka the client properties that reach the documents topic: a bulk command is applied once an import
      *              has read past its changes there
+     * @param search  where a bulk command's documents indexed are counted, by the repositories' aliases of {@code indices}
      */
-    public Commands(FlinkSessionClient flink, Path jobsJar, MongoRepositories repositories, List<String> pipelineArguments,
-            Properties kafka) {
+    public Commands(FlinkSessionClient flink, Path jobsJar, MongoRepositories repositories, SearchEngine search,
+            IndexNames indices, List<String> pipelineArguments, Properties kafka) {
         this.flink = flink;
         this.jobsJar = jobsJar;
         this.kafka = kafka;
         this.repositories = repositories;
+        this.search = search;
+        this.indices = indices;
         this.pipelineArguments = List.copyOf(pipelineArguments);
         this.commands = new CommandStore(repositories.shared());
         this.ranges = new CommandRanges(repositories.shared());
@@ -285,6 +294,7 @@ public final class Commands {
         if (record.get(CommandStore.APPLIED) instanceof Number applied) {
             status.put("applied", applied.longValue());
         }
+        indexed(record).ifPresent(indexed -> status.put("indexed", indexed));
         if (state == State.WAITING_FOR_IMPORT) {
             status.put("message", "every change is in the documents topic, and no import's committed offsets on it "
                     + "have moved for " + IMPORT_IDLE.toSeconds() + " s: resume the import (bin/volumizer job resume "
@@ -385,6 +395,28 @@ public final class Commands {
             return record;
         }
         return commands.find(commandId).orElseThrow();
+    }
+
+    /**
+     * How many documents the search engine holds in the version a bulk command's job emitted, once it emitted every
+     * change: those its command changed in place (setProperties, setAcl), as indexed when last refreshed; nothing
+     * for a delete or a route, whose documents leave the repository's index, nor while the engine cannot answer.
+     */
+    private OptionalLong indexed(Document record) {
+        String action = record.getString(CommandStore.ACTION);
+        if (record.get(CommandStore.EMITTED_UNTIL) == null
+                || !(BulkUpdateOptions.Action.setProperties.name().equals(action) || SetAclOptions.ACTION.equals(action))) {
+            return OptionalLong.empty();
+        }
+        ObjectNode changedByCommand = JSON.createObjectNode();
+        changedByCommand.putObject("term").put(DocumentFields.ORIGIN + "." + DocumentFields.Origin.COMMAND,
+                record.getString(CommandStore.ID));
+        try {
+            return OptionalLong.of(search.reader().count(List.of(indices.of(record.getString(CommandStore.REPOSITORY))),
+                    changedByCommand));
+        } catch (SearchException e) {
+            return OptionalLong.empty();
+        }
     }
 
     /**

@@ -21,6 +21,8 @@ import io.volumizer.options.Options;
 import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
 import io.volumizer.stores.commands.CommandStore.State;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -55,9 +57,10 @@ public final class CommandsCli {
     /** Runs a subcommand's work on the commands' records, its jobs on its topics. */
     <T> T withCommands(Subcommand subcommand, Work<T> work) throws Exception {
         useTopicsOf(subcommand);
-        try (MongoRepositories mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create)) {
-            Commands commands = new Commands(new FlinkSessionClient(flink.rest), jar, mongo, Options.arguments(pipeline),
-                    pipeline.kafka.clientProperties());
+        try (MongoRepositories mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create);
+             SearchEngine search = SearchEngines.open(pipeline.search)) {
+            Commands commands = new Commands(new FlinkSessionClient(flink.rest), jar, mongo, search, pipeline.indices(),
+                    Options.arguments(pipeline), pipeline.kafka.clientProperties());
             return work.with(commands);
         }
     }

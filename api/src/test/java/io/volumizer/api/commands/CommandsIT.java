@@ -4,6 +4,8 @@ import static io.volumizer.jobs.testing.PipelineRun.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,9 +73,9 @@ class CommandsIT {
     @BeforeEach
     void importARepository() throws Exception {
         it = new PipelineRun();
-        commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
-                it.args(), it.pipeline.kafka.clientProperties());
         search = SearchEngines.open(it.pipeline.search);
+        commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
+                search, it.pipeline.indices(), it.args(), it.pipeline.kafka.clientProperties());
         documents = it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(it.repository);
         long total = it.generated(CUSTOMERS, STATEMENTS).size();
         it.generate(CUSTOMERS, STATEMENTS);
@@ -203,6 +205,8 @@ class CommandsIT {
 
         await("changed in MongoDB", () -> documents.countDocuments(Filters.eq("properties.reviewed", "yes")), changed, LONG);
         await("changed in Elasticsearch", () -> countReviewed("yes"), changed, LONG);
+        await("the command's status counting every change indexed", () -> indexed(id),
+                changed, LONG);
         await("the user's edit in Elasticsearch", () -> countReviewed("by a user"), 1, LONG);
         Document afterwards = documents.find(Filters.eq(DocumentFields.KEY, edited.getString(DocumentFields.KEY))).first();
         assertThat(afterwards.get(DocumentFields.PROPERTIES, Document.class).getString("reviewed")).isEqualTo("by a user");
@@ -239,7 +243,19 @@ class CommandsIT {
         JsonNode completed = awaitStatus(id, s -> s.path("state").asText().equals("COMPLETED"), "COMPLETED");
         assertThat(completed.path("applied").asLong()).isEqualTo(selected)
                 .isEqualTo(documents.countDocuments(Filters.eq("properties.reviewed", "later")));
+        assertThat(waiting.path("indexed").asLong()).as("nothing indexed while the import waited").isZero();
+        await("the command's status counting every change indexed", () -> indexed(id),
+                selected, LONG);
         assertThat(it.deadLetters()).isZero();
+    }
+
+    /** The documents a bulk command's status counts as indexed in its change. */
+    private long indexed(String commandId) {
+        try {
+            return commands.status(commandId).path("indexed").asLong();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -151,7 +151,7 @@ public final class AclBenchmark extends PipelineRunCommand {
                 String generatingMore = flink.run(jarId, Step.GENERATE, generateMore, null);
 
                 Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo, pipeline.mongodb.database),
-                        Options.arguments(pipeline), pipeline.kafka.clientProperties());
+                        stores.search(), pipeline.indices(), Options.arguments(pipeline), pipeline.kafka.clientProperties());
                 JsonNode status = setAcl(commands, mongo, repository, documents, state, pauseImport);
                 double seconds = Duration.between(Instant.parse(status.path("started").asText()),
                         Instant.parse(status.path("completed").asText())).toMillis() / 1000.0;

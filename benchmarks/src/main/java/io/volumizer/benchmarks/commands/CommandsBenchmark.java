@@ -109,7 +109,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
             awaitCount("imported", () -> stores.mongoCount(repository), documents);
             awaitCount("indexed", () -> stores.elasticsearchCount(repository), documents);
             Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo, pipeline.mongodb.database),
-                    Options.arguments(pipeline), pipeline.kafka.clientProperties());
+                    search, pipeline.indices(), Options.arguments(pipeline), pipeline.kafka.clientProperties());
             try {
                 for (int round = 1; round <= rounds; round++) {
                     System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);

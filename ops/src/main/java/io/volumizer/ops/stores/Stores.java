@@ -57,6 +57,11 @@ public final class Stores implements AutoCloseable {
         this.kafka = Admin.create(options.kafka.clientProperties());
     }
 
+    /** The search engine these counts read, for others to read it too; closed with these. */
+    public SearchEngine search() {
+        return search;
+    }
+
     public long mongoCount(String repository) {
         return mongo.collection(repository).countDocuments();
     }

@@ -229,7 +229,8 @@ final class Elasticsearch7Writer implements SearchWriter {
     /**
      * The indexed form ({@link DocumentFields}): metadata, ancestry, who may read it (the import's effective ACL, in
      * every profile: searches filter by it), typed properties, a fulltext field of every text value (but in an
-     * archive) and the file's text (in a live repository, where the index stage read it).
+     * archive), the file's text (in a live repository, where the index stage read it) and the bulk command whose
+     * change this version is, for the command's count of documents indexed.
      */
     private static void writeDocument(JsonGenerator json, ImportedEvent event, IndexProfile profile) throws IOException {
         DocumentEvent document = event.getDocument();
@@ -275,6 +276,11 @@ final class Elasticsearch7Writer implements SearchWriter {
             json.writeStringField(DocumentFields.Blob.MIME_TYPE, document.getBlob().getMimeType());
             json.writeStringField(DocumentFields.Blob.FILENAME, document.getBlob().getFilename());
             json.writeStringField(DocumentFields.Blob.KEY, document.getBlob().getKey());
+            json.writeEndObject();
+        }
+        if (document.getOrigin() != null && document.getOrigin().getCommand() != null) {
+            json.writeObjectFieldStart(DocumentFields.ORIGIN);
+            json.writeStringField(DocumentFields.Origin.COMMAND, document.getOrigin().getCommand());
             json.writeEndObject();
         }
         json.writeEndObject();
