@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.Writer;
 
 import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.io.RandomAccessReadBuffer;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.apache.pdfbox.text.TextPosition;
@@ -30,61 +31,81 @@ public final class FileText {
         return PDF.equals(mimeType) || DOCX.equals(mimeType);
     }
 
-    /** All of the file's text: {@link #extract(byte[], String, int)} without a limit. */
+    /** All of the file's text: {@link #extract(byte[], String, int, long)} without limits. */
     public static String extract(byte[] bytes, String mimeType) {
-        return extract(bytes, mimeType, Integer.MAX_VALUE);
+        return extract(bytes, mimeType, Integer.MAX_VALUE, Long.MAX_VALUE);
     }
 
     /**
-     * The file's text, up to {@code maxChars} characters: a PDF's is read no further (a file whose pages expand to
-     * gigabytes of text, a PDF bomb, costs no more than its first characters), a DOCX's is cut there (POI refuses
-     * an entry that inflates beyond its zip-bomb ratio).
+     * The file's text, up to {@code maxChars} characters, read within {@code maxMemory} bytes allocated. A PDF's
+     * text is read no further than the limit (a file whose pages expand to gigabytes of text, a PDF bomb, costs no
+     * more than its first characters), a DOCX's is cut there (POI refuses an entry that inflates beyond its zip-bomb
+     * ratio). The memory is checked as the parser reads the file's bytes ({@link AllocationBudget}): PDFBox reads a
+     * page's content as it decodes it, but other streams (a font, its ToUnicode map) whole, so one that inflates to
+     * gigabytes would be held whole; it is stopped at the budget. A stream of two filters is decoded through PDFBox's
+     * memory after its first, so it is checked after its first filter only (PDFBox drops a filter repeated).
      *
-     * @throws IllegalArgumentException when the type has no text ({@link #readable}) or the bytes are not a file of
-     *                                  that type, naming why
+     * @throws IllegalArgumentException when the type has no text ({@link #readable}), the bytes are not a file of
+     *                                  that type, or reading them needs more memory, naming why
      */
-    public static String extract(byte[] bytes, String mimeType, int maxChars) {
+    public static String extract(byte[] bytes, String mimeType, int maxChars, long maxMemory) {
+        if (!readable(mimeType)) {
+            throw new IllegalArgumentException("no text is read from " + mimeType + " files");
+        }
+        AllocationBudget budget = new AllocationBudget(maxMemory);
         try {
-            if (PDF.equals(mimeType)) {
-                try (PDDocument document = Loader.loadPDF(bytes)) {
-                    Bounded text = new Bounded(maxChars);
-                    try {
-                        new BoundedStripper(maxChars).writeText(document, text);
-                    } catch (Bounded.Full | StopReading full) {
-                        // the limit: what was read is the text
-                    }
-                    return text.toString();
-                }
-            }
-            if (DOCX.equals(mimeType)) {
-                try (XWPFDocument document = new XWPFDocument(new ByteArrayInputStream(bytes));
-                        XWPFWordExtractor extractor = new XWPFWordExtractor(document)) {
-                    String text = extractor.getText();
-                    return text.length() > maxChars ? text.substring(0, maxChars) : text;
-                }
-            }
+            String text = read(bytes, mimeType, maxChars, budget);
+            budget.check(); // a parser that caught the budget's failure and read on
+            return text;
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("cannot read the text of a " + mimeType + " file: " + e.getMessage(), e);
         }
-        throw new IllegalArgumentException("no text is read from " + mimeType + " files");
+    }
+
+    /** The text of a {@link #readable} file: a PDF's, or else a DOCX's. */
+    private static String read(byte[] bytes, String mimeType, int maxChars, AllocationBudget budget) throws IOException {
+        if (PDF.equals(mimeType)) {
+            try (PDDocument document = Loader.loadPDF(budget.checking(new RandomAccessReadBuffer(bytes)))) {
+                Bounded text = new Bounded(maxChars);
+                try {
+                    new BoundedStripper(maxChars, budget).writeText(document, text);
+                } catch (Bounded.Full | StopReading full) {
+                    // the limit: what was read is the text
+                }
+                return text.toString();
+            }
+        }
+        try (XWPFDocument document = new XWPFDocument(budget.checking(new ByteArrayInputStream(bytes)));
+                XWPFWordExtractor extractor = new XWPFWordExtractor(document)) {
+            String text = extractor.getText();
+            return text.length() > maxChars ? text.substring(0, maxChars) : text;
+        }
     }
 
     /**
      * A text stripper that stops reading a page once it holds {@code maxChars} characters: it collects a page's
-     * characters before it writes them, so a page of a billion characters would otherwise be read, and held, whole.
+     * characters before it writes them, so a page of a billion characters would otherwise be read, and held, whole;
+     * and that checks the memory budget every {@link #CHECK_EVERY} characters, for what they allocate.
      */
     private static final class BoundedStripper extends PDFTextStripper {
 
+        private static final int CHECK_EVERY = 256;
         private final int maxChars;
+        private final AllocationBudget budget;
         private long characters;
+        private long positions;
 
-        BoundedStripper(int maxChars) {
+        BoundedStripper(int maxChars, AllocationBudget budget) {
             this.maxChars = maxChars;
+            this.budget = budget;
         }
 
         @Override
         protected void processTextPosition(TextPosition text) {
             super.processTextPosition(text);
+            if (++positions % CHECK_EVERY == 0) {
+                budget.check();
+            }
             characters += text.getUnicode() == null ? 0 : text.getUnicode().length();
             if (characters >= maxChars) {
                 try {

@@ -135,7 +135,7 @@ class RenditionsTest {
         byte[] bomb = pdfBomb(20_000, "bomb ".repeat(100));
         assertThat(bomb.length).as("a small file of %,d characters of text", 20_000 * 500).isLessThan(500_000);
 
-        String text = FileText.extract(bomb, BlobKey.Kind.STATEMENT.mimeType, 10_000);
+        String text = FileText.extract(bomb, BlobKey.Kind.STATEMENT.mimeType, 10_000, Long.MAX_VALUE);
 
         assertThat(text).hasSize(10_000).startsWith("bomb bomb");
     }
@@ -144,7 +144,72 @@ class RenditionsTest {
     void aDocxsTextIsCutAtTheLimit() {
         byte[] docx = OpeningLetterDocx.render(model.account(accentedCustomer(), 0));
 
-        assertThat(FileText.extract(docx, BlobKey.Kind.LETTER.mimeType, 20)).hasSize(20);
+        assertThat(FileText.extract(docx, BlobKey.Kind.LETTER.mimeType, 20, Long.MAX_VALUE)).hasSize(20);
+    }
+
+    @Test
+    void aFileThatInflatesBeyondItsMemoryBudgetIsStoppedThere() throws Exception {
+        byte[] bomb = inflatingPdf(512 * MIB);
+        assertThat((long) bomb.length).as("a small file").isLessThan(2 * MIB);
+
+        long before = allocatedByThisThread();
+        FileText.extract(bomb, BlobKey.Kind.STATEMENT.mimeType, 100_000, Long.MAX_VALUE);
+        assertThat(allocatedByThisThread() - before).as("without a budget, the whole map").isGreaterThan(512 * MIB);
+
+        before = allocatedByThisThread();
+        assertThatThrownBy(() -> FileText.extract(bomb, BlobKey.Kind.STATEMENT.mimeType, 100_000, 64 * MIB))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than 64 MiB of memory");
+        assertThat(allocatedByThisThread() - before).as("stopped at its budget, not once decoded").isLessThan(96 * MIB);
+    }
+
+    @Test
+    void realFilesAreReadWellWithinABudget() {
+        Statement statement = model.statement(model.account(accentedCustomer(), 0), 17);
+        byte[] pdf = StatementPdf.render(statement);
+        byte[] docx = OpeningLetterDocx.render(statement.account());
+
+        assertThat(FileText.extract(pdf, BlobKey.Kind.STATEMENT.mimeType, 100_000, 16 * MIB))
+                .isEqualTo(FileText.extract(pdf, BlobKey.Kind.STATEMENT.mimeType));
+        assertThat(FileText.extract(docx, BlobKey.Kind.LETTER.mimeType, 100_000, 16 * MIB))
+                .isEqualTo(FileText.extract(docx, BlobKey.Kind.LETTER.mimeType));
+    }
+
+    private static final long MIB = 1024 * 1024;
+
+    private static long allocatedByThisThread() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                .getCurrentThreadAllocatedBytes();
+    }
+
+    /**
+     * One page of text in a font whose ToUnicode map is {@code decodedBytes} spaces, compressed about a thousand
+     * times: PDFBox reads a page's content as it decodes it, but a font's map whole.
+     */
+    private static byte[] inflatingPdf(long decodedBytes) throws Exception {
+        try (PDDocument document = new PDDocument(); var out = new java.io.ByteArrayOutputStream()) {
+            var page = new org.apache.pdfbox.pdmodel.PDPage();
+            document.addPage(page);
+            var font = new org.apache.pdfbox.pdmodel.font.PDType1Font(
+                    org.apache.pdfbox.pdmodel.font.Standard14Fonts.FontName.HELVETICA);
+            try (var content = new org.apache.pdfbox.pdmodel.PDPageContentStream(document, page)) {
+                content.beginText();
+                content.setFont(font, 12);
+                content.newLineAtOffset(10, 790);
+                content.showText("bomb");
+                content.endText();
+            }
+            var map = document.getDocument().createCOSStream();
+            try (var raw = map.createOutputStream(org.apache.pdfbox.cos.COSName.FLATE_DECODE)) {
+                byte[] spaces = new byte[(int) MIB];
+                java.util.Arrays.fill(spaces, (byte) ' ');
+                for (long written = 0; written < decodedBytes; written += MIB) {
+                    raw.write(spaces);
+                }
+            }
+            font.getCOSObject().setItem(org.apache.pdfbox.cos.COSName.TO_UNICODE, map);
+            document.save(out);
+            return out.toByteArray();
+        }
     }
 
     /** One page whose content stream shows {@code lines} times {@code line}, compressed: a file far smaller than its text. */

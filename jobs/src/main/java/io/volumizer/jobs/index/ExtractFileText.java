@@ -32,8 +32,10 @@ import io.volumizer.options.conventions.MetricNames;
  * file that cannot be read is not the document's refusal: the document is indexed without its text, and the failure
  * logged and counted ({@code fileTextFailed}); so is one not read within its time budget ({@code fileTextTimedOut},
  * see {@link TimedExtraction}): no crafted file can hold the stage up or take its TaskManager down. At most
- * {@code maxChars} characters of a file's text are read and indexed: a PDF bomb costs no more than its first ones. A blob store that cannot be reached fails the task, which restarts from
- * its checkpoint: the document is not at fault.
+ * {@code maxChars} characters of a file's text are read and indexed: a PDF bomb costs no more than its first ones;
+ * and reading one may allocate at most {@code maxMemory} bytes: a file that inflates beyond is given up, counted in
+ * {@code fileTextFailed}. A blob store that cannot be reached fails the task, which restarts from its checkpoint:
+ * the document is not at fault.
  */
 final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent> {
 
@@ -44,6 +46,7 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
     private final RepositoryBlobStores blobStores;
     private final Duration timeout;
     private final int maxChars;
+    private final long maxMemory;
     private transient RepositoryBlobStores.Opened stores;
     private transient TimedExtraction extraction;
     private transient Counter extracted;
@@ -54,12 +57,15 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
     /**
      * @param timeout  the longest one file's text is read for
      * @param maxChars the most characters of one file's text indexed (and read, of a PDF)
+     * @param maxMemory the most bytes reading one file's text may allocate
      */
-    ExtractFileText(Map<String, IndexLayout> layouts, RepositoryBlobStores blobStores, Duration timeout, int maxChars) {
+    ExtractFileText(Map<String, IndexLayout> layouts, RepositoryBlobStores blobStores, Duration timeout, int maxChars,
+            long maxMemory) {
         this.layouts = Map.copyOf(layouts);
         this.blobStores = blobStores;
         this.timeout = timeout;
         this.maxChars = maxChars;
+        this.maxMemory = maxMemory;
     }
 
     /** Whether any repository of these layouts is live: without one, the stage has no such operator. */
@@ -75,7 +81,8 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
         notStored = metrics.counter(MetricNames.FILE_TEXT_NOT_STORED);
         timedOut = metrics.counter(MetricNames.FILE_TEXT_TIMED_OUT);
         stores = blobStores.open();
-        extraction = new TimedExtraction((bytes, mimeType) -> FileText.extract(bytes, mimeType, maxChars), timeout);
+        extraction = new TimedExtraction((bytes, mimeType) -> FileText.extract(bytes, mimeType, maxChars, maxMemory),
+                timeout);
     }
 
     @Override

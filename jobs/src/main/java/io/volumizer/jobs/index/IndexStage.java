@@ -62,7 +62,7 @@ public final class IndexStage {
     public StageOutput<ImportedEvent> apply(DataStream<ImportedEvent> imported) {
         DataStream<ImportedEvent> toIndex = !ExtractFileText.needed(layouts) ? imported
                 : imported.map(new ExtractFileText(layouts, blobStores, settings.fileTextTimeout,
-                        settings.fileTextMaxChars)).uid("index.file-text").name("Read files' text");
+                        settings.fileTextMaxChars, settings.fileTextMaxMemory)).uid("index.file-text").name("Read files' text");
         SingleOutputStreamOperator<ImportedEvent> indexed = toIndex
                 .transform("Index in Elasticsearch", IMPORTED, new BulkWriteOperator<>(MetricNames.INDEX, index,
                         settings.batchSize, settings.batchBytes, settings.flushInterval, ImportedEventSizes::estimate))

@@ -34,6 +34,7 @@ class ExtractFileTextTest {
             new io.volumizer.options.steps.IndexSettings());
     private static final java.time.Duration TIMEOUT = DEFAULTS.fileTextTimeout;
     private static final int MAX_CHARS = DEFAULTS.fileTextMaxChars;
+    private static final long MAX_MEMORY = DEFAULTS.fileTextMaxMemory;
     private static final Map<String, IndexLayout> LAYOUTS = Map.of(
             "live", new IndexLayout(null, null, null, null, null, IndexProfile.LIVE),
             "archive", new IndexLayout(null, null, null, null, null, IndexProfile.ARCHIVE));
@@ -63,7 +64,7 @@ class ExtractFileTextTest {
         String counterparty = model.statement(model.account(model.customer(key.customer()), key.account()), key.statement())
                 .operations().get(0).counterparty();
 
-        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS, NO_STORE, TIMEOUT, MAX_CHARS)))) {
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS, NO_STORE, TIMEOUT, MAX_CHARS, MAX_MEMORY)))) {
             harness.open();
             for (ImportedEvent event : List.of(imported(statement, "live"), imported(letter, "live"),
                     imported(statement, "archive"), imported(statement, "bank"), imported(first("IdCard"), "live"),
@@ -91,7 +92,7 @@ class ExtractFileTextTest {
                 .setDigest(BlobStore.sha256(new byte[] {1})).build()).build();
         RepositoryBlobStores stores = new RepositoryBlobStores(new BlobStoreOptions(), Map.of("live", blobs.toString()));
 
-        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS, stores, TIMEOUT, MAX_CHARS)))) {
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new ExtractFileText(LAYOUTS, stores, TIMEOUT, MAX_CHARS, MAX_MEMORY)))) {
             harness.open();
             harness.processElement(new StreamRecord<>(imported(uploaded, "live")));
             harness.processElement(new StreamRecord<>(imported(missing, "live")));

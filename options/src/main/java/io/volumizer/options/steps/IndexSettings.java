@@ -28,11 +28,19 @@ public final class IndexSettings {
             + "pages expand to gigabytes of text costs no more (default: ${DEFAULT-VALUE}).")
     public int fileTextMaxChars;
 
+    @Option(names = "--file-text-max-memory", defaultValue = "268435456", description = "Bytes that reading one file's "
+            + "text may allocate (its decoded streams, fonts and text); past it the file is given up and its document "
+            + "indexed without its text, so a file that inflates to gigabytes cannot take the TaskManager's memory "
+            + "(default: ${DEFAULT-VALUE}, 256 MiB).")
+    public long fileTextMaxMemory;
+
     public void validate() {
         require(batchSize >= 1, "--index-batch-size must be at least 1, was " + batchSize);
         require(batchBytes >= 1024, "--index-batch-bytes must be at least 1024, was " + batchBytes);
         require(flushInterval.toMillis() >= 1, "--index-flush-interval must be positive, was " + flushInterval);
         require(fileTextTimeout.toMillis() >= 1, "--file-text-timeout must be positive, was " + fileTextTimeout);
         require(fileTextMaxChars >= 1, "--file-text-max-chars must be at least 1, was " + fileTextMaxChars);
+        require(fileTextMaxMemory >= 1024 * 1024, "--file-text-max-memory must be at least 1048576 (1 MiB), was "
+                + fileTextMaxMemory);
     }
 }
