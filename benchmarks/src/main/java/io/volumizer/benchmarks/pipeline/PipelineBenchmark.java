@@ -86,6 +86,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     private static final String IMPORT_ISOLATED = "import job, keyed by parent, store on its own cores";
     private static final String HIT_RATIO = "parent cache hit ratio, keyed by parent";
     private static final String HIT_RATIO_BOUND = "parent cache hit ratio, bound of this data";
+    private static final String HIT_RATIO_WITH_RETRIES = "parent cache hit ratio, lookups again counted as misses";
     private static final String RAW_BULK = "raw Elasticsearch _bulk loop (baseline)";
     private static final String INDEX_JOB = "index job";
     private static final String END_TO_END = "end to end generate -> import -> index";
@@ -189,7 +190,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             try (MeasuredJob parentKeyed = submit(stores, IMPORT_BY_PARENT, Step.IMPORT, "--group-id", "bench-parent-" + tag,
                     "--mongodb-database", parentKeyedDb)) {
                 record(poll(parentKeyed.through(new Progress(n), () -> count(mongo, parentKeyedDb))));
-                sample(HIT_RATIO, hitRatio(parentKeyed.id()));
+                double[] hitRatios = hitRatios(parentKeyed.id());
+                sample(HIT_RATIO, hitRatios[0]);
+                sample(HIT_RATIO_WITH_RETRIES, hitRatios[1]);
                 // Stopping (not cancelling) commits the last Kafka transaction: the index job reads all of it.
                 flink.stopWithSavepoint(parentKeyed.id(), Duration.ofMinutes(2));
             }
@@ -299,15 +302,17 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     /**
-     * 1 - MongoDB lookups / documents resolved with a parent; REST serves metrics a moment after they change, so
-     * it retries.
+     * 1 - first MongoDB lookups / documents resolved with a parent, and the same with the lookups again (of a parent
+     * not written yet when looked up) counted as misses too, whose number follows the wall-clock time children wait,
+     * so the import's speed; REST serves metrics a moment after they change, so it retries.
      */
-    private double hitRatio(String job) throws Exception {
+    private double[] hitRatios(String job) throws Exception {
         for (int attempt = 0; attempt < 20; attempt++) {
             long resolved = flink.metricSum(job, "", MetricNames.RESOLVED_WITH_PARENT);
-            long lookups = flink.metricSum(job, "", MetricNames.PARENT_CACHE_MISSES);
+            long misses = flink.metricSum(job, "", MetricNames.PARENT_CACHE_MISSES);
+            long retries = flink.metricSum(job, "", MetricNames.PARENT_LOOKUP_RETRIES);
             if (resolved > 0) {
-                return 1 - (double) lookups / resolved;
+                return new double[] {1 - (double) misses / resolved, 1 - (double) (misses + retries) / resolved};
             }
             Thread.sleep(500);
         }
@@ -529,6 +534,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                 row("import keyed by parent", IMPORT_BY_PARENT, "spread by document", IMPORT_SPREAD, 1.8),
                 String.format(Locale.ROOT, "| parent cache hit ratio | %.2f%% | %.2f%% on this data if every parent were read once from MongoDB | | | ≥ 99%% | %s |",
                         hitRatio * 100, (Double) figures.get(HIT_RATIO_BOUND) * 100, hitRatio >= 0.99 ? "yes" : "NO"),
+                String.format(Locale.ROOT, "| — with each lookup again of a parent not written yet counted as a miss "
+                        + "(the definition until 2026-11-24) | %.2f%% | | | | | |",
+                        median(samples.get(HIT_RATIO_WITH_RETRIES)) * 100),
                 row("index job", INDEX_JOB, "raw _bulk loop", RAW_BULK, 0.9),
                 String.format(Locale.ROOT, "| end to end, generate → import → index | %s | | | | ≥ 3,000 docs/s | %s |",
                         rates(END_TO_END), median(samples.get(END_TO_END + SUSTAINED)) >= 3000 ? "yes" : "NO"),

@@ -25,6 +25,7 @@ final class ParkedRecords {
     private final ValueState<Long> nextLookup;
     private final ValueState<Long> lookedUpAfter;
     private final ValueState<Long> expiresAfter;
+    private final ValueState<Boolean> lookedUpOnce;
 
     ParkedRecords(RuntimeContext context) {
         records = context.getListState(new ListStateDescriptor<>("parked-records",
@@ -33,6 +34,7 @@ final class ParkedRecords {
         nextLookup = context.getState(new ValueStateDescriptor<>("next-lookup", Types.LONG));
         lookedUpAfter = context.getState(new ValueStateDescriptor<>("looked-up-after-checkpoint", Types.LONG));
         expiresAfter = context.getState(new ValueStateDescriptor<>("expires-after-checkpoint", Types.LONG));
+        lookedUpOnce = context.getState(new ValueStateDescriptor<>("parked-looked-up", Types.BOOLEAN));
     }
 
     boolean isEmpty() throws Exception {
@@ -88,8 +90,15 @@ final class ParkedRecords {
         return lookedUpAfter.value();
     }
 
-    void lookedUpAfter(long checkpointId) throws Exception {
+    /**
+     * The parent looked up now, {@code checkpointId} the newest checkpoint complete; returns whether it had been
+     * looked up before for these records (a wait restored from a savepoint of an older version counts as new).
+     */
+    boolean lookedUp(long checkpointId) throws Exception {
         lookedUpAfter.update(checkpointId);
+        boolean before = lookedUpOnce.value() != null;
+        lookedUpOnce.update(true);
+        return before;
     }
 
     /**
@@ -114,5 +123,6 @@ final class ParkedRecords {
         nextLookup.clear();
         lookedUpAfter.clear();
         expiresAfter.clear();
+        lookedUpOnce.clear();
     }
 }

@@ -267,8 +267,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
             }
             if (!satisfies(parent, document) && lookupDue && !lookedUpNow) {
                 lookedUpNow = true;
-                parked.lookedUpAfter(checkpoints.lastCompleted());
-                metrics.miss();
+                metrics.lookup(parked.lookedUp(checkpoints.lastCompleted()));
                 Optional<Ancestry> found = lookup.find(document.getRepository(), document.getParentId());
                 if (keyedByParent && found.isPresent() && (parent.isEmpty() || found.get().isAtLeast(parent.get().version()))) {
                     cachedParent.put(found.get());

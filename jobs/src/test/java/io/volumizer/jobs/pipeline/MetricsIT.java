@@ -64,7 +64,8 @@ class MetricsIT {
                 PREFIX + "bulkMillis{stage=import}", PREFIX + "bulkMillis{stage=index}",
                 PREFIX + "batchSize{stage=import}", PREFIX + "writtenPerSecond{stage=index}",
                 PREFIX + "retries{stage=import}", PREFIX + "retries{stage=index}",
-                PREFIX + "parkedChildren{stage=import}", PREFIX + "stale{stage=index}",
+                PREFIX + "parkedChildren{stage=import}", PREFIX + "parentLookupRetries{stage=import}",
+                PREFIX + "stale{stage=index}",
                 PipelineRun.DEAD_LETTERED + "{stage=import}", PipelineRun.DEAD_LETTERED + "{stage=index}");
         assertThat(scrape.samples()).as("Flink's own metrics beside them: Kafka consumer lag, JVM heap")
                 .anyMatch(s -> s.name().contains("KafkaSourceReader") && s.name().endsWith("records_lag_max"))

@@ -38,7 +38,10 @@ public final class MetricNames {
     public static final String BATCH_SIZE = "batchSize";
     public static final String DEAD_LETTERED = "deadLettered";
     public static final String PARENT_CACHE_HITS = "parentCacheHits";
+    /** A parent looked up in MongoDB for children that just parked: what the cache did not have. */
     public static final String PARENT_CACHE_MISSES = "parentCacheMisses";
+    /** A parent looked up again for children still parked: its document not written yet when last looked up. */
+    public static final String PARENT_LOOKUP_RETRIES = "parentLookupRetries";
     public static final String PARENTS_FROM_RESOLVED_FOLDERS = "parentsFromResolvedFolders";
     public static final String PARKED_CHILDREN = "parkedChildren";
     public static final String RESOLVED_WITH_PARENT = "resolvedWithParent";
@@ -55,6 +58,7 @@ public final class MetricNames {
     /** Every stage metric above. */
     private static final Set<String> STAGE_METRICS = Set.of(GENERATED, DECODED, WRITTEN, WRITTEN_PER_SECOND, STALE,
             RETRIES, BULK_MILLIS, BATCH_SIZE, DEAD_LETTERED, PARENT_CACHE_HITS, PARENT_CACHE_MISSES,
+            PARENT_LOOKUP_RETRIES,
             PARENTS_FROM_RESOLVED_FOLDERS, PARKED_CHILDREN, RESOLVED_WITH_PARENT, BLOBS_STORED, FILE_TEXT_EXTRACTED,
             FILE_TEXT_FAILED, FILE_TEXT_NOT_STORED, FILE_TEXT_TIMED_OUT, RANGES_DONE, RANGES_FAILED, CHANGED, SKIPPED);
 
