@@ -358,12 +358,7 @@ public final class DocumentWrites {
         } catch (IOException e) {
             throw ApiException.badRequest("file", "cannot read the uploaded file: " + e.getMessage());
         }
-        String digest = backends.blobs.require(repository).put(bytes);
-        String filename = file.filename() == null || file.filename().isBlank() ? digest
-                : file.filename().replaceAll("[/\\\\\\p{Cntrl}]", "_");
-        return BlobRef.newBuilder().setKey(DocumentReads.UPLOADED_BLOB_PREFIX + digest)
-                .setMimeType(BlobTypes.detect(bytes, filename))
-                .setFilename(filename).setDigest(digest).setLength((long) bytes.length).build();
+        return Uploads.store(backends.blobs.require(repository), bytes, file.filename());
     }
 
     /** Whether any document, live or deleted, in any repository of the topology names {@code id} as its parent. */

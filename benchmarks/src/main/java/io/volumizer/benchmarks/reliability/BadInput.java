@@ -12,6 +12,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -58,7 +59,15 @@ final class BadInput {
         /** A name of 2,000 characters: control characters, right-to-left text, emoji, a slash. */
         ODD_NAME(true),
         /** 200 more properties, of 200 names shared by every such record. */
-        MANY_PROPERTIES(true);
+        MANY_PROPERTIES(true),
+        /**
+         * The statement's file replaced by an upload of a PDF whose font map inflates to {@link #BOMB_MIB} MiB:
+         * stored as the API stores an upload, in a live repository, whose index reads files' text.
+         */
+        PDF_BOMB(true);
+
+        /** What the PDF bomb's font map inflates to: past the index's default memory budget for a file, 256 MiB. */
+        static final int BOMB_MIB = 320;
 
         final boolean lands;
 
@@ -89,10 +98,11 @@ final class BadInput {
 
     /**
      * Produces every document, keyed by parent id, replacing {@code share} of the statements by records of
-     * {@code kinds} in turn; returns what it injected.
+     * {@code kinds} in turn; returns what it injected. {@code pdfBomb} uploads the bomb's file, once, if asked for.
      */
     static Injected produce(String bootstrapServers, String topic, AvroCodec<DocumentEvent> codec,
-            List<DocumentEvent> documents, double share, long seed, int jsonSchemaId, List<Kind> kinds) throws Exception {
+            List<DocumentEvent> documents, double share, long seed, int jsonSchemaId, List<Kind> kinds,
+            Supplier<BlobRef> pdfBomb) throws Exception {
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -105,6 +115,7 @@ final class BadInput {
         Map<String, Long> hostile = new HashMap<>();
         Map<Kind, Long> counts = new EnumMap<>(Kind.class);
         int injected = 0;
+        BlobRef bomb = kinds.contains(Kind.PDF_BOMB) ? pdfBomb.get() : null;
         try (var producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (DocumentEvent document : documents) {
                 String key = DocumentKeys.parentKey(document);
@@ -115,7 +126,7 @@ final class BadInput {
                 Kind kind = kinds.get(injected++ % kinds.size());
                 counts.merge(kind, 1L, Long::sum);
                 if (kind.lands) {
-                    DocumentEvent odd = hostile(kind, document);
+                    DocumentEvent odd = hostile(kind, document, bomb);
                     hostile.put(odd.getId(), odd.getVersion());
                     landing.put(producer.send(record(topic, key, codec.encode(odd))), kind);
                     continue;
@@ -202,7 +213,7 @@ final class BadInput {
     }
 
     /** A valid document, however odd, of the statement's id, parent and version. */
-    private static DocumentEvent hostile(Kind kind, DocumentEvent document) {
+    private static DocumentEvent hostile(Kind kind, DocumentEvent document, BlobRef bomb) {
         return switch (kind) {
             case HUGE_TITLE -> DocumentEvent.newBuilder(document).setTitle("statement ".repeat(256 * 1024 / 10)).build();
             case ODD_NAME -> DocumentEvent.newBuilder(document).setName(("\u0007\t\u202eמסמך 📄 /.. "
@@ -214,6 +225,7 @@ final class BadInput {
                 }
                 yield DocumentEvent.newBuilder(document).setProperties(properties).build();
             }
+            case PDF_BOMB -> DocumentEvent.newBuilder(document).setBlob(bomb).build();
             default -> throw new IllegalArgumentException(kind + " does not land");
         };
     }

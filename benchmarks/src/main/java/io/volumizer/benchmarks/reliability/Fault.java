@@ -109,11 +109,19 @@ enum Fault {
 
     FUZZ("fuzzing: " + Math.round(ReliabilityBenchmark.FUZZ_SHARE * 100) + "%% of the statements replaced by the bad "
             + "input's kinds, bits flipped, bodies cut short, and hostile valid documents (a title of 256 KiB, a name of "
-            + "2,000 odd characters, 200 more properties) that must land; no restart over them");
+            + "2,000 odd characters, 200 more properties, an uploaded PDF bomb) that must land; no restart over them");
 
     /** Whether the documents topic is filled with bad records among the documents (or none, as their baseline). */
     boolean isInput() {
         return this == BAD_INPUT || this == CLEAN || this == FUZZ;
+    }
+
+    /**
+     * Whether the run's repository is live, its files' text read by the index (as the fuzzing run's PDF bomb needs),
+     * its uploads kept in a blob store: the fuzzing run and its baseline, alike.
+     */
+    boolean readsFiles() {
+        return this == CLEAN || this == FUZZ;
     }
 
     /** The kinds of bad record this fault injects, and the share of the statements they replace. */

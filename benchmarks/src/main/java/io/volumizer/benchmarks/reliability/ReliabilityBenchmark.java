@@ -1,7 +1,9 @@
 package io.volumizer.benchmarks.reliability;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -31,7 +33,9 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 
+import io.volumizer.api.documents.Uploads;
 import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.render.HostileFiles;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.runs.PipelineRunCommand;
@@ -41,12 +45,15 @@ import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
+import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
 import picocli.CommandLine;
@@ -160,6 +167,26 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         return rows.stream().allMatch(Row::passed) ? 0 : 1;
     }
 
+    /** A topology of one live repository, every document routed to it, in a file of {@code run}'s. */
+    private static Path liveTopology(String run, String repository) {
+        try {
+            Path file = Files.createTempFile(run + "-topology", ".yaml");
+            Files.writeString(file, "repositories:\n  " + repository + ": {profile: live}\nrouting:\n  - to: " + repository + "\n");
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A blob store (a folder) of {@code run}'s: the jobs' TaskManager runs on this machine. */
+    private static Path blobStore(String run) {
+        try {
+            return Files.createTempDirectory(run + "-blobs");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** One scenario, on topics, a database and an index of its own. */
     private final class ScenarioRun {
 
@@ -183,6 +210,10 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             String name = "rel-" + runId + "-" + Scenario.KNOWN.indexOf(scenario);
             List<String> overrides = Options.with(pipeline, "--topics-of", name, "--mongodb-database",
                     name.replace('-', '_'), "--index-prefix", name + "-");
+            if (scenario.fault.readsFiles()) {
+                overrides.addAll(List.of("--topology", liveTopology(name, settings.repository()).toString(),
+                        "--blob-store", blobStore(name).toString()));
+            }
             if (scenario.fault == Fault.BACKLOG) {
                 // One more partition than readers: one reader has two, and reads each at half the other's pace.
                 overrides.addAll(List.of("--partitions", Integer.toString(pipeline.parallelism > 0 ? pipeline.parallelism + 1 : 3)));
@@ -226,7 +257,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     }
                     scenario.fault.restore(faults());
                     services.start(); // whatever a fault left down
-                    stores.reset(settings.repository(), options.documentsTopic(), options.importedTopic(), options.deadletterTopic());
+                    stores.reset(settings.repository(), options.documentsTopic(), options.importedTopic(), options.deadletterTopic(),
+                            options.controlTopic());
                     mongo.getDatabase(options.mongodb.database).drop();
                     search.indices(options.indices()).deleteAll();
                 }
@@ -264,7 +296,15 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     AvroCodec.valueSubject(options.documentsTopic()), DocumentEvent.class);
             return BadInput.produce(options.kafka.bootstrapServers, options.documentsTopic(), codec, generated,
                     scenario.fault.badShare(), settings.seed(), BadInput.jsonSchemaId(options.registry.url,
-                            options.documentsTopic()), scenario.fault.badKinds());
+                            options.documentsTopic()), scenario.fault.badKinds(), this::uploadPdfBomb);
+        }
+
+        /** The PDF bomb stored in the repository's blob store as the API stores an upload: its reference. */
+        private BlobRef uploadPdfBomb() {
+            try (RepositoryBlobStores.Opened stores = options.repositoryBlobStores().open()) {
+                return Uploads.store(stores.of(settings.repository()).orElseThrow(), HostileFiles.inflatingPdf(
+                        BadInput.Kind.BOMB_MIB), "statement.pdf");
+            }
         }
 
         private void submit(List<String> importOptions) throws Exception {
@@ -394,7 +434,17 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), expected.size(),
                     bad.positions().size(), mongo, indexedDocuments, expectedLetters, unexpectedLetters, reasons,
                     importedTopic, faultSeconds(windows), recoverySeconds(windows, expected.size()),
-                    (System.currentTimeMillis() - started) / 1000, docsPerSecond, kinds, reasonsByKind, null);
+                    (System.currentTimeMillis() - started) / 1000, docsPerSecond, kinds, reasonsByKind,
+                    scenario.fault.readsFiles() ? fileTextFailed() : null, null);
+        }
+
+        /** The files whose text the jobs gave up (unreadable, or past a budget): no job restarted in such a run. */
+        private long fileTextFailed() throws Exception {
+            long failed = 0;
+            for (String job : running.values()) {
+                failed += flink.metricSum(job, "", MetricNames.FILE_TEXT_FAILED);
+            }
+            return failed;
         }
 
         /** How long the faults lasted, from the first harm to the service being back (and the jobs recovered). */
@@ -477,13 +527,13 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             StoreAudit.Findings elasticsearch, long expectedDeadLetters, long unexpectedDeadLetters,
             Map<String, Long> deadLetterReasons, ImportedTopic importedTopic, Double faultSeconds, Double recoverySeconds,
             long seconds, Double docsPerSecond, Map<String, Long> injectedKinds, Map<String, Map<String, Long>> reasonsByKind,
-            String error) {
+            Long fileTextFailed, String error) {
 
         /** A scenario that could not run to its audit. */
         static Row failed(Scenario scenario, Duration outage, long documents, Exception error) {
             StoreAudit.Findings none = new StoreAudit.Findings(0, documents, 0, 0);
             return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), documents, 0, none,
-                    none, 0, 0, Map.of(), null, null, null, 0, null, Map.of(), Map.of(), error.toString());
+                    none, 0, 0, Map.of(), null, null, null, 0, null, Map.of(), Map.of(), null, error.toString());
         }
 
         /** Nothing lost, nothing extra, no good document dead-lettered, exactly the bad records dead-lettered. */
@@ -566,11 +616,14 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         md.append("\n## Fuzzing\n\n| kind | records | expected | dead letters by reason class |\n|---|---|---|---|\n");
         for (BadInput.Kind kind : BadInput.Kind.FUZZ) {
             Map<String, Long> reasons = fuzz.reasonsByKind().getOrDefault(kind.name(), Map.of());
-            md.append(String.format(Locale.ROOT, "| %s | %,d | %s | %s |%n", kind.name().toLowerCase(Locale.ROOT)
+            boolean bomb = kind == BadInput.Kind.PDF_BOMB;
+            md.append(String.format(Locale.ROOT, "| %s | %,d | %s | %s%s |%n", kind.name().toLowerCase(Locale.ROOT)
                     .replace('_', ' '), fuzz.injectedKinds().getOrDefault(kind.name(), 0L),
-                    kind.lands ? "lands in both stores" : "dead letter", reasons.isEmpty() ? "none"
-                            : reasons.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
-                                    .collect(Collectors.joining(", "))));
+                    kind.lands ? "lands in both stores" + (bomb ? ", its text given up" : "") : "dead letter",
+                    reasons.isEmpty() ? "none" : reasons.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
+                            .collect(Collectors.joining(", ")),
+                    bomb && fuzz.fileTextFailed() != null ? String.format(Locale.ROOT, "; files' text given up "
+                            + "(fileTextFailed): %,d", fuzz.fileTextFailed()) : ""));
         }
         Map<String, Long> ofGoodDocuments = fuzz.reasonsByKind().getOrDefault("a good document", Map.of());
         md.append(String.format(Locale.ROOT, "%nGood documents (the hostile ones included) in both stores by id and "

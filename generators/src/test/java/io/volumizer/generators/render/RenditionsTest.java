@@ -149,7 +149,7 @@ class RenditionsTest {
 
     @Test
     void aFileThatInflatesBeyondItsMemoryBudgetIsStoppedThere() throws Exception {
-        byte[] bomb = inflatingPdf(512 * MIB);
+        byte[] bomb = HostileFiles.inflatingPdf(512);
         assertThat((long) bomb.length).as("a small file").isLessThan(2 * MIB);
 
         long before = allocatedByThisThread();
@@ -179,37 +179,6 @@ class RenditionsTest {
     private static long allocatedByThisThread() {
         return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
                 .getCurrentThreadAllocatedBytes();
-    }
-
-    /**
-     * One page of text in a font whose ToUnicode map is {@code decodedBytes} spaces, compressed about a thousand
-     * times: PDFBox reads a page's content as it decodes it, but a font's map whole.
-     */
-    private static byte[] inflatingPdf(long decodedBytes) throws Exception {
-        try (PDDocument document = new PDDocument(); var out = new java.io.ByteArrayOutputStream()) {
-            var page = new org.apache.pdfbox.pdmodel.PDPage();
-            document.addPage(page);
-            var font = new org.apache.pdfbox.pdmodel.font.PDType1Font(
-                    org.apache.pdfbox.pdmodel.font.Standard14Fonts.FontName.HELVETICA);
-            try (var content = new org.apache.pdfbox.pdmodel.PDPageContentStream(document, page)) {
-                content.beginText();
-                content.setFont(font, 12);
-                content.newLineAtOffset(10, 790);
-                content.showText("bomb");
-                content.endText();
-            }
-            var map = document.getDocument().createCOSStream();
-            try (var raw = map.createOutputStream(org.apache.pdfbox.cos.COSName.FLATE_DECODE)) {
-                byte[] spaces = new byte[(int) MIB];
-                java.util.Arrays.fill(spaces, (byte) ' ');
-                for (long written = 0; written < decodedBytes; written += MIB) {
-                    raw.write(spaces);
-                }
-            }
-            font.getCOSObject().setItem(org.apache.pdfbox.cos.COSName.TO_UNICODE, map);
-            document.save(out);
-            return out.toByteArray();
-        }
     }
 
     /** One page whose content stream shows {@code lines} times {@code line}, compressed: a file far smaller than its text. */
