@@ -56,8 +56,8 @@ chart_tool_properties() {
 }
 
 # The local services' endpoints, as the options every job, the API and the tools share.
-ENDPOINT_OPTIONS=(--bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7"
-  --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --search-url "http://$BIND_HOST:$ES_PORT")
+KAFKA_OPTIONS=(--bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7")
+ENDPOINT_OPTIONS=("${KAFKA_OPTIONS[@]}" --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --search-url "http://$BIND_HOST:$ES_PORT")
 # The demo's topics and stores: the API and the load tests work on what the demo imported.
 DEMO_PIPELINE_OPTIONS=("${ENDPOINT_OPTIONS[@]}" --topics-of "$DEMO_REPOSITORY" --checkpoint-interval PT2S --parallelism 2)
 
@@ -133,6 +133,13 @@ run_commands() {
     "${ENDPOINT_OPTIONS[@]}" --checkpoint-interval PT2S --default-repository "$DEMO_REPOSITORY" "$@"
 }
 
+# Limits, pauses or resumes a step's (or a command's) running jobs; lists the throttles and the jobs' rates.
+run_throttle() {
+  ensure_tools
+  java_main ops io.volumizer.ops.throttle.ThrottleCommand "${KAFKA_OPTIONS[@]}" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" \
+    --topics-of "$DEMO_REPOSITORY" "$@"
+}
+
 # Operates jobs on the session cluster: submit/stop/resume/reset/list.
 run_job() {
   ensure_tools
@@ -185,6 +192,7 @@ run_bench() {
       java -cp "$jar" io.volumizer.benchmarks.generators.GeneratorBenchmarks "$results" "$ROOT/benchmarks/scripts/jmh_report.py"
       ;;
     pipeline) store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" --store-service mongodb "$@" ;;
+    throttle) store_benchmark io.volumizer.benchmarks.throttle.ThrottleBenchmark "$THROTTLE_REPOSITORY" "$THROTTLE_CUSTOMERS" "$@" ;;
     commands) store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" --store-service mongodb "$@" ;;
     acl) store_benchmark io.volumizer.benchmarks.acl.AclBenchmark "$ACL_REPOSITORY" "$ACL_CUSTOMERS" "$@" ;;
     reliability | fuzz)

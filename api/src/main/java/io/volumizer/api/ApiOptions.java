@@ -16,6 +16,7 @@ import io.volumizer.options.Options;
 import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.pipeline.RepositoryServicesOptions;
 import picocli.CommandLine.Command;
+import io.volumizer.options.pipeline.TopicSettings;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -53,6 +54,8 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
 
     /** Where reindex and bulk commands run: the session cluster. */
     @Mixin public FlinkOptions flink = new FlinkOptions();
+    /** How the control topic is made if the API writes the first throttle. */
+    @Mixin public TopicSettings topicSettings = new TopicSettings();
 
     @Option(names = "--jobs-jar", description = "The jobs jar commands are submitted from; without it, reindex and bulk commands answer 503.")
     public Path jobsJar;
@@ -115,7 +118,7 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
      */
     public List<String> jobArguments() {
         List<String> arguments = new ArrayList<>();
-        for (Object services : List.of(kafka, registry, documents, mongodb, search, indexPrefix, blobs, topology)) {
+        for (Object services : List.of(kafka, registry, documents, topicSettings, mongodb, search, indexPrefix, blobs, topology)) {
             arguments.addAll(Options.arguments(services));
         }
         arguments.addAll(jobOptions);
@@ -140,6 +143,7 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
                 "--admission-wait must be 0 or more and shorter than --request-timeout, was " + admissionWait);
         Options.require(maxUploadBytes >= 1, "--max-upload-bytes must be positive, was " + maxUploadBytes);
         documents.validate();
+        topicSettings.validate();
         search.validate();
         indexPrefix.validate();
         topology.validate();

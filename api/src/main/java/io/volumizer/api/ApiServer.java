@@ -30,6 +30,7 @@ import io.javalin.json.JavalinJackson;
 import io.volumizer.api.auth.Authentication;
 import io.volumizer.api.auth.TokenValidator;
 import io.volumizer.api.commands.CommandsHandler;
+import io.volumizer.api.commands.ThrottleHandler;
 import io.volumizer.api.documents.Children;
 import io.volumizer.api.documents.DocumentReads;
 import io.volumizer.api.documents.DocumentWrites;
@@ -47,6 +48,7 @@ import io.volumizer.api.reads.ReadPolicy;
 import io.volumizer.api.search.SearchHandler;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.options.Options;
 import io.volumizer.domain.topology.Topology;
 
@@ -101,6 +103,8 @@ public final class ApiServer {
         CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
                 new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.mongo, backends.searchEngine,
                 options.indices(), options.jobArguments(), options.kafka.clientProperties()));
+        ThrottleHandler throttles = new ThrottleHandler(new ThrottleSettings(options.kafka.clientProperties(),
+                options.registry.url, options.documents.topics().control(), options.topicSettings));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
         ReadAccess access = new ReadAccess(policy, backends.metrics);
         byte[] openApi = resource("openapi.json");
@@ -142,6 +146,8 @@ public final class ApiServer {
         app.get("/api/v1/documents/{id}/children", admission.guard(RequestClass.reads, access.reads(reads::children)));
         app.get("/api/v1/documents/{id}/ancestors", admission.guard(RequestClass.reads, access.reads(reads::ancestors)));
         app.get("/api/v1/documents/{id}/blob", admission.guard(RequestClass.blobs, access.reads(reads::blob)));
+        app.get("/api/v1/admin/throttle", admission.guard(RequestClass.reads, administrators(throttles::list)));
+        app.put("/api/v1/admin/throttle", admission.guard(RequestClass.writes, administrators(throttles::change)));
         app.post("/api/v1/{repository}/reindex", admission.guard(RequestClass.writes, administrators(commands::reindex)));
         app.post("/api/v1/{repository}/bulk", admission.guard(RequestClass.writes, administrators(commands::bulk)));
         app.get("/api/v1/bulk/{commandId}", admission.guard(RequestClass.reads, access.reads(commands::status)));

@@ -453,7 +453,9 @@ class ApiIT {
     // ---- the read seam
 
     /** GET routes that answer with no document nor part of one. */
-    private static final Set<String> NOT_READS = Set.of("/health/live", "/health/ready", "/api/v1/openapi.json");
+    /** Routes that read no document: health, the API's description, the throttles (an administrator's). */
+    private static final Set<String> NOT_READS = Set.of("/health/live", "/health/ready", "/api/v1/openapi.json",
+            "/api/v1/admin/throttle");
     private static final Pattern READ_GRANTS = Pattern.compile("volumizer_api_read_grants_total\\{(.*)} (\\S+)");
     private static final Pattern PATH_PARAMETER = Pattern.compile("\\{(\\w+)}");
 
@@ -556,6 +558,34 @@ class ApiIT {
         assertError(write("POST", "/api/v1/" + repository + "/bulk", "{\"action\": \"delete\", \"query\": {\"type\": "
                 + "\"Note\"}}", "Authorization", staff), 403, null);
         assertError(write("POST", "/api/v1/bulk/" + recordedCommand() + "/abort", null, "Authorization", staff), 403, null);
+    }
+
+    @Test
+    void anAdministratorThrottlesAStepWhileOthersMayNot() throws Exception {
+        String staff = "Bearer " + Tokens.user(Tokens.staffOf(writableAccountEvent()));
+        String limit = "{\"target\": \"index\", \"setting\": \"250\"}";
+        assertError(write("PUT", "/api/v1/admin/throttle", limit, "Authorization", staff), 403, null);
+        assertError(get("/api/v1/admin/throttle", "Authorization", staff), 403, null);
+        assertError(write("PUT", "/api/v1/admin/throttle", "{\"target\": \"index\", \"setting\": \"fast\"}", auth()),
+                400, "setting");
+        try {
+            HttpResponse<byte[]> limited = write("PUT", "/api/v1/admin/throttle", limit, auth());
+            assertThat(limited.statusCode()).as(new String(limited.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+            assertThat(json(limited).path("docsPerSecond").asDouble()).isEqualTo(250);
+            write("PUT", "/api/v1/admin/throttle", "{\"target\": \"index\", \"setting\": \"pause\"}", auth());
+
+            JsonNode index = null;
+            for (JsonNode throttle : json(get("/api/v1/admin/throttle", auth())).path("throttles")) {
+                index = throttle.path("target").asText().equals("index") ? throttle : index;
+            }
+            assertThat(index).as("the index step's throttle listed").isNotNull();
+            assertThat(index.path("docsPerSecond").asDouble()).as("a pause keeps the limit").isEqualTo(250);
+            assertThat(index.path("paused").asBoolean()).isTrue();
+            assertThat(index.path("changedBy").asText()).isNotBlank();
+        } finally {
+            write("PUT", "/api/v1/admin/throttle", "{\"target\": \"index\", \"setting\": \"off\"}", auth());
+            write("PUT", "/api/v1/admin/throttle", "{\"target\": \"index\", \"setting\": \"resume\"}", auth());
+        }
     }
 
     @Test

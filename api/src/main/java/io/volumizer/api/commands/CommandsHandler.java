@@ -152,7 +152,7 @@ public final class CommandsHandler {
         }
     }
 
-    private static JsonNode body(Context ctx, Set<String> fields) {
+    static JsonNode body(Context ctx, Set<String> fields) {
         String text = ctx.body();
         if (text.isBlank()) {
             return JSON.createObjectNode();

@@ -9,8 +9,10 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.throttle.ThrottledSource;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.options.steps.GenerateOptions;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.keys.DocumentKeys;
@@ -48,7 +50,9 @@ public record GenerateJob(Source<Long, ?, ?> customers, Sink<DocumentEvent> docu
         JobMains.run(Step.GENERATE, new GenerateOptions(), args, options -> {
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic());
-            return new GenerateJob(customers(options.fromCustomer, options.endCustomer(), options.maxCustomersPerSecond()),
+            return new GenerateJob(ThrottledSource.of(customers(options.fromCustomer, options.endCustomer(),
+                            options.maxCustomersPerSecond()), pipeline, Step.GENERATE, null, options.docsPerCustomer(),
+                            MetricNames.GENERATE),
                     Connectors.exactlyOnceSink(pipeline, Step.GENERATE, pipeline.documentsTopic(), DocumentEvent.class,
                             DocumentKeys::parentKey), options);
         });

@@ -5,11 +5,13 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.throttle.ThrottledSource;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
 import io.volumizer.jobs.internal.kafka.ProgressMarkWriter;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.options.steps.ImportOptions;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -33,7 +35,8 @@ public record ImportJob(Source<RawRecord, ?, ?> documents, ProgressMarkWriter pr
         JobMains.run(Step.IMPORT, new ImportOptions(), args, options -> {
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.importedTopic(), pipeline.deadletterTopic());
-            return new ImportJob(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.groupId()),
+            return new ImportJob(ThrottledSource.of(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.groupId()),
+                            pipeline, Step.IMPORT, null, 1, MetricNames.IMPORT),
                     Connectors.progressMarks(pipeline, pipeline.documentsTopic(), options.settings.progressMarkInterval),
                     ImportStage.onMongoDb(pipeline, options.settings)
                             .readingPartitions(Connectors.partitionCount(pipeline, pipeline.documentsTopic())),

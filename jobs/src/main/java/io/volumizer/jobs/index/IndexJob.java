@@ -8,6 +8,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.throttle.ThrottledSource;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
@@ -40,7 +41,8 @@ public record IndexJob(Source<RawRecord, ?, ?> imported, AvroCodec<ImportedEvent
         JobMains.run(Step.INDEX, new IndexOptions(), args, options -> {
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.importedTopic(), pipeline.deadletterTopic());
-            return new IndexJob(Connectors.rawSource(pipeline, pipeline.importedTopic(), options.groupId()),
+            return new IndexJob(ThrottledSource.of(Connectors.rawSource(pipeline, pipeline.importedTopic(), options.groupId()),
+                            pipeline, Step.INDEX, null, 1, MetricNames.INDEX),
                     Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class),
                     IndexStage.onSearchEngine(pipeline, options.settings), Connectors.deadLetterSink(pipeline, Step.INDEX));
         });

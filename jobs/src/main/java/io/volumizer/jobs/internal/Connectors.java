@@ -2,6 +2,7 @@ package io.volumizer.jobs.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 
@@ -148,13 +149,17 @@ public final class Connectors {
 
     /** Creates the topics that do not exist yet. */
     public static void ensureTopics(PipelineOptions options, String... topics) {
+        ensureTopics(options, options.topicSettings.configs(), options.partitions, topics);
+    }
+
+    /** Creates the topics that do not exist yet, of {@code partitions} partitions and these configs. */
+    public static void ensureTopics(PipelineOptions options, Map<String, String> configs, int partitions, String... topics) {
         try (Admin admin = Admin.create(options.kafka.clientProperties())) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = new ArrayList<>();
             for (String topic : topics) {
                 if (!existing.contains(topic)) {
-                    missing.add(new NewTopic(topic, options.partitions, options.topicSettings.replicationFactor)
-                            .configs(options.topicSettings.configs()));
+                    missing.add(new NewTopic(topic, partitions, options.topicSettings.replicationFactor).configs(configs));
                 }
             }
             try {

@@ -8,11 +8,13 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import io.volumizer.jobs.imports.ImportStage;
 import io.volumizer.jobs.index.IndexStage;
 import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.throttle.ThrottledSource;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
 import io.volumizer.jobs.internal.kafka.ProgressMarkWriter;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.options.steps.ImportAndIndexOptions;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -38,7 +40,8 @@ public record ImportAndIndexJob(Source<RawRecord, ?, ?> documents, ProgressMarkW
         JobMains.run(Step.IMPORT_AND_INDEX, new ImportAndIndexOptions(), args, options -> {
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.deadletterTopic());
-            return new ImportAndIndexJob(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.groupId()),
+            return new ImportAndIndexJob(ThrottledSource.of(Connectors.rawSource(pipeline, pipeline.documentsTopic(),
+                            options.groupId()), pipeline, Step.IMPORT_AND_INDEX, null, 1, MetricNames.IMPORT),
                     Connectors.progressMarks(pipeline, pipeline.documentsTopic(), options.importSettings.progressMarkInterval),
                     ImportStage.onMongoDb(pipeline, options.importSettings)
                             .readingPartitions(Connectors.partitionCount(pipeline, pipeline.documentsTopic())),

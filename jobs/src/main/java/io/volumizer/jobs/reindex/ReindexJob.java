@@ -18,6 +18,7 @@ import com.mongodb.client.model.Updates;
 
 import io.volumizer.jobs.index.IndexStage;
 import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.throttle.ThrottledSource;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
@@ -25,6 +26,7 @@ import io.volumizer.jobs.internal.stores.SearchBulkWriter;
 import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.ReindexOptions;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
@@ -69,7 +71,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                     options.commandId, options.rangeSize, options.readBatchSize, options.maxDocsPerSecond, options.retryFailed,
                     options.failRange,
                     Backoff.DEFAULT);
-            return new ReindexJob(new MongoRangeSource(settings),
+            return new ReindexJob(ThrottledSource.of(new MongoRangeSource(settings), pipeline, Step.REINDEX,
+                            options.commandId, 1, MetricNames.REINDEX),
                     new IndexStage(SearchBulkWriter.intoGeneration(SearchConnection.of(pipeline), Backoff.DEFAULT, codec,
                             generation), pipeline.indexLayouts(), pipeline.repositoryBlobStores(), options.settings),
                     new FinishReindex(settings, new FinishReindex.Finish(generation, options.catchUpMargin,

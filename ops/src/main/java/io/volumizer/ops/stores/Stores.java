@@ -181,9 +181,13 @@ public final class Stores implements AutoCloseable {
         }
     }
 
-    /** Deletes the pipeline's topics, the repository's collection and its index: the next run starts from nothing. */
+    /**
+     * Deletes the pipeline's topics (its throttles' too), the repository's collection and its index: the next run
+     * starts from nothing.
+     */
     public void reset(String repository) throws IOException {
-        reset(repository, options.documentsTopic(), options.importedTopic(), options.deadletterTopic());
+        reset(repository, options.documentsTopic(), options.importedTopic(), options.deadletterTopic(),
+                options.controlTopic());
     }
 
     /** Deletes the topics, the repository's collection and its index. */

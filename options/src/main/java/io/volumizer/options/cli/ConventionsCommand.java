@@ -74,7 +74,7 @@ public final class ConventionsCommand implements Callable<Integer> {
             names.put("repository", repository);
         }
         names.put("topics", ordered("documents", topics.documents(), "imported", topics.imported(),
-                "deadletter", topics.deadletter()));
+                "deadletter", topics.deadletter(), "control", topics.control()));
         names.put("consumerGroups", ordered("import", Step.IMPORT.consumerGroup(repository),
                 "index", Step.INDEX.consumerGroup(repository)));
         names.put("elasticsearch", ordered("indexPrefix", indices.prefix(), "indexPrefixPattern", IndexNames.PREFIX_PATTERN,

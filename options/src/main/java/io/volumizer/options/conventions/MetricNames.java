@@ -38,6 +38,13 @@ public final class MetricNames {
     public static final String BATCH_SIZE = "batchSize";
     public static final String DEAD_LETTERED = "deadLettered";
     public static final String PARENT_CACHE_HITS = "parentCacheHits";
+    /** A step's throttle ({@code bin/volumizer throttle}): the job's limit in docs/s, 0 for none. */
+    public static final String THROTTLE_LIMIT = "throttleDocsPerSecond";
+    /** 1 while the step's throttle holds its source (paused, or its control topic not read yet), else 0. */
+    public static final String THROTTLE_PAUSED = "throttlePaused";
+    /** Documents its throttled source let through: a counter, and its rate a second. */
+    public static final String THROTTLE_PASSED = "throttlePassed";
+    public static final String THROTTLE_ACHIEVED = "throttleAchievedDocsPerSecond";
     /** A parent looked up in MongoDB for children that just parked: what the cache did not have. */
     public static final String PARENT_CACHE_MISSES = "parentCacheMisses";
     /** A parent looked up again for children still parked: its document not written yet when last looked up. */
@@ -58,7 +65,7 @@ public final class MetricNames {
     /** Every stage metric above. */
     private static final Set<String> STAGE_METRICS = Set.of(GENERATED, DECODED, WRITTEN, WRITTEN_PER_SECOND, STALE,
             RETRIES, BULK_MILLIS, BATCH_SIZE, DEAD_LETTERED, PARENT_CACHE_HITS, PARENT_CACHE_MISSES,
-            PARENT_LOOKUP_RETRIES,
+            PARENT_LOOKUP_RETRIES, THROTTLE_LIMIT, THROTTLE_PAUSED, THROTTLE_PASSED, THROTTLE_ACHIEVED,
             PARENTS_FROM_RESOLVED_FOLDERS, PARKED_CHILDREN, RESOLVED_WITH_PARENT, BLOBS_STORED, FILE_TEXT_EXTRACTED,
             FILE_TEXT_FAILED, FILE_TEXT_NOT_STORED, FILE_TEXT_TIMED_OUT, RANGES_DONE, RANGES_FAILED, CHANGED, SKIPPED);
 

@@ -7,17 +7,19 @@ import io.volumizer.schemas.keys.RepositoryNames;
 /**
  * The Kafka topics of a repository, named by one rule for the jobs, the API, the tools, {@code bin/volumizer} and
  * the chart (which pass only {@code --topics-of <repository>}): {@code volumizer.<repository>.documents},
- * {@code .imported} and {@code .deadletter}. Without a repository they are {@link #DEFAULT}, the options' defaults.
+ * {@code .imported}, {@code .deadletter} and {@code .control}. Without a repository they are {@link #DEFAULT}, the
+ * options' defaults.
  *
  * @param documents  document events, keyed by parent id: what every writer appends to
  * @param imported   imported documents, keyed by id: what the import publishes for the index
  * @param deadletter what a stage could not process
+ * @param control    the throttles of the repository's steps and commands, keyed by target, compacted
  */
-public record TopicNames(String documents, String imported, String deadletter) {
+public record TopicNames(String documents, String imported, String deadletter, String control) {
 
     public static final String PREFIX = "volumizer.";
 
-    /** The topics when no repository is named: {@code volumizer.documents}, {@code .imported}, {@code .deadletter}. */
+    /** The topics when no repository is named: {@code volumizer.documents}, {@code .imported}, {@code .deadletter}... */
     public static final TopicNames DEFAULT = under(PREFIX);
 
     /** The smoke job's topic of running counts (no repository's). */
@@ -41,10 +43,10 @@ public record TopicNames(String documents, String imported, String deadletter) {
     }
 
     private static TopicNames under(String prefix) {
-        return new TopicNames(prefix + "documents", prefix + "imported", prefix + "deadletter");
+        return new TopicNames(prefix + "documents", prefix + "imported", prefix + "deadletter", prefix + "control");
     }
 
     public List<String> all() {
-        return List.of(documents, imported, deadletter);
+        return List.of(documents, imported, deadletter, control);
     }
 }

@@ -35,6 +35,11 @@ public final class PipelineOptions extends RepositoryServicesOptions {
         return deadletterTopic != null ? deadletterTopic : documents.topics().deadletter();
     }
 
+    /** The compacted topic of the throttles the repository's jobs obey ({@code --topics-of}'s). */
+    public String controlTopic() {
+        return documents.topics().control();
+    }
+
     public void validate() {
         Options.require(partitions >= 1, "--partitions must be at least 1, was " + partitions);
         Options.require(parallelism >= 0, "--parallelism must be 0 (cluster default) or positive, was " + parallelism);

@@ -35,6 +35,17 @@ public final class TopicSettings {
         return configs;
     }
 
+    /**
+     * A control topic's configs: compacted (the last setting of each key is kept, whatever its age), in sync as the
+     * others. It has one partition: its settings are read whole, in order.
+     */
+    public Map<String, String> controlConfigs() {
+        return Map.of("cleanup.policy", "compact", "min.insync.replicas", Integer.toString(minInsyncReplicas));
+    }
+
+    /** A control topic's partitions. */
+    public static final int CONTROL_PARTITIONS = 1;
+
     public void validate() {
         Options.require(replicationFactor >= 1, "--topic-replication-factor must be at least 1, was " + replicationFactor);
         Options.require(minInsyncReplicas >= 1 && minInsyncReplicas <= replicationFactor,

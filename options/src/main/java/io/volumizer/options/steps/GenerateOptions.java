@@ -58,7 +58,12 @@ public final class GenerateOptions extends PipelineStepOptions {
      * {@code meanAccounts} accounts of 2 + statements each, on average.
      */
     public double maxCustomersPerSecond() {
-        return maxDocsPerSecond / (2 + run.meanAccounts * (2 + run.statementsPerAccount));
+        return maxDocsPerSecond / docsPerCustomer();
+    }
+
+    /** Documents a customer has, on average: 2, and {@code meanAccounts} accounts of 2 + statements each. */
+    public double docsPerCustomer() {
+        return 2 + run.meanAccounts * (2 + run.statementsPerAccount);
     }
 
     @Override

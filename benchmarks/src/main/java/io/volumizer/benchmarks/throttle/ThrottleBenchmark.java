@@ -1,0 +1,208 @@
+package io.volumizer.benchmarks.throttle;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.runs.PipelineRunCommand;
+import io.volumizer.ops.services.LocalServices;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.ops.throttle.ThrottleSettings;
+import io.volumizer.ops.throttle.ThrottleSettings.Change;
+import io.volumizer.options.Failures;
+import io.volumizer.options.Options;
+import io.volumizer.options.ResultsOptions;
+import io.volumizer.options.steps.Step;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * A running import throttled from outside, as {@code bin/volumizer throttle} does: a generated run in the documents
+ * topic, the import-and-index job started at the first limit, then each phase's setting written to the control
+ * topic. Every second, the documents MongoDB holds: the trace of one-second rates, and for each limit whether every
+ * second from the second one after the change on is within 10% of it; paused, whether nothing is written from then
+ * on. A TaskManager is killed in the middle of one limited phase; at the end, the stores must hold every document,
+ * and nothing be dead-lettered. Writes {@code throttle.json} and {@code throttle.md}.
+ */
+@Command(name = "throttle-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+public final class ThrottleBenchmark extends PipelineRunCommand {
+
+    /** Seconds from a change after which a second's rate is judged: a change takes effect within 2 s. */
+    private static final int TAKES_EFFECT = 2;
+    private static final double TOLERANCE = 0.10;
+
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
+
+    @Option(names = "--phases", split = ",", defaultValue = "200,500,1000,pause,300,off", description = "The settings "
+            + "in turn: documents a second, pause, or off, the last until every document is in (default: ${DEFAULT-VALUE}).")
+    List<String> phases;
+
+    @Option(names = "--phase-seconds", defaultValue = "12", description = "Seconds each setting but the last holds (default: ${DEFAULT-VALUE}).")
+    int phaseSeconds;
+
+    @Option(names = "--kill-taskmanager-in", defaultValue = "2", description = "The phase (1-based) in whose middle "
+            + "the TaskManager is killed and started again; 0: none (default: ${DEFAULT-VALUE}).")
+    int killIn;
+
+    /** One second of the trace: the setting obeyed, the seconds since it was written, and the documents written. */
+    record Second(int phase, String setting, int sinceChange, long documents, boolean taskManagerKilled) {
+    }
+
+    /** How a phase went: the median rate of its judged seconds, and whether each was within the tolerance. */
+    record Phase(int phase, String setting, int judged, double medianRate, double lowest, double highest, boolean met) {
+    }
+
+    @Override
+    protected int run(GeneratorSettings settings) throws Exception {
+        FlinkSessionClient flink = session.client();
+        LocalServices services = LocalServices.ofThisCheckout();
+        ThrottleSettings throttles = new ThrottleSettings(pipeline.kafka.clientProperties(), pipeline.registry.url,
+                pipeline.controlTopic(), pipeline.topicSettings);
+        String target = Step.IMPORT_AND_INDEX.id();
+        String repository = settings.repository();
+        long total = new BankGenerator(settings).documents().size();
+        List<Second> trace = new ArrayList<>();
+        try (Stores stores = new Stores(pipeline)) {
+            stores.reset(repository);
+            String jarId = flink.uploadJar(session.jar);
+            flink.awaitState(flink.run(jarId, Step.GENERATE, generateArguments(), null), "FINISHED", Duration.ofMinutes(10));
+            throttles.change(target, change(phases.get(0)), "throttle benchmark");
+            String job = flink.run(jarId, Step.IMPORT_AND_INDEX, Options.with(pipeline, "--group-id",
+                    "bench-throttle-" + System.currentTimeMillis()), null);
+            flink.awaitState(job, "RUNNING", Duration.ofMinutes(2));
+            long started = System.nanoTime();
+            while (stores.mongoCount(repository) == 0 && System.nanoTime() - started < Duration.ofMinutes(2).toNanos()) {
+                Thread.sleep(100); // the job's tasks deployed and writing: the trace starts with its first documents
+            }
+            System.out.printf(Locale.ROOT, "importing %,d documents through %s%n", total, phases);
+            long before = stores.mongoCount(repository);
+            long next = System.nanoTime();
+            for (int phase = 1; phase <= phases.size(); phase++) {
+                String setting = phases.get(phase - 1);
+                if (phase > 1) {
+                    throttles.change(target, change(setting), "throttle benchmark");
+                }
+                boolean last = phase == phases.size();
+                for (int second = 1; last ? before < total && second <= 600 : second <= phaseSeconds; second++) {
+                    boolean kill = phase == killIn && second == phaseSeconds / 2;
+                    if (kill) {
+                        services.kill("flink-taskmanager");
+                        services.start("flink-taskmanager");
+                    }
+                    next += 1_000_000_000L;
+                    Thread.sleep(Math.max(0, (next - System.nanoTime()) / 1_000_000));
+                    long now = stores.mongoCount(repository);
+                    trace.add(new Second(phase, setting, second, now - before, kill));
+                    System.out.printf(Locale.ROOT, "  %-6s +%2d s  %,6d docs/s%s%n", setting, second, now - before,
+                            kill ? "  (TaskManager killed)" : "");
+                    before = now;
+                }
+            }
+            long indexed = awaitIndexed(stores, repository, total);
+            long deadLetters = stores.committedRecords(pipeline.deadletterTopic());
+            flink.cancel(job, Duration.ofMinutes(2));
+            throttles.change(target, new Change.Limit(0), "throttle benchmark");
+            throttles.change(target, new Change.Paused(false), "throttle benchmark");
+            write(settings, total, stores.mongoCount(repository), indexed, deadLetters, trace);
+            stores.reset(repository);
+        }
+        return 0;
+    }
+
+    private static Change change(String setting) {
+        return switch (setting) {
+            case "pause" -> new Change.Paused(true);
+            case "off" -> new Change.Limit(0);
+            default -> new Change.Limit(Double.parseDouble(setting));
+        };
+    }
+
+    private static long awaitIndexed(Stores stores, String repository, long total) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        long indexed = stores.elasticsearchCount(repository);
+        while (indexed < total && System.nanoTime() < deadline) {
+            Thread.sleep(1000);
+            indexed = stores.elasticsearchCount(repository);
+        }
+        return indexed;
+    }
+
+    /** Each phase judged on its seconds from {@link #TAKES_EFFECT} after the change on (the killed one's apart). */
+    private List<Phase> phases(List<Second> trace) {
+        List<Phase> judged = new ArrayList<>();
+        for (int phase = 1; phase <= phases.size(); phase++) {
+            String setting = phases.get(phase - 1);
+            int number = phase;
+            boolean killed = phase == killIn;
+            List<Long> rates = trace.stream().filter(s -> s.phase() == number && s.sinceChange() > TAKES_EFFECT)
+                    .map(Second::documents).sorted().toList();
+            if (rates.isEmpty() || setting.equals("off")) {
+                continue;
+            }
+            double median = rates.get(rates.size() / 2);
+            boolean met = setting.equals("pause") ? rates.stream().allMatch(rate -> rate == 0)
+                    : killed || rates.stream().allMatch(rate -> Math.abs(rate - Double.parseDouble(setting))
+                            <= TOLERANCE * Double.parseDouble(setting));
+            judged.add(new Phase(phase, setting, rates.size(), median, rates.get(0), rates.get(rates.size() - 1), met));
+        }
+        return judged;
+    }
+
+    private void write(GeneratorSettings settings, long total, long stored, long indexed, long deadLetters,
+            List<Second> trace) throws Exception {
+        List<Phase> judged = phases(trace);
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("date", LocalDate.now().toString());
+        figures.put("documents", total);
+        figures.put("inMongoDb", stored);
+        figures.put("inElasticsearch", indexed);
+        figures.put("deadLettered", deadLetters);
+        figures.put("phases", judged);
+        figures.put("trace", trace);
+        Files.createDirectories(results.folder);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("throttle.json").toFile(), figures);
+        StringBuilder md = new StringBuilder("# Throttle: an import's limit changed while it runs\n\n");
+        md.append(String.format(Locale.ROOT, "Measured %s on %d cores, every service on this machine: %,d documents "
+                + "(%d customers) in the documents topic, the import-and-index job (parallelism %d) started at the first "
+                + "limit, then each setting written to the control topic (`bin/volumizer throttle import-and-index "
+                + "<setting>`) every %d s; the documents MongoDB holds read every second. A limit is met when every "
+                + "second from the %dnd after the change on is within %.0f%% of it (the phase in which the TaskManager "
+                + "is killed is shown, not judged); a pause, when nothing is written from then on.%n%n",
+                figures.get("date"), Runtime.getRuntime().availableProcessors(), total, settings.customers(),
+                pipeline.parallelism, phaseSeconds, TAKES_EFFECT, TOLERANCE * 100));
+        md.append("| phase | setting | seconds judged | median docs/s | lowest | highest | met |\n|---|---|---|---|---|---|---|\n");
+        for (Phase phase : judged) {
+            md.append(String.format(Locale.ROOT, "| %d | %s%s | %d | %,.0f | %,.0f | %,.0f | %s |%n", phase.phase(),
+                    phase.setting(), phase.phase() == killIn ? " (TaskManager killed)" : "", phase.judged(),
+                    phase.medianRate(), phase.lowest(), phase.highest(), phase.met() ? "yes" : "**NO**"));
+        }
+        md.append(String.format(Locale.ROOT, "%nAt the end: %,d of %,d documents in MongoDB, %,d in Elasticsearch, %,d "
+                + "dead-lettered: %s.%n%n## Trace (documents written each second)%n%n| phase | setting | second | docs |%n"
+                + "|---|---|---|---|%n", stored, total, indexed, deadLetters,
+                stored == total && indexed == total && deadLetters == 0 ? "reconciled" : "**NOT reconciled**"));
+        for (Second second : trace) {
+            md.append(String.format(Locale.ROOT, "| %d | %s | %d | %,d%s |%n", second.phase(), second.setting(),
+                    second.sinceChange(), second.documents(), second.taskManagerKilled() ? " (TaskManager killed)" : ""));
+        }
+        Files.writeString(results.folder.resolve("throttle.md"), md);
+        System.out.println(md);
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ThrottleBenchmark()).setOverwrittenOptionsAllowed(true)
+                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
+    }
+}

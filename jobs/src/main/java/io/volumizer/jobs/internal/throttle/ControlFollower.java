@@ -1,0 +1,139 @@
+package io.volumizer.jobs.internal.throttle;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.Consumer;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.ThrottleSetting;
+
+/**
+ * Follows a control topic on a thread of its own: reads it from the start (it is compacted: the last setting of
+ * each target), then as it changes, and tells its listener the setting its targets obey, the first target's that
+ * has one (a command's before its step's). It tells nothing before it has read up to the topic's end as of its
+ * start: a job restarted while paused stays paused. It never fails: a Kafka it cannot reach, or a record it cannot
+ * read, is logged and the last setting kept.
+ */
+final class ControlFollower implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ControlFollower.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Duration AFTER_FAILURE = Duration.ofSeconds(1);
+
+    private final Properties kafka;
+    private final String topic;
+    private final AvroCodec<ThrottleSetting> codec;
+    private final List<String> targets;
+    private final Consumer<Optional<ThrottleSetting>> listener;
+    private final Map<String, ThrottleSetting> settings = new HashMap<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    /**
+     * @param targets  the keys obeyed, first first: a command's id, then its step's
+     * @param listener told the setting obeyed (none: no limit) once the topic is read to its end, then at each change
+     */
+    ControlFollower(Properties kafka, String topic, AvroCodec<ThrottleSetting> codec, List<String> targets,
+            Consumer<Optional<ThrottleSetting>> listener) {
+        this.kafka = kafka;
+        this.topic = topic;
+        this.codec = codec;
+        this.targets = List.copyOf(targets);
+        this.listener = listener;
+        this.thread = new Thread(this::follow, "throttle " + topic + " " + targets);
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    private void follow() {
+        boolean caughtUp = false;
+        while (running) {
+            try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+                List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+                        .map(info -> new TopicPartition(topic, info.partition())).toList();
+                consumer.assign(partitions);
+                consumer.seekToBeginning(partitions);
+                Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(10));
+                settings.clear();
+                while (running) {
+                    boolean changed = false;
+                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+                        changed |= read(record);
+                    }
+                    if (!caughtUp && partitions.stream().allMatch(p -> consumer.position(p) >= end.get(p))) {
+                        caughtUp = true;
+                        changed = true;
+                    }
+                    if (changed && caughtUp) {
+                        listener.accept(obeyed());
+                    }
+                }
+            } catch (RuntimeException e) {
+                if (running) {
+                    LOG.warn("cannot follow the throttles on {}: {}; the last setting holds, trying again", topic,
+                            e.toString());
+                    sleep(AFTER_FAILURE);
+                }
+            }
+        }
+    }
+
+    /** Whether the record changed a setting of the targets. */
+    private boolean read(ConsumerRecord<byte[], byte[]> record) {
+        if (record.value() == null) {
+            return record.key() != null && settings.remove(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8)) != null;
+        }
+        try {
+            ThrottleSetting setting = codec.decode(record.value());
+            if (!targets.contains(setting.getTarget())) {
+                return false;
+            }
+            settings.put(setting.getTarget(), setting);
+            return true;
+        } catch (RuntimeException unreadable) {
+            LOG.warn("throttle record {}@{} of {} ignored: {}", record.partition(), record.offset(), topic, unreadable.toString());
+            return false;
+        }
+    }
+
+    private Optional<ThrottleSetting> obeyed() {
+        return targets.stream().map(settings::get).filter(java.util.Objects::nonNull).findFirst();
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        Properties config = new Properties();
+        config.putAll(kafka);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+    }
+}

@@ -1,0 +1,87 @@
+package io.volumizer.jobs.pipeline;
+
+import static io.volumizer.jobs.testing.PipelineRun.FLINK;
+import static io.volumizer.jobs.testing.PipelineRun.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.ops.services.LocalServices;
+import io.volumizer.ops.throttle.ThrottleSettings;
+import io.volumizer.ops.throttle.ThrottleSettings.Change;
+import io.volumizer.options.steps.Step;
+
+/**
+ * A running import throttled, paused and resumed on its repository's control topic, as {@code bin/volumizer
+ * throttle} does: nothing is written while paused, not even by a job restarted after its TaskManager was lost, and
+ * every document is in both stores once resumed. (How closely a limit is kept is measured by the benchmark.)
+ */
+class ThrottleIT {
+
+    private static final int CUSTOMERS = 100;
+    private static final int STATEMENTS = 24;
+    /** Longer than a change takes to be obeyed (2 s), and than the records in flight take to be written. */
+    private static final Duration SETTLE = Duration.ofSeconds(4);
+
+    private final LocalServices services = LocalServices.ofThisCheckout();
+    private PipelineRun it;
+    private ThrottleSettings throttles;
+
+    @BeforeEach
+    void prepare() throws Exception {
+        it = new PipelineRun();
+        throttles = new ThrottleSettings(it.pipeline.kafka.clientProperties(), it.pipeline.registry.url,
+                it.pipeline.controlTopic(), it.pipeline.topicSettings);
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        services.start("flink"); // back, whatever a failed test left down
+        it.close();
+    }
+
+    @Test
+    void aPausedImportWritesNothingUntilResumedAlsoAfterItsTaskManagerWasLost() throws Exception {
+        String target = Step.IMPORT_AND_INDEX.id();
+        long total = it.generated(CUSTOMERS, STATEMENTS).size();
+        it.generate(CUSTOMERS, STATEMENTS);
+        throttles.change(target, new Change.Limit(total / 20.0), "ThrottleIT"); // twenty seconds' worth
+        String job = it.submit(Step.IMPORT_AND_INDEX, it.args("--group-id", "it-throttle-" + it.run), null);
+        await("documents in MongoDB at the limit", () -> Math.min(it.mongoCount(), total / 5), total / 5,
+                Duration.ofMinutes(2));
+
+        throttles.change(target, new Change.Paused(true), "ThrottleIT");
+        Thread.sleep(SETTLE.toMillis());
+        long paused = it.mongoCount();
+        Thread.sleep(SETTLE.toMillis());
+        assertThat(it.mongoCount()).as("nothing written while paused").isEqualTo(paused).isLessThan(total);
+
+        services.kill("flink-taskmanager");
+        services.start("flink-taskmanager");
+        await("the job's failure over its lost tasks", () -> failures(job), 1, Duration.ofMinutes(2));
+        FLINK.awaitState(job, "RUNNING", Duration.ofMinutes(2));
+        Thread.sleep(SETTLE.toMillis() * 2);
+        assertThat(it.mongoCount()).as("still paused once restarted: the control topic is read again").isEqualTo(paused);
+
+        throttles.change(target, new Change.Limit(0), "ThrottleIT");
+        throttles.change(target, new Change.Paused(false), "ThrottleIT");
+        await("documents in MongoDB", it::mongoCount, total, Duration.ofMinutes(3));
+        await("documents in Elasticsearch", it::elasticsearchCount, total, Duration.ofMinutes(2));
+        assertThat(it.deadLetters()).as("dead letters").isZero();
+        assertThat(throttles.read().get(target).getPaused()).isFalse();
+    }
+
+    /** 1 once the job has failed over at least once (its exceptions' history is not empty), else 0. */
+    private static long failures(String job) {
+        try {
+            return FLINK.exceptions(job).isBlank() ? 0 : 1;
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+    }
+}
