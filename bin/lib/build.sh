@@ -133,13 +133,6 @@ run_commands() {
     "${ENDPOINT_OPTIONS[@]}" --checkpoint-interval PT2S --default-repository "$DEMO_REPOSITORY" "$@"
 }
 
-# Limits, pauses or resumes a step's (or a command's) running jobs; lists the throttles and the jobs' rates.
-run_throttle() {
-  ensure_tools
-  java_main ops io.volumizer.ops.throttle.ThrottleCommand "${KAFKA_OPTIONS[@]}" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" \
-    --topics-of "$DEMO_REPOSITORY" "$@"
-}
-
 # Operates jobs on the session cluster: submit/stop/resume/reset/list.
 run_job() {
   ensure_tools

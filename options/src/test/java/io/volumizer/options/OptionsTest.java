@@ -159,10 +159,11 @@ class OptionsTest {
     @Test
     void aRepositorysTopicsAndConsumerGroupsAreNamedByOneRule() {
         assertThat(TopicNames.of("demo").all())
-                .containsExactly("volumizer.demo.documents", "volumizer.demo.imported", "volumizer.demo.deadletter");
+                .containsExactly("volumizer.demo.documents", "volumizer.demo.imported", "volumizer.demo.deadletter",
+                        "volumizer.demo.control");
         assertThat(TopicNames.of(null)).isEqualTo(TopicNames.DEFAULT);
         assertThat(TopicNames.DEFAULT.all())
-                .containsExactly("volumizer.documents", "volumizer.imported", "volumizer.deadletter");
+                .containsExactly("volumizer.documents", "volumizer.imported", "volumizer.deadletter", "volumizer.control");
         assertThat(Step.IMPORT.consumerGroup("demo")).isEqualTo("volumizer-demo-import");
         assertThat(Step.IMPORT_AND_INDEX.consumerGroup("demo")).as("either continues where the other stopped")
                 .isEqualTo("volumizer-demo-import");
@@ -182,7 +183,7 @@ class OptionsTest {
         PipelineStepOptions options = (PipelineStepOptions) step.parse(List.of("--topics-of", "demo"));
 
         assertThat(List.of(options.pipeline.documentsTopic(), options.pipeline.importedTopic(),
-                options.pipeline.deadletterTopic())).isEqualTo(TopicNames.of("demo").all());
+                options.pipeline.deadletterTopic(), options.pipeline.controlTopic())).isEqualTo(TopicNames.of("demo").all());
         assertThat(options.instance()).isEqualTo(group);
         assertThat(step.runName(options)).isEqualTo(step.jobName() + " " + group);
     }
@@ -192,7 +193,7 @@ class OptionsTest {
         IndexOptions options = (IndexOptions) Step.INDEX.parse(List.of());
 
         assertThat(List.of(options.pipeline.documentsTopic(), options.pipeline.importedTopic(),
-                options.pipeline.deadletterTopic())).isEqualTo(TopicNames.DEFAULT.all());
+                options.pipeline.deadletterTopic(), options.pipeline.controlTopic())).isEqualTo(TopicNames.DEFAULT.all());
         assertThat(options.groupId()).isEqualTo("volumizer-index");
     }
 

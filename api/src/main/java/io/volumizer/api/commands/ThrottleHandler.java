@@ -13,11 +13,14 @@ import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.api.reads.Caller;
 import io.volumizer.ops.throttle.ThrottleSettings;
+import io.volumizer.schemas.codec.WireFormatException;
+import io.volumizer.schemas.registry.SchemaRegistryException;
 import io.volumizer.schemas.event.ThrottleSetting;
 
 /**
  * {@code GET|PUT /api/v1/admin/throttle}: the throttles of the API's repository's steps and commands, as {@code
- * bin/volumizer throttle} reads and changes them; the change is the caller's, and its jobs obey it within 2 s.
+ * bin/volumizer throttle} reads and changes them; the change is the caller's, and its jobs obey it within 2 s. Kafka
+ * or the registry out of reach is a 503.
  */
 public final class ThrottleHandler {
 
@@ -40,9 +43,9 @@ public final class ThrottleHandler {
     public void change(Context ctx) {
         JsonNode body = CommandsHandler.body(ctx, FIELDS);
         String target = body.path("target").asText("");
-        if (target.isBlank()) {
-            throw ApiException.badRequest("target", "target is a step's id (import, index, import-and-index, generate, "
-                    + "reindex) or a command's id");
+        if (!ThrottleSettings.isTarget(target)) {
+            throw ApiException.badRequest("target", "no job obeys a throttle of '" + target + "'; targets: "
+                    + ThrottleSettings.targets());
         }
         ThrottleSettings.Change change;
         try {
@@ -68,7 +71,8 @@ public final class ThrottleHandler {
     private static <T> T call(KafkaCall<T> call) {
         try {
             return call.call();
-        } catch (ExecutionException | TimeoutException | org.apache.kafka.common.KafkaException e) {
+        } catch (ExecutionException | TimeoutException | org.apache.kafka.common.KafkaException | WireFormatException
+                | SchemaRegistryException e) {
             throw new BackendUnavailableException("kafka", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -540,7 +540,9 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         boolean passed() {
             return error == null && mongodb.exact() && elasticsearch.exact() && unexpectedDeadLetters == 0
                     && expectedDeadLetters == badRecords && (importedTopic == null
-                            || importedTopic.records() == documents && importedTopic.documents() == documents);
+                            || importedTopic.records() == documents && importedTopic.documents() == documents)
+                    // every PDF bomb's text given up, no other file's
+                    && (fileTextFailed == null || fileTextFailed == injectedKinds.getOrDefault(BadInput.Kind.PDF_BOMB.name(), 0L));
         }
 
         String summary() {

@@ -33,8 +33,8 @@ import picocli.CommandLine.Option;
  * A running import throttled from outside, as {@code bin/volumizer throttle} does: a generated run in the documents
  * topic, the import-and-index job started at the first limit, then each phase's setting written to the control
  * topic. Every second, the documents MongoDB holds: the trace of one-second rates, and for each limit whether every
- * second from the second one after the change on is within 10% of it; paused, whether nothing is written from then
- * on. A TaskManager is killed in the middle of one limited phase; at the end, the stores must hold every document,
+ * second after the first two following the change is within 10% of it; paused, whether nothing is written from
+ * then on. A TaskManager is killed in the middle of one limited phase; at the end, the stores must hold every document,
  * and nothing be dead-lettered. Writes {@code throttle.json} and {@code throttle.md}.
  */
 @Command(name = "throttle-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
@@ -75,13 +75,15 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
         String repository = settings.repository();
         long total = new BankGenerator(settings).documents().size();
         List<Second> trace = new ArrayList<>();
+        List<String> jobs = new ArrayList<>();
         try (Stores stores = new Stores(pipeline)) {
             stores.reset(repository);
             String jarId = flink.uploadJar(session.jar);
             flink.awaitState(flink.run(jarId, Step.GENERATE, generateArguments(), null), "FINISHED", Duration.ofMinutes(10));
-            throttles.change(target, change(phases.get(0)), "throttle benchmark");
+            throttles.change(target, Change.parse(phases.get(0)), "throttle benchmark");
             String job = flink.run(jarId, Step.IMPORT_AND_INDEX, Options.with(pipeline, "--group-id",
                     "bench-throttle-" + System.currentTimeMillis()), null);
+            jobs.add(job);
             flink.awaitState(job, "RUNNING", Duration.ofMinutes(2));
             long started = System.nanoTime();
             while (stores.mongoCount(repository) == 0 && System.nanoTime() - started < Duration.ofMinutes(2).toNanos()) {
@@ -93,7 +95,7 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
             for (int phase = 1; phase <= phases.size(); phase++) {
                 String setting = phases.get(phase - 1);
                 if (phase > 1) {
-                    throttles.change(target, change(setting), "throttle benchmark");
+                    throttles.change(target, Change.parse(setting), "throttle benchmark");
                 }
                 boolean last = phase == phases.size();
                 for (int second = 1; last ? before < total && second <= 600 : second <= phaseSeconds; second++) {
@@ -101,6 +103,7 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
                     if (kill) {
                         services.kill("flink-taskmanager");
                         services.start("flink-taskmanager");
+                        next = System.nanoTime() - 1_000_000_000L; // this second's sample now: it spans the restart
                     }
                     next += 1_000_000_000L;
                     Thread.sleep(Math.max(0, (next - System.nanoTime()) / 1_000_000));
@@ -113,21 +116,19 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
             }
             long indexed = awaitIndexed(stores, repository, total);
             long deadLetters = stores.committedRecords(pipeline.deadletterTopic());
-            flink.cancel(job, Duration.ofMinutes(2));
-            throttles.change(target, new Change.Limit(0), "throttle benchmark");
-            throttles.change(target, new Change.Paused(false), "throttle benchmark");
             write(settings, total, stores.mongoCount(repository), indexed, deadLetters, trace);
-            stores.reset(repository);
+        } finally {
+            for (var job : flink.jobs()) {
+                if (job.path("name").asText().startsWith(Step.IMPORT_AND_INDEX.jobName() + " ")
+                        && job.path("state").asText().equals("RUNNING") && jobs.contains(job.path("jid").asText())) {
+                    flink.cancel(job.path("jid").asText(), Duration.ofMinutes(2));
+                }
+            }
+            try (Stores stores = new Stores(pipeline)) {
+                stores.reset(repository); // the throttles too: they are on the repository's control topic
+            }
         }
         return 0;
-    }
-
-    private static Change change(String setting) {
-        return switch (setting) {
-            case "pause" -> new Change.Paused(true);
-            case "off" -> new Change.Limit(0);
-            default -> new Change.Limit(Double.parseDouble(setting));
-        };
     }
 
     private static long awaitIndexed(Stores stores, String repository, long total) throws Exception {
@@ -179,7 +180,7 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
                 + "(%d customers) in the documents topic, the import-and-index job (parallelism %d) started at the first "
                 + "limit, then each setting written to the control topic (`bin/volumizer throttle import-and-index "
                 + "<setting>`) every %d s; the documents MongoDB holds read every second. A limit is met when every "
-                + "second from the %dnd after the change on is within %.0f%% of it (the phase in which the TaskManager "
+                + "second after the first %d following the change is within %.0f%% of it (the phase in which the TaskManager "
                 + "is killed is shown, not judged); a pause, when nothing is written from then on.%n%n",
                 figures.get("date"), Runtime.getRuntime().availableProcessors(), total, settings.customers(),
                 pipeline.parallelism, phaseSeconds, TAKES_EFFECT, TOLERANCE * 100));

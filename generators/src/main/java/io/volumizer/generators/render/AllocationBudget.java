@@ -60,11 +60,6 @@ final class AllocationBudget {
         }
     }
 
-    /** Whether a check failed, although the parser may have caught its exception. */
-    boolean exceeded() {
-        return exceeded;
-    }
-
     /** {@code in}, checking the budget at every read. */
     InputStream checking(InputStream in) {
         return new FilterInputStream(in) {

@@ -149,17 +149,17 @@ class RenditionsTest {
 
     @Test
     void aFileThatInflatesBeyondItsMemoryBudgetIsStoppedThere() throws Exception {
-        byte[] bomb = HostileFiles.inflatingPdf(512);
-        assertThat((long) bomb.length).as("a small file").isLessThan(2 * MIB);
+        byte[] bomb = HostileFiles.inflatingPdf(128);
+        assertThat((long) bomb.length).as("a small file").isLessThan(MIB);
 
         long before = allocatedByThisThread();
         FileText.extract(bomb, BlobKey.Kind.STATEMENT.mimeType, 100_000, Long.MAX_VALUE);
-        assertThat(allocatedByThisThread() - before).as("without a budget, the whole map").isGreaterThan(512 * MIB);
+        assertThat(allocatedByThisThread() - before).as("without a budget, the whole map").isGreaterThan(128 * MIB);
 
         before = allocatedByThisThread();
-        assertThatThrownBy(() -> FileText.extract(bomb, BlobKey.Kind.STATEMENT.mimeType, 100_000, 64 * MIB))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than 64 MiB of memory");
-        assertThat(allocatedByThisThread() - before).as("stopped at its budget, not once decoded").isLessThan(96 * MIB);
+        assertThatThrownBy(() -> FileText.extract(bomb, BlobKey.Kind.STATEMENT.mimeType, 100_000, 32 * MIB))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than 32 MiB of memory");
+        assertThat(allocatedByThisThread() - before).as("stopped at its budget, not once decoded").isLessThan(48 * MIB);
     }
 
     @Test

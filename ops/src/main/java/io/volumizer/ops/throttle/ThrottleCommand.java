@@ -39,7 +39,8 @@ public final class ThrottleCommand implements Callable<Integer> {
     @Mixin TopicSettings topics = new TopicSettings();
     @Mixin FlinkOptions flink = new FlinkOptions();
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "TARGET", description = "A step's id or a command's id.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "TARGET", description = "A step's id (generate, import, "
+            + "index, import-and-index, reindex) or a reindex command's id.")
     String target;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SETTING", description = "Documents a second (shared by the "
@@ -59,6 +60,10 @@ public final class ThrottleCommand implements Callable<Integer> {
                 change = ThrottleSettings.Change.parse(setting);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+            }
+            if (!ThrottleSettings.isTarget(target)) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "no job obeys a throttle of '" + target
+                        + "'; targets: " + ThrottleSettings.targets());
             }
             ThrottleSetting changed = settings.change(target, change, System.getProperty("user.name"));
             System.out.println(target + ": " + describe(changed) + " (" + documents.topics().control() + ")");

@@ -3,6 +3,7 @@ package io.volumizer.ops.throttle;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -10,6 +11,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -25,6 +27,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.volumizer.options.pipeline.TopicSettings;
+import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.ThrottleSetting;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
@@ -129,9 +132,33 @@ public final class ThrottleSettings {
         return settings;
     }
 
-    /** Applies {@code change} to {@code target}'s setting (none: no limit, running); the new setting. */
+    /**
+     * Whether {@code target} is one a job obeys: a throttled step's id ({@link Step#throttled}) or a reindex
+     * command's id (its job obeys its own and its step's).
+     */
+    public static boolean isTarget(String target) {
+        return Arrays.stream(Step.values()).anyMatch(step -> step.throttled() && step.id().equals(target))
+                || target.startsWith(Step.REINDEX.id() + "-");
+    }
+
+    /** What {@link #isTarget} accepts, for an error message. */
+    public static String targets() {
+        return Arrays.stream(Step.values()).filter(Step::throttled).map(Step::id).collect(Collectors.joining(", "))
+                + ", or a reindex command's id";
+    }
+
+    /**
+     * Applies {@code change} to {@code target}'s setting (none: no limit, running); the new setting. A setting back
+     * to no limit and running is removed from the topic (a tombstone), so that it no longer holds its jobs.
+     * Two changes of one target at the same moment may lose one: a setting is read, then written.
+     *
+     * @throws IllegalArgumentException for a target no job obeys
+     */
     public ThrottleSetting change(String target, Change change, String by)
             throws InterruptedException, ExecutionException, TimeoutException {
+        if (!isTarget(target)) {
+            throw new IllegalArgumentException("no job obeys a throttle of '" + target + "'; targets: " + targets());
+        }
         ThrottleSetting now = read().get(target);
         ThrottleSetting.Builder next = now != null ? ThrottleSetting.newBuilder(now)
                 : ThrottleSetting.newBuilder().setTarget(target).setDocsPerSecond(0).setPaused(false);
@@ -142,8 +169,9 @@ public final class ThrottleSettings {
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(topic, target.getBytes(StandardCharsets.UTF_8), codec.encode(setting)))
-                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            boolean none = setting.getDocsPerSecond() <= 0 && !setting.getPaused();
+            producer.send(new ProducerRecord<>(topic, target.getBytes(StandardCharsets.UTF_8),
+                    none ? null : codec.encode(setting))).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
         return setting;
     }

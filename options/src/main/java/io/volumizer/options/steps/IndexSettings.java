@@ -29,9 +29,9 @@ public final class IndexSettings {
     public int fileTextMaxChars;
 
     @Option(names = "--file-text-max-memory", defaultValue = "268435456", description = "Bytes that reading one file's "
-            + "text may allocate (its decoded streams, fonts and text); past it the file is given up and its document "
-            + "indexed without its text, so a file that inflates to gigabytes cannot take the TaskManager's memory "
-            + "(default: ${DEFAULT-VALUE}, 256 MiB).")
+            + "text may allocate (its decoded streams, fonts and text), checked as the file's bytes are read; past it "
+            + "the file is given up and its document indexed without its text, so a stream that inflates to gigabytes "
+            + "is stopped at the budget (default: ${DEFAULT-VALUE}, 256 MiB).")
     public long fileTextMaxMemory;
 
     public void validate() {

@@ -99,6 +99,14 @@ public enum Step {
         return Options.arguments(parsed);
     }
 
+    /**
+     * Whether the step's jobs obey a throttle ({@code bin/volumizer throttle}): those whose source reads documents
+     * (a bulk update's reads slices of a selection, a setAcl's folders).
+     */
+    public boolean throttled() {
+        return this == GENERATE || this == IMPORT || this == INDEX || this == IMPORT_AND_INDEX || this == REINDEX;
+    }
+
     /** @throws IllegalArgumentException naming the steps there are */
     public static Step named(String id) {
         return Arrays.stream(values()).filter(step -> step.id.equals(id)).findFirst().orElseThrow(() ->

@@ -52,7 +52,8 @@ class ConventionsCommandTest {
                 "--topology", Path.of("..", "topologies", "11b.yaml").toString()));
 
         assertThat(yaml).containsEntry("topics", Map.of("documents", "volumizer.bank.documents",
-                "imported", "volumizer.bank.imported", "deadletter", "volumizer.bank.deadletter"));
+                "imported", "volumizer.bank.imported", "deadletter", "volumizer.bank.deadletter",
+                "control", "volumizer.bank.control"));
         assertThat(((Map<?, ?>) yaml.get("elasticsearch")).get("aliases")).isEqualTo(Map.of(
                 "us-east", "volumizer-us-east", "us-west", "volumizer-us-west",
                 "archives", "volumizer-statements-archive"));

@@ -17,14 +17,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.codec.WireFormatException;
 import io.volumizer.schemas.event.ThrottleSetting;
 
 /**
  * Follows a control topic on a thread of its own: reads it from the start (it is compacted: the last setting of
- * each target), then as it changes, and tells its listener the setting its targets obey, the first target's that
- * has one (a command's before its step's). It tells nothing before it has read up to the topic's end as of its
- * start: a job restarted while paused stays paused. It never fails: a Kafka it cannot reach, or a record it cannot
- * read, is logged and the last setting kept.
+ * each target), then as it changes, and tells its listener what its targets' settings together allow: paused if
+ * any is, the lowest of their limits (a command is held by its own throttle and by its step's). It tells nothing
+ * before it has read up to the topic's end as of its start, nor after a reconnection until it has read it again:
+ * a job restarted while paused stays paused, and a re-read never replays old settings. It never fails: a Kafka or
+ * a registry it cannot reach is logged and the last setting kept until it can; a record that is no setting is
+ * logged and skipped.
  */
 final class ControlFollower implements AutoCloseable {
 
@@ -61,8 +64,8 @@ final class ControlFollower implements AutoCloseable {
     }
 
     private void follow() {
-        boolean caughtUp = false;
         while (running) {
+            boolean caughtUp = false;
             try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
                 List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
                         .map(info -> new TopicPartition(topic, info.partition())).toList();
@@ -98,21 +101,30 @@ final class ControlFollower implements AutoCloseable {
         if (record.value() == null) {
             return record.key() != null && settings.remove(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8)) != null;
         }
+        ThrottleSetting setting;
         try {
-            ThrottleSetting setting = codec.decode(record.value());
-            if (!targets.contains(setting.getTarget())) {
-                return false;
+            setting = codec.decode(record.value());
+        } catch (WireFormatException unreadable) {
+            if (unreadable.kind() == WireFormatException.Kind.REGISTRY_UNAVAILABLE) {
+                throw unreadable; // not the record's fault: read again from the start once the registry answers
             }
-            settings.put(setting.getTarget(), setting);
-            return true;
-        } catch (RuntimeException unreadable) {
             LOG.warn("throttle record {}@{} of {} ignored: {}", record.partition(), record.offset(), topic, unreadable.toString());
             return false;
         }
+        if (!targets.contains(setting.getTarget())) {
+            return false;
+        }
+        settings.put(setting.getTarget(), setting);
+        return true;
     }
 
+    /** What the targets' settings together allow: paused if any is, else the lowest limit of those that have one. */
     private Optional<ThrottleSetting> obeyed() {
-        return targets.stream().map(settings::get).filter(java.util.Objects::nonNull).findFirst();
+        List<ThrottleSetting> set = targets.stream().map(settings::get).filter(java.util.Objects::nonNull).toList();
+        return set.stream().filter(ThrottleSetting::getPaused).findFirst()
+                .or(() -> set.stream().filter(s -> s.getDocsPerSecond() > 0)
+                        .min(java.util.Comparator.comparingDouble(ThrottleSetting::getDocsPerSecond)))
+                .or(() -> set.stream().findFirst());
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
@@ -135,5 +147,10 @@ final class ControlFollower implements AutoCloseable {
     public void close() {
         running = false;
         thread.interrupt();
+        try {
+            thread.join(AFTER_FAILURE.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

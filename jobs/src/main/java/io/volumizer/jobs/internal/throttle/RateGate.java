@@ -19,6 +19,7 @@ final class RateGate {
     private boolean paused;
     private double tokens;
     private long lastRefill;
+    private long version;
 
     RateGate(LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
@@ -31,6 +32,12 @@ final class RateGate {
         this.docsPerSecond = docsPerSecond;
         this.paused = paused;
         tokens = Math.min(tokens, burst(1));
+        version++;
+    }
+
+    /** How many times the setting changed: a waiter that read it before an answer sees whether it is stale. */
+    synchronized long version() {
+        return version;
     }
 
     /**

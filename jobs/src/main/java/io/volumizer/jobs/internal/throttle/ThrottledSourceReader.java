@@ -3,6 +3,8 @@ package io.volumizer.jobs.internal.throttle;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -33,7 +35,11 @@ import io.volumizer.schemas.event.ThrottleSetting;
 final class ThrottledSourceReader<T, S extends SourceSplit> implements SourceReader<T, S> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ThrottledSourceReader.class);
-    private static final long PAUSED_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /**
+     * The shortest wait: a reader held for less lets a few records through at each wake-up instead, so that a high
+     * limit costs a wake-up every few milliseconds, not one per record.
+     */
+    private static final long MIN_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final SourceReader<T, S> reader;
     private final Throttle throttle;
@@ -42,6 +48,9 @@ final class ThrottledSourceReader<T, S extends SourceSplit> implements SourceRea
     private final ControlFollower follower;
     private final CountingOutput<T> counting = new CountingOutput<>();
     private final Counter documents;
+    private final ScheduledExecutorService timer;
+    /** The documents let through not yet counted whole: a record's weight may be a fraction. */
+    private double uncounted;
     private volatile ThrottleSetting obeyed;
     private volatile boolean known;
     private volatile CompletableFuture<Void> held;
@@ -57,6 +66,11 @@ final class ThrottledSourceReader<T, S extends SourceSplit> implements SourceRea
         metrics.meter(MetricNames.THROTTLE_ACHIEVED, new MeterView(documents));
         metrics.gauge(MetricNames.THROTTLE_LIMIT, () -> obeyed == null ? 0.0 : obeyed.getDocsPerSecond());
         metrics.gauge(MetricNames.THROTTLE_PAUSED, () -> !known || obeyed != null && obeyed.getPaused() ? 1 : 0);
+        this.timer = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "throttle timer " + throttle.targets());
+            thread.setDaemon(true);
+            return thread;
+        });
         this.follower = throttle.follow(this::obey);
     }
 
@@ -85,14 +99,16 @@ final class ThrottledSourceReader<T, S extends SourceSplit> implements SourceRea
 
     @Override
     public InputStatus pollNext(ReaderOutput<T> output) throws Exception {
+        long version = gate.version();
         long wait = gate.waitNanos(throttle.weight());
         if (wait > 0) {
             CompletableFuture<Void> waiting = new CompletableFuture<>();
             held = waiting;
-            // Paused, it looks again now and then too: a change told between the gate's answer and this future's
-            // being set would otherwise not wake it.
-            long delay = wait == RateGate.PAUSED ? PAUSED_RECHECK_NANOS : wait;
-            CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(() -> waiting.complete(null));
+            if (gate.version() != version) {
+                waiting.complete(null); // changed since the gate answered: {@link #obey} may have missed this future
+            } else if (wait != RateGate.PAUSED) {
+                timer.schedule(() -> waiting.complete(null), Math.max(wait, MIN_WAIT_NANOS), TimeUnit.NANOSECONDS);
+            }
             return InputStatus.NOTHING_AVAILABLE;
         }
         held = null;
@@ -100,7 +116,10 @@ final class ThrottledSourceReader<T, S extends SourceSplit> implements SourceRea
         InputStatus status = reader.pollNext(counting.around(output));
         double passed = (counting.records - before) * throttle.weight();
         gate.took(passed);
-        documents.inc(Math.round(passed));
+        uncounted += passed;
+        long whole = (long) uncounted;
+        documents.inc(whole);
+        uncounted -= whole;
         return status;
     }
 
@@ -148,6 +167,7 @@ final class ThrottledSourceReader<T, S extends SourceSplit> implements SourceRea
     @Override
     public void close() throws Exception {
         follower.close();
+        timer.shutdownNow();
         reader.close();
     }
 
