@@ -43,6 +43,7 @@ final class ControlFollower implements AutoCloseable {
     private final Map<String, ThrottleSetting> settings = new HashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
 
     /**
      * @param targets  the keys obeyed, first first: a command's id, then its step's
@@ -66,7 +67,11 @@ final class ControlFollower implements AutoCloseable {
     private void follow() {
         while (running) {
             boolean caughtUp = false;
-            try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+            try (KafkaConsumer<byte[], byte[]> consumer = newConsumer()) {
+                this.consumer = consumer;
+                if (!running) {
+                    return; // closed while connecting: close() found no consumer to wake
+                }
                 List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
                         .map(info -> new TopicPartition(topic, info.partition())).toList();
                 consumer.assign(partitions);
@@ -127,7 +132,7 @@ final class ControlFollower implements AutoCloseable {
                 .or(() -> set.stream().findFirst());
     }
 
-    private KafkaConsumer<byte[], byte[]> consumer() {
+    private KafkaConsumer<byte[], byte[]> newConsumer() {
         Properties config = new Properties();
         config.putAll(kafka);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -143,10 +148,14 @@ final class ControlFollower implements AutoCloseable {
         }
     }
 
+    /** Stops following: the consumer is woken (an interrupt would make it log its own close as an error). */
     @Override
     public void close() {
         running = false;
-        thread.interrupt();
+        KafkaConsumer<byte[], byte[]> current = consumer;
+        if (current != null) {
+            current.wakeup();
+        }
         try {
             thread.join(AFTER_FAILURE.toMillis());
         } catch (InterruptedException e) {
