@@ -276,7 +276,7 @@ class ApiIT {
         assertThat(get(documents() + "/" + first("Account").getId()).statusCode()).isEqualTo(200);
         assertThat(get("/api/v1/search?q=account").statusCode()).isEqualTo(200);
         Set<String> exported = PrometheusScrape.of(System.getProperty("volumizer.flink.metrics",
-                "127.0.0.1:9249,127.0.0.1:9250-9259") + "," + URI.create(management).getAuthority()).names();
+                PrometheusScrape.LOCAL_FLINK) + "," + URI.create(management).getAuthority()).names();
 
         Set<String> queried = new TreeSet<>();
         JsonNode dashboard = JSON.readTree(Path.of(System.getProperty("volumizer.dashboard",

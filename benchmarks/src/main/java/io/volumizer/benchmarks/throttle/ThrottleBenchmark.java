@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.stores.Stores;
@@ -23,6 +24,7 @@ import io.volumizer.ops.throttle.ThrottleSettings.Change;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.ResultsOptions;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,9 +48,14 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
 
     @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
-    @Option(names = "--phases", split = ",", defaultValue = "200,500,1000,pause,300,off", description = "The settings "
-            + "in turn: documents a second, pause, or off, the last until every document is in (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--phases", split = ",", defaultValue = "200,500,1000,pause,resume,300,off", description = "The "
+            + "settings in turn, as bin/volumizer throttle takes them (documents a second, off, pause, resume), the last "
+            + "until every document is in (default: ${DEFAULT-VALUE}).")
     List<String> phases;
+
+    @Option(names = "--flink-metrics", defaultValue = PrometheusScrape.LOCAL_FLINK, description = "The cluster's "
+            + "Prometheus endpoints, where the throttled source's count is read (default: ${DEFAULT-VALUE}).")
+    String flinkMetrics;
 
     @Option(names = "--phase-seconds", defaultValue = "12", description = "Seconds each setting but the last holds (default: ${DEFAULT-VALUE}).")
     int phaseSeconds;
@@ -57,12 +64,21 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
             + "the TaskManager is killed and started again; 0: none (default: ${DEFAULT-VALUE}).")
     int killIn;
 
-    /** One second of the trace: the setting obeyed, the seconds since it was written, and the documents written. */
-    record Second(int phase, String setting, int sinceChange, long documents, boolean taskManagerKilled) {
+    /**
+     * One second of the trace: the setting written last, the seconds since, the documents the throttled source let
+     * through (the rate the throttle sets), those MongoDB gained, and the children the import holds for their parent.
+     */
+    record Second(int phase, String setting, int sinceChange, long passed, long written, long parked,
+            boolean taskManagerKilled) {
     }
 
-    /** How a phase went: the median rate of its judged seconds, and whether each was within the tolerance. */
-    record Phase(int phase, String setting, int judged, double medianRate, double lowest, double highest, boolean met) {
+    /**
+     * How a phase went against its limit (0: none; paused: nothing may pass): the median, lowest and highest
+     * one-second rates of the source in its judged seconds, whether each was within the tolerance, and MongoDB's
+     * median rate meanwhile.
+     */
+    record Phase(int phase, String setting, double limit, boolean paused, int judged, double medianRate, double lowest,
+            double highest, boolean met, double medianWritten) {
     }
 
     @Override
@@ -91,6 +107,7 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
             }
             System.out.printf(Locale.ROOT, "importing %,d documents through %s%n", total, phases);
             long before = stores.mongoCount(repository);
+            long passedBefore = passed(job);
             long next = System.nanoTime();
             for (int phase = 1; phase <= phases.size(); phase++) {
                 String setting = phases.get(phase - 1);
@@ -108,10 +125,15 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
                     next += 1_000_000_000L;
                     Thread.sleep(Math.max(0, (next - System.nanoTime()) / 1_000_000));
                     long now = stores.mongoCount(repository);
-                    trace.add(new Second(phase, setting, second, now - before, kill));
-                    System.out.printf(Locale.ROOT, "  %-6s +%2d s  %,6d docs/s%s%n", setting, second, now - before,
+                    long passedNow = passed(job);
+                    // A restarted source counts from 0 again: its first second counts what it passed since.
+                    long passedThisSecond = passedNow >= passedBefore ? passedNow - passedBefore : passedNow;
+                    trace.add(new Second(phase, setting, second, passedThisSecond, now - before, parked(job), kill));
+                    System.out.printf(Locale.ROOT, "  %-6s +%2d s  %,6d passed  %,6d written  %,6d parked%s%n", setting,
+                            second, passedThisSecond, now - before, trace.get(trace.size() - 1).parked(),
                             kill ? "  (TaskManager killed)" : "");
                     before = now;
+                    passedBefore = passedNow;
                 }
             }
             long indexed = awaitIndexed(stores, repository, total);
@@ -131,6 +153,17 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
         return 0;
     }
 
+    /** What the job's throttled sources let through so far, from the TaskManagers' metrics. */
+    private long passed(String job) throws InterruptedException {
+        return Math.round(PrometheusScrape.of(flinkMetrics).sum(MetricNames.prometheusName(MetricNames.THROTTLE_PASSED),
+                Map.of("job_id", job)));
+    }
+
+    private long parked(String job) throws InterruptedException {
+        return Math.round(PrometheusScrape.of(flinkMetrics).sum(MetricNames.prometheusName(MetricNames.PARKED_CHILDREN),
+                Map.of("job_id", job)));
+    }
+
     private static long awaitIndexed(Stores stores, String repository, long total) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
         long indexed = stores.elasticsearchCount(repository);
@@ -141,23 +174,35 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
         return indexed;
     }
 
-    /** Each phase judged on its seconds from {@link #TAKES_EFFECT} after the change on (the killed one's apart). */
+    /**
+     * Each phase judged on the source's one-second rates from {@link #TAKES_EFFECT} seconds after its change on: a
+     * limit's within the tolerance, a pause's 0 (the phase in which the TaskManager is killed is shown, not judged;
+     * the last, without a limit, is not judged).
+     */
     private List<Phase> phases(List<Second> trace) {
         List<Phase> judged = new ArrayList<>();
+        double limit = 0;
+        boolean paused = false;
         for (int phase = 1; phase <= phases.size(); phase++) {
             String setting = phases.get(phase - 1);
+            Change change = Change.parse(setting);
+            if (change instanceof Change.Limit l) {
+                limit = l.docsPerSecond();
+            } else if (change instanceof Change.Paused p) {
+                paused = p.paused();
+            }
             int number = phase;
-            boolean killed = phase == killIn;
-            List<Long> rates = trace.stream().filter(s -> s.phase() == number && s.sinceChange() > TAKES_EFFECT)
-                    .map(Second::documents).sorted().toList();
-            if (rates.isEmpty() || setting.equals("off")) {
+            List<Second> seconds = trace.stream().filter(s -> s.phase() == number && s.sinceChange() > TAKES_EFFECT).toList();
+            if (seconds.isEmpty() || !paused && limit <= 0) {
                 continue;
             }
-            double median = rates.get(rates.size() / 2);
-            boolean met = setting.equals("pause") ? rates.stream().allMatch(rate -> rate == 0)
-                    : killed || rates.stream().allMatch(rate -> Math.abs(rate - Double.parseDouble(setting))
-                            <= TOLERANCE * Double.parseDouble(setting));
-            judged.add(new Phase(phase, setting, rates.size(), median, rates.get(0), rates.get(rates.size() - 1), met));
+            List<Long> rates = seconds.stream().map(Second::passed).sorted().toList();
+            List<Long> written = seconds.stream().map(Second::written).sorted().toList();
+            double target = limit;
+            boolean met = paused ? rates.stream().allMatch(rate -> rate == 0)
+                    : phase == killIn || rates.stream().allMatch(rate -> Math.abs(rate - target) <= TOLERANCE * target);
+            judged.add(new Phase(phase, setting, limit, paused, rates.size(), rates.get(rates.size() / 2), rates.get(0),
+                    rates.get(rates.size() - 1), met, written.get(written.size() / 2)));
         }
         return judged;
     }
@@ -179,24 +224,31 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
         md.append(String.format(Locale.ROOT, "Measured %s on %d cores, every service on this machine: %,d documents "
                 + "(%d customers) in the documents topic, the import-and-index job (parallelism %d) started at the first "
                 + "limit, then each setting written to the control topic (`bin/volumizer throttle import-and-index "
-                + "<setting>`) every %d s; the documents MongoDB holds read every second. A limit is met when every "
-                + "second after the first %d following the change is within %.0f%% of it (the phase in which the TaskManager "
-                + "is killed is shown, not judged); a pause, when nothing is written from then on.%n%n",
+                + "<setting>`) every %d s. Every second, the documents the throttled source let through (its "
+                + "`throttlePassed`, from the TaskManagers' metrics), those MongoDB gained, and the children the import "
+                + "holds for a parent not imported yet. A limit is met when the source's rate in every second after the "
+                + "first %d following the change is within %.0f%% of it (the phase in which the TaskManager is killed is "
+                + "shown, not judged); a pause, when the source lets nothing through from then on. MongoDB's rate follows "
+                + "the source's with the import's wait for parents: see the trace.%n%n",
                 figures.get("date"), Runtime.getRuntime().availableProcessors(), total, settings.customers(),
                 pipeline.parallelism, phaseSeconds, TAKES_EFFECT, TOLERANCE * 100));
-        md.append("| phase | setting | seconds judged | median docs/s | lowest | highest | met |\n|---|---|---|---|---|---|---|\n");
+        md.append("| phase | setting | in force | seconds judged | source, median docs/s | lowest | highest | met | "
+                + "MongoDB, median docs/s |\n|---|---|---|---|---|---|---|---|---|\n");
         for (Phase phase : judged) {
-            md.append(String.format(Locale.ROOT, "| %d | %s%s | %d | %,.0f | %,.0f | %,.0f | %s |%n", phase.phase(),
-                    phase.setting(), phase.phase() == killIn ? " (TaskManager killed)" : "", phase.judged(),
-                    phase.medianRate(), phase.lowest(), phase.highest(), phase.met() ? "yes" : "**NO**"));
+            md.append(String.format(Locale.ROOT, "| %d | %s%s | %s | %d | %,.0f | %,.0f | %,.0f | %s | %,.0f |%n",
+                    phase.phase(), phase.setting(), phase.phase() == killIn ? " (TaskManager killed)" : "",
+                    phase.paused() ? "paused" : String.format(Locale.ROOT, "%,.0f docs/s", phase.limit()), phase.judged(),
+                    phase.medianRate(), phase.lowest(), phase.highest(), phase.met() ? "yes" : "**NO**",
+                    phase.medianWritten()));
         }
         md.append(String.format(Locale.ROOT, "%nAt the end: %,d of %,d documents in MongoDB, %,d in Elasticsearch, %,d "
-                + "dead-lettered: %s.%n%n## Trace (documents written each second)%n%n| phase | setting | second | docs |%n"
-                + "|---|---|---|---|%n", stored, total, indexed, deadLetters,
+                + "dead-lettered: %s.%n%n## Trace (each second)%n%n| phase | setting | second | source passed | MongoDB "
+                + "gained | children parked |%n|---|---|---|---|---|---|%n", stored, total, indexed, deadLetters,
                 stored == total && indexed == total && deadLetters == 0 ? "reconciled" : "**NOT reconciled**"));
         for (Second second : trace) {
-            md.append(String.format(Locale.ROOT, "| %d | %s | %d | %,d%s |%n", second.phase(), second.setting(),
-                    second.sinceChange(), second.documents(), second.taskManagerKilled() ? " (TaskManager killed)" : ""));
+            md.append(String.format(Locale.ROOT, "| %d | %s | %d | %,d | %,d | %,d%s |%n", second.phase(), second.setting(),
+                    second.sinceChange(), second.passed(), second.written(), second.parked(),
+                    second.taskManagerKilled() ? " (TaskManager killed)" : ""));
         }
         Files.writeString(results.folder.resolve("throttle.md"), md);
         System.out.println(md);

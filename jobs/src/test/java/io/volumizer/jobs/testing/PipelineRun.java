@@ -16,6 +16,7 @@ import com.mongodb.client.MongoClients;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -34,8 +35,7 @@ public final class PipelineRun implements AutoCloseable {
     public static final String FLINK_REST = System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081");
     public static final FlinkSessionClient FLINK = new FlinkSessionClient(FLINK_REST);
     /** The Prometheus endpoints of the local cluster's JobManager and TaskManagers. */
-    public static final String FLINK_METRICS = System.getProperty("volumizer.flink.metrics",
-            "127.0.0.1:9249,127.0.0.1:9250-9259");
+    public static final String FLINK_METRICS = System.getProperty("volumizer.flink.metrics", PrometheusScrape.LOCAL_FLINK);
     /** A stage's dead letters by reason class , labelled with the class. */
     public static final String DEAD_LETTERED = MetricNames.prometheusName(MetricNames.DEAD_LETTERED);
     /** The seed of every test run's content. */

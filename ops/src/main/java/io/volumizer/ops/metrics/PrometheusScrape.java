@@ -40,6 +40,12 @@ public final class PrometheusScrape {
      * reporter takes it), comma-separated. Ports where nothing listens are skipped: there may be fewer TaskManagers
      * than ports.
      */
+    /**
+     * The local session cluster's Prometheus endpoints: its JobManager's and its TaskManagers' (conf/volumizer.conf's
+     * FLINK_JM_METRICS_PORT and FLINK_TM_METRICS_PORTS).
+     */
+    public static final String LOCAL_FLINK = "127.0.0.1:9249,127.0.0.1:9250-9259";
+
     public static PrometheusScrape of(String endpoints) throws InterruptedException {
         List<Sample> samples = new ArrayList<>();
         for (String hostAndPorts : endpoints.split(",")) {
