@@ -245,7 +245,8 @@ class ApiIT {
                 "/api/v1/documents/{id}", "/api/v1/documents/{id}/children", "/api/v1/documents/{id}/ancestors",
                 "/api/v1/documents/{id}/blob",
                 "/api/v1/{repository}/reindex", "/api/v1/{repository}/bulk", "/api/v1/bulk/{commandId}",
-                "/api/v1/bulk/{commandId}/abort", "/api/v1/bulk/{commandId}/resume", "/api/v1/bulk/{commandId}/retry");
+                "/api/v1/bulk/{commandId}/abort", "/api/v1/bulk/{commandId}/resume", "/api/v1/bulk/{commandId}/retry",
+                "/api/v1/admin/throttle");
     }
 
     @Test
