@@ -111,7 +111,8 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
             long before = stores.mongoCount(repository);
             long passedBefore = passed(job);
             long next = System.nanoTime();
-            long sampled = next;
+            long passedAt = next;
+            long writtenAt = next;
             for (int phase = 1; phase <= phases.size(); phase++) {
                 String setting = phases.get(phase - 1);
                 if (phase > 1) {
@@ -133,18 +134,21 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
                     }
                     next += 1_000_000_000L;
                     Thread.sleep(Math.max(0, (next - System.nanoTime()) / 1_000_000));
+                    // Each rate over the time its two samples really span: a slow read would otherwise move documents
+                    // from one second into the next.
                     long passedNow = passed(job);
+                    double passedSeconds = (System.nanoTime() - passedAt) / 1e9;
+                    passedAt = System.nanoTime();
                     long now = stores.mongoCount(repository);
-                    // Rates over the time the samples really span: a slow read would otherwise move documents from
-                    // one second into the next.
-                    double seconds = (System.nanoTime() - sampled) / 1e9;
-                    sampled = System.nanoTime();
+                    double writtenSeconds = (System.nanoTime() - writtenAt) / 1e9;
+                    writtenAt = System.nanoTime();
                     // A restarted source counts from 0 again: its first second counts what it passed since.
-                    long passedThisSecond = Math.round((passedNow >= passedBefore ? passedNow - passedBefore : passedNow) / seconds);
+                    long passedThisSecond = Math.round((passedNow >= passedBefore ? passedNow - passedBefore : passedNow)
+                            / passedSeconds);
                     if (killPhase && second > KILL_AT && recovered == null && passedThisSecond > 0) {
                         recovered = second;
                     }
-                    trace.add(new Second(phase, setting, second, passedThisSecond, Math.round((now - before) / seconds),
+                    trace.add(new Second(phase, setting, second, passedThisSecond, Math.round((now - before) / writtenSeconds),
                             parked(job), kill));
                     System.out.printf(Locale.ROOT, "  %-6s +%2d s  %,6d passed  %,6d written  %,6d parked%s%n", setting,
                             second, passedThisSecond, now - before, trace.get(trace.size() - 1).parked(),
