@@ -542,7 +542,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     && expectedDeadLetters == badRecords && (importedTopic == null
                             || importedTopic.records() == documents && importedTopic.documents() == documents)
                     // every PDF bomb's text given up, no other file's
-                    && (fileTextFailed == null || fileTextFailed == injectedKinds.getOrDefault(BadInput.Kind.PDF_BOMB.name(), 0L));
+                    && (fileTextFailed == null
+                            || fileTextFailed.longValue() == injectedKinds.getOrDefault(BadInput.Kind.PDF_BOMB.name(), 0L));
         }
 
         String summary() {
