@@ -55,10 +55,6 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
             + "until every document is in (default: ${DEFAULT-VALUE}).")
     List<String> phases;
 
-    @Option(names = "--flink-metrics", defaultValue = PrometheusScrape.LOCAL_FLINK, description = "The cluster's "
-            + "Prometheus endpoints, where the throttled source's count is read (default: ${DEFAULT-VALUE}).")
-    String flinkMetrics;
-
     @Option(names = "--phase-seconds", defaultValue = "12", description = "Seconds each setting but the last holds (default: ${DEFAULT-VALUE}).")
     int phaseSeconds;
 
@@ -174,14 +170,14 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
         return 0;
     }
 
-    /** What the job's throttled sources let through so far, from the TaskManagers' metrics. */
+    /** What the job's throttled sources let through so far, from the local TaskManagers' metrics. */
     private long passed(String job) throws InterruptedException {
-        return Math.round(PrometheusScrape.of(flinkMetrics).sum(MetricNames.prometheusName(MetricNames.THROTTLE_PASSED),
+        return Math.round(PrometheusScrape.of(PrometheusScrape.LOCAL_FLINK).sum(MetricNames.prometheusName(MetricNames.THROTTLE_PASSED),
                 Map.of("job_id", job)));
     }
 
     private long parked(String job) throws InterruptedException {
-        return Math.round(PrometheusScrape.of(flinkMetrics).sum(MetricNames.prometheusName(MetricNames.PARKED_CHILDREN),
+        return Math.round(PrometheusScrape.of(PrometheusScrape.LOCAL_FLINK).sum(MetricNames.prometheusName(MetricNames.PARKED_CHILDREN),
                 Map.of("job_id", job)));
     }
 

@@ -33,14 +33,16 @@ final class AllocationBudget {
     }
 
     /**
-     * The parser reads tokens a byte at a time, which allocate little; streams are decoded from reads of many: the
-     * counter is read at every read of many bytes, and every so many reads of one (its read costs a call).
+     * Small steps (a byte read alone, as the parser reads tokens; a character placed on a page) allocate little: the
+     * counter, whose read costs a call, is read every so many of them, and at every read of many bytes (which is how
+     * streams are decoded).
      */
-    private static final int SINGLE_READS_PER_CHECK = 4096;
+    private static final int STEPS_PER_CHECK = 1024;
 
     private final long budget;
     private final long start;
     private boolean exceeded;
+    private long steps;
 
     /** A budget of {@code bytes} from now, for the calling thread. */
     AllocationBudget(long bytes) {
@@ -57,6 +59,13 @@ final class AllocationBudget {
         if (exceeded || allocated() - start > budget) {
             exceeded = true;
             throw new Exceeded(budget);
+        }
+    }
+
+    /** A small step taken: the budget is checked every {@link #STEPS_PER_CHECK} of them. */
+    void step() {
+        if (++steps % STEPS_PER_CHECK == 0) {
+            check();
         }
     }
 
@@ -80,13 +89,9 @@ final class AllocationBudget {
     /** {@code file}, checking the budget at every read, its views (a PDF's streams) too. */
     RandomAccessRead checking(RandomAccessRead file) {
         return new RandomAccessRead() {
-            private int singleReads;
-
             @Override
             public int read() throws IOException {
-                if (++singleReads % SINGLE_READS_PER_CHECK == 0) {
-                    check();
-                }
+                step();
                 return file.read();
             }
 

@@ -85,15 +85,13 @@ public final class FileText {
     /**
      * A text stripper that stops reading a page once it holds {@code maxChars} characters: it collects a page's
      * characters before it writes them, so a page of a billion characters would otherwise be read, and held, whole;
-     * and that checks the memory budget every {@link #CHECK_EVERY} characters, for what they allocate.
+     * each character placed is a step of the memory budget, for what it allocates.
      */
     private static final class BoundedStripper extends PDFTextStripper {
 
-        private static final int CHECK_EVERY = 256;
         private final int maxChars;
         private final AllocationBudget budget;
         private long characters;
-        private long positions;
 
         BoundedStripper(int maxChars, AllocationBudget budget) {
             this.maxChars = maxChars;
@@ -103,9 +101,7 @@ public final class FileText {
         @Override
         protected void processTextPosition(TextPosition text) {
             super.processTextPosition(text);
-            if (++positions % CHECK_EVERY == 0) {
-                budget.check();
-            }
+            budget.step();
             characters += text.getUnicode() == null ? 0 : text.getUnicode().length();
             if (characters >= maxChars) {
                 try {

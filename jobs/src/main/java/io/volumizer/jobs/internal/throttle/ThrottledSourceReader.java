@@ -112,9 +112,9 @@ final class ThrottledSourceReader<T, S extends SourceSplit> implements SourceRea
             return InputStatus.NOTHING_AVAILABLE;
         }
         held = null;
-        long before = counting.records;
+        long before = counting.records();
         InputStatus status = reader.pollNext(counting.around(output));
-        double passed = (counting.records - before) * throttle.weight();
+        double passed = (counting.records() - before) * throttle.weight();
         gate.took(passed);
         uncounted += passed;
         long whole = (long) uncounted;
@@ -171,26 +171,31 @@ final class ThrottledSourceReader<T, S extends SourceSplit> implements SourceRea
         reader.close();
     }
 
-    /** The reader's output, and the outputs of its splits, counting the records they emit. */
-    private static final class CountingOutput<T> implements ReaderOutput<T> {
+    /** An output counting the records it passes on, into a count it may share with others. */
+    private static class CountingSourceOutput<T> implements SourceOutput<T> {
 
-        private ReaderOutput<T> output;
-        private long records;
+        /** One count for the reader's output and its splits' (the task's thread alone writes it). */
+        static final class Count {
+            long records;
+        }
 
-        CountingOutput<T> around(ReaderOutput<T> output) {
+        final Count count;
+        SourceOutput<T> output;
+
+        CountingSourceOutput(SourceOutput<T> output, Count count) {
             this.output = output;
-            return this;
+            this.count = count;
         }
 
         @Override
         public void collect(T record) {
-            records++;
+            count.records++;
             output.collect(record);
         }
 
         @Override
         public void collect(T record, long timestamp) {
-            records++;
+            count.records++;
             output.collect(record, timestamp);
         }
 
@@ -208,43 +213,35 @@ final class ThrottledSourceReader<T, S extends SourceSplit> implements SourceRea
         public void markActive() {
             output.markActive();
         }
+    }
+
+    /** The reader's output, and the outputs of its splits (which a reader creates once and keeps), counted as one. */
+    private static final class CountingOutput<T> extends CountingSourceOutput<T> implements ReaderOutput<T> {
+
+        private ReaderOutput<T> reader;
+
+        CountingOutput() {
+            super(null, new Count());
+        }
+
+        CountingOutput<T> around(ReaderOutput<T> output) {
+            this.reader = output;
+            this.output = output;
+            return this;
+        }
+
+        long records() {
+            return count.records;
+        }
 
         @Override
         public SourceOutput<T> createOutputForSplit(String splitId) {
-            SourceOutput<T> split = output.createOutputForSplit(splitId);
-            return new SourceOutput<>() {
-                @Override
-                public void collect(T record) {
-                    records++;
-                    split.collect(record);
-                }
-
-                @Override
-                public void collect(T record, long timestamp) {
-                    records++;
-                    split.collect(record, timestamp);
-                }
-
-                @Override
-                public void emitWatermark(Watermark watermark) {
-                    split.emitWatermark(watermark);
-                }
-
-                @Override
-                public void markIdle() {
-                    split.markIdle();
-                }
-
-                @Override
-                public void markActive() {
-                    split.markActive();
-                }
-            };
+            return new CountingSourceOutput<>(reader.createOutputForSplit(splitId), count);
         }
 
         @Override
         public void releaseOutputForSplit(String splitId) {
-            output.releaseOutputForSplit(splitId);
+            reader.releaseOutputForSplit(splitId);
         }
     }
 }

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.EffectiveAcl;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.event.Origin;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.search.IndexLayout;
 import io.volumizer.stores.search.IndexProfile;
@@ -46,7 +47,7 @@ class IndexTemplateContractTest {
 
     /**
      * Field paths of the indexed form of documents with every kind of value: a root, a file with a blob, its
-     * text (a live repository's) and its effective ACL.
+     * text (a live repository's), its effective ACL and the bulk command whose change it is.
      */
     private static Set<String> writtenFields() throws Exception {
         ImportedEvent root = Events.imported("bank", "root", "none", "bank", 1, "Bank");
@@ -63,6 +64,7 @@ class IndexTemplateContractTest {
         file.getDocument().setBlob(BlobRef.newBuilder().setKey("gen/v1/k").setMimeType("application/pdf")
                 .setFilename("2024-01.pdf").setDigest("ab").setLength(3L).build());
         file.setFileText("Opening balance");
+        file.getDocument().setOrigin(Origin.newBuilder().setSource("bulk").setCommand("bulk-bank-1").build());
         file.setEffectiveAcl(new EffectiveAcl(List.of("auditors"), List.of(), List.of()));
         IndexLayout live = new IndexLayout(null, null, null, null, null, IndexProfile.LIVE);
         byte[] body = BulkBodyTest.writer(Map.of("bank", live)).bulkBody(List.of(root, file));
