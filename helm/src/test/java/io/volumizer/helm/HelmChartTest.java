@@ -71,7 +71,8 @@ class HelmChartTest {
             PipelineStepOptions options = (PipelineStepOptions) step.parse(List.of(job.getArgs()));
             assertThat(options).as("%s's arguments %s", step.id(), List.of(job.getArgs())).isNotNull();
             assertThat(List.of(options.pipeline.documentsTopic(), options.pipeline.importedTopic(),
-                    options.pipeline.deadletterTopic())).as("%s's topics", step.id()).isEqualTo(TopicNames.of(repository).all());
+                    options.pipeline.deadletterTopic(), options.pipeline.controlTopic())).as("%s's topics", step.id())
+                    .isEqualTo(TopicNames.of(repository).all());
             if (step != Step.GENERATE) {
                 assertThat(options.instance()).as("%s's consumer group", step.id()).isEqualTo(step.consumerGroup(repository));
             }
