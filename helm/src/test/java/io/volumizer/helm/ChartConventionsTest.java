@@ -49,6 +49,7 @@ class ChartConventionsTest {
     /** Volumizer's metrics, as a dashboard spells them: each must be one Java exports. */
     private static final Pattern STAGE_METRIC = Pattern.compile("\\bflink_taskmanager_job_task_operator_volumizer\\w*");
     private static final Pattern API_METRIC = Pattern.compile("\\bvolumizer_api\\w*");
+    private static final Pattern HOLD_METRIC = Pattern.compile("\\bvolumizer_hold\\w*");
     private static final Pattern GROUPED_BY = Pattern.compile("\\b(?:by|without)\\s*\\(([^)]*)\\)");
     private static final Pattern MATCHED = Pattern.compile("\\{([^}]*)}");
     private static final Pattern LEGEND = Pattern.compile("\\{\\{\\s*(\\w+)\\s*}}");
@@ -108,6 +109,7 @@ class ChartConventionsTest {
         JsonNode dashboard = JSON.readTree(CHART.resolve("dashboards/volumizer.json").toFile());
         Set<String> stageMetrics = new TreeSet<>();
         Set<String> apiMetrics = new TreeSet<>();
+        Set<String> holdMetrics = new TreeSet<>();
         Set<String> labels = new TreeSet<>();
         // Every panel's targets, rows' panels included.
         List<JsonNode> targets = dashboard.findValues("targets").stream()
@@ -117,6 +119,7 @@ class ChartConventionsTest {
             String expr = target.path("expr").asText();
             STAGE_METRIC.matcher(expr).results().forEach(m -> stageMetrics.add(m.group()));
             API_METRIC.matcher(expr).results().forEach(m -> apiMetrics.add(m.group()));
+            HOLD_METRIC.matcher(expr).results().forEach(m -> holdMetrics.add(m.group()));
             GROUPED_BY.matcher(expr).results().forEach(m -> labels.addAll(List.of(m.group(1).split("\\s*,\\s*"))));
             MATCHED.matcher(expr).results().forEach(m -> Stream.of(m.group(1).split(","))
                     .map(matcher -> matcher.split("[=!~]")[0].strip()).forEach(labels::add));
@@ -127,6 +130,8 @@ class ChartConventionsTest {
                 .isSubsetOf(MetricNames.stagePrometheusNames());
         assertThat(apiMetrics).as("the API metrics the dashboard queries").hasSizeGreaterThanOrEqualTo(3)
                 .isSubsetOf(MetricNames.apiPrometheusNames());
+        assertThat(holdMetrics).as("the hold controller's metrics the dashboard queries").isNotEmpty()
+                .isSubsetOf(MetricNames.holdPrometheusNames());
         assertThat(labels).as("the labels the dashboard groups and matches by").contains(MetricNames.STAGE_LABEL)
                 .isSubsetOf(LABELS);
     }

@@ -9,6 +9,11 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.metrics.PrometheusScrape;
+import io.volumizer.ops.throttle.hold.AimdController;
+import io.volumizer.ops.throttle.hold.HoldLoop;
+import io.volumizer.ops.throttle.hold.HoldMetrics;
+import io.volumizer.ops.throttle.hold.HoldOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.endpoints.FlinkOptions;
@@ -29,8 +34,9 @@ import picocli.CommandLine.Parameters;
  * the rate each running job achieves.
  */
 @Command(name = "throttle", mixinStandardHelpOptions = true, description = "Limits, pauses or resumes a step's jobs "
-        + "(import, index, import-and-index, generate, reindex) or a command's while they run; lists the throttles "
-        + "and the running jobs' rates without arguments.")
+        + "(import, index, import-and-index, generate, reindex) or a command's while they run; with --hold-p95, keeps "
+        + "setting a step's limit so that the users' p95 stays under a target; lists the throttles and the running "
+        + "jobs' rates without arguments.")
 public final class ThrottleCommand implements Callable<Integer> {
 
     @Mixin KafkaOptions kafka = new KafkaOptions();
@@ -38,6 +44,7 @@ public final class ThrottleCommand implements Callable<Integer> {
     @Mixin DocumentsTopicOptions documents = new DocumentsTopicOptions();
     @Mixin TopicSettings topics = new TopicSettings();
     @Mixin FlinkOptions flink = new FlinkOptions();
+    @Mixin HoldOptions hold = new HoldOptions();
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "TARGET", description = "A step's id (generate, import, "
             + "index, import-and-index, reindex) or a reindex command's id.")
@@ -49,11 +56,14 @@ public final class ThrottleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        ThrottleSettings settings = new ThrottleSettings(kafka.clientProperties(), registry.url,
+                documents.topics().control(), topics);
+        if (hold.target != null) {
+            return hold(settings);
+        }
         if ((target == null) != (setting == null)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "name a target and its setting, or neither");
         }
-        ThrottleSettings settings = new ThrottleSettings(kafka.clientProperties(), registry.url,
-                documents.topics().control(), topics);
         if (target != null) {
             ThrottleSettings.Change change;
             try {
@@ -75,6 +85,32 @@ public final class ThrottleCommand implements Callable<Integer> {
         all.values().forEach(each -> System.out.println("  " + each.getTarget() + ": " + describe(each)
                 + ", changed " + each.getChanged() + (each.getChangedBy() == null ? "" : " by " + each.getChangedBy())));
         running(all);
+        return 0;
+    }
+
+    /** Holds the users' p95 under the target by the step's limit, until Ctrl-C. */
+    private int hold(ThrottleSettings settings) throws Exception {
+        if (target == null || setting != null || !ThrottleSettings.isTarget(target) || target.startsWith(Step.REINDEX.id() + "-")) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--hold-p95 holds one step: "
+                    + "throttle <step> --hold-p95 LATENCY, a step among " + ThrottleSettings.steps());
+        }
+        AimdController controller;
+        try {
+            controller = hold.controller();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        }
+        String by = System.getProperty("user.name") + " (hold)";
+        try (HoldMetrics metrics = new HoldMetrics(controller.targetSeconds()).serve(hold.metricsPort)) {
+            HoldLoop loop = new HoldLoop(() -> PrometheusScrape.of(hold.apiMetrics).samples(),
+                    () -> PrometheusScrape.of(hold.flinkMetrics).samples(), hold.route, Step.named(target).jobName(),
+                    controller, limit -> settings.change(target, new ThrottleSettings.Change.Limit(limit), by), metrics,
+                    System.out, System::nanoTime);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.printf(Locale.ROOT,
+                    "hold ended: %s stays at %.0f docs/s (bin/volumizer throttle %s off lifts it)%n", target, loop.limit(), target)));
+            loop.start(hold.start);
+            loop.run(hold.interval);
+        }
         return 0;
     }
 

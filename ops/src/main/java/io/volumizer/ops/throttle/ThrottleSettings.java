@@ -143,8 +143,12 @@ public final class ThrottleSettings {
 
     /** What {@link #isTarget} accepts, for an error message. */
     public static String targets() {
-        return Arrays.stream(Step.values()).filter(Step::throttled).map(Step::id).collect(Collectors.joining(", "))
-                + ", or a reindex command's id";
+        return steps() + ", or a reindex command's id";
+    }
+
+    /** The steps whose jobs obey a throttle, for an error message. */
+    public static String steps() {
+        return Arrays.stream(Step.values()).filter(Step::throttled).map(Step::id).collect(Collectors.joining(", "));
     }
 
     /**

@@ -87,6 +87,17 @@ public final class MetricNames {
     /** Requests refused, their token unread, inside their client address's penalty window: a counter. */
     public static final String API_AUTHENTICATION_PENALTIES = "volumizer.api.authentication.penalties";
 
+    /**
+     * The hold controller's meters ({@code bin/volumizer throttle <step> --hold-p95}): the limit it set, the users'
+     * p95 it observed and its target (gauges), its decisions by {@value #DECISION_LABEL} (a counter).
+     */
+    public static final String HOLD_LIMIT = "volumizer.hold.limit.docs.per.second";
+    public static final String HOLD_ACHIEVED = "volumizer.hold.achieved.docs.per.second";
+    public static final String HOLD_OBSERVED_P95 = "volumizer.hold.observed.p95.seconds";
+    public static final String HOLD_TARGET_P95 = "volumizer.hold.target.p95.seconds";
+    public static final String HOLD_DECISIONS = "volumizer.hold.decisions";
+    public static final String DECISION_LABEL = "decision";
+
     /** The API's labels. */
     public static final String ROUTE_LABEL = "route";
     public static final String METHOD_LABEL = "method";
@@ -121,6 +132,17 @@ public final class MetricNames {
                 Stream.of(prometheus(API_IN_FLIGHT), prometheus(API_REFUSED) + "_total", prometheus(API_READ_GRANTS) + "_total",
                         prometheus(API_AUTHENTICATION_FAILURES) + "_total", prometheus(API_AUTHENTICATION_PENALTIES) + "_total"))
                 .flatMap(names -> names).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** The exported name of the API requests' histogram buckets, cumulative by their {@code le} label. */
+    public static String apiRequestBuckets() {
+        return prometheus(API_REQUESTS) + "_seconds_bucket";
+    }
+
+    /** The names Prometheus sees of the hold controller's meters (gauges as they are, the counter with {@code _total}). */
+    public static Set<String> holdPrometheusNames() {
+        return Stream.of(prometheus(HOLD_LIMIT), prometheus(HOLD_ACHIEVED), prometheus(HOLD_OBSERVED_P95),
+                prometheus(HOLD_TARGET_P95), prometheus(HOLD_DECISIONS) + "_total").collect(Collectors.toUnmodifiableSet());
     }
 
     private static Stream<String> timer(String meter) {

@@ -1,0 +1,135 @@
+package io.volumizer.ops.throttle.hold;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+import io.volumizer.ops.metrics.PrometheusScrape;
+import io.volumizer.options.conventions.ApiRouteGroup;
+import io.volumizer.options.conventions.MetricNames;
+
+/**
+ * The hold mode's loop, outside the jobs: every window it reads the API's latency histogram of a route group and
+ * what the throttled jobs let through (their TaskManagers' counters), asks the {@link AimdController} for the next
+ * limit and sets it on the control topic; each decision is logged and kept as a metric. The limit set last stays
+ * when the loop ends.
+ */
+public final class HoldLoop {
+
+    /** Samples of a Prometheus endpoint. */
+    public interface Scrape {
+        List<PrometheusScrape.Sample> samples() throws IOException, InterruptedException;
+    }
+
+    /** Sets the throttle's limit. */
+    public interface Limit {
+        void set(double docsPerSecond) throws Exception;
+    }
+
+    private final Scrape api;
+    private final Scrape jobs;
+    private final ApiRouteGroup group;
+    private final String jobName;
+    private final AimdController controller;
+    private final Limit limit;
+    private final HoldMetrics metrics;
+    private final PrintStream log;
+    private final LongSupplier nanoTime;
+
+    private double current;
+    private boolean settling;
+    private LatencyHistogram lastLatencies;
+    private double lastPassed;
+    private long lastNanos;
+
+    /**
+     * @param jobName the throttled step's job name ({@code volumizer-import-and-index}): the jobs whose documents count
+     */
+    public HoldLoop(Scrape api, Scrape jobs, ApiRouteGroup group, String jobName, AimdController controller, Limit limit,
+            HoldMetrics metrics, PrintStream log, LongSupplier nanoTime) {
+        this.api = api;
+        this.jobs = jobs;
+        this.group = group;
+        this.jobName = jobName;
+        this.controller = controller;
+        this.limit = limit;
+        this.metrics = metrics;
+        this.log = log;
+        this.nanoTime = nanoTime;
+    }
+
+    /** Sets the first limit and takes the first readings, which the first window is measured from. */
+    public void start(double initialLimit) throws Exception {
+        current = initialLimit;
+        limit.set(current);
+        metrics.limit(current);
+        lastLatencies = LatencyHistogram.of(api.samples(), group);
+        lastPassed = passed();
+        lastNanos = nanoTime.getAsLong();
+        log.printf(Locale.ROOT, "%s hold: %s p95 under %s, %s at %.0f docs/s to start%n", Instant.now(), group.id(),
+                AimdController.ms(controller.targetSeconds()), jobName, current);
+    }
+
+    /** Every {@code interval} a window, until interrupted. */
+    public void run(Duration interval) throws Exception {
+        while (!Thread.currentThread().isInterrupted()) {
+            Thread.sleep(interval.toMillis());
+            try {
+                window();
+            } catch (IOException e) {
+                log.println(Instant.now() + " hold: limit kept at " + Math.round(current) + " docs/s, metrics not read: "
+                        + e.getMessage());
+            }
+        }
+    }
+
+    /** One window: the requests and documents since the last, the decision, applied. */
+    public AimdController.Decision window() throws Exception {
+        List<PrometheusScrape.Sample> apiSamples = api.samples();
+        double passed = passed();
+        long now = nanoTime.getAsLong();
+        double achieved = passed >= lastPassed ? (passed - lastPassed) / ((now - lastNanos) / 1e9) : Double.NaN;
+        LatencyHistogram latencies = LatencyHistogram.of(apiSamples, group);
+        Optional<LatencyHistogram> window = apiSamples.isEmpty() ? Optional.empty() : latencies.since(lastLatencies);
+        AimdController.Decision decision = window
+                .map(requests -> controller.decide(current, requests, achieved, settling))
+                .orElse(new AimdController.Decision(AimdController.Kind.HOLD, current, apiSamples.isEmpty()
+                        ? "the API's metrics did not answer" : "the API restarted: its counts began again"));
+        if (decision.limit() != current) {
+            limit.set(decision.limit());
+        }
+        double p95 = window.map(requests -> requests.quantile(0.95)).orElse(Double.NaN);
+        metrics.window(decision, p95, achieved);
+        log.printf(Locale.ROOT, "%s hold: %d requests, p95 %s; %.0f docs/s achieved; limit %.0f -> %.0f docs/s "
+                        + "(%s: %s)%n", Instant.now(), window.map(LatencyHistogram::count).orElse(0L),
+                Double.isNaN(p95) ? "-" : AimdController.ms(p95), achieved, current, decision.limit(),
+                decision.kind().name().toLowerCase(Locale.ROOT), decision.reason());
+        settling = decision.kind() == AimdController.Kind.DECREASE;
+        current = decision.limit();
+        if (!apiSamples.isEmpty()) {
+            lastLatencies = latencies;
+        }
+        lastPassed = passed;
+        lastNanos = now;
+        return decision;
+    }
+
+    /** The limit set last. */
+    public double limit() {
+        return current;
+    }
+
+    /** Documents the step's running jobs let through so far, summed over their subtasks. */
+    private double passed() throws IOException, InterruptedException {
+        String passed = MetricNames.prometheusName(MetricNames.THROTTLE_PASSED);
+        return jobs.samples().stream()
+                .filter(sample -> sample.name().equals(passed)
+                        && sample.labels().getOrDefault("job_name", "").startsWith(jobName + " "))
+                .mapToDouble(PrometheusScrape.Sample::value).sum();
+    }
+}

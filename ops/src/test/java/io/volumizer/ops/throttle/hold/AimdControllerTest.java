@@ -1,0 +1,66 @@
+package io.volumizer.ops.throttle.hold;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.volumizer.ops.throttle.hold.AimdController.Kind;
+import io.volumizer.options.conventions.ApiRouteGroup;
+
+class AimdControllerTest {
+
+    private static final AimdController CONTROLLER = new AimdController(0.05, 25, 0.7, 0.8, 10, 1000, 50);
+
+    /** A window of navigation requests: {@code fast} under 10 ms, {@code slow} between 10 and 100 ms. */
+    private static LatencyHistogram window(int fast, int slow) {
+        return LatencyHistogram.of(LatencyHistogramTest.scrape(fast, slow, 0, 0), ApiRouteGroup.NAVIGATION);
+    }
+
+    @Test
+    void raisesByAStepWhileUsersAreComfortablyUnderTheTarget() {
+        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), 198, false);
+        assertThat(decision.kind()).isEqualTo(Kind.INCREASE);
+        assertThat(decision.limit()).isEqualTo(225);
+    }
+
+    @Test
+    void cutsByItsFactorFromWhatTheJobsAchievedWhenOverTheTarget() {
+        // p95 of 50 fast, 50 slow: (0.01, 0.1] at rank 95, about 91 ms
+        assertThat(CONTROLLER.decide(400, window(50, 50), 400, false))
+                .satisfies(d -> assertThat(d.kind()).isEqualTo(Kind.DECREASE))
+                .satisfies(d -> assertThat(d.limit()).isEqualTo(280));
+        // the jobs achieved less than the limit: the cut starts from what they achieved
+        assertThat(CONTROLLER.decide(400, window(50, 50), 100, false).limit()).isEqualTo(70);
+        // never under the floor, never 0
+        assertThat(CONTROLLER.decide(12, window(50, 50), 12, false).limit()).isEqualTo(10);
+    }
+
+    @Test
+    void waitsOneWindowForADecreaseToShow() {
+        assertThat(CONTROLLER.decide(280, window(50, 50), 280, true).kind()).isEqualTo(Kind.HOLD);
+    }
+
+    @Test
+    void holdsNearTheTargetOnTooFewRequestsAndWhenTheLimitIsNotWhatHoldsTheJobsBack() {
+        // p95 between 80 and 100% of the target: 6 slow of 100 puts rank 95 at 0.01 + 0.09 * 1/6 = 25 ms: comfortable;
+        // 10 slow of 100 puts it at 0.01 + 0.09 * 5/10 = 55 ms: over; 8 slow: 0.01 + 0.09 * 3/8 = 43.75 ms: near
+        assertThat(CONTROLLER.decide(200, window(92, 8), 200, false).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(200, window(20, 0), 200, false).reason()).contains("too few");
+        assertThat(CONTROLLER.decide(200, window(100, 0), 120, false))
+                .satisfies(d -> assertThat(d.kind()).isEqualTo(Kind.HOLD))
+                .satisfies(d -> assertThat(d.reason()).contains("would change nothing"));
+        assertThat(CONTROLLER.decide(200, window(100, 0), Double.NaN, false).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(1000, window(100, 0), 1000, false).kind()).isEqualTo(Kind.HOLD);
+    }
+
+    @Test
+    void refusesSettingsThatCannotConverge() {
+        for (List<Double> bad : List.of(List.of(0.0, 25.0, 0.7), List.of(0.05, 0.0, 0.7), List.of(0.05, 25.0, 1.0))) {
+            assertThatThrownBy(() -> new AimdController(bad.get(0), bad.get(1), bad.get(2), 0.8, 10, 0, 50))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.volumizer.ops.throttle.hold;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import io.volumizer.ops.metrics.PrometheusScrape;
+import io.volumizer.options.conventions.ApiRouteGroup;
+import io.volumizer.options.conventions.MetricNames;
+
+class HoldLoopTest {
+
+    private final List<List<PrometheusScrape.Sample>> apiScrapes = new ArrayList<>();
+    private final List<Double> passedScrapes = new ArrayList<>();
+    private final List<Double> limits = new ArrayList<>();
+    private final AtomicLong nanos = new AtomicLong();
+    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+    private HoldLoop loop(HoldMetrics metrics) {
+        return new HoldLoop(() -> apiScrapes.remove(0), () -> jobSamples(passedScrapes.remove(0)), ApiRouteGroup.NAVIGATION,
+                "volumizer-import-and-index", new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50), limits::add, metrics,
+                new PrintStream(log, true, StandardCharsets.UTF_8), () -> nanos.addAndGet(5_000_000_000L));
+    }
+
+    /** Two subtasks of the import-and-index job and one of another step's, as the TaskManagers export them. */
+    private static List<PrometheusScrape.Sample> jobSamples(double passed) {
+        String name = MetricNames.prometheusName(MetricNames.THROTTLE_PASSED);
+        return PrometheusScrape.parse(String.join("\n",
+                name + "{job_name=\"volumizer-import-and-index demo\",subtask_index=\"0\"} " + passed / 2,
+                name + "{job_name=\"volumizer-import-and-index demo\",subtask_index=\"1\"} " + passed / 2,
+                name + "{job_name=\"volumizer-index demo\",subtask_index=\"0\"} 99999"));
+    }
+
+    @Test
+    void setsTheLimitFromEachWindowAndExportsItsDecisions() throws Exception {
+        try (HoldMetrics metrics = new HoldMetrics(0.05)) {
+            HoldLoop loop = loop(metrics);
+            apiScrapes.add(LatencyHistogramTest.scrape(0, 0, 0, 0));
+            passedScrapes.add(0.0);
+            loop.start(100);
+
+            apiScrapes.add(LatencyHistogramTest.scrape(100, 0, 0, 0)); // all fast
+            passedScrapes.add(500.0); // 100 docs/s over the 5 s window: the limit is reached
+            assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.INCREASE);
+
+            apiScrapes.add(LatencyHistogramTest.scrape(150, 50, 0, 0)); // 50 fast, 50 slow: over the target
+            passedScrapes.add(1_100.0);
+            assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.DECREASE);
+
+            apiScrapes.add(List.of()); // the API did not answer: nothing changes
+            passedScrapes.add(1_300.0);
+            assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.HOLD);
+
+            assertThat(limits).containsExactly(100.0, 125.0, 84.0); // 120 docs/s achieved * 0.7
+            assertThat(loop.limit()).isEqualTo(84.0);
+            assertThat(metrics.scrape()).contains("volumizer_hold_limit_docs_per_second 84.0",
+                    "volumizer_hold_decisions_total{decision=\"decrease\"} 1.0",
+                    "volumizer_hold_target_p95_seconds 0.05");
+            assertThat(PrometheusScrape.parse(metrics.scrape()).stream().map(PrometheusScrape.Sample::name))
+                    .containsAll(MetricNames.holdPrometheusNames());
+            assertThat(log.toString(StandardCharsets.UTF_8)).contains("limit 125 -> 84 docs/s (decrease: p95",
+                    "the API's metrics did not answer");
+        }
+    }
+}
