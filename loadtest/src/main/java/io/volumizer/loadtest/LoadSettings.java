@@ -24,6 +24,9 @@ public record LoadSettings(String apiUrl, String oidcIssuer, GeneratorSettings g
         System.setProperty("loadtest.repository", settings.repository());
     }
 
+    /** The navigation target: p95 under 50 ms (loadtest/results/targets.md), of navigation, mixed and CRUD's reads. */
+    public static final int NAVIGATION_P95_MILLIS = 50;
+
     public static LoadSettings fromSystemProperties(int defaultP95Millis) {
         GeneratorSettings generator = new GeneratorSettings(
                 Long.getLong("loadtest.seed", GeneratorSettings.DEFAULT_SEED),

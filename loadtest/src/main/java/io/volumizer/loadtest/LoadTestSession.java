@@ -13,13 +13,19 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import com.mongodb.client.MongoClients;
 
+import io.volumizer.loadtest.curve.ImportCurve;
+import io.volumizer.loadtest.curve.ImportRate;
 import io.volumizer.ops.client.ApiTarget;
+import io.volumizer.ops.throttle.ThrottleSettings;
+import io.volumizer.ops.throttle.hold.HoldOptions;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.api.commands.CommandsCli;
 import io.volumizer.generators.GeneratorOptions;
@@ -63,6 +69,7 @@ public final class LoadTestSession implements Callable<Integer> {
             "get parent", "blob");
     private static final Duration JOB_START = Duration.ofMinutes(2);
     private static final Duration SAVEPOINT = Duration.ofMinutes(5);
+    private static final Duration BACKLOG = Duration.ofMinutes(20);
 
     @Spec
     CommandSpec spec;
@@ -85,6 +92,25 @@ public final class LoadTestSession implements Callable<Integer> {
 
     @Option(names = "--import-customers", defaultValue = "100000", description = "mixed: customers the import may add at most (default: ${DEFAULT-VALUE}).")
     long importCustomers;
+
+    @Option(names = "--import-rates", paramLabel = "RATES", description = "mixed: instead of two runs, a curve: the "
+            + "users beside an import at each rate in turn after a warm-up, e.g. 0,100,250,500,1000,max,hold "
+            + "(docs/s; 0 paused; max no limit; hold --hold-p95's controller, default the navigation target).")
+    String importRates;
+
+    @Option(names = "--backlog-customers", defaultValue = "5000", description = "The curve: customers generated "
+            + "before its passes, which its import reads (default: ${DEFAULT-VALUE}).")
+    long backlogCustomers;
+
+    @Option(names = "--hold-duration", defaultValue = "180", description = "The curve: seconds of the hold pass at "
+            + "the full rate, longer than the others' for the controller to find its level (default: ${DEFAULT-VALUE}).")
+    long holdDuration;
+
+    @Option(names = "--curve-customers-file", defaultValue = LocalServices.STATE_FOLDER + "/loadtest-curve-next-customer",
+            description = "Where the curve keeps the first customer no curve generated yet: each run imports new documents.")
+    Path curveCustomers;
+
+    @Mixin HoldOptions hold = new HoldOptions();
 
     @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.LOAD_TESTS);
 
@@ -139,11 +165,17 @@ public final class LoadTestSession implements Callable<Integer> {
 
     /** The generate job that adds customers after the demo's, at a capped rate. */
     private static List<String> moreCustomers(GeneratorSettings demo, double importRate, long importCustomers) {
-        GeneratorSettings more = new GeneratorSettings(demo.seed(), demo.customers() + importCustomers,
-                demo.statementsPerAccount(), demo.meanAccountsPerCustomer(), demo.lastPeriod(), demo.repository());
+        List<String> args = new ArrayList<>(customers(demo, demo.customers(), importCustomers));
+        args.addAll(List.of("--max-docs-per-second", Double.toString(importRate)));
+        return args;
+    }
+
+    /** The generate job's arguments for {@code count} customers of the demo's run from customer {@code from}. */
+    static List<String> customers(GeneratorSettings demo, long from, long count) {
+        GeneratorSettings more = new GeneratorSettings(demo.seed(), from + count, demo.statementsPerAccount(),
+                demo.meanAccountsPerCustomer(), demo.lastPeriod(), demo.repository());
         List<String> args = new ArrayList<>(runArguments(more));
-        args.addAll(List.of("--from-customer", Long.toString(demo.customers()),
-                "--max-docs-per-second", Double.toString(importRate)));
+        args.addAll(List.of("--from-customer", Long.toString(from)));
         return args;
     }
 
@@ -152,8 +184,21 @@ public final class LoadTestSession implements Callable<Integer> {
         return Options.arguments(GeneratorOptions.of(demo));
     }
 
+    /** The curve's passes, parsed before anything starts. */
+    private List<ImportRate> curve;
+
     @Override
     public Integer call() throws Exception {
+        if (importRates != null) {
+            if (!simulation.equals("mixed")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--import-rates runs the mixed simulation");
+            }
+            try {
+                curve = ImportRate.parse(importRates);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
         int checked = check(simulation.equals("reindex") ? "navigation" : simulation, runOptions); // what reindex runs
         if (checked != 0) {
             return checked;
@@ -174,6 +219,10 @@ public final class LoadTestSession implements Callable<Integer> {
         Files.createDirectories(results.folder);
         try (Session running = new Session(demo.run())) {
             Runtime.getRuntime().addShutdownHook(new Thread(running::stopJobs)); // Ctrl-C
+            if (curve != null) {
+                running.curve(demo.importGroup());
+                return 0;
+            }
             int status = 0;
             for (Action action : plan(simulation, demo.run(), demo.importGroup(), importRate, importCustomers)) {
                 int exit = running.perform(action);
@@ -242,7 +291,47 @@ public final class LoadTestSession implements Callable<Integer> {
             return 0;
         }
 
-        private void start(StartJob job) throws Exception {
+        /** The import curve on the demo's repository: its backlog is customers no run generated before. */
+        void curve(String importGroup) throws Exception {
+            Duration target = hold.target != null ? hold.target : Duration.ofMillis(LoadSettings.NAVIGATION_P95_MILLIS);
+            long from = ImportCurve.takeCustomers(curveCustomers, demo.customers() + importCustomers, backlogCustomers);
+            ThrottleSettings throttles = new ThrottleSettings(pipeline.kafka.clientProperties(), pipeline.registry.url,
+                    pipeline.controlTopic(), pipeline.topicSettings);
+            ImportCurve.Session passes = new ImportCurve.Session() {
+                @Override
+                public String start(Step step, List<String> arguments) throws Exception {
+                    return Session.this.start(new StartJob(step, arguments));
+                }
+
+                @Override
+                public void awaitFinished(String jobId) throws Exception {
+                    flink.awaitState(jobId, "FINISHED", BACKLOG);
+                    synchronized (jobs) {
+                        jobs.remove(jobId);
+                    }
+                }
+
+                @Override
+                public void warmUp() throws Exception {
+                    runner("mixed", fed("warm-up", warmUpResults), runOptions, ProcessBuilder.Redirect.DISCARD);
+                }
+
+                @Override
+                public void run(String label, List<String> options) throws Exception {
+                    List<String> all = new ArrayList<>(runOptions);
+                    all.addAll(options);
+                    runner("mixed", fed(label, results.folder), all);
+                }
+            };
+            String header = String.format(Locale.ROOT, "Users: the mixed simulation (3 browsing for 1 "
+                    + "searching), %s; import: %s of the demo's repository, a backlog of %,d customers (from customer "
+                    + "%,d) generated first; run %s.", String.join(" ", runOptions), ImportCurve.IMPORT.id(),
+                    backlogCustomers, from, Instant.now());
+            new ImportCurve(passes, curve, throttles, hold, target, results.folder, MIXED_READS).run(
+                    List.of("--group-id", importGroup), customers(demo, from, backlogCustomers), holdDuration, header);
+        }
+
+        private String start(StartJob job) throws Exception {
             if (jarId == null) {
                 jarId = flink.uploadJar(session.jar);
             }
@@ -256,6 +345,7 @@ public final class LoadTestSession implements Callable<Integer> {
             }
             flink.awaitState(jobId, "RUNNING", JOB_START);
             System.out.println("volumizer: " + job.step().id() + " job " + jobId + " running beside the users");
+            return jobId;
         }
 
         private void startReindex(String repository) throws Exception {

@@ -8,7 +8,7 @@ import io.volumizer.loadtest.Scenarios;
 /** Create with upload, read, update, delete, waiting and asynchronous. Target: reads p95 &lt; 50 ms. */
 public class CrudSimulation extends Simulation {
 
-    private final LoadSettings settings = LoadSettings.fromSystemProperties(50);
+    private final LoadSettings settings = LoadSettings.fromSystemProperties(LoadSettings.NAVIGATION_P95_MILLIS);
     private final LoadUsers users = LoadUsers.logIn(settings);
 
     {

@@ -11,7 +11,7 @@ import io.volumizer.loadtest.Scenarios;
  */
 public class MixedSimulation extends Simulation {
 
-    private final LoadSettings settings = LoadSettings.fromSystemProperties(50);
+    private final LoadSettings settings = LoadSettings.fromSystemProperties(LoadSettings.NAVIGATION_P95_MILLIS);
     private final LoadUsers users = LoadUsers.logIn(settings);
 
     {

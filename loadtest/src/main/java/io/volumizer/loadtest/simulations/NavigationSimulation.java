@@ -8,7 +8,7 @@ import io.volumizer.loadtest.Scenarios;
 /** Browsing: documents, children pages, breadcrumbs, parents and files. Target: p95 &lt; 50 ms. */
 public class NavigationSimulation extends Simulation {
 
-    private final LoadSettings settings = LoadSettings.fromSystemProperties(50);
+    private final LoadSettings settings = LoadSettings.fromSystemProperties(LoadSettings.NAVIGATION_P95_MILLIS);
     private final LoadUsers users = LoadUsers.logIn(settings);
 
     {

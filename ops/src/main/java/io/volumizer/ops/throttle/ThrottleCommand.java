@@ -96,7 +96,7 @@ public final class ThrottleCommand implements Callable<Integer> {
         }
         AimdController controller;
         try {
-            controller = hold.controller();
+            controller = hold.controller(hold.target);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }

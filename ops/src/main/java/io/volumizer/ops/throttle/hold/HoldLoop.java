@@ -124,10 +124,17 @@ public final class HoldLoop {
         return current;
     }
 
-    /** Documents the step's running jobs let through so far, summed over their subtasks. */
     private double passed() throws IOException, InterruptedException {
+        return passed(jobs.samples(), jobName);
+    }
+
+    /**
+     * Documents the running jobs named {@code jobName} (a step's: {@code volumizer-import}) let through so far,
+     * summed over their subtasks, from their TaskManagers' samples.
+     */
+    public static double passed(List<PrometheusScrape.Sample> samples, String jobName) {
         String passed = MetricNames.prometheusName(MetricNames.THROTTLE_PASSED);
-        return jobs.samples().stream()
+        return samples.stream()
                 .filter(sample -> sample.name().equals(passed)
                         && sample.labels().getOrDefault("job_name", "").startsWith(jobName + " "))
                 .mapToDouble(PrometheusScrape.Sample::value).sum();

@@ -64,9 +64,9 @@ public final class HoldOptions {
             + "Prometheus metrics; 0: nowhere (default: ${DEFAULT-VALUE}).")
     public int metricsPort;
 
-    /** The controller these options describe. */
-    public AimdController controller() {
-        return new AimdController(target.toNanos() / 1e9, increase, decrease, headroom, floor, ceiling, minRequests);
+    /** The controller these options describe, holding {@code p95}. */
+    public AimdController controller(Duration p95) {
+        return new AimdController(p95.toNanos() / 1e9, increase, decrease, headroom, floor, ceiling, minRequests);
     }
 
     /** A latency: {@code 50ms}, {@code 0.2s}, or ISO-8601 ({@code PT0.05S}). */

@@ -1,0 +1,168 @@
+package io.volumizer.loadtest.curve;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.geom.Ellipse2D;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.annotations.XYTextAnnotation;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The import curve's table (markdown, JSON) and chart (PNG): the users' p95 against the docs/s the import achieved,
+ * one point per pass, the target as a line and the hold pass marked; then whether hold mode met its two figures.
+ */
+final class CurveReport {
+
+    /** The share of windows hold mode must keep under the target. */
+    static final double WINDOWS_UNDER = 0.95;
+    /** Hold mode's achieved rate against the best fixed rate that met the target. */
+    static final double OF_BEST_FIXED = 0.8;
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** One pass: its rate, what the server measured, and the Gatling report's count-weighted p95 of the reads. */
+    record Point(ImportRate rate, PassRecorder.Measured measured, double clientReadsP95Millis, long failedRequests) {
+
+        boolean meets(double targetSeconds) {
+            return measured.p95Seconds() < targetSeconds;
+        }
+    }
+
+    private final String name;
+    private final String route;
+    private final double targetSeconds;
+    private final List<Point> points;
+
+    CurveReport(String name, String route, double targetSeconds, List<Point> points) {
+        this.name = name;
+        this.route = route;
+        this.targetSeconds = targetSeconds;
+        this.points = points;
+    }
+
+    /** The fixed pass with the highest achieved rate whose p95 met the target. */
+    Optional<Point> bestFixed() {
+        return points.stream().filter(p -> p.rate() instanceof ImportRate.Fixed fixed && fixed.docsPerSecond() > 0)
+                .filter(p -> p.meets(targetSeconds))
+                .max(Comparator.comparingDouble(p -> p.measured().achievedDocsPerSecond()));
+    }
+
+    Optional<Point> hold() {
+        return points.stream().filter(p -> p.rate() instanceof ImportRate.Hold).findFirst();
+    }
+
+    /** The hold pass's verdict: under the target in enough windows, and fast enough against the best fixed rate. */
+    String verdict() {
+        Optional<Point> hold = hold();
+        if (hold.isEmpty()) {
+            return "No hold pass.";
+        }
+        PassRecorder.Measured measured = hold.get().measured();
+        long windows = measured.windowP95s().size();
+        long under = measured.windowsUnder(targetSeconds);
+        boolean windowsMet = windows > 0 && under >= WINDOWS_UNDER * windows;
+        StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
+                "Hold: %s p95 under %.0f ms in %d of %d windows (%.1f%%; needs %.0f%%): %s.",
+                route, targetSeconds * 1000, under, windows, windows == 0 ? 0 : 100.0 * under / windows,
+                WINDOWS_UNDER * 100, windowsMet ? "met" : "not met"));
+        Optional<Point> best = bestFixed();
+        if (best.isEmpty()) {
+            text.append(" No fixed rate met the target: nothing to compare the hold pass's rate with.");
+        } else {
+            double ratio = measured.achievedDocsPerSecond() / best.get().measured().achievedDocsPerSecond();
+            text.append(String.format(Locale.ROOT, " Its import achieved %.0f docs/s, %.2f× the %.0f docs/s of the "
+                    + "largest fixed rate that met the target (%s; needs %.1f×): %s.", measured.achievedDocsPerSecond(),
+                    ratio, best.get().measured().achievedDocsPerSecond(), best.get().rate().label(), OF_BEST_FIXED,
+                    ratio >= OF_BEST_FIXED ? "met" : "not met"));
+        }
+        return text.toString();
+    }
+
+    String markdown(String header) {
+        StringBuilder md = new StringBuilder("# Import curve: ").append(name).append("\n\n").append(header).append("\n\n")
+                .append("| import rate | achieved docs/s | ").append(route).append(" p95 (API) ms | windows under ")
+                .append(Math.round(targetSeconds * 1000)).append(" ms | ").append(route)
+                .append(" req/s | reads p95 (Gatling) ms | failed requests | pass s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Point point : points) {
+            PassRecorder.Measured m = point.measured();
+            md.append(String.format(Locale.ROOT, "| %s | %,.0f | %.1f | %d / %d | %.0f | %.0f | %d | %.0f |%n",
+                    point.rate().label(), m.achievedDocsPerSecond(), m.p95Seconds() * 1000, m.windowsUnder(targetSeconds),
+                    m.windowP95s().size(), m.requests() / m.seconds(), point.clientReadsP95Millis(),
+                    point.failedRequests(), m.seconds()));
+        }
+        md.append("\n").append(verdict()).append("\n\nChart: `").append(name).append(".png`.\n");
+        return md.toString();
+    }
+
+    ObjectNode json() {
+        ObjectNode root = JSON.createObjectNode().put("name", name).put("route", route).put("targetP95Seconds", targetSeconds);
+        ArrayNode passes = root.putArray("passes");
+        for (Point point : points) {
+            PassRecorder.Measured m = point.measured();
+            ObjectNode pass = passes.addObject().put("rate", point.rate().label())
+                    .put("achievedDocsPerSecond", m.achievedDocsPerSecond()).put("p95Seconds", m.p95Seconds())
+                    .put("requests", m.requests()).put("seconds", m.seconds())
+                    .put("clientReadsP95Millis", point.clientReadsP95Millis()).put("failedRequests", point.failedRequests());
+            m.windowP95s().forEach(pass.putArray("windowP95Seconds")::add);
+        }
+        root.put("verdict", verdict());
+        return root;
+    }
+
+    void write(Path folder, String header) throws IOException {
+        Files.writeString(folder.resolve(name + ".md"), markdown(header));
+        Files.writeString(folder.resolve(name + ".json"), JSON.writeValueAsString(json()));
+        ChartUtils.saveChartAsPNG(folder.resolve(name + ".png").toFile(), chart(), 1000, 600);
+    }
+
+    private JFreeChart chart() {
+        XYSeries fixed = new XYSeries("fixed rates (labelled by limit)", true);
+        XYSeries hold = new XYSeries("hold mode", true);
+        for (Point point : points) {
+            (point.rate() instanceof ImportRate.Hold ? hold : fixed).add(point.measured().achievedDocsPerSecond(),
+                    point.measured().p95Seconds() * 1000);
+        }
+        XYSeriesCollection data = new XYSeriesCollection(fixed);
+        data.addSeries(hold);
+        JFreeChart chart = ChartFactory.createXYLineChart("Users' " + route + " p95 against the import's rate",
+                "import achieved, docs/s", route + " p95, ms", data, PlotOrientation.VERTICAL, true, false, false);
+        XYPlot plot = chart.getXYPlot();
+        XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+        renderer.setSeriesLinesVisible(1, false);
+        renderer.setSeriesPaint(1, Color.RED);
+        renderer.setSeriesShape(1, new Ellipse2D.Double(-6, -6, 12, 12));
+        plot.setRenderer(renderer);
+        ValueMarker target = new ValueMarker(targetSeconds * 1000, Color.DARK_GRAY, new BasicStroke(1.5f,
+                BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {6, 4}, 0));
+        target.setLabel("target " + Math.round(targetSeconds * 1000) + " ms");
+        plot.addRangeMarker(target);
+        for (Point point : points) {
+            XYTextAnnotation label = new XYTextAnnotation(
+                    point.rate().label(), point.measured().achievedDocsPerSecond(), point.measured().p95Seconds() * 1000);
+            label.setTextAnchor(TextAnchor.BOTTOM_LEFT);
+            plot.addAnnotation(label);
+        }
+        return chart;
+    }
+}

@@ -1,0 +1,181 @@
+package io.volumizer.loadtest.curve;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.volumizer.ops.metrics.PrometheusScrape;
+import io.volumizer.ops.throttle.ThrottleSettings;
+import io.volumizer.ops.throttle.hold.HoldLoop;
+import io.volumizer.ops.throttle.hold.HoldMetrics;
+import io.volumizer.ops.throttle.hold.HoldOptions;
+import io.volumizer.options.steps.Step;
+
+/**
+ * {@code bin/volumizer loadtest mixed --import-rates 0,100,250,500,1000,max,hold}: the users' latency against the
+ * import's rate. A backlog is generated while the import is paused, so that every pass reads documents already on
+ * the topic and only the import's throttle sets its pace; after a warm-up run, each pass sets the import's throttle
+ * (or starts the hold controller) and runs the users, while the API's histogram is read every window. The table,
+ * its JSON and the chart go to the results folder as {@code mixed-curve.*}.
+ */
+public final class ImportCurve {
+
+    /** The curve's files in the results folder. */
+    public static final String NAME = "mixed-curve";
+    /** The step the curve throttles: the import that indexes on the fly, as the demo runs it. */
+    public static final Step IMPORT = Step.IMPORT_AND_INDEX;
+    private static final String CHANGED_BY = "loadtest curve";
+    private static final Duration WINDOW = Duration.ofSeconds(10);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What the load-test session does for the curve: its jobs and its runs of the mixed simulation. */
+    public interface Session {
+        /** Starts the import, reading the demo's consumer group, or the backlog's generate job; its job id. */
+        String start(Step step, List<String> arguments) throws Exception;
+
+        /** Waits until a bounded job finished; it is no longer stopped at the end. */
+        void awaitFinished(String jobId) throws Exception;
+
+        /** Runs the mixed simulation without keeping its results. */
+        void warmUp() throws Exception;
+
+        /** Runs the mixed simulation, its summary named after {@code label}, with {@code options} last. */
+        void run(String label, List<String> options) throws Exception;
+    }
+
+    private final Session session;
+    private final List<ImportRate> rates;
+    private final ThrottleSettings throttles;
+    private final HoldOptions hold;
+    private final Duration target;
+    private final Path results;
+    private final List<String> reads;
+
+    /**
+     * @param target the p95 the hold pass holds and the table compares with
+     * @param reads  the requests of the mixed simulation whose Gatling p95 the table gives (count-weighted)
+     */
+    public ImportCurve(Session session, List<ImportRate> rates, ThrottleSettings throttles, HoldOptions hold,
+            Duration target, Path results, List<String> reads) {
+        this.session = session;
+        this.rates = rates;
+        this.throttles = throttles;
+        this.hold = hold;
+        this.target = target;
+        this.results = results;
+        this.reads = reads;
+    }
+
+    /**
+     * Generates the backlog ({@code backlog}: the generate job's arguments), then runs every pass.
+     *
+     * @param holdDuration the hold pass's seconds at the full rate
+     */
+    public void run(List<String> importArguments, List<String> backlog, long holdDuration, String header) throws Exception {
+        throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(true), CHANGED_BY);
+        try {
+            session.start(IMPORT, importArguments);
+            String generate = session.start(Step.GENERATE, backlog);
+            session.awaitFinished(generate);
+            System.out.println("volumizer: backlog generated; warming up");
+            session.warmUp();
+            List<CurveReport.Point> points = new ArrayList<>();
+            for (ImportRate rate : rates) {
+                points.add(pass(rate, holdDuration));
+            }
+            CurveReport report = new CurveReport(NAME, hold.route.id(), target.toNanos() / 1e9, points);
+            report.write(results, header);
+            System.out.println(report.markdown(header));
+        } finally {
+            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(0), CHANGED_BY);
+            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(false), CHANGED_BY);
+        }
+    }
+
+    private CurveReport.Point pass(ImportRate rate, long holdDuration) throws Exception {
+        HoldLoop.Scrape api = () -> PrometheusScrape.of(hold.apiMetrics).samples();
+        HoldLoop.Scrape jobs = () -> PrometheusScrape.of(hold.flinkMetrics).samples();
+        List<String> options = new ArrayList<>();
+        Thread controller = null;
+        HoldMetrics metrics = null;
+        if (rate instanceof ImportRate.Fixed fixed && fixed.docsPerSecond() == 0) {
+            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(true), CHANGED_BY);
+        } else if (rate instanceof ImportRate.Fixed fixed) {
+            resumeAt(fixed.docsPerSecond());
+        } else if (rate instanceof ImportRate.Max) {
+            resumeAt(0);
+        } else {
+            metrics = new HoldMetrics(target.toNanos() / 1e9).serve(hold.metricsPort);
+            HoldLoop loop = new HoldLoop(api, jobs, hold.route, IMPORT.jobName(), hold.controller(target), limit ->
+                    throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(limit), CHANGED_BY), metrics,
+                    System.out, System::nanoTime);
+            loop.start(hold.start);
+            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(false), CHANGED_BY);
+            controller = new Thread(() -> {
+                try {
+                    loop.run(hold.interval);
+                } catch (InterruptedException stopped) {
+                    Thread.currentThread().interrupt();
+                } catch (Exception e) {
+                    System.err.println("volumizer: the hold controller stopped: " + e);
+                }
+            }, "hold");
+            controller.start();
+            options.addAll(List.of("--duration", Long.toString(holdDuration)));
+        }
+        System.out.println("volumizer: " + Instant.now() + " pass at import rate " + rate.label());
+        PassRecorder recorder = new PassRecorder(api, jobs, hold.route, IMPORT.jobName(), WINDOW, hold.minRequests);
+        recorder.start();
+        PassRecorder.Measured measured;
+        try {
+            session.run("import-" + rate.label(), options);
+            measured = recorder.finish();
+        } finally {
+            recorder.close();
+            if (controller != null) {
+                controller.interrupt();
+                controller.join();
+            }
+            if (metrics != null) {
+                metrics.close();
+            }
+        }
+        JsonNode requests = JSON.readTree(results.resolve("mixed-import-" + rate.label() + ".json").toFile()).path("requests");
+        System.out.printf(Locale.ROOT, "volumizer: import rate %s: %.0f docs/s achieved, %s p95 %.1f ms%n", rate.label(),
+                measured.achievedDocsPerSecond(), hold.route.id(), measured.p95Seconds() * 1000);
+        return new CurveReport.Point(rate, measured, weightedP95(requests), requests.path("All Requests").path("failed").asLong());
+    }
+
+    private void resumeAt(double limit) throws Exception {
+        throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(limit), CHANGED_BY);
+        throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(false), CHANGED_BY);
+    }
+
+    /** The count-weighted mean p95 of the reads, as the mixed comparison computes it. */
+    private double weightedP95(JsonNode requests) {
+        double weighted = 0;
+        long count = 0;
+        for (String read : reads) {
+            JsonNode stats = requests.path(read);
+            weighted += stats.path("p95").asDouble() * stats.path("count").asLong();
+            count += stats.path("count").asLong();
+        }
+        return count == 0 ? Double.NaN : weighted / count;
+    }
+
+    /** The first customer no curve generated yet, kept in {@code file}; {@code count} more are taken. */
+    public static long takeCustomers(Path file, long first, long count) throws IOException {
+        long from = Files.exists(file) ? Math.max(first, Long.parseLong(Files.readString(file).trim())) : first;
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, Long.toString(from + count));
+        return from;
+    }
+}

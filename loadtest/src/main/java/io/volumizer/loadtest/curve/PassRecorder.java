@@ -1,0 +1,101 @@
+package io.volumizer.loadtest.curve;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.volumizer.ops.throttle.hold.HoldLoop;
+import io.volumizer.ops.throttle.hold.LatencyHistogram;
+import io.volumizer.options.conventions.ApiRouteGroup;
+
+/**
+ * What one pass of the curve measured on the server side: the route group's p95 over the pass and in each window
+ * (from the API's histogram, as the hold controller sees it), and the docs/s the import's jobs let through (from
+ * their TaskManagers' counters). A thread reads the endpoints every window while the users run.
+ */
+final class PassRecorder implements AutoCloseable {
+
+    /** A pass's figures: windows with fewer requests than the minimum are left out of {@code windowP95s}. */
+    record Measured(double seconds, double achievedDocsPerSecond, double p95Seconds, long requests,
+            List<Double> windowP95s) {
+
+        long windowsUnder(double targetSeconds) {
+            return windowP95s.stream().filter(p95 -> p95 < targetSeconds).count();
+        }
+    }
+
+    private final HoldLoop.Scrape api;
+    private final HoldLoop.Scrape jobs;
+    private final ApiRouteGroup group;
+    private final String jobName;
+    private final Duration window;
+    private final long minRequests;
+    private final List<Double> windowP95s = new ArrayList<>();
+    private LatencyHistogram first;
+    private LatencyHistogram last;
+    private double firstPassed;
+    private long started;
+    private Thread sampler;
+
+    PassRecorder(HoldLoop.Scrape api, HoldLoop.Scrape jobs, ApiRouteGroup group, String jobName, Duration window,
+            long minRequests) {
+        this.api = api;
+        this.jobs = jobs;
+        this.group = group;
+        this.jobName = jobName;
+        this.window = window;
+        this.minRequests = minRequests;
+    }
+
+    void start() throws IOException, InterruptedException {
+        first = LatencyHistogram.of(api.samples(), group);
+        last = first;
+        firstPassed = HoldLoop.passed(jobs.samples(), jobName);
+        started = System.nanoTime();
+        sampler = new Thread(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.sleep(window.toMillis());
+                    sample();
+                }
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            } catch (IOException e) {
+                System.err.println("volumizer: the API's metrics were not read: " + e.getMessage());
+            }
+        }, "curve-windows");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    private void sample() throws IOException, InterruptedException {
+        LatencyHistogram now = LatencyHistogram.of(api.samples(), group);
+        synchronized (windowP95s) {
+            now.since(last).filter(requests -> requests.count() >= minRequests)
+                    .ifPresent(requests -> windowP95s.add(requests.quantile(0.95)));
+            last = now;
+        }
+    }
+
+    /** Stops the windows and measures the whole pass. */
+    Measured finish() throws IOException, InterruptedException {
+        close();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        double passed = HoldLoop.passed(jobs.samples(), jobName);
+        LatencyHistogram pass = LatencyHistogram.of(api.samples(), group).since(first)
+                .orElseThrow(() -> new IOException("the API restarted during the pass: its counts began again"));
+        synchronized (windowP95s) {
+            return new Measured(seconds, Math.max(0, passed - firstPassed) / seconds, pass.quantile(0.95), pass.count(),
+                    List.copyOf(windowP95s));
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (sampler != null) {
+            sampler.interrupt();
+            sampler.join();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.volumizer.loadtest.curve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+
+import javax.imageio.ImageIO;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CurveReportTest {
+
+    private static CurveReport.Point point(ImportRate rate, double achieved, double p95Millis, List<Double> windows) {
+        return new CurveReport.Point(rate, new PassRecorder.Measured(70, achieved, p95Millis / 1000, 7_000, windows),
+                p95Millis + 1, 0);
+    }
+
+    private static List<Double> windows(int under, int over) {
+        List<Double> p95s = new java.util.ArrayList<>(Collections.nCopies(under, 0.02));
+        p95s.addAll(Collections.nCopies(over, 0.08));
+        return p95s;
+    }
+
+    private static List<CurveReport.Point> curve(double holdAchieved, List<Double> holdWindows) {
+        return List.of(point(new ImportRate.Fixed(0), 0, 6, windows(7, 0)),
+                point(new ImportRate.Fixed(100), 99, 20, windows(7, 0)),
+                point(new ImportRate.Fixed(250), 248, 45, windows(6, 1)),
+                point(new ImportRate.Fixed(500), 497, 90, windows(0, 7)),
+                point(new ImportRate.Max(), 2_400, 400, windows(0, 7)),
+                point(new ImportRate.Hold(), holdAchieved, 40, holdWindows));
+    }
+
+    @Test
+    void comparesHoldWithTheFastestFixedRateThatMetTheTarget() {
+        CurveReport met = new CurveReport("curve", "navigation", 0.05, curve(210, windows(19, 1)));
+        assertThat(met.bestFixed().orElseThrow().rate()).isEqualTo(new ImportRate.Fixed(250));
+        assertThat(met.verdict()).contains("19 of 20 windows (95.0%", "0.85× the 248 docs/s", "(250;")
+                .doesNotContain("not met");
+
+        CurveReport slow = new CurveReport("curve", "navigation", 0.05, curve(150, windows(18, 2)));
+        assertThat(slow.verdict()).contains("18 of 20 windows (90.0%; needs 95%): not met", "0.60×", "not met.");
+    }
+
+    @Test
+    void writesTheTableItsJsonAndAChart(@TempDir Path folder) throws IOException {
+        new CurveReport("curve", "navigation", 0.05, curve(210, windows(19, 1))).write(folder, "header");
+        assertThat(Files.readString(folder.resolve("curve.md"))).contains("| 250 | 248 | 45.0 | 6 / 7 |", "| hold | 210 |");
+        assertThat(Files.readString(folder.resolve("curve.json"))).contains("\"rate\" : \"max\"", "\"verdict\"");
+        assertThat(ImageIO.read(folder.resolve("curve.png").toFile()).getWidth()).isEqualTo(1000);
+    }
+}
