@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
@@ -33,13 +34,18 @@ import com.mongodb.client.model.Updates;
 
 import io.volumizer.api.commands.CommandRefusedException.Reason;
 import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.throttle.ThrottleSettings;
+import io.volumizer.options.conventions.MetricNames;
+import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.Options;
 import io.volumizer.domain.selection.Selection;
 import io.volumizer.options.steps.BulkUpdateOptions;
 import io.volumizer.options.steps.CommandStepOptions;
+import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.SetAclOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.Acl;
+import io.volumizer.schemas.event.ThrottleSetting;
 import io.volumizer.schemas.keys.RepositoryNames;
 import io.volumizer.stores.AclJson;
 import io.volumizer.stores.DocumentFields;
@@ -126,7 +132,7 @@ public final class Commands {
     public String reindex(String repository, List<String> options) throws IOException {
         checkRepository(repository);
         refuseWhileActive(repository, CommandStore.REINDEX);
-        String commandId = newId("reindex", repository);
+        String commandId = newId(Step.REINDEX, repository);
         List<String> arguments = new ArrayList<>(List.of("--repository", repository, "--command-id", commandId));
         arguments.addAll(options);
         check(Step.REINDEX, arguments);
@@ -184,7 +190,7 @@ public final class Commands {
             throw new CommandRefusedException(Reason.INVALID, "params.properties", parsedAction + " takes no properties");
         }
         checkRepository(repository);
-        String commandId = newId("bulk", repository);
+        String commandId = newId(Step.BULK_UPDATE, repository);
         List<String> arguments = new ArrayList<>(List.of("--repository", repository, "--command-id", commandId,
                 "--action", parsedAction.name(), "--properties", JSON.valueToTree(values).toString()));
         selection.filters().forEach((name, value) -> arguments.addAll(List.of("--filter", name + "=" + value)));
@@ -223,7 +229,7 @@ public final class Commands {
             throw new CommandRefusedException(Reason.NOT_FOUND, "params.document", "no document " + documentId + " in " + repository);
         }
         refuseWhileActive(repository, SetAclOptions.ACTION);
-        String commandId = newId("acl", repository);
+        String commandId = newId(Step.SET_ACL, repository);
         String aclJson = AclJson.write(parsed).toString();
         List<String> arguments = new ArrayList<>(List.of("--repository", repository, "--command-id", commandId,
                 "--document", documentId, "--acl", aclJson));
@@ -295,6 +301,9 @@ public final class Commands {
             status.put("applied", applied.longValue());
         }
         indexed(record).ifPresent(indexed -> status.put("indexed", indexed));
+        if (state == State.RUNNING) {
+            throttle(record).ifPresent(throttle -> status.set("throttle", throttle));
+        }
         if (state == State.WAITING_FOR_IMPORT) {
             status.put("message", "every change is in the documents topic, and no import's committed offsets on it "
                     + "have moved for " + IMPORT_IDLE.toSeconds() + " s: resume the import (bin/volumizer job resume "
@@ -307,6 +316,42 @@ public final class Commands {
             }
         }
         return status;
+    }
+
+    /**
+     * A running command's throttle ({@code bin/volumizer throttle <command id | step>}): the settings its job obeys,
+     * its own and its step's, and the rate its source achieves (a minute's mean); empty for a command whose step
+     * obeys none (a bulk update's changes obey the import's), or when the control topic cannot be read now.
+     */
+    private Optional<ObjectNode> throttle(Document record) {
+        Step step = step(record);
+        String jobId = record.getString(CommandStore.JOB_ID);
+        if (!step.throttled() || jobId == null) {
+            return Optional.empty();
+        }
+        List<String> arguments = new ArrayList<>(pipelineArguments);
+        arguments.addAll(record.getList(JOB_ARGUMENTS, String.class));
+        PipelineOptions pipeline = ((PipelineStepOptions) step.parse(arguments)).pipeline;
+        try {
+            Map<String, ThrottleSetting> settings = new ThrottleSettings(kafka, pipeline.registry.url,
+                    pipeline.controlTopic(), pipeline.topicSettings).read();
+            ObjectNode throttle = JSON.createObjectNode();
+            ArrayNode obeyed = throttle.putArray("obeys");
+            for (String target : List.of(record.getString(CommandStore.ID), step.id())) {
+                ThrottleSetting setting = settings.get(target);
+                if (setting != null) {
+                    obeyed.addObject().put("target", target).put("docsPerSecond", setting.getDocsPerSecond())
+                            .put("paused", setting.getPaused());
+                }
+            }
+            throttle.put("achievedDocsPerSecond", flink.metricSum(jobId, "", MetricNames.THROTTLE_ACHIEVED));
+            return Optional.of(throttle);
+        } catch (ExecutionException | TimeoutException | KafkaException | IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
     }
 
     /** Stops the command's job with a savepoint: the command is ABORTED, and can be resumed from there. */
@@ -537,8 +582,8 @@ public final class Commands {
         }
     }
 
-    private static String newId(String kind, String repository) {
-        return kind + "-" + repository + "-" + ID_TIME.format(Instant.now()) + "-" + UUID.randomUUID().toString().substring(0, 8);
+    private static String newId(Step step, String repository) {
+        return step.commandKind().orElseThrow() + "-" + repository + "-" + ID_TIME.format(Instant.now()) + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     private static String instant(Date date) {

@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
  * the rate each running job achieves.
  */
 @Command(name = "throttle", mixinStandardHelpOptions = true, description = "Limits, pauses or resumes a step's jobs "
-        + "(import, index, import-and-index, generate, reindex) or a command's while they run; with --hold-p95, keeps "
+        + "(import, index, import-and-index, generate, reindex, set-acl) or a command's while they run; with --hold-p95, keeps "
         + "setting a step's limit so that the users' p95 stays under a target; lists the throttles and the running "
         + "jobs' rates without arguments.")
 public final class ThrottleCommand implements Callable<Integer> {
@@ -47,7 +47,7 @@ public final class ThrottleCommand implements Callable<Integer> {
     @Mixin HoldOptions hold = new HoldOptions();
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "TARGET", description = "A step's id (generate, import, "
-            + "index, import-and-index, reindex) or a reindex command's id.")
+            + "index, import-and-index, reindex, set-acl) or a reindex or setAcl command's id.")
     String target;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SETTING", description = "Documents a second (shared by the "
@@ -90,7 +90,7 @@ public final class ThrottleCommand implements Callable<Integer> {
 
     /** Holds the users' p95 under the target by the step's limit, until Ctrl-C. */
     private int hold(ThrottleSettings settings) throws Exception {
-        if (target == null || setting != null || !ThrottleSettings.isTarget(target) || target.startsWith(Step.REINDEX.id() + "-")) {
+        if (target == null || setting != null || !ThrottleSettings.isStep(target)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--hold-p95 holds one step: "
                     + "throttle <step> --hold-p95 LATENCY, a step among " + ThrottleSettings.steps());
         }

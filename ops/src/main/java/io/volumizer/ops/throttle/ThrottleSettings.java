@@ -133,17 +133,21 @@ public final class ThrottleSettings {
     }
 
     /**
-     * Whether {@code target} is one a job obeys: a throttled step's id ({@link Step#throttled}) or a reindex
-     * command's id (its job obeys its own and its step's).
+     * Whether {@code target} is one a job obeys: a throttled step's id ({@link Step#throttled}) or the id of one of
+     * its commands, a reindex or a setAcl (its job obeys its own and its step's).
      */
     public static boolean isTarget(String target) {
-        return Arrays.stream(Step.values()).anyMatch(step -> step.throttled() && step.id().equals(target))
-                || target.startsWith(Step.REINDEX.id() + "-");
+        return isStep(target) || Arrays.stream(Step.values()).anyMatch(step -> step.throttled() && step.isCommand(target));
+    }
+
+    /** Whether {@code target} is a throttled step's id. */
+    public static boolean isStep(String target) {
+        return Arrays.stream(Step.values()).anyMatch(step -> step.throttled() && step.id().equals(target));
     }
 
     /** What {@link #isTarget} accepts, for an error message. */
     public static String targets() {
-        return steps() + ", or a reindex command's id";
+        return steps() + ", or a reindex or setAcl command's id";
     }
 
     /** The steps whose jobs obey a throttle, for an error message. */

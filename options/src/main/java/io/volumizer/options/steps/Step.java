@@ -2,6 +2,7 @@ package io.volumizer.options.steps;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import io.volumizer.options.Options;
@@ -100,11 +101,30 @@ public enum Step {
     }
 
     /**
-     * Whether the step's jobs obey a throttle ({@code bin/volumizer throttle}): those whose source reads documents
-     * (a bulk update's reads slices of a selection, a setAcl's folders).
+     * Whether the step's jobs obey a throttle ({@code bin/volumizer throttle}): those whose source reads documents.
+     * A bulk update's reads slices of a selection, whose changes the running import applies: they obey the import's.
      */
     public boolean throttled() {
-        return this == GENERATE || this == IMPORT || this == INDEX || this == IMPORT_AND_INDEX || this == REINDEX;
+        return this == GENERATE || this == IMPORT || this == INDEX || this == IMPORT_AND_INDEX || this == REINDEX
+                || this == SET_ACL;
+    }
+
+    /**
+     * What the ids of the step's commands begin with ({@code reindex-demo-…}), a command being a run of the step
+     * the API tracks; empty for a step that runs no command.
+     */
+    public Optional<String> commandKind() {
+        return switch (this) {
+            case REINDEX -> Optional.of("reindex");
+            case BULK_UPDATE -> Optional.of("bulk");
+            case SET_ACL -> Optional.of("acl");
+            default -> Optional.empty();
+        };
+    }
+
+    /** Whether {@code id} is the id of one of this step's commands. */
+    public boolean isCommand(String id) {
+        return commandKind().map(kind -> id.startsWith(kind + "-")).orElse(false);
     }
 
     /** @throws IllegalArgumentException naming the steps there are */

@@ -11,6 +11,8 @@ import org.bson.Document;
 import io.volumizer.jobs.bulk.CommandRecords;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.JobMains;
+import io.volumizer.jobs.internal.throttle.ThrottledSource;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.SetAclOptions;
 import io.volumizer.options.steps.Step;
@@ -42,8 +44,9 @@ public record SetAclJob(Source<DocumentEvent, ?, ?> propagation, Sink<DocumentEv
             String acl = AclJson.write(options.newAcl()).toString();
             Instant commandTime = CommandRecords.begin(options, SetAclOptions.ACTION, new Document(CommandStore.PARAMS,
                     new Document("document", options.document).append("acl", Document.parse(acl))));
-            return new SetAclJob(new PropagationSource(new SetAclSettings(pipeline.repositoryDatabases(),
+            return new SetAclJob(ThrottledSource.of(new PropagationSource(new SetAclSettings(pipeline.repositoryDatabases(),
                     options.repository, options.document, acl, options.commandId, commandTime, Backoff.DEFAULT)),
+                    pipeline, Step.SET_ACL, options.commandId, 1, MetricNames.BULK),
                     Connectors.atLeastOnceSink(options, pipeline.documentsTopic(), DocumentEvent.class, DocumentKeys::parentKey));
         });
     }
