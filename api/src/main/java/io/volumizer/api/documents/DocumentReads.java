@@ -31,6 +31,7 @@ import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
 import io.volumizer.domain.topology.Topology;
+import io.volumizer.stores.blob.Uploads;
 import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.stores.DocumentFields;
 
@@ -42,7 +43,6 @@ import io.volumizer.stores.DocumentFields;
  */
 public final class DocumentReads {
 
-    public static final String UPLOADED_BLOB_PREFIX = "sha256:";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Documents documents;
@@ -134,8 +134,8 @@ public final class DocumentReads {
         String key = blob.getString(DocumentFields.Blob.KEY);
         byte[] bytes;
         String digest = blob.getString(DocumentFields.Blob.DIGEST);
-        if (key.startsWith(UPLOADED_BLOB_PREFIX)) {
-            bytes = blobs.require(repository).get(key.substring(UPLOADED_BLOB_PREFIX.length())).orElseThrow(() -> ApiException.notFound(
+        if (key.startsWith(Uploads.PREFIX)) {
+            bytes = blobs.require(repository).get(key.substring(Uploads.PREFIX.length())).orElseThrow(() -> ApiException.notFound(
                     "blob " + key + " of document '" + document.getString(KEY) + "' is not in the blob store"));
         } else {
             // Stored by an import with a blob store, or else rendered again: the same bytes either way.

@@ -60,6 +60,7 @@ import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Permission;
 import io.volumizer.schemas.event.Origin;
 import io.volumizer.schemas.keys.DocumentKeys;
+import io.volumizer.stores.blob.Uploads;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.VersionAllocator;
 

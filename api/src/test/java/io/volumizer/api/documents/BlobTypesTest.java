@@ -1,5 +1,7 @@
 package io.volumizer.api.documents;
 
+import io.volumizer.stores.blob.Uploads;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -26,7 +28,7 @@ class BlobTypesTest {
             scanned letter, plain text                             | scan.txt      | text/plain      | attachment
             """)
     void theTypeIsTheBytesNotTheName(String content, String filename, String type, String disposition) {
-        String detected = BlobTypes.detect(content.getBytes(StandardCharsets.UTF_8), filename);
+        String detected = Uploads.detect(content.getBytes(StandardCharsets.UTF_8), filename);
 
         assertThat(detected).isEqualTo(type);
         assertThat(BlobTypes.disposition(detected, filename)).isEqualTo(disposition + "; filename=\"" + filename + "\"");
@@ -34,20 +36,20 @@ class BlobTypesTest {
 
     @Test
     void imagesAndDocxAreShownInline() throws IOException {
-        assertThat(BlobTypes.detect(PNG, "a.txt")).isEqualTo("image/png");
-        assertThat(BlobTypes.detect(JPEG, null)).isEqualTo("image/jpeg");
+        assertThat(Uploads.detect(PNG, "a.txt")).isEqualTo("image/png");
+        assertThat(Uploads.detect(JPEG, null)).isEqualTo("image/jpeg");
         ByteArrayOutputStream docx = new ByteArrayOutputStream();
         try (XWPFDocument letter = new XWPFDocument()) {
             letter.createParagraph().createRun().setText("Dear customer");
             letter.write(docx);
         }
-        String letterType = BlobTypes.detect(docx.toByteArray(), "letter.docx");
+        String letterType = Uploads.detect(docx.toByteArray(), "letter.docx");
 
         assertThat(letterType).isEqualTo("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
         for (String type : new String[] {"image/png", "image/jpeg", letterType}) {
             assertThat(BlobTypes.disposition(type, "f")).startsWith("inline;");
         }
-        assertThat(BlobTypes.detect(docx.toByteArray(), "letter.html")).as("a zip named otherwise").doesNotStartWith("text/");
+        assertThat(Uploads.detect(docx.toByteArray(), "letter.html")).as("a zip named otherwise").doesNotStartWith("text/");
     }
 
     @Test

@@ -33,7 +33,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 
-import io.volumizer.api.documents.Uploads;
+import io.volumizer.stores.blob.Uploads;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.render.HostileFiles;
 import io.volumizer.generators.GeneratorSettings;

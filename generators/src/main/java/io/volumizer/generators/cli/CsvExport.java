@@ -28,18 +28,23 @@ public final class CsvExport {
         this.writer = writer;
     }
 
+    /** The row of the document at generator index {@code index}, in {@link #HEADER}'s order. */
+    public static void row(CSVPrinter csv, long index, DocumentEvent document) throws IOException {
+        BlobRef blob = document.getBlob();
+        csv.printRecord(index, document.getOperation(), document.getRepository(), document.getId(),
+                document.getParentId(), document.getType(), document.getName(), document.getTitle(),
+                document.getCreated(), document.getModified(), document.getVersion(),
+                blob == null ? null : blob.getKey(), blob == null ? null : blob.getMimeType(),
+                blob == null ? null : blob.getFilename(), JSON.writeValueAsString(document.getProperties()));
+    }
+
     long write(BankGenerator generator, Progress progress) throws IOException {
         long written = 0;
         CSVPrinter csv = CSVFormat.RFC4180.builder().setHeader(HEADER).build().print(writer);
         for (long index = 0; index < generator.indexSpace(); index++) {
             DocumentEvent document = generator.documentAt(index);
             if (document != null) {
-                BlobRef blob = document.getBlob();
-                csv.printRecord(index, document.getOperation(), document.getRepository(), document.getId(),
-                        document.getParentId(), document.getType(), document.getName(), document.getTitle(),
-                        document.getCreated(), document.getModified(), document.getVersion(),
-                        blob == null ? null : blob.getKey(), blob == null ? null : blob.getMimeType(),
-                        blob == null ? null : blob.getFilename(), JSON.writeValueAsString(document.getProperties()));
+                row(csv, index, document);
                 written++;
             }
             progress.at(index, written);

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -81,26 +82,39 @@ public final class ImportCurve {
      */
     public void run(List<String> importArguments, List<String> backlog, long holdDuration, String header) throws Exception {
         throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(true), CHANGED_BY);
+        // On Ctrl-C too, the import is left as it was found: unthrottled.
+        Thread lift = new Thread(this::lift, "lift the curve's throttle");
+        Runtime.getRuntime().addShutdownHook(lift);
         try {
-            session.start(IMPORT, importArguments);
+            Set<String> importJob = Set.of(session.start(IMPORT, importArguments));
             String generate = session.start(Step.GENERATE, backlog);
             session.awaitFinished(generate);
             System.out.println("volumizer: backlog generated; warming up");
             session.warmUp();
             List<CurveReport.Point> points = new ArrayList<>();
             for (ImportRate rate : rates) {
-                points.add(pass(rate, holdDuration));
+                points.add(pass(rate, holdDuration, importJob));
             }
             CurveReport report = new CurveReport(NAME, hold.route.id(), target.toNanos() / 1e9, points);
             report.write(results, header);
             System.out.println(report.markdown(header));
         } finally {
-            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(0), CHANGED_BY);
-            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(false), CHANGED_BY);
+            Runtime.getRuntime().removeShutdownHook(lift);
+            lift();
         }
     }
 
-    private CurveReport.Point pass(ImportRate rate, long holdDuration) throws Exception {
+    private void lift() {
+        try {
+            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(0), CHANGED_BY);
+            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(false), CHANGED_BY);
+        } catch (Exception e) {
+            System.err.println("volumizer: the " + IMPORT.id() + " throttle is still set (bin/volumizer throttle "
+                    + IMPORT.id() + " off, then resume): " + e.getMessage());
+        }
+    }
+
+    private CurveReport.Point pass(ImportRate rate, long holdDuration, Set<String> importJob) throws Exception {
         HoldLoop.Scrape api = () -> PrometheusScrape.of(hold.apiMetrics).samples();
         HoldLoop.Scrape jobs = () -> PrometheusScrape.of(hold.flinkMetrics).samples();
         List<String> options = new ArrayList<>();
@@ -114,7 +128,7 @@ public final class ImportCurve {
             resumeAt(0);
         } else {
             metrics = new HoldMetrics(target.toNanos() / 1e9).serve(hold.metricsPort);
-            HoldLoop loop = new HoldLoop(api, jobs, hold.route, IMPORT.jobName(), hold.controller(target), limit ->
+            HoldLoop loop = new HoldLoop(api, jobs, () -> importJob, hold.route, hold.controller(target), limit ->
                     throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(limit), CHANGED_BY), metrics,
                     System.out, System::nanoTime);
             loop.start(hold.start);
@@ -132,7 +146,7 @@ public final class ImportCurve {
             options.addAll(List.of("--duration", Long.toString(holdDuration)));
         }
         System.out.println("volumizer: " + Instant.now() + " pass at import rate " + rate.label());
-        PassRecorder recorder = new PassRecorder(api, jobs, hold.route, IMPORT.jobName(), WINDOW, hold.minRequests);
+        PassRecorder recorder = new PassRecorder(api, jobs, hold.route, importJob, WINDOW, hold.minRequests);
         recorder.start();
         PassRecorder.Measured measured;
         try {

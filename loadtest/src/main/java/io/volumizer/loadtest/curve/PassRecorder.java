@@ -28,7 +28,7 @@ final class PassRecorder implements AutoCloseable {
     private final HoldLoop.Scrape api;
     private final HoldLoop.Scrape jobs;
     private final ApiRouteGroup group;
-    private final String jobName;
+    private final java.util.Set<String> jobIds;
     private final Duration window;
     private final long minRequests;
     private final List<Double> windowP95s = new ArrayList<>();
@@ -38,12 +38,12 @@ final class PassRecorder implements AutoCloseable {
     private long started;
     private Thread sampler;
 
-    PassRecorder(HoldLoop.Scrape api, HoldLoop.Scrape jobs, ApiRouteGroup group, String jobName, Duration window,
-            long minRequests) {
+    PassRecorder(HoldLoop.Scrape api, HoldLoop.Scrape jobs, ApiRouteGroup group, java.util.Set<String> jobIds,
+            Duration window, long minRequests) {
         this.api = api;
         this.jobs = jobs;
         this.group = group;
-        this.jobName = jobName;
+        this.jobIds = jobIds;
         this.window = window;
         this.minRequests = minRequests;
     }
@@ -51,7 +51,7 @@ final class PassRecorder implements AutoCloseable {
     void start() throws IOException, InterruptedException {
         first = LatencyHistogram.of(api.samples(), group);
         last = first;
-        firstPassed = HoldLoop.passed(jobs.samples(), jobName);
+        firstPassed = HoldLoop.passed(jobs.samples(), jobIds);
         started = System.nanoTime();
         sampler = new Thread(() -> {
             try {
@@ -82,7 +82,7 @@ final class PassRecorder implements AutoCloseable {
     Measured finish() throws IOException, InterruptedException {
         close();
         double seconds = (System.nanoTime() - started) / 1e9;
-        double passed = HoldLoop.passed(jobs.samples(), jobName);
+        double passed = HoldLoop.passed(jobs.samples(), jobIds);
         LatencyHistogram pass = LatencyHistogram.of(api.samples(), group).since(first)
                 .orElseThrow(() -> new IOException("the API restarted during the pass: its counts began again"));
         synchronized (windowP95s) {

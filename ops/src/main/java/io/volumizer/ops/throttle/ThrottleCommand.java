@@ -4,7 +4,9 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -102,8 +104,10 @@ public final class ThrottleCommand implements Callable<Integer> {
         }
         String by = System.getProperty("user.name") + " (hold)";
         try (HoldMetrics metrics = new HoldMetrics(controller.targetSeconds()).serve(hold.metricsPort)) {
+            FlinkSessionClient flinkJobs = new FlinkSessionClient(flink.rest);
+            Step step = Step.named(target);
             HoldLoop loop = new HoldLoop(() -> PrometheusScrape.of(hold.apiMetrics).samples(),
-                    () -> PrometheusScrape.of(hold.flinkMetrics).samples(), hold.route, Step.named(target).jobName(),
+                    () -> PrometheusScrape.of(hold.flinkMetrics).samples(), () -> running(flinkJobs, step), hold.route,
                     controller, limit -> settings.change(target, new ThrottleSettings.Change.Limit(limit), by), metrics,
                     System.out, System::nanoTime);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.printf(Locale.ROOT,
@@ -112,6 +116,13 @@ public final class ThrottleCommand implements Callable<Integer> {
             loop.run(hold.interval);
         }
         return 0;
+    }
+
+    /** The ids of the step's running jobs. */
+    static Set<String> running(FlinkSessionClient client, Step step) throws java.io.IOException {
+        return client.jobs().stream().filter(job -> job.path("state").asText().equals("RUNNING")
+                        && job.path("name").asText().startsWith(step.jobName() + " "))
+                .map(job -> job.path("jid").asText()).collect(Collectors.toSet());
     }
 
     /** Each running job of a throttled step: what it obeys and the rate its source achieves. */

@@ -27,6 +27,7 @@ public final class MetricNames {
     public static final String INDEX = "index";
     public static final String REINDEX = "reindex";
     public static final String BULK = "bulk";
+    public static final String CSV_IMPORT = "csv-import";
 
     public static final String GENERATED = "generated";
     public static final String DECODED = "decoded";

@@ -22,7 +22,8 @@ public enum Step {
     SMOKE("smoke", "io.volumizer.jobs.smoke.SmokeJob", SmokeOptions::new),
     REINDEX("reindex", "io.volumizer.jobs.reindex.ReindexJob", ReindexOptions::new),
     BULK_UPDATE("bulk-update", "io.volumizer.jobs.bulk.BulkUpdateJob", BulkUpdateOptions::new),
-    SET_ACL("set-acl", "io.volumizer.jobs.bulk.acl.SetAclJob", SetAclOptions::new);
+    SET_ACL("set-acl", "io.volumizer.jobs.bulk.acl.SetAclJob", SetAclOptions::new),
+    IMPORT_CSV("import-csv", "io.volumizer.jobs.csv.CsvImportJob", CsvImportOptions::new);
 
     private final String id;
     private final String mainClass;
@@ -106,7 +107,7 @@ public enum Step {
      */
     public boolean throttled() {
         return this == GENERATE || this == IMPORT || this == INDEX || this == IMPORT_AND_INDEX || this == REINDEX
-                || this == SET_ACL;
+                || this == SET_ACL || this == IMPORT_CSV;
     }
 
     /**

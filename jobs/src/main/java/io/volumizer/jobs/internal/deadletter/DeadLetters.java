@@ -50,6 +50,11 @@ public final class DeadLetters {
         return counted(reasonClass, reason).setPayload(ByteBuffer.wrap(payload)).setDocumentId(documentId).build();
     }
 
+    /** A row of a file that could not become a document: its payload is the row's text. */
+    public DeadLetter ofRow(ReasonClass reasonClass, String reason, String file, long line, byte[] payload) {
+        return counted(reasonClass, reason).setPayload(ByteBuffer.wrap(payload)).setFile(file).setLine(line).build();
+    }
+
     private DeadLetter.Builder counted(ReasonClass reasonClass, String reason) {
         counts.get(reasonClass).inc();
         return DeadLetter.newBuilder().setStage(stage).setReasonClass(reasonClass).setReason(reason)

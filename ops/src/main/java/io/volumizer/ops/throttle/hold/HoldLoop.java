@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 import io.volumizer.ops.metrics.PrometheusScrape;
@@ -31,10 +32,15 @@ public final class HoldLoop {
         void set(double docsPerSecond) throws Exception;
     }
 
+    /** The ids of the running jobs the throttle holds. */
+    public interface Jobs {
+        Set<String> ids() throws IOException;
+    }
+
     private final Scrape api;
-    private final Scrape jobs;
+    private final Scrape jobMetrics;
+    private final Jobs jobs;
     private final ApiRouteGroup group;
-    private final String jobName;
     private final AimdController controller;
     private final Limit limit;
     private final HoldMetrics metrics;
@@ -48,14 +54,15 @@ public final class HoldLoop {
     private long lastNanos;
 
     /**
-     * @param jobName the throttled step's job name ({@code volumizer-import-and-index}): the jobs whose documents count
+     * @param jobMetrics the TaskManagers' samples, where the throttled jobs count what they let through
+     * @param jobs       the throttled step's running jobs: those whose documents count
      */
-    public HoldLoop(Scrape api, Scrape jobs, ApiRouteGroup group, String jobName, AimdController controller, Limit limit,
-            HoldMetrics metrics, PrintStream log, LongSupplier nanoTime) {
+    public HoldLoop(Scrape api, Scrape jobMetrics, Jobs jobs, ApiRouteGroup group, AimdController controller,
+            Limit limit, HoldMetrics metrics, PrintStream log, LongSupplier nanoTime) {
         this.api = api;
+        this.jobMetrics = jobMetrics;
         this.jobs = jobs;
         this.group = group;
-        this.jobName = jobName;
         this.controller = controller;
         this.limit = limit;
         this.metrics = metrics;
@@ -71,8 +78,8 @@ public final class HoldLoop {
         lastLatencies = LatencyHistogram.of(api.samples(), group);
         lastPassed = passed();
         lastNanos = nanoTime.getAsLong();
-        log.printf(Locale.ROOT, "%s hold: %s p95 under %s, %s at %.0f docs/s to start%n", Instant.now(), group.id(),
-                AimdController.ms(controller.targetSeconds()), jobName, current);
+        log.printf(Locale.ROOT, "%s hold: %s p95 under %s, jobs %s at %.0f docs/s to start%n", Instant.now(), group.id(),
+                AimdController.ms(controller.targetSeconds()), jobs.ids(), current);
     }
 
     /** Every {@code interval} a window, until interrupted. */
@@ -125,18 +132,17 @@ public final class HoldLoop {
     }
 
     private double passed() throws IOException, InterruptedException {
-        return passed(jobs.samples(), jobName);
+        return passed(jobMetrics.samples(), jobs.ids());
     }
 
     /**
-     * Documents the running jobs named {@code jobName} (a step's: {@code volumizer-import}) let through so far,
-     * summed over their subtasks, from their TaskManagers' samples.
+     * Documents the jobs {@code jobIds} let through so far, summed over their subtasks, from their TaskManagers'
+     * samples. (By id: the reporter's job names have every '-' and ' ' made '_', so one step's name prefixes another's.)
      */
-    public static double passed(List<PrometheusScrape.Sample> samples, String jobName) {
+    public static double passed(List<PrometheusScrape.Sample> samples, Set<String> jobIds) {
         String passed = MetricNames.prometheusName(MetricNames.THROTTLE_PASSED);
         return samples.stream()
-                .filter(sample -> sample.name().equals(passed)
-                        && sample.labels().getOrDefault("job_name", "").startsWith(jobName + " "))
+                .filter(sample -> sample.name().equals(passed) && jobIds.contains(sample.labels().get("job_id")))
                 .mapToDouble(PrometheusScrape.Sample::value).sum();
     }
 }

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -24,18 +25,18 @@ class HoldLoopTest {
     private final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
     private HoldLoop loop(HoldMetrics metrics) {
-        return new HoldLoop(() -> apiScrapes.remove(0), () -> jobSamples(passedScrapes.remove(0)), ApiRouteGroup.NAVIGATION,
-                "volumizer-import-and-index", new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50), limits::add, metrics,
+        return new HoldLoop(() -> apiScrapes.remove(0), () -> jobSamples(passedScrapes.remove(0)), () -> Set.of("a1", "a2"),
+                ApiRouteGroup.NAVIGATION, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50), limits::add, metrics,
                 new PrintStream(log, true, StandardCharsets.UTF_8), () -> nanos.addAndGet(5_000_000_000L));
     }
 
-    /** Two subtasks of the import-and-index job and one of another step's, as the TaskManagers export them. */
+    /** Two jobs of the throttled step (a1, a2) and one of another, as the TaskManagers export them. */
     private static List<PrometheusScrape.Sample> jobSamples(double passed) {
         String name = MetricNames.prometheusName(MetricNames.THROTTLE_PASSED);
         return PrometheusScrape.parse(String.join("\n",
-                name + "{job_name=\"volumizer-import-and-index demo\",subtask_index=\"0\"} " + passed / 2,
-                name + "{job_name=\"volumizer-import-and-index demo\",subtask_index=\"1\"} " + passed / 2,
-                name + "{job_name=\"volumizer-index demo\",subtask_index=\"0\"} 99999"));
+                name + "{job_id=\"a1\",job_name=\"volumizer_import_and_index_demo\",subtask_index=\"0\"} " + passed / 2,
+                name + "{job_id=\"a2\",job_name=\"volumizer_import_and_index_demo\",subtask_index=\"1\"} " + passed / 2,
+                name + "{job_id=\"b\",job_name=\"volumizer_import_demo\",subtask_index=\"0\"} 99999"));
     }
 
     @Test

@@ -1,0 +1,58 @@
+package io.volumizer.jobs.csv;
+
+import java.time.Instant;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import io.volumizer.jobs.csv.source.CsvInputs;
+import io.volumizer.jobs.csv.source.CsvSource;
+import io.volumizer.jobs.internal.Connectors;
+import io.volumizer.jobs.internal.JobMains;
+import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.jobs.internal.stores.MongoConnection;
+import io.volumizer.jobs.internal.throttle.ThrottledSource;
+import io.volumizer.options.conventions.MetricNames;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.CsvImportOptions;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.keys.DocumentKeys;
+
+/**
+ * Imports CSV files: their rows, read in parallel by byte ranges ({@link CsvSource}), become document events on the
+ * repository's documents topic, exactly once and keyed by parent id like the generator's, so the running import and
+ * index take them as they take any other; rows that cannot become documents go to the dead-letter topic with their
+ * line. A bounded job: it finishes when every row is read. It obeys the {@code import-csv} throttle.
+ */
+public record CsvImportJob(Source<CsvRow, ?, ?> rows, ToDocuments toDocuments, Sink<DocumentEvent> documents,
+        Sink<DeadLetter> deadLetters) implements JobMains.Job {
+
+    @Override
+    public void build(StreamExecutionEnvironment env) {
+        SingleOutputStreamOperator<DocumentEvent> events = env
+                .fromSource(rows, WatermarkStrategy.noWatermarks(), "CSV rows").uid("csv.rows")
+                .process(toDocuments).uid("csv.documents").name("Rows to documents");
+        events.sinkTo(documents).uid("csv.documents-sink").name("Documents to Kafka");
+        events.getSideOutput(DeadLetters.TAG).sinkTo(deadLetters).uid("csv.dead-letters").name("Dead letters to Kafka");
+    }
+
+    public static void main(String[] args) throws Exception {
+        JobMains.run(Step.IMPORT_CSV, new CsvImportOptions(), args, options -> {
+            PipelineOptions pipeline = options.pipeline;
+            Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.deadletterTopic());
+            return new CsvImportJob(
+                    ThrottledSource.of(new CsvSource(CsvInputs.of(options.path, pipeline.blobs), options.splitSize),
+                            pipeline, Step.IMPORT_CSV, null, 1, MetricNames.CSV_IMPORT),
+                    new ToDocuments(options.repository, Instant.now(), options.blobs, MongoConnection.of(pipeline),
+                            pipeline.repositoryBlobStores()),
+                    Connectors.exactlyOnceSink(pipeline, Step.IMPORT_CSV, pipeline.documentsTopic(), DocumentEvent.class,
+                            DocumentKeys::parentKey),
+                    Connectors.deadLetterSink(pipeline, Step.IMPORT_CSV));
+        });
+    }
+}

@@ -1,0 +1,21 @@
+package io.volumizer.jobs.csv;
+
+/** One row of a CSV file as read: its file, the line it begins on, its file's header row, and its text. */
+public final class CsvRow {
+
+    public String file;
+    public long line;
+    public String header;
+    public String text;
+
+    /** For Flink's POJO serializer. */
+    public CsvRow() {
+    }
+
+    public CsvRow(String file, long line, String header, String text) {
+        this.file = file;
+        this.line = line;
+        this.header = header;
+        this.text = text;
+    }
+}

@@ -1,0 +1,122 @@
+package io.volumizer.jobs.csv.source;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.core.io.InputStatus;
+
+import io.volumizer.jobs.csv.CsvRow;
+
+/**
+ * Reads its splits' rows one at a time and emits each with its file and line; the split's offset and line move
+ * past a row as it is emitted, so a checkpoint (taken between two rows) resumes at the next one. Blank lines are
+ * skipped. It asks for one split at a time: the splits left go to readers that finish first.
+ */
+final class CsvReader implements SourceReader<CsvRow, CsvSplit> {
+
+    private final SourceReaderContext context;
+    private final CsvInputs inputs;
+    private final Deque<CsvSplit> splits = new ArrayDeque<>();
+    private CompletableFuture<Void> available = new CompletableFuture<>();
+    private boolean noMoreSplits;
+    private CsvSplit current;
+    private InputStream stream;
+    private RowReader rows;
+
+    CsvReader(SourceReaderContext context, CsvInputs inputs) {
+        this.context = context;
+        this.inputs = inputs;
+    }
+
+    @Override
+    public void start() {
+        context.sendSplitRequest();
+    }
+
+    @Override
+    public InputStatus pollNext(ReaderOutput<CsvRow> output) throws Exception {
+        while (true) {
+            if (current == null) {
+                current = splits.poll();
+                if (current == null) {
+                    if (noMoreSplits) {
+                        return InputStatus.END_OF_INPUT;
+                    }
+                    available = new CompletableFuture<>();
+                    return InputStatus.NOTHING_AVAILABLE;
+                }
+                stream = inputs.open(current.file(), current.start());
+                rows = new RowReader(stream, current.end() - current.start());
+            }
+            long startedAt = rows.consumed();
+            long lineAt = rows.lines();
+            String row = rows.next();
+            if (row == null) {
+                finishSplit();
+                continue;
+            }
+            long line = current.line() + lineAt;
+            current = current.at(current.start() + rows.consumed() - startedAt, current.line() + rows.lines() - lineAt);
+            // current.line() moved on; the row's own line is where it began
+            if (!row.isBlank()) {
+                output.collect(new CsvRow(current.file(), line, current.header(), row));
+                if (current.finished()) {
+                    finishSplit();
+                }
+                return InputStatus.MORE_AVAILABLE;
+            }
+        }
+    }
+
+    private void finishSplit() throws IOException {
+        stream.close();
+        stream = null;
+        rows = null;
+        current = null;
+        if (splits.isEmpty() && !noMoreSplits) {
+            context.sendSplitRequest();
+        }
+    }
+
+    @Override
+    public List<CsvSplit> snapshotState(long checkpointId) {
+        List<CsvSplit> state = new ArrayList<>();
+        if (current != null) {
+            state.add(current);
+        }
+        state.addAll(splits);
+        return state;
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        return available;
+    }
+
+    @Override
+    public void addSplits(List<CsvSplit> added) {
+        splits.addAll(added);
+        available.complete(null);
+    }
+
+    @Override
+    public void notifyNoMoreSplits() {
+        noMoreSplits = true;
+        available.complete(null);
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (stream != null) {
+            stream.close();
+        }
+    }
+}
