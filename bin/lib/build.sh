@@ -186,11 +186,11 @@ run_bench() {
       ;;
     pipeline) store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" --store-service mongodb "$@" ;;
     throttle) store_benchmark io.volumizer.benchmarks.throttle.ThrottleBenchmark "$THROTTLE_REPOSITORY" "$THROTTLE_CUSTOMERS" "$@" ;;
+    csv) store_benchmark io.volumizer.benchmarks.csv.CsvImportBenchmark "$CSV_REPOSITORY" "$CSV_CUSTOMERS" "$@" ;;
     commands) store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" --store-service mongodb "$@" ;;
     acl) store_benchmark io.volumizer.benchmarks.acl.AclBenchmark "$ACL_REPOSITORY" "$ACL_CUSTOMERS" "$@" ;;
     reliability | fuzz)
-      local jobs_jar
-      jobs_jar=$(ensure_built jobs)
+      local jobs_jar; jobs_jar=$(ensure_built jobs)
       [[ $suite == fuzz ]] && set -- --scenarios clean,fuzz --report fuzz "$@"
       run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.reliability.ReliabilityBenchmark --jar "$jobs_jar" \
         --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}" --repository reliability \
@@ -200,6 +200,6 @@ run_bench() {
       --search-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@" ;;
     security) run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.security.SecurityBenchmark \
       --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" --results "$results" "$@" ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, fuzz, commands, acl, sharding, security)" ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, fuzz, throttle, csv, commands, acl, sharding, security)" ;;
   esac
 }

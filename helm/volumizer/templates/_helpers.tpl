@@ -30,8 +30,8 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
   (HelmChartTest checks that they agree).
 */}}
 {{- define "volumizer.entryClass" -}}
-{{- $classes := dict "generate" "io.volumizer.jobs.generate.GenerateJob" "import" "io.volumizer.jobs.imports.ImportJob" "index" "io.volumizer.jobs.index.IndexJob" "import-and-index" "io.volumizer.jobs.pipeline.ImportAndIndexJob" -}}
-{{- required (printf "unknown step %q: steps are generate, import, index, import-and-index" .) (get $classes .) -}}
+{{- $classes := dict "generate" "io.volumizer.jobs.generate.GenerateJob" "import" "io.volumizer.jobs.imports.ImportJob" "index" "io.volumizer.jobs.index.IndexJob" "import-and-index" "io.volumizer.jobs.pipeline.ImportAndIndexJob" "import-csv" "io.volumizer.jobs.csv.CsvImportJob" -}}
+{{- required (printf "unknown step %q: steps are generate, import, index, import-and-index, import-csv" .) (get $classes .) -}}
 {{- end -}}
 
 {{/*

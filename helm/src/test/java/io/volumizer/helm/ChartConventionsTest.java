@@ -78,7 +78,7 @@ class ChartConventionsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"values.yaml", "values-import.yaml", "values-run.yaml"})
+    @ValueSource(strings = {"values.yaml", "values-import.yaml", "values-run.yaml", "values-csv.yaml"})
     void noProfileNamesATopicGroupOrStoreTheJobsDerive(String profile) throws IOException {
         JsonNode steps = YAML.readTree(CHART.resolve(profile).toFile()).path("steps");
 

@@ -25,6 +25,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.volumizer.options.conventions.ConsumerGroups;
 import io.volumizer.options.conventions.TopicNames;
+import io.volumizer.options.steps.CsvImportOptions;
 import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
 
@@ -46,7 +47,7 @@ class HelmChartTest {
             : a.equals(b) ? 0 : 1;
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml"})
+    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml", "values-csv.yaml"})
     void everyFlinkDeploymentIsWhatTheOperatorAndTheJobReadIt(String profile) throws Exception {
         String repository = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("repository").asText();
         List<JsonNode> deployments = new ArrayList<>();
@@ -73,7 +74,9 @@ class HelmChartTest {
             assertThat(List.of(options.pipeline.documentsTopic(), options.pipeline.importedTopic(),
                     options.pipeline.deadletterTopic(), options.pipeline.controlTopic())).as("%s's topics", step.id())
                     .isEqualTo(TopicNames.of(repository).all());
-            if (step != Step.GENERATE) {
+            if (step == Step.IMPORT_CSV) {
+                assertThat(((CsvImportOptions) options).repository).as("the CSV import's repository").isEqualTo(repository);
+            } else if (step != Step.GENERATE) {
                 assertThat(options.instance()).as("%s's consumer group", step.id()).isEqualTo(step.consumerGroup(repository));
             }
             assertThat(String.join(" ", job.getArgs())).doesNotContain("--mongodb-uri").doesNotContain("sasl.jaas.config");
@@ -97,7 +100,7 @@ class HelmChartTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml"})
+    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml", "values-csv.yaml"})
     void theChartLintsStrictly(String profile) throws Exception {
         Result result = helm("lint", profile, "--strict");
         assertThat(result.exitCode).as("helm lint --strict %s: %s%s", profile, result.out, result.err).isZero();
@@ -108,7 +111,7 @@ class HelmChartTest {
      * Kubernetes OpenAPI document ({@code -Dvolumizer.kubernetes.swagger}) and the CRDs in the operator's jar.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml"})
+    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml", "values-csv.yaml"})
     void everyResourceValidatesStrictlyAgainstTheKubernetesAndOperatorSchemas(String profile) throws Exception {
         Path schemas = schemas();
         Result rendered = helm("template", profile);
@@ -157,7 +160,7 @@ class HelmChartTest {
 
     /** The Flink pods' account may create and delete pods (a JobManager's TaskManagers); the API's may do nothing. */
     @ParameterizedTest
-    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml"})
+    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml", "values-csv.yaml"})
     void theApiRunsUnderAServiceAccountOfItsOwnBoundToNoRole(String profile) throws Exception {
         List<JsonNode> resources = render(profile);
         JsonNode pod = resources.stream()

@@ -77,6 +77,8 @@ public final class DocumentFields {
         public static final String SEED = "seed";
         public static final String INDEX = "index";
         public static final String COMMAND = "command";
+        /** A CSV row's file (its line is {@link #INDEX}). */
+        public static final String FILE = "file";
 
         private Origin() {
         }

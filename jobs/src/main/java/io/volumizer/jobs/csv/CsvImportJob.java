@@ -1,6 +1,8 @@
 package io.volumizer.jobs.csv;
 
+import java.io.IOException;
 import java.time.Instant;
+import java.util.List;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -44,9 +46,20 @@ public record CsvImportJob(Source<CsvRow, ?, ?> rows, ToDocuments toDocuments, S
     public static void main(String[] args) throws Exception {
         JobMains.run(Step.IMPORT_CSV, new CsvImportOptions(), args, options -> {
             PipelineOptions pipeline = options.pipeline;
+            CsvInputs inputs = CsvInputs.of(options.path, pipeline.blobs);
+            // Said at submission, not by a job restarting on a path it cannot read.
+            List<CsvInputs.Input> files;
+            try {
+                files = inputs.list();
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalArgumentException("--path " + options.path + " cannot be read: " + e, e);
+            }
+            if (files.isEmpty()) {
+                throw new IllegalArgumentException("--path " + options.path + ": no CSV file there");
+            }
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.deadletterTopic());
             return new CsvImportJob(
-                    ThrottledSource.of(new CsvSource(CsvInputs.of(options.path, pipeline.blobs), options.splitSize),
+                    ThrottledSource.of(new CsvSource(inputs, options.splitSize),
                             pipeline, Step.IMPORT_CSV, null, 1, MetricNames.CSV_IMPORT),
                     new ToDocuments(options.repository, Instant.now(), options.blobs, MongoConnection.of(pipeline),
                             pipeline.repositoryBlobStores()),

@@ -332,7 +332,8 @@ public final class MongoDocumentStore {
                         .setSource(origin.getString(DocumentFields.Origin.SOURCE))
                         .setSeed(origin.getLong(DocumentFields.Origin.SEED))
                         .setIndex(origin.getLong(DocumentFields.Origin.INDEX))
-                        .setCommand(origin.getString(DocumentFields.Origin.COMMAND)).build())
+                        .setCommand(origin.getString(DocumentFields.Origin.COMMAND))
+                        .setFile(origin.getString(DocumentFields.Origin.FILE)).build())
                 .setAcl(StoredForm.acl(stored)).build();
     }
 }

@@ -98,6 +98,9 @@ final class StoredForm {
                 if (origin.getCommand() != null) {
                     bson.writeString(DocumentFields.Origin.COMMAND, origin.getCommand());
                 }
+                if (origin.getFile() != null) {
+                    bson.writeString(DocumentFields.Origin.FILE, origin.getFile());
+                }
                 bson.writeEndDocument();
             }
             if (document.getAcl() != null) {

@@ -63,9 +63,8 @@ final class CsvReader implements SourceReader<CsvRow, CsvSplit> {
                 finishSplit();
                 continue;
             }
-            long line = current.line() + lineAt;
-            current = current.at(current.start() + rows.consumed() - startedAt, current.line() + rows.lines() - lineAt);
-            // current.line() moved on; the row's own line is where it began
+            long line = current.line();
+            current = current.at(current.start() + rows.consumed() - startedAt, line + rows.lines() - lineAt);
             if (!row.isBlank()) {
                 output.collect(new CsvRow(current.file(), line, current.header(), row));
                 if (current.finished()) {

@@ -7,7 +7,9 @@ import java.util.Locale;
  * of the last window. Users' latency is a steep, noisy function of the import's rate on a shared machine (flat,
  * then a knee where the stores saturate), and a change shows only after Elasticsearch's refreshes and merges
  * catch up: a PID loop tuned for one machine's slope oscillates on another's, while AIMD needs only the target.
- * It probes upwards slowly, backs off fast, and settles in a saw-tooth just below the knee.
+ * It probes upwards slowly, backs off fast, and settles in a saw-tooth just below the knee. Until its first decrease
+ * it doubles the limit instead of adding to it (TCP's slow start): from a cautious first limit it finds the knee in a
+ * few windows, not in minutes of additive steps.
  *
  * @param targetSeconds  the p95 the users should stay under
  * @param increase       docs/s added after a window comfortably under the target
@@ -44,8 +46,9 @@ public record AimdController(double targetSeconds, double increase, double decre
      * @param window   the users' requests in the window
      * @param achieved docs/s the throttled jobs let through in the window (NaN: unknown)
      * @param settling whether the last decision was a decrease, whose effect this window may not show yet
+     * @param slowStart whether no decrease was decided yet: an increase doubles the limit
      */
-    public Decision decide(double limit, LatencyHistogram window, double achieved, boolean settling) {
+    public Decision decide(double limit, LatencyHistogram window, double achieved, boolean settling, boolean slowStart) {
         long requests = window.count();
         if (requests < minRequests) {
             return new Decision(Kind.HOLD, limit, requests + " requests, fewer than " + minRequests + ": too few to judge");
@@ -70,8 +73,8 @@ public record AimdController(double targetSeconds, double increase, double decre
         if (ceiling > 0 && limit >= ceiling) {
             return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " under the target, at the ceiling");
         }
-        return new Decision(Kind.INCREASE, bounded(limit + increase), "p95 " + ms(p95) + " under "
-                + Math.round(headroom * 100) + "% of the target " + ms(targetSeconds));
+        return new Decision(Kind.INCREASE, bounded(slowStart ? 2 * limit : limit + increase), "p95 " + ms(p95) + " under "
+                + Math.round(headroom * 100) + "% of the target " + ms(targetSeconds) + (slowStart ? " (slow start: doubled)" : ""));
     }
 
     private double bounded(double limit) {

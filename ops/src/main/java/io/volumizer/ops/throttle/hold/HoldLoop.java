@@ -49,6 +49,7 @@ public final class HoldLoop {
 
     private double current;
     private boolean settling;
+    private boolean slowStart = true;
     private LatencyHistogram lastLatencies;
     private double lastPassed;
     private long lastNanos;
@@ -104,7 +105,7 @@ public final class HoldLoop {
         LatencyHistogram latencies = LatencyHistogram.of(apiSamples, group);
         Optional<LatencyHistogram> window = apiSamples.isEmpty() ? Optional.empty() : latencies.since(lastLatencies);
         AimdController.Decision decision = window
-                .map(requests -> controller.decide(current, requests, achieved, settling))
+                .map(requests -> controller.decide(current, requests, achieved, settling, slowStart))
                 .orElse(new AimdController.Decision(AimdController.Kind.HOLD, current, apiSamples.isEmpty()
                         ? "the API's metrics did not answer" : "the API restarted: its counts began again"));
         if (decision.limit() != current) {
@@ -117,6 +118,7 @@ public final class HoldLoop {
                 Double.isNaN(p95) ? "-" : AimdController.ms(p95), achieved, current, decision.limit(),
                 decision.kind().name().toLowerCase(Locale.ROOT), decision.reason());
         settling = decision.kind() == AimdController.Kind.DECREASE;
+        slowStart &= !settling;
         current = decision.limit();
         if (!apiSamples.isEmpty()) {
             lastLatencies = latencies;

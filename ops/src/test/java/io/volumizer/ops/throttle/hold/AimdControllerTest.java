@@ -21,39 +21,47 @@ class AimdControllerTest {
 
     @Test
     void raisesByAStepWhileUsersAreComfortablyUnderTheTarget() {
-        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), 198, false);
+        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), 198, false, false);
         assertThat(decision.kind()).isEqualTo(Kind.INCREASE);
         assertThat(decision.limit()).isEqualTo(225);
     }
 
     @Test
+    void doublesUntilItsFirstDecrease() {
+        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), 198, false, true);
+        assertThat(decision.limit()).isEqualTo(400);
+        assertThat(decision.reason()).contains("slow start");
+        assertThat(CONTROLLER.decide(800, window(100, 0), 800, false, true).limit()).as("at the ceiling").isEqualTo(1000);
+    }
+
+    @Test
     void cutsByItsFactorFromWhatTheJobsAchievedWhenOverTheTarget() {
         // p95 of 50 fast, 50 slow: (0.01, 0.1] at rank 95, about 91 ms
-        assertThat(CONTROLLER.decide(400, window(50, 50), 400, false))
+        assertThat(CONTROLLER.decide(400, window(50, 50), 400, false, false))
                 .satisfies(d -> assertThat(d.kind()).isEqualTo(Kind.DECREASE))
                 .satisfies(d -> assertThat(d.limit()).isEqualTo(280));
         // the jobs achieved less than the limit: the cut starts from what they achieved
-        assertThat(CONTROLLER.decide(400, window(50, 50), 100, false).limit()).isEqualTo(70);
+        assertThat(CONTROLLER.decide(400, window(50, 50), 100, false, false).limit()).isEqualTo(70);
         // never under the floor, never 0
-        assertThat(CONTROLLER.decide(12, window(50, 50), 12, false).limit()).isEqualTo(10);
+        assertThat(CONTROLLER.decide(12, window(50, 50), 12, false, false).limit()).isEqualTo(10);
     }
 
     @Test
     void waitsOneWindowForADecreaseToShow() {
-        assertThat(CONTROLLER.decide(280, window(50, 50), 280, true).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(280, window(50, 50), 280, true, false).kind()).isEqualTo(Kind.HOLD);
     }
 
     @Test
     void holdsNearTheTargetOnTooFewRequestsAndWhenTheLimitIsNotWhatHoldsTheJobsBack() {
         // p95 between 80 and 100% of the target: 6 slow of 100 puts rank 95 at 0.01 + 0.09 * 1/6 = 25 ms: comfortable;
         // 10 slow of 100 puts it at 0.01 + 0.09 * 5/10 = 55 ms: over; 8 slow: 0.01 + 0.09 * 3/8 = 43.75 ms: near
-        assertThat(CONTROLLER.decide(200, window(92, 8), 200, false).kind()).isEqualTo(Kind.HOLD);
-        assertThat(CONTROLLER.decide(200, window(20, 0), 200, false).reason()).contains("too few");
-        assertThat(CONTROLLER.decide(200, window(100, 0), 120, false))
+        assertThat(CONTROLLER.decide(200, window(92, 8), 200, false, false).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(200, window(20, 0), 200, false, false).reason()).contains("too few");
+        assertThat(CONTROLLER.decide(200, window(100, 0), 120, false, false))
                 .satisfies(d -> assertThat(d.kind()).isEqualTo(Kind.HOLD))
                 .satisfies(d -> assertThat(d.reason()).contains("would change nothing"));
-        assertThat(CONTROLLER.decide(200, window(100, 0), Double.NaN, false).kind()).isEqualTo(Kind.HOLD);
-        assertThat(CONTROLLER.decide(1000, window(100, 0), 1000, false).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(200, window(100, 0), Double.NaN, false, false).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(1000, window(100, 0), 1000, false, false).kind()).isEqualTo(Kind.HOLD);
     }
 
     @Test

@@ -52,21 +52,26 @@ class HoldLoopTest {
             assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.INCREASE);
 
             apiScrapes.add(LatencyHistogramTest.scrape(150, 50, 0, 0)); // 50 fast, 50 slow: over the target
-            passedScrapes.add(1_100.0);
+            passedScrapes.add(1_500.0); // 200 docs/s
             assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.DECREASE);
 
             apiScrapes.add(List.of()); // the API did not answer: nothing changes
-            passedScrapes.add(1_300.0);
+            passedScrapes.add(1_600.0);
             assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.HOLD);
 
-            assertThat(limits).containsExactly(100.0, 125.0, 84.0); // 120 docs/s achieved * 0.7
-            assertThat(loop.limit()).isEqualTo(84.0);
-            assertThat(metrics.scrape()).contains("volumizer_hold_limit_docs_per_second 84.0",
+            apiScrapes.add(LatencyHistogramTest.scrape(300, 50, 0, 0)); // 150 fast: after a decrease, steps are additive
+            passedScrapes.add(2_300.0); // 140 docs/s over the window
+            assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.INCREASE);
+
+            // doubled in slow start, then 200 docs/s achieved * 0.7, then + 25
+            assertThat(limits).containsExactly(100.0, 200.0, 140.0, 165.0);
+            assertThat(loop.limit()).isEqualTo(165.0);
+            assertThat(metrics.scrape()).contains("volumizer_hold_limit_docs_per_second 165.0",
                     "volumizer_hold_decisions_total{decision=\"decrease\"} 1.0",
                     "volumizer_hold_target_p95_seconds 0.05");
             assertThat(PrometheusScrape.parse(metrics.scrape()).stream().map(PrometheusScrape.Sample::name))
                     .containsAll(MetricNames.holdPrometheusNames());
-            assertThat(log.toString(StandardCharsets.UTF_8)).contains("limit 125 -> 84 docs/s (decrease: p95",
+            assertThat(log.toString(StandardCharsets.UTF_8)).contains("limit 200 -> 140 docs/s (decrease: p95",
                     "the API's metrics did not answer");
         }
     }
