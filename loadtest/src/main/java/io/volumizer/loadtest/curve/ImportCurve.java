@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.throttle.ThrottleSettings;
+import io.volumizer.ops.throttle.hold.AimdController;
 import io.volumizer.ops.throttle.hold.HoldLoop;
 import io.volumizer.ops.throttle.hold.HoldMetrics;
 import io.volumizer.ops.throttle.hold.HoldOptions;
@@ -59,6 +60,9 @@ public final class ImportCurve {
     private final Duration target;
     private final Path results;
     private final List<String> reads;
+    private final AimdController controller;
+    /** The hold pass's controller while it runs: stopped before the throttle is lifted. */
+    private volatile Thread holding;
 
     /**
      * @param target the p95 the hold pass holds and the table compares with
@@ -73,6 +77,8 @@ public final class ImportCurve {
         this.target = target;
         this.results = results;
         this.reads = reads;
+        this.controller = hold.controller(target); // its settings checked before anything runs
+        controller.firstLimit(hold.start);
     }
 
     /**
@@ -105,6 +111,7 @@ public final class ImportCurve {
     }
 
     private void lift() {
+        stopHolding();
         try {
             throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(0), CHANGED_BY);
             throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(false), CHANGED_BY);
@@ -118,7 +125,6 @@ public final class ImportCurve {
         HoldLoop.Scrape api = () -> PrometheusScrape.of(hold.apiMetrics).samples();
         HoldLoop.Scrape jobs = () -> PrometheusScrape.of(hold.flinkMetrics).samples();
         List<String> options = new ArrayList<>();
-        Thread controller = null;
         HoldMetrics metrics = null;
         if (rate instanceof ImportRate.Fixed fixed && fixed.docsPerSecond() == 0) {
             throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(true), CHANGED_BY);
@@ -127,37 +133,36 @@ public final class ImportCurve {
         } else if (rate instanceof ImportRate.Max) {
             resumeAt(0);
         } else {
-            metrics = new HoldMetrics(target.toNanos() / 1e9).serve(hold.metricsPort);
-            HoldLoop loop = new HoldLoop(api, jobs, () -> importJob, hold.route, hold.controller(target), limit ->
-                    throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(limit), CHANGED_BY), metrics,
-                    System.out, System::nanoTime);
-            loop.start(hold.start);
-            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(false), CHANGED_BY);
-            controller = new Thread(() -> {
-                try {
-                    loop.run(hold.interval);
-                } catch (InterruptedException stopped) {
-                    Thread.currentThread().interrupt();
-                } catch (Exception e) {
-                    System.err.println("volumizer: the hold controller stopped: " + e);
-                }
-            }, "hold");
-            controller.start();
             options.addAll(List.of("--duration", Long.toString(holdDuration)));
         }
         System.out.println("volumizer: " + Instant.now() + " pass at import rate " + rate.label());
         PassRecorder recorder = new PassRecorder(api, jobs, hold.route, importJob, WINDOW, hold.minRequests);
-        recorder.start();
         PassRecorder.Measured measured;
         try {
+            if (rate instanceof ImportRate.Hold) {
+                metrics = new HoldMetrics(target.toNanos() / 1e9).serve(hold.metricsPort);
+                HoldLoop loop = new HoldLoop(api, jobs, () -> importJob, hold.route, controller, limit ->
+                        throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(limit), CHANGED_BY), metrics,
+                        System.out, System::nanoTime);
+                loop.start(hold.start);
+                throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(false), CHANGED_BY);
+                holding = new Thread(() -> {
+                    try {
+                        loop.run(hold.interval);
+                    } catch (InterruptedException stopped) {
+                        Thread.currentThread().interrupt();
+                    } catch (Exception e) {
+                        System.err.println("volumizer: the hold controller stopped: " + e);
+                    }
+                }, "hold");
+                holding.start();
+            }
+            recorder.start();
             session.run("import-" + rate.label(), options);
             measured = recorder.finish();
         } finally {
             recorder.close();
-            if (controller != null) {
-                controller.interrupt();
-                controller.join();
-            }
+            stopHolding();
             if (metrics != null) {
                 metrics.close();
             }
@@ -166,6 +171,19 @@ public final class ImportCurve {
         System.out.printf(Locale.ROOT, "volumizer: import rate %s: %.0f docs/s achieved, %s p95 %.1f ms%n", rate.label(),
                 measured.achievedDocsPerSecond(), hold.route.id(), measured.p95Seconds() * 1000);
         return new CurveReport.Point(rate, measured, weightedP95(requests), requests.path("All Requests").path("failed").asLong());
+    }
+
+    private void stopHolding() {
+        Thread controllerThread = holding;
+        if (controllerThread != null) {
+            controllerThread.interrupt();
+            try {
+                controllerThread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            holding = null;
+        }
     }
 
     private void resumeAt(double limit) throws Exception {

@@ -7,6 +7,7 @@ import java.util.List;
 
 import io.volumizer.ops.throttle.hold.HoldLoop;
 import io.volumizer.ops.throttle.hold.LatencyHistogram;
+import io.volumizer.ops.throttle.hold.PassedCounts;
 import io.volumizer.options.conventions.ApiRouteGroup;
 
 /**
@@ -34,7 +35,7 @@ final class PassRecorder implements AutoCloseable {
     private final List<Double> windowP95s = new ArrayList<>();
     private LatencyHistogram first;
     private LatencyHistogram last;
-    private double firstPassed;
+    private PassedCounts firstPassed;
     private long started;
     private Thread sampler;
 
@@ -49,9 +50,13 @@ final class PassRecorder implements AutoCloseable {
     }
 
     void start() throws IOException, InterruptedException {
-        first = LatencyHistogram.of(api.samples(), group);
+        List<io.volumizer.ops.metrics.PrometheusScrape.Sample> samples = api.samples();
+        if (samples.isEmpty()) {
+            throw new IOException("the API's metrics did not answer: the pass is not measured");
+        }
+        first = LatencyHistogram.of(samples, group);
         last = first;
-        firstPassed = HoldLoop.passed(jobs.samples(), jobIds);
+        firstPassed = PassedCounts.of(jobs.samples(), jobIds);
         started = System.nanoTime();
         sampler = new Thread(() -> {
             try {
@@ -70,7 +75,11 @@ final class PassRecorder implements AutoCloseable {
     }
 
     private void sample() throws IOException, InterruptedException {
-        LatencyHistogram now = LatencyHistogram.of(api.samples(), group);
+        List<io.volumizer.ops.metrics.PrometheusScrape.Sample> samples = api.samples();
+        if (samples.isEmpty()) {
+            return; // not answered: the next window spans this one too
+        }
+        LatencyHistogram now = LatencyHistogram.of(samples, group);
         synchronized (windowP95s) {
             now.since(last).filter(requests -> requests.count() >= minRequests)
                     .ifPresent(requests -> windowP95s.add(requests.quantile(0.95)));
@@ -82,12 +91,11 @@ final class PassRecorder implements AutoCloseable {
     Measured finish() throws IOException, InterruptedException {
         close();
         double seconds = (System.nanoTime() - started) / 1e9;
-        double passed = HoldLoop.passed(jobs.samples(), jobIds);
+        double passed = PassedCounts.of(jobs.samples(), jobIds).since(firstPassed);
         LatencyHistogram pass = LatencyHistogram.of(api.samples(), group).since(first)
                 .orElseThrow(() -> new IOException("the API restarted during the pass: its counts began again"));
         synchronized (windowP95s) {
-            return new Measured(seconds, Math.max(0, passed - firstPassed) / seconds, pass.quantile(0.95), pass.count(),
-                    List.copyOf(windowP95s));
+            return new Measured(seconds, passed / seconds, pass.quantile(0.95), pass.count(), List.copyOf(windowP95s));
         }
     }
 

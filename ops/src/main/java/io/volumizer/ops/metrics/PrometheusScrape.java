@@ -64,7 +64,7 @@ public final class PrometheusScrape {
         for (int port = first; port <= last; port++) {
             try {
                 HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                        URI.create("http://" + host + ":" + port + "/metrics")).build(),
+                        URI.create("http://" + host + ":" + port + "/metrics")).timeout(Duration.ofSeconds(5)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200) {
                     samples.addAll(parse(response.body()));

@@ -99,6 +99,7 @@ public final class ThrottleCommand implements Callable<Integer> {
         AimdController controller;
         try {
             controller = hold.controller(hold.target);
+            controller.firstLimit(hold.start);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }

@@ -27,13 +27,28 @@ public record AimdController(double targetSeconds, double increase, double decre
 
     public AimdController {
         if (!(targetSeconds > 0) || !(increase > 0) || !(decreaseFactor > 0 && decreaseFactor < 1)
-                || !(headroom > 0 && headroom <= 1) || !(floor > 0) || ceiling < 0 || (ceiling > 0 && ceiling < floor)) {
+                || !(headroom > 0 && headroom <= 1) || !(floor > 0) || ceiling < 0 || (ceiling > 0 && ceiling < floor)
+                || minRequests < 1) {
             throw new IllegalArgumentException("a hold needs a target p95 > 0, an increase > 0, a decrease factor "
-                    + "between 0 and 1, a headroom in (0, 1], a floor > 0 and a ceiling of 0 (none) or at least the floor");
+                    + "between 0 and 1, a headroom in (0, 1], a floor > 0, a ceiling of 0 (none) or at least the floor, and at "
+                    + "least 1 request a window");
         }
     }
 
     public enum Kind { INCREASE, DECREASE, HOLD }
+
+    /**
+     * {@code start}, checked as a first limit.
+     *
+     * @throws IllegalArgumentException unless it is between the floor and the ceiling
+     */
+    public double firstLimit(double start) {
+        if (!(start >= floor) || ceiling > 0 && start > ceiling) {
+            throw new IllegalArgumentException("the first limit, " + start + " docs/s, must be between the floor (" + floor
+                    + ") and the ceiling (" + (ceiling > 0 ? ceiling : "none") + ")");
+        }
+        return start;
+    }
 
     /** What the controller does with the limit, and why (for its log). */
     public record Decision(Kind kind, double limit, String reason) {

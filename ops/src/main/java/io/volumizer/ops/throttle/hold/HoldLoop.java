@@ -12,7 +12,6 @@ import java.util.function.LongSupplier;
 
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.options.conventions.ApiRouteGroup;
-import io.volumizer.options.conventions.MetricNames;
 
 /**
  * The hold mode's loop, outside the jobs: every window it reads the API's latency histogram of a route group and
@@ -51,7 +50,7 @@ public final class HoldLoop {
     private boolean settling;
     private boolean slowStart = true;
     private LatencyHistogram lastLatencies;
-    private double lastPassed;
+    private PassedCounts lastPassed;
     private long lastNanos;
 
     /**
@@ -73,7 +72,7 @@ public final class HoldLoop {
 
     /** Sets the first limit and takes the first readings, which the first window is measured from. */
     public void start(double initialLimit) throws Exception {
-        current = initialLimit;
+        current = controller.firstLimit(initialLimit);
         limit.set(current);
         metrics.limit(current);
         lastLatencies = LatencyHistogram.of(api.samples(), group);
@@ -89,9 +88,11 @@ public final class HoldLoop {
             Thread.sleep(interval.toMillis());
             try {
                 window();
-            } catch (IOException e) {
-                log.println(Instant.now() + " hold: limit kept at " + Math.round(current) + " docs/s, metrics not read: "
-                        + e.getMessage());
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                // Metrics not read, the control topic not written: the next window tries again.
+                log.println(Instant.now() + " hold: limit kept at " + Math.round(current) + " docs/s: " + e);
             }
         }
     }
@@ -99,9 +100,9 @@ public final class HoldLoop {
     /** One window: the requests and documents since the last, the decision, applied. */
     public AimdController.Decision window() throws Exception {
         List<PrometheusScrape.Sample> apiSamples = api.samples();
-        double passed = passed();
+        PassedCounts passed = passed();
         long now = nanoTime.getAsLong();
-        double achieved = passed >= lastPassed ? (passed - lastPassed) / ((now - lastNanos) / 1e9) : Double.NaN;
+        double achieved = passed.since(lastPassed) / ((now - lastNanos) / 1e9);
         LatencyHistogram latencies = LatencyHistogram.of(apiSamples, group);
         Optional<LatencyHistogram> window = apiSamples.isEmpty() ? Optional.empty() : latencies.since(lastLatencies);
         AimdController.Decision decision = window
@@ -133,18 +134,7 @@ public final class HoldLoop {
         return current;
     }
 
-    private double passed() throws IOException, InterruptedException {
-        return passed(jobMetrics.samples(), jobs.ids());
-    }
-
-    /**
-     * Documents the jobs {@code jobIds} let through so far, summed over their subtasks, from their TaskManagers'
-     * samples. (By id: the reporter's job names have every '-' and ' ' made '_', so one step's name prefixes another's.)
-     */
-    public static double passed(List<PrometheusScrape.Sample> samples, Set<String> jobIds) {
-        String passed = MetricNames.prometheusName(MetricNames.THROTTLE_PASSED);
-        return samples.stream()
-                .filter(sample -> sample.name().equals(passed) && jobIds.contains(sample.labels().get("job_id")))
-                .mapToDouble(PrometheusScrape.Sample::value).sum();
+    private PassedCounts passed() throws IOException, InterruptedException {
+        return PassedCounts.of(jobMetrics.samples(), jobs.ids());
     }
 }
