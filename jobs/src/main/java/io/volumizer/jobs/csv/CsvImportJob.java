@@ -63,9 +63,9 @@ public record CsvImportJob(Source<CsvRow, ?, ?> rows, ToDocuments toDocuments, S
                             pipeline, Step.IMPORT_CSV, null, 1, MetricNames.CSV_IMPORT),
                     new ToDocuments(options.repository, Instant.now(), options.blobs, MongoConnection.of(pipeline),
                             pipeline.repositoryBlobStores()),
-                    Connectors.exactlyOnceSink(pipeline, Step.IMPORT_CSV, pipeline.documentsTopic(), DocumentEvent.class,
+                    Connectors.exactlyOnceSink(options, Step.IMPORT_CSV, pipeline.documentsTopic(), DocumentEvent.class,
                             DocumentKeys::parentKey),
-                    Connectors.deadLetterSink(pipeline, Step.IMPORT_CSV));
+                    Connectors.deadLetterSink(options, Step.IMPORT_CSV));
         });
     }
 }

@@ -3,6 +3,9 @@ package io.volumizer.jobs.csv;
 /** One row of a CSV file as read: its file, the line it begins on, its file's header row, and its text. */
 public final class CsvRow {
 
+    /** A longer row is not kept: its text is null (an unclosed quote swallowing the rest of its file, most likely). */
+    public static final int MAX_TEXT_BYTES = 16 << 20;
+
     public String file;
     public long line;
     public String header;

@@ -70,6 +70,9 @@ public final class ToDocuments extends ProcessFunction<CsvRow, DocumentEvent> {
     @Override
     public void processElement(CsvRow row, Context context, Collector<DocumentEvent> out) {
         try {
+            if (row.text == null) {
+                throw new InvalidRowException("a row longer than " + CsvRow.MAX_TEXT_BYTES + " bytes (an unclosed quote?)");
+            }
             CsvDocuments.Parsed parsed = rows.parse(row);
             DocumentEvent.Builder document = parsed.document();
             parsed.parentPath().ifPresent(path -> document.setParentId(parents.idOf(path)));
@@ -81,7 +84,7 @@ public final class ToDocuments extends ProcessFunction<CsvRow, DocumentEvent> {
             documents.inc();
         } catch (InvalidRowException e) {
             context.output(DeadLetters.TAG, deadLetters.ofRow(ReasonClass.INVALID_ROW, row.file + ":" + row.line + ": "
-                    + e.getMessage(), row.file, row.line, row.text.getBytes(StandardCharsets.UTF_8)));
+                    + e.getMessage(), row.file, row.line, row.text == null ? new byte[0] : row.text.getBytes(StandardCharsets.UTF_8)));
         }
     }
 

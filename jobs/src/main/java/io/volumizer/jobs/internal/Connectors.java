@@ -23,6 +23,7 @@ import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.kafka.RawRecordDeserializer;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.CommandStepOptions;
+import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
@@ -120,9 +121,25 @@ public final class Connectors {
                 .build();
     }
 
+    /**
+     * A step's records to a topic exactly once, for a step whose runs may go side by side on one topic (CSV imports
+     * of different files): the transactions are named after the run's instance too, so that one run never aborts
+     * another's.
+     */
+    public static <T extends SpecificRecord> KafkaSink<T> exactlyOnceSink(PipelineStepOptions run, Step step,
+            String topic, Class<T> type, AvroRecordSerializer.KeyOf<T> keyOf) {
+        return exactlyOnceSink(run.pipeline, topic, codec(run.pipeline, topic, type), keyOf,
+                step.jobName() + "-" + Integer.toHexString(run.instance().hashCode()) + "-" + topic);
+    }
+
     /** A step's dead letters, keyed by the document id where one is known. */
     public static KafkaSink<DeadLetter> deadLetterSink(PipelineOptions options, Step step) {
         return exactlyOnceSink(options, step, options.deadletterTopic(), DeadLetter.class, DeadLetter::getDocumentId);
+    }
+
+    /** A run's dead letters (see {@link #exactlyOnceSink(PipelineStepOptions, Step, String, Class, AvroRecordSerializer.KeyOf)}). */
+    public static KafkaSink<DeadLetter> deadLetterSink(PipelineStepOptions run, Step step) {
+        return exactlyOnceSink(run, step, run.pipeline.deadletterTopic(), DeadLetter.class, DeadLetter::getDocumentId);
     }
 
     /** A command's dead letters (see {@link #exactlyOnceSink(CommandStepOptions, Step, String, Class, AvroRecordSerializer.KeyOf)}). */

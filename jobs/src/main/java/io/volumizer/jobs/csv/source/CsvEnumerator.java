@@ -86,5 +86,6 @@ final class CsvEnumerator implements SplitEnumerator<CsvSplit, CsvSplitSerialize
 
     @Override
     public void close() {
+        inputs.close();
     }
 }

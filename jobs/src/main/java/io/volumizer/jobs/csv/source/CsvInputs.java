@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * read by byte ranges so that a split's reader fetches its range alone. A folder or prefix stands for its
  * {@code *.csv} files, sorted by name.
  */
-public abstract class CsvInputs implements Serializable {
+public abstract class CsvInputs implements Serializable, java.io.Closeable {
 
     private static final long serialVersionUID = 1L;
     private static final String S3 = "s3://";
@@ -44,8 +44,13 @@ public abstract class CsvInputs implements Serializable {
     /** The files, sorted by name. */
     public abstract List<Input> list() throws IOException;
 
-    /** The bytes of {@code file} from {@code offset} on; the caller closes them. */
-    public abstract InputStream open(String file, long offset) throws IOException;
+    /** The bytes of {@code file} from {@code offset} to {@code end} (exclusive) at least; the caller closes them. */
+    public abstract InputStream open(String file, long offset, long end) throws IOException;
+
+    /** Releases what reading needed (an S3 client). */
+    @Override
+    public void close() {
+    }
 
     private static boolean isCsv(String name) {
         return name.toLowerCase(java.util.Locale.ROOT).endsWith(".csv");
@@ -78,7 +83,7 @@ public abstract class CsvInputs implements Serializable {
         }
 
         @Override
-        public InputStream open(String file, long offset) throws IOException {
+        public InputStream open(String file, long offset, long end) throws IOException {
             FileChannel channel = FileChannel.open(Path.of(file), StandardOpenOption.READ);
             channel.position(offset);
             return new BufferedInputStream(Channels.newInputStream(channel), BUFFER);
@@ -119,11 +124,19 @@ public abstract class CsvInputs implements Serializable {
         }
 
         @Override
-        public InputStream open(String file, long offset) {
+        public InputStream open(String file, long offset, long end) {
             String objectKey = file.substring((S3 + bucket + "/").length());
             ResponseInputStream<GetObjectResponse> object = client().getObject(GetObjectRequest.builder().bucket(bucket)
-                    .key(objectKey).range("bytes=" + offset + "-").build());
+                    .key(objectKey).range("bytes=" + offset + "-" + (end - 1)).build());
             return new BufferedInputStream(object, BUFFER);
+        }
+
+        @Override
+        public synchronized void close() {
+            if (client != null) {
+                client.close();
+                client = null;
+            }
         }
     }
 }

@@ -22,6 +22,8 @@ import io.volumizer.jobs.csv.CsvRow;
  */
 final class CsvReader implements SourceReader<CsvRow, CsvSplit> {
 
+    private static final int ATTEMPTS = 5;
+
     private final SourceReaderContext context;
     private final CsvInputs inputs;
     private final Deque<CsvSplit> splits = new ArrayDeque<>();
@@ -30,6 +32,9 @@ final class CsvReader implements SourceReader<CsvRow, CsvSplit> {
     private CsvSplit current;
     private InputStream stream;
     private RowReader rows;
+    /** The bytes and line feeds of the row read last. */
+    private long rowBytes;
+    private long rowLines;
 
     CsvReader(SourceReaderContext context, CsvInputs inputs) {
         this.context = context;
@@ -53,24 +58,52 @@ final class CsvReader implements SourceReader<CsvRow, CsvSplit> {
                     available = new CompletableFuture<>();
                     return InputStatus.NOTHING_AVAILABLE;
                 }
-                stream = inputs.open(current.file(), current.start());
-                rows = new RowReader(stream, current.end() - current.start());
+                open();
             }
-            long startedAt = rows.consumed();
-            long lineAt = rows.lines();
-            String row = rows.next();
+            String row = nextRow();
             if (row == null) {
                 finishSplit();
                 continue;
             }
             long line = current.line();
-            current = current.at(current.start() + rows.consumed() - startedAt, line + rows.lines() - lineAt);
-            if (!row.isBlank()) {
-                output.collect(new CsvRow(current.file(), line, current.header(), row));
+            current = current.at(current.start() + rowBytes, line + rowLines);
+            if (rows.truncated() || !row.isBlank()) {
+                output.collect(new CsvRow(current.file(), line, current.header(), rows.truncated() ? null : row));
                 if (current.finished()) {
                     finishSplit();
                 }
                 return InputStatus.MORE_AVAILABLE;
+            }
+        }
+    }
+
+    private void open() throws IOException {
+        stream = inputs.open(current.file(), current.start(), current.end());
+        rows = new RowReader(stream, current.end() - current.start(), true);
+    }
+
+    /**
+     * The next row of the current split. A read that fails (an S3 connection reset while the job was throttled) is
+     * tried again from the row's start, which the split knows exactly; after {@value #ATTEMPTS} attempts the task
+     * fails and restarts from its checkpoint.
+     */
+    private String nextRow() throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            long bytesBefore = rows.consumed();
+            long linesBefore = rows.lines();
+            try {
+                String row = rows.next();
+                rowBytes = rows.consumed() - bytesBefore;
+                rowLines = rows.lines() - linesBefore;
+                return row;
+            } catch (IOException e) {
+                if (attempt == ATTEMPTS) {
+                    throw new IOException("row at byte " + current.start() + " of " + current.file() + " not read after "
+                            + ATTEMPTS + " attempts", e);
+                }
+                stream.close();
+                Thread.sleep(1000L * attempt);
+                open();
             }
         }
     }
@@ -117,5 +150,6 @@ final class CsvReader implements SourceReader<CsvRow, CsvSplit> {
         if (stream != null) {
             stream.close();
         }
+        inputs.close();
     }
 }

@@ -12,18 +12,22 @@ import java.util.List;
  */
 final class CsvSplits {
 
+    private static final String BYTE_ORDER_MARK = "\uFEFF";
+
     private CsvSplits() {
     }
 
     static List<CsvSplit> cut(CsvInputs inputs, long splitSize) throws IOException {
         List<CsvSplit> splits = new ArrayList<>();
         for (CsvInputs.Input input : inputs.list()) {
-            try (InputStream in = inputs.open(input.file(), 0)) {
-                RowReader rows = new RowReader(in, input.length());
+            try (InputStream in = inputs.open(input.file(), 0, input.length())) {
+                RowReader rows = new RowReader(in, input.length(), true);
                 String header = rows.next();
                 if (header == null) {
                     continue; // an empty file: no rows
                 }
+                header = header.startsWith(BYTE_ORDER_MARK) ? header.substring(1) : header; // Excel's "CSV UTF-8"
+                rows.keepText(false);
                 long start = rows.consumed();
                 long line = rows.lines() + 1;
                 while (rows.next() != null) {
