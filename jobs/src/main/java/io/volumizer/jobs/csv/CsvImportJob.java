@@ -10,6 +10,7 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
+import io.volumizer.jobs.csv.source.CsvRow;
 import io.volumizer.jobs.csv.source.CsvInputs;
 import io.volumizer.jobs.csv.source.CsvSource;
 import io.volumizer.jobs.internal.Connectors;

@@ -13,6 +13,7 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
+import io.volumizer.jobs.csv.source.CsvRow;
 import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.stores.MongoConnection;

@@ -149,6 +149,7 @@ final class CurveReport {
                 "import achieved, docs/s", route + " p95, ms", data, PlotOrientation.VERTICAL, true, false, false);
         XYPlot plot = chart.getXYPlot();
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+        renderer.setSeriesPaint(0, new Color(0x1f, 0x77, 0xb4));
         renderer.setSeriesLinesVisible(1, false);
         renderer.setSeriesPaint(1, Color.RED);
         renderer.setSeriesShape(1, new Ellipse2D.Double(-6, -6, 12, 12));

@@ -152,7 +152,7 @@ public final class JobsCommand {
     }
 
     /** Submits a step with its options (everything after the step name is the job's). */
-    @Command(name = "submit", description = "Submit a step (generate, import, index, import-and-index, smoke, reindex, bulk-update) with its "
+    @Command(name = "submit", description = "Submit a step (generate, import, index, import-and-index, import-csv, smoke, reindex, bulk-update, set-acl) with its "
             + "own options after it (see <step> --help).")
     static final class Submit extends StepCommand {
         @Override

@@ -13,8 +13,6 @@ import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.io.InputStatus;
 
-import io.volumizer.jobs.csv.CsvRow;
-
 /**
  * Reads its splits' rows one at a time and emits each with its file and line; the split's offset and line move
  * past a row as it is emitted, so a checkpoint (taken between two rows) resumes at the next one. Blank lines are

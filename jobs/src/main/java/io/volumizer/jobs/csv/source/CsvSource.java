@@ -10,8 +10,6 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
-import io.volumizer.jobs.csv.CsvRow;
-
 /**
  * The rows of CSV files (FLIP-27, bounded): the files are cut into byte-range splits at rows' ends, read in parallel,
  * and a checkpoint holds each split's next row, so a restarted job resumes mid-file.

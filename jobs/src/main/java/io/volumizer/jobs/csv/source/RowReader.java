@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
-import io.volumizer.jobs.csv.CsvRow;
-
 /**
  * Rows of an RFC 4180 file, as bytes: a row ends at a line feed outside a quoted field, so a quoted field may hold
  * line breaks. A field is quoted only when it begins with a double quote ({@code 12" ruler} is text), and its quote
@@ -14,7 +12,6 @@ import io.volumizer.jobs.csv.CsvRow;
  * line; both the cutting of files into splits and their reading use it, so they agree where rows end.
  */
 final class RowReader {
-
 
     private enum State { FIELD_START, UNQUOTED, QUOTED, QUOTE_IN_QUOTED }
 

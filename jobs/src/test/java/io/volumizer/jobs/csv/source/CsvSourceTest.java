@@ -23,7 +23,7 @@ import org.apache.flink.util.UserCodeClassLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.volumizer.jobs.csv.CsvRow;
+import io.volumizer.jobs.csv.source.CsvRow;
 
 class CsvSourceTest {
 

@@ -1,4 +1,4 @@
-package io.volumizer.jobs.csv;
+package io.volumizer.jobs.csv.source;
 
 /** One row of a CSV file as read: its file, the line it begins on, its file's header row, and its text. */
 public final class CsvRow {
