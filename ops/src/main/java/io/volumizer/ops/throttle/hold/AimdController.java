@@ -9,7 +9,10 @@ import java.util.Locale;
  * catch up: a PID loop tuned for one machine's slope oscillates on another's, while AIMD needs only the target.
  * It probes upwards slowly, backs off fast, and settles in a saw-tooth just below the knee. Until its first decrease
  * it doubles the limit instead of adding to it (TCP's slow start): from a cautious first limit it finds the knee in a
- * few windows, not in minutes of additive steps.
+ * few windows, not in minutes of additive steps. After a decrease it climbs back to {@value #RECOVER_TO} of the rate
+ * the jobs achieved when the users' p95 went over, in {@value #RECOVERY_WINDOWS} windows, and only probes from there
+ * by additive steps (as CUBIC returns fast to its last congestion window and probes slowly around it): additive steps
+ * alone, sized for one machine, take minutes to climb back thousands of docs/s on another.
  *
  * @param targetSeconds  the p95 the users should stay under
  * @param increase       docs/s added after a window comfortably under the target
@@ -24,6 +27,24 @@ public record AimdController(double targetSeconds, double increase, double decre
 
     /** An achieved rate this far under the limit means the limit is not what holds the job back. */
     static final double REACHED = 0.8;
+    /** After a decrease, the share of the congested rate the limit climbs back to quickly. */
+    static final double RECOVER_TO = 0.9;
+    static final int RECOVERY_WINDOWS = 3;
+
+    /**
+     * Where the controller is: in slow start (no decrease yet), settling (the last decision a decrease), and the rate
+     * the jobs achieved when the p95 last went over (NaN: never).
+     */
+    public record Phase(boolean slowStart, boolean settling, double congestedAt) {
+        public static final Phase START = new Phase(true, false, Double.NaN);
+
+        /** The phase after {@code decision}, taken when the jobs achieved {@code achieved}. */
+        public Phase after(Decision decision, double achieved, double limitBefore) {
+            boolean decreased = decision.kind() == Kind.DECREASE;
+            return new Phase(slowStart && !decreased, decreased,
+                    decreased ? (achieved > 0 ? Math.min(achieved, limitBefore) : limitBefore) : congestedAt);
+        }
+    }
 
     public AimdController {
         if (!(targetSeconds > 0) || !(increase > 0) || !(decreaseFactor > 0 && decreaseFactor < 1)
@@ -60,17 +81,16 @@ public record AimdController(double targetSeconds, double increase, double decre
      * @param limit    the limit now
      * @param window   the users' requests in the window
      * @param achieved docs/s the throttled jobs let through in the window (NaN: unknown)
-     * @param settling whether the last decision was a decrease, whose effect this window may not show yet
-     * @param slowStart whether no decrease was decided yet: an increase doubles the limit
+     * @param phase    where the controller is
      */
-    public Decision decide(double limit, LatencyHistogram window, double achieved, boolean settling, boolean slowStart) {
+    public Decision decide(double limit, LatencyHistogram window, double achieved, Phase phase) {
         long requests = window.count();
         if (requests < minRequests) {
             return new Decision(Kind.HOLD, limit, requests + " requests, fewer than " + minRequests + ": too few to judge");
         }
         double p95 = window.quantile(0.95);
         if (p95 > targetSeconds) {
-            if (settling) {
+            if (phase.settling()) {
                 return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " over the target, but the last decrease "
                         + "may not show yet");
             }
@@ -88,8 +108,16 @@ public record AimdController(double targetSeconds, double increase, double decre
         if (ceiling > 0 && limit >= ceiling) {
             return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " under the target, at the ceiling");
         }
-        return new Decision(Kind.INCREASE, bounded(slowStart ? 2 * limit : limit + increase), "p95 " + ms(p95) + " under "
-                + Math.round(headroom * 100) + "% of the target " + ms(targetSeconds) + (slowStart ? " (slow start: doubled)" : ""));
+        String under = "p95 " + ms(p95) + " under " + Math.round(headroom * 100) + "% of the target " + ms(targetSeconds);
+        if (phase.slowStart()) {
+            return new Decision(Kind.INCREASE, bounded(2 * limit), under + " (slow start: doubled)");
+        }
+        double recovered = RECOVER_TO * phase.congestedAt();
+        if (limit + increase < recovered) {
+            return new Decision(Kind.INCREASE, bounded(Math.max(limit + increase, limit + (recovered - limit) / RECOVERY_WINDOWS)),
+                    under + String.format(Locale.ROOT, " (recovering towards %.0f docs/s)", recovered));
+        }
+        return new Decision(Kind.INCREASE, bounded(limit + increase), under);
     }
 
     private double bounded(double limit) {

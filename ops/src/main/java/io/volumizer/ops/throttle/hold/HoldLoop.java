@@ -47,8 +47,7 @@ public final class HoldLoop {
     private final LongSupplier nanoTime;
 
     private double current;
-    private boolean settling;
-    private boolean slowStart = true;
+    private AimdController.Phase phase = AimdController.Phase.START;
     private LatencyHistogram lastLatencies;
     private PassedCounts lastPassed;
     private long lastNanos;
@@ -106,7 +105,7 @@ public final class HoldLoop {
         LatencyHistogram latencies = LatencyHistogram.of(apiSamples, group);
         Optional<LatencyHistogram> window = apiSamples.isEmpty() ? Optional.empty() : latencies.since(lastLatencies);
         AimdController.Decision decision = window
-                .map(requests -> controller.decide(current, requests, achieved, settling, slowStart))
+                .map(requests -> controller.decide(current, requests, achieved, phase))
                 .orElse(new AimdController.Decision(AimdController.Kind.HOLD, current, apiSamples.isEmpty()
                         ? "the API's metrics did not answer" : "the API restarted: its counts began again"));
         if (decision.limit() != current) {
@@ -118,8 +117,7 @@ public final class HoldLoop {
                         + "(%s: %s)%n", Instant.now(), window.map(LatencyHistogram::count).orElse(0L),
                 Double.isNaN(p95) ? "-" : AimdController.ms(p95), achieved, current, decision.limit(),
                 decision.kind().name().toLowerCase(Locale.ROOT), decision.reason());
-        settling = decision.kind() == AimdController.Kind.DECREASE;
-        slowStart &= !settling;
+        phase = phase.after(decision, achieved, current);
         current = decision.limit();
         if (!apiSamples.isEmpty()) {
             lastLatencies = latencies;

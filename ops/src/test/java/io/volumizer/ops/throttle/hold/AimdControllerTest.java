@@ -8,10 +8,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.volumizer.ops.throttle.hold.AimdController.Kind;
+import io.volumizer.ops.throttle.hold.AimdController.Phase;
 import io.volumizer.options.conventions.ApiRouteGroup;
 
 class AimdControllerTest {
 
+    private static final Phase AFTER_A_DECREASE_LONG_AGO = new Phase(false, false, Double.NaN);
+    private static final Phase SETTLING = new Phase(false, true, 1000);
     private static final AimdController CONTROLLER = new AimdController(0.05, 25, 0.7, 0.8, 10, 1000, 50);
 
     /** A window of navigation requests: {@code fast} under 10 ms, {@code slow} between 10 and 100 ms. */
@@ -21,47 +24,57 @@ class AimdControllerTest {
 
     @Test
     void raisesByAStepWhileUsersAreComfortablyUnderTheTarget() {
-        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), 198, false, false);
+        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), 198, AFTER_A_DECREASE_LONG_AGO);
         assertThat(decision.kind()).isEqualTo(Kind.INCREASE);
         assertThat(decision.limit()).isEqualTo(225);
     }
 
     @Test
     void doublesUntilItsFirstDecrease() {
-        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), 198, false, true);
+        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), 198, Phase.START);
         assertThat(decision.limit()).isEqualTo(400);
         assertThat(decision.reason()).contains("slow start");
-        assertThat(CONTROLLER.decide(800, window(100, 0), 800, false, true).limit()).as("at the ceiling").isEqualTo(1000);
+        assertThat(CONTROLLER.decide(800, window(100, 0), 800, Phase.START).limit()).as("at the ceiling").isEqualTo(1000);
+    }
+
+    @Test
+    void climbsBackTowardsTheCongestedRateQuicklyThenProbesByItsStep() {
+        Phase afterCongestionAt1000 = new Phase(false, false, 1000);
+        // 0.9 of 1000 in three windows: from 300, a third of the 600 left
+        assertThat(CONTROLLER.decide(300, window(100, 0), 300, afterCongestionAt1000).limit()).isEqualTo(500);
+        assertThat(CONTROLLER.decide(890, window(100, 0), 890, afterCongestionAt1000).limit()).isEqualTo(915);
+        Phase next = afterCongestionAt1000.after(new AimdController.Decision(Kind.DECREASE, 420, "over"), 600, 800);
+        assertThat(next).isEqualTo(new Phase(false, true, 600));
     }
 
     @Test
     void cutsByItsFactorFromWhatTheJobsAchievedWhenOverTheTarget() {
         // p95 of 50 fast, 50 slow: (0.01, 0.1] at rank 95, about 91 ms
-        assertThat(CONTROLLER.decide(400, window(50, 50), 400, false, false))
+        assertThat(CONTROLLER.decide(400, window(50, 50), 400, AFTER_A_DECREASE_LONG_AGO))
                 .satisfies(d -> assertThat(d.kind()).isEqualTo(Kind.DECREASE))
                 .satisfies(d -> assertThat(d.limit()).isEqualTo(280));
         // the jobs achieved less than the limit: the cut starts from what they achieved
-        assertThat(CONTROLLER.decide(400, window(50, 50), 100, false, false).limit()).isEqualTo(70);
+        assertThat(CONTROLLER.decide(400, window(50, 50), 100, AFTER_A_DECREASE_LONG_AGO).limit()).isEqualTo(70);
         // never under the floor, never 0
-        assertThat(CONTROLLER.decide(12, window(50, 50), 12, false, false).limit()).isEqualTo(10);
+        assertThat(CONTROLLER.decide(12, window(50, 50), 12, AFTER_A_DECREASE_LONG_AGO).limit()).isEqualTo(10);
     }
 
     @Test
     void waitsOneWindowForADecreaseToShow() {
-        assertThat(CONTROLLER.decide(280, window(50, 50), 280, true, false).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(280, window(50, 50), 280, SETTLING).kind()).isEqualTo(Kind.HOLD);
     }
 
     @Test
     void holdsNearTheTargetOnTooFewRequestsAndWhenTheLimitIsNotWhatHoldsTheJobsBack() {
         // p95 between 80 and 100% of the target: 6 slow of 100 puts rank 95 at 0.01 + 0.09 * 1/6 = 25 ms: comfortable;
         // 10 slow of 100 puts it at 0.01 + 0.09 * 5/10 = 55 ms: over; 8 slow: 0.01 + 0.09 * 3/8 = 43.75 ms: near
-        assertThat(CONTROLLER.decide(200, window(92, 8), 200, false, false).kind()).isEqualTo(Kind.HOLD);
-        assertThat(CONTROLLER.decide(200, window(20, 0), 200, false, false).reason()).contains("too few");
-        assertThat(CONTROLLER.decide(200, window(100, 0), 120, false, false))
+        assertThat(CONTROLLER.decide(200, window(92, 8), 200, AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(200, window(20, 0), 200, AFTER_A_DECREASE_LONG_AGO).reason()).contains("too few");
+        assertThat(CONTROLLER.decide(200, window(100, 0), 120, AFTER_A_DECREASE_LONG_AGO))
                 .satisfies(d -> assertThat(d.kind()).isEqualTo(Kind.HOLD))
                 .satisfies(d -> assertThat(d.reason()).contains("would change nothing"));
-        assertThat(CONTROLLER.decide(200, window(100, 0), Double.NaN, false, false).kind()).isEqualTo(Kind.HOLD);
-        assertThat(CONTROLLER.decide(1000, window(100, 0), 1000, false, false).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(200, window(100, 0), Double.NaN, AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(1000, window(100, 0), 1000, AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.HOLD);
     }
 
     @Test
