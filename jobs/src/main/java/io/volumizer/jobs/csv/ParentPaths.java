@@ -59,7 +59,7 @@ final class ParentPaths {
     private String child(String parentId, String name) {
         Document child = documents.find(parentId == null ? Filters.eq(DocumentFields.PARENT_ID, null)
                         : Filters.and(Filters.eq(DocumentFields.PARENT_ID, parentId), Filters.eq(DocumentFields.NAME, name)))
-                .projection(Projections.include(DocumentFields.ID)).first();
-        return child == null ? null : child.getString(DocumentFields.ID);
+                .projection(Projections.include(DocumentFields.KEY)).first();
+        return child == null ? null : child.getString(DocumentFields.KEY);
     }
 }

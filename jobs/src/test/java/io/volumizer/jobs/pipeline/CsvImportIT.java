@@ -99,7 +99,11 @@ class CsvImportIT {
         it.runToEnd(Step.IMPORT_CSV, it.args("--repository", it.repository, "--path", csv.toString(),
                 "--split-size", "4096", "--blob-store", ""));
 
-        await("good rows in MongoDB", it::mongoCount, good, Duration.ofMinutes(3));
+        try {
+            await("good rows in MongoDB", it::mongoCount, good, Duration.ofMinutes(3));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; dead letters: " + reasons(), e);
+        }
         await("good rows in Elasticsearch", it::elasticsearchCount, good, Duration.ofMinutes(2));
         await("dead letters", it::deadLetters, broken.size(), Duration.ofMinutes(1));
         Map<Long, String> deadLettered = new TreeMap<>();
@@ -118,11 +122,25 @@ class CsvImportIT {
         // What landed is what was generated, in the new repository.
         MongoCollection<Document> documents = it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(it.repository);
         for (DocumentEvent document : generated.subList(0, 50)) {
-            Document stored = documents.find(Filters.eq(DocumentFields.ID, document.getId())).first();
+            Document stored = documents.find(Filters.eq(DocumentFields.KEY, document.getId())).first();
             assertThat(stored).as(document.getId()).isNotNull();
             assertThat(stored.getString(DocumentFields.TITLE)).isEqualTo(document.getTitle());
             assertThat(stored.getString(DocumentFields.PARENT_ID)).isEqualTo(document.getParentId());
         }
+    }
+
+    /** The first dead letters' stages and reasons, to say why documents are missing. */
+    private List<String> reasons() {
+        AvroCodec<DeadLetter> codec = AvroCodec.forSpecific(new SchemaRegistryClient(it.pipeline.registry.url), "unused",
+                DeadLetter.class);
+        List<String> reasons = new ArrayList<>();
+        it.stores.readCommitted(it.pipeline.deadletterTopic(), value -> {
+            if (reasons.size() < 5) {
+                DeadLetter letter = codec.decode(value);
+                reasons.add(letter.getStage() + ": " + letter.getReason());
+            }
+        });
+        return reasons;
     }
 
     @Test
@@ -141,24 +159,30 @@ class CsvImportIT {
         String customerPath = customer.getString(DocumentFields.PATH).replaceFirst("^/[^/]+/", "");
 
         Path csv = folder.resolve("notes.csv");
-        Files.writeString(csv, String.join("\n", "name,type,title,dc:description,file:content",
-                "contracts,Folder,Contracts,,",
-                "contracts/c-1,File,,the first contract,",
-                customerPath + "/note-1,Note,A note,about the customer,note.txt",
-                customerPath + "/note-2,Note,A missing file,,missing.txt") + "\n");
+        try (CSVPrinter rows = new CSVPrinter(Files.newBufferedWriter(csv), CSVFormat.RFC4180)) {
+            rows.printRecord("name", "type", "title", "dc:description", CsvDocuments.FILE_COLUMN);
+            rows.printRecord("contracts", "Folder", "Contracts", "", "");
+            rows.printRecord("contracts/c-1", "File", "", "the first contract", "");
+            rows.printRecord(customerPath + "/note-1", "Note", "A note", "about the customer", "note.txt"); // a name has a comma
+            rows.printRecord(customerPath + "/note-2", "Note", "A missing file", "", "missing.txt");
+        }
         it.runToEnd(Step.IMPORT_CSV, it.args("--repository", it.repository, "--path", csv.toString(),
                 "--blobs", blobs.toString(), "--blob-store", blobStore.toString()));
 
-        await("documents with the CSV's", it::mongoCount, generated + 3, Duration.ofMinutes(2));
+        try {
+            await("documents with the CSV's", it::mongoCount, generated + 3, Duration.ofMinutes(2));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; dead letters: " + reasons(), e);
+        }
         await("the missing blob's row dead-lettered", it::deadLetters, 1, Duration.ofMinutes(1));
         Document note = documents.find(Filters.eq(DocumentFields.NAME, "note-1")).first();
-        assertThat(note.getString(DocumentFields.PARENT_ID)).isEqualTo(customer.getString(DocumentFields.ID));
+        assertThat(note.getString(DocumentFields.PARENT_ID)).isEqualTo(customer.getString(DocumentFields.KEY));
         assertThat(note.get(DocumentFields.BLOB, Document.class).getString(DocumentFields.Blob.MIME_TYPE)).isEqualTo("text/plain");
         Document contract = documents.find(Filters.eq(DocumentFields.NAME, "c-1")).first();
         assertThat(contract.getString(DocumentFields.PARENT_ID)).isEqualTo(CsvDocuments.pathId(it.repository, "contracts"));
         assertThat(contract.get(DocumentFields.PROPERTIES, Document.class).getString("dc:description")).isEqualTo("the first contract");
         List<String> ancestors = new ArrayList<>(note.getList(DocumentFields.ANCESTOR_IDS, String.class));
-        assertThat(ancestors).endsWith(customer.getString(DocumentFields.ID));
+        assertThat(ancestors).endsWith(customer.getString(DocumentFields.KEY));
         it.adopt(job);
     }
 }
