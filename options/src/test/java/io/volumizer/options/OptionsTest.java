@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 
 class OptionsTest {
 
-    /** What a step cannot run without: the commands' repository, id and action. */
+    /** What a step cannot run without: the commands' repository, id and action; the CSV import's files. */
     private static List<String> required(Step step) {
         return switch (step) {
             case REINDEX -> List.of("--repository", "bank", "--command-id", "reindex-1");
@@ -33,6 +33,7 @@ class OptionsTest {
                     "--filter", "type=Statement", "--filter", "state=TX", "--properties", "{\"reviewed\":\"yes\"}");
             case SET_ACL -> List.of("--repository", "bank", "--command-id", "acl-1", "--document", "st-TX", "--acl",
                     "{\"aces\": [{\"principal\": \"branch-TX\", \"permission\": \"WRITE\", \"granted\": true}]}");
+            case IMPORT_CSV -> List.of("--repository", "bank", "--path", "/data/bank.csv");
             default -> List.of();
         };
     }
@@ -230,6 +231,7 @@ class OptionsTest {
         assertThat(Step.named("import-and-index")).isEqualTo(Step.IMPORT_AND_INDEX);
         assertThat(Step.IMPORT.jobName()).isEqualTo("volumizer-import");
         assertThatThrownBy(() -> Step.named("imprt")).hasMessage(
-                "unknown step 'imprt'; steps: [generate, import, index, import-and-index, smoke, reindex, bulk-update, set-acl]");
+                "unknown step 'imprt'; steps: [generate, import, index, import-and-index, smoke, reindex, bulk-update, set-acl, "
+                        + "import-csv]");
     }
 }
