@@ -64,7 +64,7 @@ class JobsCommandTest {
         int exitCode = run("--flink-rest", NO_CLUSTER, "submit", "imprt");
 
         assertThat(exitCode).isEqualTo(2);
-        assertThat(err).contains("unknown step 'imprt'; steps: [generate, import, index, import-and-index, smoke, reindex, bulk-update, set-acl]");
+        assertThat(err).contains("unknown step 'imprt'; steps: [generate, import, index, import-and-index, smoke, reindex, bulk-update, set-acl, import-csv]");
     }
 
     @Test
