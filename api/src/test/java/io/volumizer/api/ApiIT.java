@@ -49,6 +49,7 @@ import io.volumizer.api.testing.Tokens;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.metrics.PrometheusScrape;
+import io.volumizer.ops.throttle.hold.HoldMetrics;
 import io.volumizer.options.steps.BulkUpdateOptions;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.stores.blob.BlobStore;
@@ -276,8 +277,16 @@ class ApiIT {
         // One call to each backend, so that the API's backend timers exist whatever ran before.
         assertThat(get(documents() + "/" + first("Account").getId()).statusCode()).isEqualTo(200);
         assertThat(get("/api/v1/search?q=account").statusCode()).isEqualTo(200);
-        Set<String> exported = PrometheusScrape.of(System.getProperty("volumizer.flink.metrics",
-                PrometheusScrape.LOCAL_FLINK) + "," + URI.create(management).getAuthority()).names();
+        // The hold controller's, as bin/volumizer throttle <step> --hold-p95 serves them beside the API's.
+        int holdPort;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            holdPort = free.getLocalPort();
+        }
+        Set<String> exported;
+        try (HoldMetrics hold = new HoldMetrics(0.05).serve(holdPort)) {
+            exported = PrometheusScrape.of(System.getProperty("volumizer.flink.metrics", PrometheusScrape.LOCAL_FLINK)
+                    + "," + URI.create(management).getAuthority() + ",127.0.0.1:" + holdPort).names();
+        }
 
         Set<String> queried = new TreeSet<>();
         JsonNode dashboard = JSON.readTree(Path.of(System.getProperty("volumizer.dashboard",
