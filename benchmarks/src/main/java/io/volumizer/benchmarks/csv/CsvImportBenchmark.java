@@ -146,7 +146,7 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
     }
 
     private PipelineOptions of(String repository) {
-        return Options.parse(new PipelineOptions(), Options.with(pipeline, "--topics-of", repository).toArray(String[]::new));
+        return Options.parseWithOverrides(new PipelineOptions(), Options.with(pipeline, "--topics-of", repository));
     }
 
     /** The run, as the generator's CSV export writes it; its rows. */
