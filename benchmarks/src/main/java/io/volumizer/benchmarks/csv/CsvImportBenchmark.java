@@ -255,10 +255,10 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
         List<String> differences = new ArrayList<>();
         long compared = 0;
         List<Document> batch = new ArrayList<>();
-        try (MongoCursor<Document> documents = a.find().batchSize(1000).iterator()) {
+        try (MongoCursor<Document> documents = a.find().batchSize(100).iterator()) {
             while (documents.hasNext()) {
                 batch.add(documents.next());
-                if (batch.size() == 1000 || !documents.hasNext()) {
+                if (batch.size() == 100 || !documents.hasNext()) {
                     compared += compareBatch(b, batch, differences);
                     batch.clear();
                 }
