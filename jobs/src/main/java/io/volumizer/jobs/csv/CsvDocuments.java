@@ -113,7 +113,7 @@ public final class CsvDocuments {
                 .setId(id != null ? id : pathId(repository, path))
                 .setParentId(parentId)
                 .setType(type).setName(name)
-                .setTitle(columns.getOrDefault("title", name).isEmpty() ? name : columns.getOrDefault("title", name))
+                .setTitle(Optional.ofNullable(blankToNull(columns.get("title"))).orElse(name))
                 .setCreated(created).setModified(modified).setEventTime(modified)
                 .setVersion(number(columns, "version", 1))
                 .setProperties(properties(columns))

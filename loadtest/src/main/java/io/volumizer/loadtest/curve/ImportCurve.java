@@ -113,8 +113,7 @@ public final class ImportCurve {
     private void lift() {
         stopHolding();
         try {
-            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(0), CHANGED_BY);
-            throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(false), CHANGED_BY);
+            resumeAt(0);
         } catch (Exception e) {
             System.err.println("volumizer: the " + IMPORT.id() + " throttle is still set (bin/volumizer throttle "
                     + IMPORT.id() + " off, then resume): " + e.getMessage());
@@ -187,8 +186,7 @@ public final class ImportCurve {
     }
 
     private void resumeAt(double limit) throws Exception {
-        throttles.change(IMPORT.id(), new ThrottleSettings.Change.Limit(limit), CHANGED_BY);
-        throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(false), CHANGED_BY);
+        throttles.change(IMPORT.id(), new ThrottleSettings.Change.Setting(limit, false), CHANGED_BY);
     }
 
     /** The count-weighted mean p95 of the reads, as the mixed comparison computes it. */

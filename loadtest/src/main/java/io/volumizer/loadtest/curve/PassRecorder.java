@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
+import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.throttle.hold.HoldLoop;
 import io.volumizer.ops.throttle.hold.LatencyHistogram;
 import io.volumizer.ops.throttle.hold.PassedCounts;
@@ -29,7 +31,7 @@ final class PassRecorder implements AutoCloseable {
     private final HoldLoop.Scrape api;
     private final HoldLoop.Scrape jobs;
     private final ApiRouteGroup group;
-    private final java.util.Set<String> jobIds;
+    private final Set<String> jobIds;
     private final Duration window;
     private final long minRequests;
     private final List<Double> windowP95s = new ArrayList<>();
@@ -39,7 +41,7 @@ final class PassRecorder implements AutoCloseable {
     private long started;
     private Thread sampler;
 
-    PassRecorder(HoldLoop.Scrape api, HoldLoop.Scrape jobs, ApiRouteGroup group, java.util.Set<String> jobIds,
+    PassRecorder(HoldLoop.Scrape api, HoldLoop.Scrape jobs, ApiRouteGroup group, Set<String> jobIds,
             Duration window, long minRequests) {
         this.api = api;
         this.jobs = jobs;
@@ -50,7 +52,7 @@ final class PassRecorder implements AutoCloseable {
     }
 
     void start() throws IOException, InterruptedException {
-        List<io.volumizer.ops.metrics.PrometheusScrape.Sample> samples = api.samples();
+        List<PrometheusScrape.Sample> samples = api.samples();
         if (samples.isEmpty()) {
             throw new IOException("the API's metrics did not answer: the pass is not measured");
         }
@@ -75,7 +77,7 @@ final class PassRecorder implements AutoCloseable {
     }
 
     private void sample() throws IOException, InterruptedException {
-        List<io.volumizer.ops.metrics.PrometheusScrape.Sample> samples = api.samples();
+        List<PrometheusScrape.Sample> samples = api.samples();
         if (samples.isEmpty()) {
             return; // not answered: the next window spans this one too
         }

@@ -58,6 +58,18 @@ public final class ThrottleSettings {
             }
         }
 
+        /** A limit (0: none) and whether paused, set together in one write. */
+        record Setting(double docsPerSecond, boolean paused) implements Change {
+            public Setting {
+                new Limit(docsPerSecond); // the same check
+            }
+
+            @Override
+            public ThrottleSetting.Builder applyTo(ThrottleSetting.Builder setting) {
+                return setting.setDocsPerSecond(docsPerSecond).setPaused(paused);
+            }
+        }
+
         /** Paused, or resumed at the limit set. */
         record Paused(boolean paused) implements Change {
             @Override

@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -115,11 +116,11 @@ public abstract class CsvInputs implements Serializable, java.io.Closeable {
         @Override
         public List<Input> list() {
             // The object itself when the path names one, else the prefix's CSV objects.
+            boolean oneFile = isCsv(key);
             return client().listObjectsV2Paginator(ListObjectsV2Request.builder().bucket(bucket).prefix(key).build())
                     .contents().stream()
-                    .filter(object -> object.key().equals(key) || isCsv(object.key()))
-                    .sorted(java.util.Comparator.comparing(S3Object::key))
-                    .filter(object -> object.key().equals(key) || !key.toLowerCase(java.util.Locale.ROOT).endsWith(".csv"))
+                    .filter(object -> oneFile ? object.key().equals(key) : isCsv(object.key()))
+                    .sorted(Comparator.comparing(S3Object::key))
                     .map(object -> new Input(S3 + bucket + "/" + object.key(), object.size())).toList();
         }
 
