@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import io.volumizer.options.conventions.ConsumerGroups;
 import io.volumizer.options.conventions.TopicNames;
 import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.CsvImportOptions;
 import io.volumizer.options.steps.GenerateOptions;
 import io.volumizer.options.steps.ImportAndIndexOptions;
 import io.volumizer.options.steps.ImportOptions;
@@ -131,6 +133,18 @@ class OptionsTest {
                 "--kafka-property", "security.protocol=SASL_SSL"));
         assertThat(given).containsSequence("--mongodb-uri", "mongodb://db.example:27017")
                 .containsSequence("--kafka-property", "security.protocol=SASL_SSL");
+    }
+
+    @Test
+    void aCsvImportReadsWithOneReaderUnlessAskedForMore() {
+        List<String> file = List.of("--repository", "bank", "--path", "/data/bank.csv");
+        assertThat(((CsvImportOptions) Step.IMPORT_CSV.parse(file)).readers).isEqualTo(1);
+        List<String> three = new ArrayList<>(file);
+        three.addAll(List.of("--readers", "3"));
+        assertThat(((CsvImportOptions) Step.IMPORT_CSV.parse(three)).readers).isEqualTo(3);
+        List<String> none = new ArrayList<>(file);
+        none.addAll(List.of("--readers", "0"));
+        assertThatThrownBy(() -> Step.IMPORT_CSV.parse(none)).hasMessageContaining("--readers must be at least 1");
     }
 
     @Test

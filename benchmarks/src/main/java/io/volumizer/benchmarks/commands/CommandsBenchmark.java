@@ -106,7 +106,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
             String importJob = flink.run(jarId, Step.IMPORT_AND_INDEX, Options.with(pipeline, "--group-id",
                     "bench-commands-" + System.currentTimeMillis()), null);
             System.out.printf(Locale.ROOT, "importing %,d documents%n", documents);
-            awaitCount("imported", () -> stores.mongoCount(repository), documents);
+            awaitCount("imported", () -> stores.mongoEstimatedCount(repository), documents);
             awaitCount("indexed", () -> stores.elasticsearchCount(repository), documents);
             Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo, pipeline.mongodb.database),
                     search, pipeline.indices(), Options.arguments(pipeline), pipeline.kafka.clientProperties());

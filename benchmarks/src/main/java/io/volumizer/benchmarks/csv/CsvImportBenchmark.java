@@ -25,7 +25,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.MongoCursor;
 import com.mongodb.client.model.Filters;
 
 import io.volumizer.generators.BankGenerator;
@@ -96,7 +95,7 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
         Path export = files.resolve("export.csv");
         Path broken = files.resolve("broken.csv");
         long started = System.nanoTime();
-        long rows = export(settings, export);
+        long rows = CsvExport.toFile(new BankGenerator(settings), export);
         double exportSeconds = (System.nanoTime() - started) / 1e9;
         TreeSet<Long> brokenLines = breakRows(export, broken, brokenRows);
         System.out.printf(Locale.ROOT, "exported %,d rows in %.1f s; %,d of the first %,d rows broken%n", rows,
@@ -109,7 +108,7 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
             Import generated = importRun(flink, jarId, mongo, generatedRepository, rows, Step.GENERATE, generateArguments());
             Import csv = importRun(flink, jarId, mongo, csvRepository, rows, Step.IMPORT_CSV, Options.with(of(csvRepository),
                     "--repository", csvRepository, "--path", export.toAbsolutePath().toString()));
-            List<String> differences = compare(mongo, generatedRepository, csvRepository, rows);
+            List<String> differences = compare(mongo, settings, generatedRepository, csvRepository, rows);
 
             PipelineOptions brokenPipeline = of(brokenRepository);
             long good = brokenRows - brokenLines.size();
@@ -147,23 +146,6 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
 
     private PipelineOptions of(String repository) {
         return Options.parseWithOverrides(new PipelineOptions(), Options.with(pipeline, "--topics-of", repository));
-    }
-
-    /** The run, as the generator's CSV export writes it; its rows. */
-    private static long export(GeneratorSettings settings, Path file) throws IOException {
-        BankGenerator generator = new BankGenerator(settings);
-        long rows = 0;
-        try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-                CSVPrinter csv = CSVFormat.RFC4180.builder().setHeader(CsvExport.HEADER).build().print(out)) {
-            for (long index = 0; index < generator.indexSpace(); index++) {
-                DocumentEvent document = generator.documentAt(index);
-                if (document != null) {
-                    CsvExport.row(csv, index, document);
-                    rows++;
-                }
-            }
-        }
-        return rows;
     }
 
     /**
@@ -219,7 +201,7 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
             flink.awaitState(job, "FINISHED", IMPORTED);
             double jobSeconds = (System.nanoTime() - started) / 1e9;
             MongoCollection<Document> collection = mongo.getDatabase(options.mongodb.database).getCollection(repository);
-            await(repository + " in MongoDB", collection::countDocuments, documents);
+            await(repository + " in MongoDB", collection::estimatedDocumentCount, documents);
             await(repository + " in Elasticsearch", () -> {
                 try {
                     return stores.elasticsearchCount(repository);
@@ -248,20 +230,25 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
         }
     }
 
-    /** Every document of one repository beside the other's of the same id: the fields that differ (at most 20). */
-    private List<String> compare(MongoClient mongo, String generated, String csv, long rows) {
+    /**
+     * Every generated document looked up by id in both repositories, a hundred ids at a time (the stand-in collects a
+     * whole collection's scan in memory): the fields that differ (at most 20).
+     */
+    private List<String> compare(MongoClient mongo, GeneratorSettings settings, String generated, String csv, long rows) {
         MongoCollection<Document> a = mongo.getDatabase(of(generated).mongodb.database).getCollection(generated);
         MongoCollection<Document> b = mongo.getDatabase(of(csv).mongodb.database).getCollection(csv);
+        BankGenerator generator = new BankGenerator(settings);
         List<String> differences = new ArrayList<>();
         long compared = 0;
-        List<Document> batch = new ArrayList<>();
-        try (MongoCursor<Document> documents = a.find().batchSize(100).iterator()) {
-            while (documents.hasNext()) {
-                batch.add(documents.next());
-                if (batch.size() == 100 || !documents.hasNext()) {
-                    compared += compareBatch(b, batch, differences);
-                    batch.clear();
-                }
+        List<String> ids = new ArrayList<>();
+        for (long index = 0; index < generator.indexSpace(); index++) {
+            DocumentEvent document = generator.documentAt(index);
+            if (document != null) {
+                ids.add(document.getId());
+            }
+            if (ids.size() == 100 || (index == generator.indexSpace() - 1 && !ids.isEmpty())) {
+                compared += compareBatch(a, b, ids, differences);
+                ids.clear();
             }
         }
         if (compared != rows) {
@@ -270,24 +257,32 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
         return differences;
     }
 
-    private static long compareBatch(MongoCollection<Document> other, List<Document> batch, List<String> differences) {
-        Map<Object, Document> byId = new LinkedHashMap<>();
-        other.find(Filters.in(DocumentFields.KEY, batch.stream().map(d -> d.get(DocumentFields.KEY)).toList()))
-                .forEach(d -> byId.put(d.get(DocumentFields.KEY), d));
-        for (Document document : batch) {
-            Document twin = byId.get(document.get(DocumentFields.KEY));
+    private static long compareBatch(MongoCollection<Document> generated, MongoCollection<Document> csv, List<String> ids,
+            List<String> differences) {
+        Map<Object, Document> fromCsv = byId(csv, ids);
+        long compared = 0;
+        for (Document document : byId(generated, ids).values()) {
+            Object id = document.get(DocumentFields.KEY);
+            Document twin = fromCsv.get(id);
             if (twin == null) {
-                note(differences, document.get(DocumentFields.KEY) + ": missing from the CSV's repository");
+                note(differences, id + ": missing from the CSV's repository");
                 continue;
             }
+            compared++;
             for (String field : COMPARED) {
                 if (!Objects.equals(document.get(field), twin.get(field))) {
-                    note(differences, document.get(DocumentFields.KEY) + "." + field + ": " + document.get(field)
-                            + " generated, " + twin.get(field) + " from the CSV");
+                    note(differences, id + "." + field + ": " + document.get(field) + " generated, " + twin.get(field)
+                            + " from the CSV");
                 }
             }
         }
-        return batch.size();
+        return compared;
+    }
+
+    private static Map<Object, Document> byId(MongoCollection<Document> collection, List<String> ids) {
+        Map<Object, Document> byId = new LinkedHashMap<>();
+        collection.find(Filters.in(DocumentFields.KEY, ids)).forEach(d -> byId.put(d.get(DocumentFields.KEY), d));
+        return byId;
     }
 
     private static void note(List<String> differences, String difference) {

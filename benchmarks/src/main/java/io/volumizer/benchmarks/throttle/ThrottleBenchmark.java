@@ -100,11 +100,11 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
             jobs.add(job);
             flink.awaitState(job, "RUNNING", Duration.ofMinutes(2));
             long started = System.nanoTime();
-            while (stores.mongoCount(repository) == 0 && System.nanoTime() - started < Duration.ofMinutes(2).toNanos()) {
+            while (stores.mongoEstimatedCount(repository) == 0 && System.nanoTime() - started < Duration.ofMinutes(2).toNanos()) {
                 Thread.sleep(100); // the job's tasks deployed and writing: the trace starts with its first documents
             }
             System.out.printf(Locale.ROOT, "importing %,d documents through %s%n", total, phases);
-            long before = stores.mongoCount(repository);
+            long before = stores.mongoEstimatedCount(repository);
             long passedBefore = passed(job);
             long next = System.nanoTime();
             long passedAt = next;
@@ -135,7 +135,7 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
                     long passedNow = passed(job);
                     double passedSeconds = (System.nanoTime() - passedAt) / 1e9;
                     passedAt = System.nanoTime();
-                    long now = stores.mongoCount(repository);
+                    long now = stores.mongoEstimatedCount(repository);
                     double writtenSeconds = (System.nanoTime() - writtenAt) / 1e9;
                     writtenAt = System.nanoTime();
                     // A restarted source counts from 0 again: its first second counts what it passed since.

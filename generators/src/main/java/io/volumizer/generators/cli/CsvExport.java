@@ -2,6 +2,9 @@ package io.volumizer.generators.cli;
 
 import java.io.IOException;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
@@ -36,6 +39,15 @@ public final class CsvExport {
                 document.getCreated(), document.getModified(), document.getVersion(),
                 blob == null ? null : blob.getKey(), blob == null ? null : blob.getMimeType(),
                 blob == null ? null : blob.getFilename(), JSON.writeValueAsString(document.getProperties()));
+    }
+
+    /** The generator's documents into {@code file}, as {@code generate --format csv} writes them; the rows written. */
+    public static long toFile(BankGenerator generator, Path file) throws IOException {
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            long rows = new CsvExport(out).write(generator, new Progress(generator.indexSpace(), null));
+            out.flush();
+            return rows;
+        }
     }
 
     long write(BankGenerator generator, Progress progress) throws IOException {

@@ -27,18 +27,19 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.keys.DocumentKeys;
 
 /**
- * Imports CSV files: their rows, read in parallel by byte ranges ({@link CsvSource}), become document events on the
- * repository's documents topic, exactly once and keyed by parent id like the generator's, so the running import and
- * index take them as they take any other; rows that cannot become documents go to the dead-letter topic with their
- * line. A bounded job: it finishes when every row is read. It obeys the {@code import-csv} throttle.
+ * Imports CSV files: their rows, read by byte ranges ({@link CsvSource}) by {@code readers} subtasks (one: in file
+ * order), become document events on the repository's documents topic at the job's parallelism, exactly once and keyed
+ * by parent id like the generator's, so the running import and index take them as they take any other; rows that
+ * cannot become documents go to the dead-letter topic with their line. A bounded job: it finishes when every row is
+ * read. It obeys the {@code import-csv} throttle.
  */
-public record CsvImportJob(Source<CsvRow, ?, ?> rows, ToDocuments toDocuments, Sink<DocumentEvent> documents,
-        Sink<DeadLetter> deadLetters) implements JobMains.Job {
+public record CsvImportJob(Source<CsvRow, ?, ?> rows, int readers, ToDocuments toDocuments,
+        Sink<DocumentEvent> documents, Sink<DeadLetter> deadLetters) implements JobMains.Job {
 
     @Override
     public void build(StreamExecutionEnvironment env) {
         SingleOutputStreamOperator<DocumentEvent> events = env
-                .fromSource(rows, WatermarkStrategy.noWatermarks(), "CSV rows").uid("csv.rows")
+                .fromSource(rows, WatermarkStrategy.noWatermarks(), "CSV rows").uid("csv.rows").setParallelism(readers)
                 .process(toDocuments).uid("csv.documents").name("Rows to documents");
         events.sinkTo(documents).uid("csv.documents-sink").name("Documents to Kafka");
         events.getSideOutput(DeadLetters.TAG).sinkTo(deadLetters).uid("csv.dead-letters").name("Dead letters to Kafka");
@@ -62,6 +63,7 @@ public record CsvImportJob(Source<CsvRow, ?, ?> rows, ToDocuments toDocuments, S
             return new CsvImportJob(
                     ThrottledSource.of(new CsvSource(inputs, options.splitSize),
                             pipeline, Step.IMPORT_CSV, null, 1, MetricNames.CSV_IMPORT),
+                    options.readers,
                     new ToDocuments(options.repository, Instant.now(), options.blobs, MongoConnection.of(pipeline),
                             pipeline.repositoryBlobStores()),
                     Connectors.exactlyOnceSink(options, Step.IMPORT_CSV, pipeline.documentsTopic(), DocumentEvent.class,

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import io.volumizer.ops.metrics.PrometheusScrape;
@@ -15,7 +16,8 @@ import io.volumizer.options.conventions.ApiRouteGroup;
 /**
  * What one pass of the curve measured on the server side: the route group's p95 over the pass and in each window
  * (from the API's histogram, as the hold controller sees it), and the docs/s the import's jobs let through (from
- * their TaskManagers' counters). A thread reads the endpoints every window while the users run.
+ * their TaskManagers' counters) in the windows the users were there: not while Gatling starts, which no controller
+ * can judge. A thread reads the endpoints every window while the users run.
  */
 final class PassRecorder implements AutoCloseable {
 
@@ -38,7 +40,11 @@ final class PassRecorder implements AutoCloseable {
     private LatencyHistogram first;
     private LatencyHistogram last;
     private PassedCounts firstPassed;
+    private PassedCounts lastPassed;
     private long started;
+    private long lastNanos;
+    private double passedWithUsers;
+    private double secondsWithUsers;
     private Thread sampler;
 
     PassRecorder(HoldLoop.Scrape api, HoldLoop.Scrape jobs, ApiRouteGroup group, Set<String> jobIds,
@@ -59,7 +65,9 @@ final class PassRecorder implements AutoCloseable {
         first = LatencyHistogram.of(samples, group);
         last = first;
         firstPassed = PassedCounts.of(jobs.samples(), jobIds);
+        lastPassed = firstPassed;
         started = System.nanoTime();
+        lastNanos = started;
         sampler = new Thread(() -> {
             try {
                 while (!Thread.currentThread().isInterrupted()) {
@@ -82,10 +90,18 @@ final class PassRecorder implements AutoCloseable {
             return; // not answered: the next window spans this one too
         }
         LatencyHistogram now = LatencyHistogram.of(samples, group);
+        PassedCounts passed = PassedCounts.of(jobs.samples(), jobIds);
+        long nanos = System.nanoTime();
         synchronized (windowP95s) {
-            now.since(last).filter(requests -> requests.count() >= minRequests)
-                    .ifPresent(requests -> windowP95s.add(requests.quantile(0.95)));
+            Optional<LatencyHistogram> requests = now.since(last).filter(window -> window.count() >= minRequests);
+            requests.ifPresent(window -> windowP95s.add(window.quantile(0.95)));
+            if (requests.isPresent()) {
+                passedWithUsers += passed.since(lastPassed);
+                secondsWithUsers += (nanos - lastNanos) / 1e9;
+            }
             last = now;
+            lastPassed = passed;
+            lastNanos = nanos;
         }
     }
 
@@ -97,7 +113,8 @@ final class PassRecorder implements AutoCloseable {
         LatencyHistogram pass = LatencyHistogram.of(api.samples(), group).since(first)
                 .orElseThrow(() -> new IOException("the API restarted during the pass: its counts began again"));
         synchronized (windowP95s) {
-            return new Measured(seconds, passed / seconds, pass.quantile(0.95), pass.count(), List.copyOf(windowP95s));
+            double achieved = secondsWithUsers > 0 ? passedWithUsers / secondsWithUsers : passed / seconds;
+            return new Measured(seconds, achieved, pass.quantile(0.95), pass.count(), List.copyOf(windowP95s));
         }
     }
 

@@ -159,7 +159,7 @@ public final class Demo extends PipelineRunCommand {
             long inMongo = 0;
             long inElasticsearch = 0;
             for (String repository : topology.repositories()) {
-                inMongo += stores.mongoCount(repository);
+                inMongo += stores.mongoEstimatedCount(repository);
                 inElasticsearch += stores.elasticsearchCount(repository);
             }
             long allDeadLetters = stores.committedRecords(pipeline.deadletterTopic());

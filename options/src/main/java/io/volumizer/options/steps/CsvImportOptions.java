@@ -27,10 +27,22 @@ public final class CsvImportOptions extends PipelineStepOptions {
             + "at a time (cut at a row's end; default: ${DEFAULT-VALUE}).")
     public long splitSize;
 
+    /**
+     * One by default: the rows reach the topic in file order, so a parent written before its children arrives before
+     * them. Readers side by side put the first rows of a split ahead of the last rows of the one before, by as long as
+     * a split takes to read; the import's wait for a parent is measured against the margin, not against the file.
+     */
+    @Option(names = "--readers", defaultValue = "1", description = "Subtasks reading the files' splits side by side "
+            + "(default: ${DEFAULT-VALUE}: rows in file order). More read faster, but a parent at a split's end reaches "
+            + "the import a split's reading after its children at the next one's start: orphans if that is longer than "
+            + "--parent-wait-margin (README: Importing CSV files). The rows become documents at the job's parallelism.")
+    public int readers;
+
     @Override
     protected void validateStep() {
         require(RepositoryNames.isValid(repository), "--repository: " + RepositoryNames.RULE + ", was '" + repository + "'");
         require(splitSize >= 1024, "--split-size must be at least 1024 bytes, was " + splitSize);
+        require(readers >= 1, "--readers must be at least 1, was " + readers);
     }
 
     @Override

@@ -32,17 +32,22 @@ public record AimdController(double targetSeconds, double increase, double decre
     static final int RECOVERY_WINDOWS = 3;
 
     /**
-     * Where the controller is: in slow start (no decrease yet), settling (the last decision a decrease), and the rate
-     * the jobs achieved when the p95 last went over (NaN: never).
+     * Where the controller is: in slow start (no decrease yet), settling (the last decision a decrease), the rate the
+     * jobs achieved when the p95 last went over (NaN: never), and what they achieved in the last window (NaN: unknown).
      */
-    public record Phase(boolean slowStart, boolean settling, double congestedAt) {
-        public static final Phase START = new Phase(true, false, Double.NaN);
+    public record Phase(boolean slowStart, boolean settling, double congestedAt, double lastAchieved) {
+        public static final Phase START = new Phase(true, false, Double.NaN, Double.NaN);
 
-        /** The phase after {@code decision}, taken when the jobs achieved {@code achieved}. */
+        /**
+         * The phase after {@code decision}, taken when the jobs achieved {@code achieved}. The congested rate is the
+         * higher of this window's and the last one's: in the window the users felt, the stores' stall already held
+         * the jobs back, and recovering towards that depressed rate settles far under the knee.
+         */
         public Phase after(Decision decision, double achieved, double limitBefore) {
             boolean decreased = decision.kind() == Kind.DECREASE;
+            double recent = Math.max(achieved > 0 ? achieved : 0, lastAchieved > 0 ? lastAchieved : 0);
             return new Phase(slowStart && !decreased, decreased,
-                    decreased ? (achieved > 0 ? Math.min(achieved, limitBefore) : limitBefore) : congestedAt);
+                    decreased ? (recent > 0 ? Math.min(recent, limitBefore) : limitBefore) : congestedAt, achieved);
         }
     }
 

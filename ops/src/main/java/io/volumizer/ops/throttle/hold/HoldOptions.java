@@ -37,7 +37,7 @@ public final class HoldOptions {
     @Option(names = "--hold-start", defaultValue = "100", description = "The first limit, docs/s (default: ${DEFAULT-VALUE}).")
     public double start;
 
-    @Option(names = "--hold-increase", defaultValue = "25", description = "Docs/s added after a window under the "
+    @Option(names = "--hold-increase", defaultValue = "50", description = "Docs/s added after a window under the "
             + "headroom (default: ${DEFAULT-VALUE}).")
     public double increase;
 
@@ -45,8 +45,9 @@ public final class HoldOptions {
             + "the target (default: ${DEFAULT-VALUE}).")
     public double decrease;
 
-    @Option(names = "--hold-headroom", defaultValue = "0.8", description = "The fraction of the target under which "
-            + "the limit may rise (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--hold-headroom", defaultValue = "0.4", description = "The fraction of the target under which "
+            + "the limit may rise: a window's p95 varies twofold at one rate, so staying under the target in nearly "
+            + "every window means aiming well under it (default: ${DEFAULT-VALUE}).")
     public double headroom;
 
     @Option(names = "--hold-floor", defaultValue = "10", description = "The lowest limit, docs/s (default: ${DEFAULT-VALUE}).")

@@ -13,8 +13,8 @@ import io.volumizer.options.conventions.ApiRouteGroup;
 
 class AimdControllerTest {
 
-    private static final Phase AFTER_A_DECREASE_LONG_AGO = new Phase(false, false, Double.NaN);
-    private static final Phase SETTLING = new Phase(false, true, 1000);
+    private static final Phase AFTER_A_DECREASE_LONG_AGO = new Phase(false, false, Double.NaN, Double.NaN);
+    private static final Phase SETTLING = new Phase(false, true, 1000, 1000);
     private static final AimdController CONTROLLER = new AimdController(0.05, 25, 0.7, 0.8, 10, 1000, 50);
 
     /** A window of navigation requests: {@code fast} under 10 ms, {@code slow} between 10 and 100 ms. */
@@ -39,12 +39,16 @@ class AimdControllerTest {
 
     @Test
     void climbsBackTowardsTheCongestedRateQuicklyThenProbesByItsStep() {
-        Phase afterCongestionAt1000 = new Phase(false, false, 1000);
+        Phase afterCongestionAt1000 = new Phase(false, false, 1000, 890);
         // 0.9 of 1000 in three windows: from 300, a third of the 600 left
         assertThat(CONTROLLER.decide(300, window(100, 0), 300, afterCongestionAt1000).limit()).isEqualTo(500);
         assertThat(CONTROLLER.decide(890, window(100, 0), 890, afterCongestionAt1000).limit()).isEqualTo(915);
-        Phase next = afterCongestionAt1000.after(new AimdController.Decision(Kind.DECREASE, 420, "over"), 600, 800);
-        assertThat(next).isEqualTo(new Phase(false, true, 600));
+        // congested at the higher of this window's 600 and the last one's 890 (the stall held this one back)
+        Phase next = afterCongestionAt1000.after(new AimdController.Decision(Kind.DECREASE, 420, "over"), 600, 900);
+        assertThat(next).isEqualTo(new Phase(false, true, 890, 600));
+        // never above the limit the jobs had
+        assertThat(afterCongestionAt1000.after(new AimdController.Decision(Kind.DECREASE, 420, "over"), 600, 800)
+                .congestedAt()).isEqualTo(800);
     }
 
     @Test
