@@ -28,10 +28,14 @@ import io.volumizer.schemas.keys.DocumentKeys;
 
 /**
  * Imports CSV files: their rows, read by byte ranges ({@link CsvSource}) by {@code readers} subtasks (one: in file
- * order), become document events on the repository's documents topic at the job's parallelism, exactly once and keyed
- * by parent id like the generator's, so the running import and index take them as they take any other; rows that
- * cannot become documents go to the dead-letter topic with their line. A bounded job: it finishes when every row is
- * read. It obeys the {@code import-csv} throttle.
+ * order), become document events on the repository's documents topic, exactly once and keyed by parent id like the
+ * generator's, so the running import and index take them as they take any other; rows that cannot become documents
+ * go to the dead-letter topic with their line. A bounded job: it finishes when every row is read. It obeys the
+ * {@code import-csv} throttle.
+ *
+ * <p>Every operator runs at {@code readers}, chained: a reader's rows are written by its own producer in the order
+ * it read them. Spread over more writers, a root and its first children (one key, one partition) could reach the
+ * topic in either order, and the import reads a key's records in the order they were written.
  */
 public record CsvImportJob(Source<CsvRow, ?, ?> rows, int readers, ToDocuments toDocuments,
         Sink<DocumentEvent> documents, Sink<DeadLetter> deadLetters) implements JobMains.Job {
@@ -40,9 +44,10 @@ public record CsvImportJob(Source<CsvRow, ?, ?> rows, int readers, ToDocuments t
     public void build(StreamExecutionEnvironment env) {
         SingleOutputStreamOperator<DocumentEvent> events = env
                 .fromSource(rows, WatermarkStrategy.noWatermarks(), "CSV rows").uid("csv.rows").setParallelism(readers)
-                .process(toDocuments).uid("csv.documents").name("Rows to documents");
-        events.sinkTo(documents).uid("csv.documents-sink").name("Documents to Kafka");
-        events.getSideOutput(DeadLetters.TAG).sinkTo(deadLetters).uid("csv.dead-letters").name("Dead letters to Kafka");
+                .process(toDocuments).uid("csv.documents").name("Rows to documents").setParallelism(readers);
+        events.sinkTo(documents).uid("csv.documents-sink").name("Documents to Kafka").setParallelism(readers);
+        events.getSideOutput(DeadLetters.TAG).sinkTo(deadLetters).uid("csv.dead-letters").name("Dead letters to Kafka")
+                .setParallelism(readers);
     }
 
     public static void main(String[] args) throws Exception {
