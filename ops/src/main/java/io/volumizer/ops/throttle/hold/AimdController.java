@@ -14,6 +14,12 @@ import java.util.Locale;
  * by additive steps (as CUBIC returns fast to its last congestion window and probes slowly around it): additive steps
  * alone, sized for one machine, take minutes to climb back thousands of docs/s on another.
  *
+ * <p>A decrease is judged on one window: the users feel a bad window at once. A probing step beyond the recovery is
+ * judged on the p95 of the last {@code probeWindows} windows together: a window holds a few dozen requests, whose p95
+ * is their third or fourth slowest, and a probe on one lucky window climbs past the knee (runs 1 to 3 of the curve:
+ * 94 to 97% of the windows under the target), while a headroom wide enough to absorb that noise stops the climb far
+ * below it (run 4: 0.59 of the best fixed rate).
+ *
  * @param targetSeconds  the p95 the users should stay under
  * @param increase       docs/s added after a window comfortably under the target
  * @param decreaseFactor the limit's factor after a window over the target
@@ -21,9 +27,10 @@ import java.util.Locale;
  * @param floor          the lowest limit set (never 0: a paused import would tell nothing)
  * @param ceiling        the highest limit set; 0 for none
  * @param minRequests    fewer requests in a window say nothing about their p95
+ * @param probeWindows   how many windows, the last included, a probing step is judged on
  */
 public record AimdController(double targetSeconds, double increase, double decreaseFactor, double headroom,
-        double floor, double ceiling, long minRequests) {
+        double floor, double ceiling, long minRequests, int probeWindows) {
 
     /** An achieved rate this far under the limit means the limit is not what holds the job back. */
     static final double REACHED = 0.8;
@@ -54,10 +61,10 @@ public record AimdController(double targetSeconds, double increase, double decre
     public AimdController {
         if (!(targetSeconds > 0) || !(increase > 0) || !(decreaseFactor > 0 && decreaseFactor < 1)
                 || !(headroom > 0 && headroom <= 1) || !(floor > 0) || ceiling < 0 || (ceiling > 0 && ceiling < floor)
-                || minRequests < 1) {
+                || minRequests < 1 || probeWindows < 1) {
             throw new IllegalArgumentException("a hold needs a target p95 > 0, an increase > 0, a decrease factor "
-                    + "between 0 and 1, a headroom in (0, 1], a floor > 0, a ceiling of 0 (none) or at least the floor, and at "
-                    + "least 1 request a window");
+                    + "between 0 and 1, a headroom in (0, 1], a floor > 0, a ceiling of 0 (none) or at least the floor, at "
+                    + "least 1 request a window and at least 1 window to judge a probe on");
         }
     }
 
@@ -85,10 +92,12 @@ public record AimdController(double targetSeconds, double increase, double decre
      *
      * @param limit    the limit now
      * @param window   the users' requests in the window
+     * @param probeSpan the users' requests in the last {@code probeWindows} windows (fewer after a start or an API
+     *                 restart), this one included
      * @param achieved docs/s the throttled jobs let through in the window (NaN: unknown)
      * @param phase    where the controller is
      */
-    public Decision decide(double limit, LatencyHistogram window, double achieved, Phase phase) {
+    public Decision decide(double limit, LatencyHistogram window, LatencyHistogram probeSpan, double achieved, Phase phase) {
         long requests = window.count();
         if (requests < minRequests) {
             return new Decision(Kind.HOLD, limit, requests + " requests, fewer than " + minRequests + ": too few to judge");
@@ -122,7 +131,13 @@ public record AimdController(double targetSeconds, double increase, double decre
             return new Decision(Kind.INCREASE, bounded(Math.max(limit + increase, limit + (recovered - limit) / RECOVERY_WINDOWS)),
                     under + String.format(Locale.ROOT, " (recovering towards %.0f docs/s)", recovered));
         }
-        return new Decision(Kind.INCREASE, bounded(limit + increase), under);
+        double spanP95 = probeSpan.quantile(0.95);
+        if (spanP95 > targetSeconds * headroom) {
+            return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " in this window, but " + ms(spanP95) + " over the "
+                    + "last " + probeSpan.count() + " requests: near the target " + ms(targetSeconds));
+        }
+        return new Decision(Kind.INCREASE, bounded(limit + increase), under + ", and " + ms(spanP95) + " over the last "
+                + probeSpan.count() + " requests");
     }
 
     private double bounded(double limit) {

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -48,7 +50,8 @@ public final class HoldLoop {
 
     private double current;
     private AimdController.Phase phase = AimdController.Phase.START;
-    private LatencyHistogram lastLatencies;
+    /** The API's histograms at the starts of the last windows, oldest first: the probe span begins at the first. */
+    private final Deque<LatencyHistogram> windowStarts = new ArrayDeque<>();
     private PassedCounts lastPassed;
     private long lastNanos;
 
@@ -74,7 +77,7 @@ public final class HoldLoop {
         current = controller.firstLimit(initialLimit);
         limit.set(current);
         metrics.limit(current);
-        lastLatencies = LatencyHistogram.of(api.samples(), group);
+        windowStarts.add(LatencyHistogram.of(api.samples(), group));
         lastPassed = passed();
         lastNanos = nanoTime.getAsLong();
         log.printf(Locale.ROOT, "%s hold: %s p95 under %s, jobs %s at %.0f docs/s to start%n", Instant.now(), group.id(),
@@ -103,9 +106,10 @@ public final class HoldLoop {
         long now = nanoTime.getAsLong();
         double achieved = passed.since(lastPassed) / ((now - lastNanos) / 1e9);
         LatencyHistogram latencies = LatencyHistogram.of(apiSamples, group);
-        Optional<LatencyHistogram> window = apiSamples.isEmpty() ? Optional.empty() : latencies.since(lastLatencies);
+        Optional<LatencyHistogram> window = apiSamples.isEmpty() ? Optional.empty() : latencies.since(windowStarts.getLast());
+        LatencyHistogram probeSpan = window.flatMap(requests -> latencies.since(windowStarts.getFirst())).orElse(null);
         AimdController.Decision decision = window
-                .map(requests -> controller.decide(current, requests, achieved, phase))
+                .map(requests -> controller.decide(current, requests, probeSpan == null ? requests : probeSpan, achieved, phase))
                 .orElse(new AimdController.Decision(AimdController.Kind.HOLD, current, apiSamples.isEmpty()
                         ? "the API's metrics did not answer" : "the API restarted: its counts began again"));
         if (decision.limit() != current) {
@@ -119,8 +123,14 @@ public final class HoldLoop {
                 decision.kind().name().toLowerCase(Locale.ROOT), decision.reason());
         phase = phase.after(decision, achieved, current);
         current = decision.limit();
+        if (window.isEmpty() && !apiSamples.isEmpty()) {
+            windowStarts.clear(); // the API restarted: its counts began again
+        }
         if (!apiSamples.isEmpty()) {
-            lastLatencies = latencies;
+            windowStarts.add(latencies);
+            while (windowStarts.size() > controller.probeWindows()) {
+                windowStarts.removeFirst();
+            }
         }
         lastPassed = passed;
         lastNanos = now;

@@ -45,9 +45,9 @@ public final class HoldOptions {
             + "the target (default: ${DEFAULT-VALUE}).")
     public double decrease;
 
-    @Option(names = "--hold-headroom", defaultValue = "0.4", description = "The fraction of the target under which "
-            + "the limit may rise: a window's p95 varies twofold at one rate, so staying under the target in nearly "
-            + "every window means aiming well under it (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--hold-headroom", defaultValue = "0.6", description = "The fraction of the target under which "
+            + "the limit may rise (the p95 over --hold-probe-span): a window's p95 varies twofold at one rate, so "
+            + "staying under the target in nearly every window means aiming under it (default: ${DEFAULT-VALUE}).")
     public double headroom;
 
     @Option(names = "--hold-floor", defaultValue = "10", description = "The lowest limit, docs/s (default: ${DEFAULT-VALUE}).")
@@ -61,13 +61,18 @@ public final class HoldOptions {
             + "limit as it is (default: ${DEFAULT-VALUE}).")
     public long minRequests;
 
+    @Option(names = "--hold-probe-span", defaultValue = "PT30S", description = "A probing increase is judged on the "
+            + "users' p95 over this span, the last windows together; a decrease on one window (default: ${DEFAULT-VALUE}).")
+    public Duration probeSpan;
+
     @Option(names = "--hold-metrics-port", defaultValue = "8092", description = "Where the controller serves its "
             + "Prometheus metrics; 0: nowhere (default: ${DEFAULT-VALUE}).")
     public int metricsPort;
 
     /** The controller these options describe, holding {@code p95}. */
     public AimdController controller(Duration p95) {
-        return new AimdController(p95.toNanos() / 1e9, increase, decrease, headroom, floor, ceiling, minRequests);
+        return new AimdController(p95.toNanos() / 1e9, increase, decrease, headroom, floor, ceiling, minRequests,
+                (int) Math.max(1, probeSpan.toMillis() / interval.toMillis()));
     }
 
     /** A latency: {@code 50ms}, {@code 0.2s}, or ISO-8601 ({@code PT0.05S}). */

@@ -26,7 +26,7 @@ class HoldLoopTest {
 
     private HoldLoop loop(HoldMetrics metrics) {
         return new HoldLoop(() -> apiScrapes.remove(0), () -> jobSamples(passedScrapes.remove(0)), () -> Set.of("a1", "a2"),
-                ApiRouteGroup.NAVIGATION, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50), limits::add, metrics,
+                ApiRouteGroup.NAVIGATION, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 2), limits::add, metrics,
                 new PrintStream(log, true, StandardCharsets.UTF_8), () -> nanos.addAndGet(5_000_000_000L));
     }
 
@@ -63,16 +63,20 @@ class HoldLoopTest {
             passedScrapes.add(2_300.0); // 140 docs/s over the window
             assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.INCREASE);
 
-            // doubled in slow start, then 200 docs/s achieved * 0.7, then + 25
-            assertThat(limits).containsExactly(100.0, 200.0, 140.0, 165.0);
-            assertThat(loop.limit()).isEqualTo(165.0);
-            assertThat(metrics.scrape()).contains("volumizer_hold_limit_docs_per_second 165.0",
+            apiScrapes.add(LatencyHistogramTest.scrape(400, 50, 0, 0)); // 100 fast: a probe, judged on two windows
+            passedScrapes.add(3_100.0); // 160 docs/s
+            assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.INCREASE);
+
+            // doubled in slow start, then 200 docs/s achieved * 0.7, then + 25 twice
+            assertThat(limits).containsExactly(100.0, 200.0, 140.0, 165.0, 190.0);
+            assertThat(loop.limit()).isEqualTo(190.0);
+            assertThat(metrics.scrape()).contains("volumizer_hold_limit_docs_per_second 190.0",
                     "volumizer_hold_decisions_total{decision=\"decrease\"} 1.0",
                     "volumizer_hold_target_p95_seconds 0.05");
             assertThat(PrometheusScrape.parse(metrics.scrape()).stream().map(PrometheusScrape.Sample::name))
                     .containsAll(MetricNames.holdPrometheusNames());
             assertThat(log.toString(StandardCharsets.UTF_8)).contains("limit 200 -> 140 docs/s (decrease: p95",
-                    "the API's metrics did not answer");
+                    "the API's metrics did not answer", "over the last 250 requests");
         }
     }
 }
