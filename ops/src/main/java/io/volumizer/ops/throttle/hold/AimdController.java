@@ -23,7 +23,8 @@ import java.util.Locale;
  * @param targetSeconds  the p95 the users should stay under
  * @param increase       docs/s added after a window comfortably under the target
  * @param decreaseFactor the limit's factor after a window over the target
- * @param headroom       the fraction of the target under which a window is comfortable
+ * @param headroom       the fraction of the target under which the p95 judged (a window's, or the probe span's) lets
+ *                       the limit rise
  * @param floor          the lowest limit set (never 0: a paused import would tell nothing)
  * @param ceiling        the highest limit set; 0 for none
  * @param minRequests    fewer requests in a window say nothing about their p95
@@ -112,9 +113,6 @@ public record AimdController(double targetSeconds, double increase, double decre
             return new Decision(Kind.DECREASE, bounded(from * decreaseFactor), "p95 " + ms(p95) + " over the target "
                     + ms(targetSeconds));
         }
-        if (p95 > targetSeconds * headroom) {
-            return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " near the target " + ms(targetSeconds));
-        }
         if (!(achieved >= REACHED * limit)) {
             return new Decision(Kind.HOLD, limit, String.format(Locale.ROOT, "p95 %s under the target, but the jobs "
                     + "achieve %.0f docs/s of %.0f: a higher limit would change nothing", ms(p95), achieved, limit));
@@ -122,22 +120,23 @@ public record AimdController(double targetSeconds, double increase, double decre
         if (ceiling > 0 && limit >= ceiling) {
             return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " under the target, at the ceiling");
         }
-        String under = "p95 " + ms(p95) + " under " + Math.round(headroom * 100) + "% of the target " + ms(targetSeconds);
+        double recovered = RECOVER_TO * phase.congestedAt();
+        boolean recovering = !phase.slowStart() && limit + increase < recovered;
+        boolean probing = !phase.slowStart() && !recovering;
+        double judged = probing ? probeSpan.quantile(0.95) : p95;
+        String reading = probing ? "p95 " + ms(judged) + " over the last " + probeSpan.count() + " requests" : "p95 " + ms(p95);
+        if (judged > targetSeconds * headroom) {
+            return new Decision(Kind.HOLD, limit, reading + " near the target " + ms(targetSeconds));
+        }
+        String under = reading + " under " + Math.round(headroom * 100) + "% of the target " + ms(targetSeconds);
         if (phase.slowStart()) {
             return new Decision(Kind.INCREASE, bounded(2 * limit), under + " (slow start: doubled)");
         }
-        double recovered = RECOVER_TO * phase.congestedAt();
-        if (limit + increase < recovered) {
+        if (recovering) {
             return new Decision(Kind.INCREASE, bounded(Math.max(limit + increase, limit + (recovered - limit) / RECOVERY_WINDOWS)),
                     under + String.format(Locale.ROOT, " (recovering towards %.0f docs/s)", recovered));
         }
-        double spanP95 = probeSpan.quantile(0.95);
-        if (spanP95 > targetSeconds * headroom) {
-            return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " in this window, but " + ms(spanP95) + " over the "
-                    + "last " + probeSpan.count() + " requests: near the target " + ms(targetSeconds));
-        }
-        return new Decision(Kind.INCREASE, bounded(limit + increase), under + ", and " + ms(spanP95) + " over the last "
-                + probeSpan.count() + " requests");
+        return new Decision(Kind.INCREASE, bounded(limit + increase), under);
     }
 
     private double bounded(double limit) {

@@ -88,6 +88,9 @@ class AimdControllerTest {
         AimdController.Decision held = CONTROLLER.decide(200, window(100, 0), window(200, 18), 200, AFTER_A_DECREASE_LONG_AGO);
         assertThat(held.kind()).isEqualTo(Kind.HOLD);
         assertThat(held.reason()).contains("over the last 218 requests");
+        // and a window near the target in a span comfortably under it does not stop the probing
+        assertThat(CONTROLLER.decide(200, window(92, 8), window(500, 8), 200, AFTER_A_DECREASE_LONG_AGO).kind())
+                .isEqualTo(Kind.INCREASE);
         // recovering towards a rate known to hold is judged on the window alone
         Phase afterCongestionAt1000 = new Phase(false, false, 1000, 890);
         assertThat(CONTROLLER.decide(300, window(100, 0), window(200, 18), 300, afterCongestionAt1000).kind())
