@@ -107,9 +107,9 @@ public final class HoldLoop {
         double achieved = passed.since(lastPassed) / ((now - lastNanos) / 1e9);
         LatencyHistogram latencies = LatencyHistogram.of(apiSamples, group);
         Optional<LatencyHistogram> window = apiSamples.isEmpty() ? Optional.empty() : latencies.since(windowStarts.getLast());
-        LatencyHistogram probeSpan = window.flatMap(requests -> latencies.since(windowStarts.getFirst())).orElse(null);
         AimdController.Decision decision = window
-                .map(requests -> controller.decide(current, requests, probeSpan == null ? requests : probeSpan, achieved, phase))
+                .map(requests -> controller.decide(current, requests,
+                        latencies.since(windowStarts.getFirst()).orElse(requests), achieved, phase))
                 .orElse(new AimdController.Decision(AimdController.Kind.HOLD, current, apiSamples.isEmpty()
                         ? "the API's metrics did not answer" : "the API restarted: its counts began again"));
         if (decision.limit() != current) {
