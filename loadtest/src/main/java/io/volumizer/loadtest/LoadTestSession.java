@@ -21,6 +21,7 @@ import java.util.concurrent.Callable;
 
 import com.mongodb.client.MongoClients;
 
+import io.volumizer.loadtest.curve.Backlog;
 import io.volumizer.loadtest.curve.ImportCurve;
 import io.volumizer.loadtest.curve.ImportRate;
 import io.volumizer.ops.client.ApiTarget;
@@ -28,6 +29,7 @@ import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.ops.throttle.hold.HoldOptions;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.api.commands.CommandsCli;
+import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.demo.DemoRecord;
@@ -98,9 +100,14 @@ public final class LoadTestSession implements Callable<Integer> {
             + "(docs/s; 0 paused; max no limit; hold --hold-p95's controller, default the navigation target).")
     String importRates;
 
-    @Option(names = "--backlog-customers", defaultValue = "5000", description = "The curve: customers generated "
-            + "before its passes, which its import reads (default: ${DEFAULT-VALUE}).")
-    long backlogCustomers;
+    @Option(names = "--backlog-customers", description = "The curve: customers generated before its passes, which "
+            + "its import reads (default: as many as the passes may read, --backlog-ceiling for max and hold).")
+    Long backlogCustomers;
+
+    @Option(names = "--backlog-ceiling", defaultValue = "6000", description = "The curve: docs/s the import may reach "
+            + "without a limit, which sizes the backlog of the max and hold passes; a pass that reads the whole "
+            + "backlog is not judged (default: ${DEFAULT-VALUE}).")
+    double backlogCeiling;
 
     @Option(names = "--hold-duration", defaultValue = "180", description = "The curve: seconds of the hold pass at "
             + "the full rate, longer than the others' for the controller to find its level (default: ${DEFAULT-VALUE}).")
@@ -220,8 +227,7 @@ public final class LoadTestSession implements Callable<Integer> {
         try (Session running = new Session(demo.run())) {
             Runtime.getRuntime().addShutdownHook(new Thread(running::stopJobs)); // Ctrl-C
             if (curve != null) {
-                running.curve(demo.importGroup());
-                return 0;
+                return running.curve(demo.importGroup());
             }
             int status = 0;
             for (Action action : plan(simulation, demo.run(), demo.importGroup(), importRate, importCustomers)) {
@@ -291,10 +297,14 @@ public final class LoadTestSession implements Callable<Integer> {
             return 0;
         }
 
-        /** The import curve on the demo's repository: its backlog is customers no run generated before. */
-        void curve(String importGroup) throws Exception {
+        /**
+         * The import curve on the demo's repository: its backlog is customers no run generated before, as many as
+         * its passes may read. 1 when a pass ran out of them.
+         */
+        int curve(String importGroup) throws Exception {
             Duration target = hold.target != null ? hold.target : Duration.ofMillis(LoadSettings.NAVIGATION_P95_MILLIS);
-            long from = ImportCurve.takeCustomers(curveCustomers, demo.customers() + importCustomers, backlogCustomers);
+            ImportCurve.Customers backlog = ImportCurve.takeCustomers(curveCustomers, demo.customers() + importCustomers,
+                    from -> backlogCustomers != null ? backlogCustomers : backlogFor(curve, from));
             ThrottleSettings throttles = new ThrottleSettings(pipeline.kafka.clientProperties(), pipeline.registry.url,
                     pipeline.controlTopic(), pipeline.topicSettings);
             ImportCurve.Session passes = new ImportCurve.Session() {
@@ -326,9 +336,23 @@ public final class LoadTestSession implements Callable<Integer> {
             String header = String.format(Locale.ROOT, "Users: the mixed simulation (3 browsing for 1 "
                     + "searching), %s; import: %s of the demo's repository, a backlog of %,d customers (from customer "
                     + "%,d) generated first; run %s.", String.join(" ", runOptions), ImportCurve.IMPORT.id(),
-                    backlogCustomers, from, Instant.now());
-            new ImportCurve(passes, curve, throttles, hold, target, results.folder, MIXED_READS).run(
-                    List.of("--group-id", importGroup), customers(demo, from, backlogCustomers), holdDuration, header);
+                    backlog.count(), backlog.from(), Instant.now());
+            return new ImportCurve(passes, curve, throttles, hold, target, results.folder, MIXED_READS).run(
+                    List.of("--group-id", importGroup), customers(demo, backlog.from(), backlog.count()), holdDuration, header);
+        }
+
+        /** Customers from {@code first} on whose documents are enough for what the passes may read. */
+        private long backlogFor(List<ImportRate> rates, long first) {
+            LoadShape shape = new LoadShape();
+            new CommandLine(shape).setUnmatchedArgumentsAllowed(true).parseArgs(runOptions.toArray(String[]::new));
+            Backlog backlog = new Backlog(backlogCeiling, Duration.ofSeconds(shape.ramp + shape.duration),
+                    Duration.ofSeconds(shape.ramp + holdDuration));
+            long documents = backlog.documents(rates);
+            BankGenerator generator = new BankGenerator(demo);
+            long customers = Backlog.customers(first, documents, generator::documentCount);
+            System.out.printf(Locale.ROOT, "volumizer: the curve's backlog: %,d customers, %,d documents or more "
+                    + "(max and hold at %,.0f docs/s at most)%n", customers, documents, backlogCeiling);
+            return customers;
         }
 
         private String start(StartJob job) throws Exception {

@@ -30,7 +30,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The import curve's table (markdown, JSON) and chart (PNG): the users' p95 against the docs/s the import achieved,
- * one point per pass, the target as a line and the hold pass marked; then whether hold mode met its two figures.
+ * one point per pass, the target as a line and the hold pass marked; then whether hold mode met its two figures. A
+ * pass whose import ran out of backlog measured its input, not its limit: it is marked, and neither judged nor
+ * compared with.
  */
 final class CurveReport {
 
@@ -61,10 +63,10 @@ final class CurveReport {
         this.points = points;
     }
 
-    /** The fixed pass with the highest achieved rate whose p95 met the target. */
+    /** The fixed pass with the highest achieved rate whose p95 met the target, its backlog never exhausted. */
     Optional<Point> bestFixed() {
         return points.stream().filter(p -> p.rate() instanceof ImportRate.Fixed fixed && fixed.docsPerSecond() > 0)
-                .filter(p -> p.meets(targetSeconds))
+                .filter(p -> p.meets(targetSeconds) && !p.measured().ranDry())
                 .max(Comparator.comparingDouble(p -> p.measured().achievedDocsPerSecond()));
     }
 
@@ -72,17 +74,36 @@ final class CurveReport {
         return points.stream().filter(p -> p.rate() instanceof ImportRate.Hold).findFirst();
     }
 
-    /** The hold pass's verdict: under the target in enough windows, and fast enough against the best fixed rate. */
+    /** The passes whose import ran out of backlog. */
+    List<Point> dry() {
+        return points.stream().filter(p -> p.measured().ranDry()).toList();
+    }
+
+    /**
+     * The hold pass's verdict: under the target in enough windows, and fast enough against the best fixed rate;
+     * none when the hold pass ran out of backlog.
+     */
     String verdict() {
+        StringBuilder text = new StringBuilder();
+        List<Point> dry = dry();
+        if (!dry.isEmpty()) {
+            text.append(String.format(Locale.ROOT, "Ran out of backlog (the import's lag at 0): %s; those passes are "
+                    + "not judged (a larger --backlog-ceiling or --backlog-customers gives them documents to read). ",
+                    String.join(", ", dry.stream().map(p -> p.rate().label() + " in " + p.measured().dryWindows()
+                            + " of " + p.measured().windowP95s().size() + " windows").toList())));
+        }
         Optional<Point> hold = hold();
         if (hold.isEmpty()) {
-            return "No hold pass.";
+            return text.append("No hold pass.").toString();
+        }
+        if (hold.get().measured().ranDry()) {
+            return text.append("Hold: not measured.").toString();
         }
         PassRecorder.Measured measured = hold.get().measured();
         long windows = measured.windowP95s().size();
         long under = measured.windowsUnder(targetSeconds);
         boolean windowsMet = windows > 0 && under >= WINDOWS_UNDER * windows;
-        StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
+        text.append(String.format(Locale.ROOT,
                 "Hold: %s p95 under %.0f ms in %d of %d windows (%.1f%%; needs %.0f%%): %s.",
                 route, targetSeconds * 1000, under, windows, windows == 0 ? 0 : 100.0 * under / windows,
                 WINDOWS_UNDER * 100, windowsMet ? "met" : "not met"));
@@ -103,13 +124,13 @@ final class CurveReport {
         StringBuilder md = new StringBuilder("# Import curve: ").append(name).append("\n\n").append(header).append("\n\n")
                 .append("| import rate | achieved docs/s | ").append(route).append(" p95 (API) ms | windows under ")
                 .append(Math.round(targetSeconds * 1000)).append(" ms | ").append(route)
-                .append(" req/s | reads p95 (Gatling) ms | failed requests | pass s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                .append(" req/s | reads p95 (Gatling) ms | failed requests | pass s | windows dry |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Point point : points) {
             PassRecorder.Measured m = point.measured();
-            md.append(String.format(Locale.ROOT, "| %s | %,.0f | %.1f | %d / %d | %.0f | %.0f | %d | %.0f |%n",
+            md.append(String.format(Locale.ROOT, "| %s | %,.0f | %.1f | %d / %d | %.0f | %.0f | %d | %.0f | %d |%n",
                     point.rate().label(), m.achievedDocsPerSecond(), m.p95Seconds() * 1000, m.windowsUnder(targetSeconds),
                     m.windowP95s().size(), m.requests() / m.seconds(), point.clientReadsP95Millis(),
-                    point.failedRequests(), m.seconds()));
+                    point.failedRequests(), m.seconds(), m.dryWindows()));
         }
         md.append("\n").append(verdict()).append("\n\nChart: `").append(name).append(".png`.\n");
         return md.toString();
@@ -123,7 +144,8 @@ final class CurveReport {
             ObjectNode pass = passes.addObject().put("rate", point.rate().label())
                     .put("achievedDocsPerSecond", m.achievedDocsPerSecond()).put("p95Seconds", m.p95Seconds())
                     .put("requests", m.requests()).put("seconds", m.seconds())
-                    .put("clientReadsP95Millis", point.clientReadsP95Millis()).put("failedRequests", point.failedRequests());
+                    .put("clientReadsP95Millis", point.clientReadsP95Millis()).put("failedRequests", point.failedRequests())
+                    .put("dryWindows", m.dryWindows());
             m.windowP95s().forEach(pass.putArray("windowP95Seconds")::add);
         }
         root.put("verdict", verdict());
@@ -159,8 +181,8 @@ final class CurveReport {
         target.setLabel("target " + Math.round(targetSeconds * 1000) + " ms");
         plot.addRangeMarker(target);
         for (Point point : points) {
-            XYTextAnnotation label = new XYTextAnnotation(
-                    point.rate().label(), point.measured().achievedDocsPerSecond(), point.measured().p95Seconds() * 1000);
+            XYTextAnnotation label = new XYTextAnnotation(point.rate().label()
+                    + (point.measured().ranDry() ? " (ran dry)" : ""), point.measured().achievedDocsPerSecond(), point.measured().p95Seconds() * 1000);
             label.setTextAnchor(TextAnchor.BOTTOM_LEFT);
             plot.addAnnotation(label);
         }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.LongUnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -85,8 +86,9 @@ public final class ImportCurve {
      * Generates the backlog ({@code backlog}: the generate job's arguments), then runs every pass.
      *
      * @param holdDuration the hold pass's seconds at the full rate
+     * @return 0, or 1 when a pass ran out of backlog (its figures are in the table, not judged)
      */
-    public void run(List<String> importArguments, List<String> backlog, long holdDuration, String header) throws Exception {
+    public int run(List<String> importArguments, List<String> backlog, long holdDuration, String header) throws Exception {
         throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(true), CHANGED_BY);
         // On Ctrl-C too, the import is left as it was found: unthrottled.
         Thread lift = new Thread(this::lift, "lift the curve's throttle");
@@ -104,6 +106,12 @@ public final class ImportCurve {
             CurveReport report = new CurveReport(NAME, hold.route.id(), target.toNanos() / 1e9, points);
             report.write(results, header);
             System.out.println(report.markdown(header));
+            if (!report.dry().isEmpty()) {
+                System.err.println("volumizer: the import ran out of backlog during a pass: those passes measured "
+                        + "their input, not the import; run the curve again with a larger --backlog-ceiling");
+                return 1;
+            }
+            return 0;
         } finally {
             Runtime.getRuntime().removeShutdownHook(lift);
             lift();
@@ -201,11 +209,19 @@ public final class ImportCurve {
         return count == 0 ? Double.NaN : weighted / count;
     }
 
-    /** The first customer no curve generated yet, kept in {@code file}; {@code count} more are taken. */
-    public static long takeCustomers(Path file, long first, long count) throws IOException {
+    /**
+     * Takes customers no curve generated yet, from {@code first} on or after the last curve's (kept in {@code file}):
+     * {@code count} of them, computed from the first one taken.
+     */
+    public static Customers takeCustomers(Path file, long first, LongUnaryOperator count) throws IOException {
         long from = Files.exists(file) ? Math.max(first, Long.parseLong(Files.readString(file).trim())) : first;
+        long customers = count.applyAsLong(from);
         Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, Long.toString(from + count));
-        return from;
+        Files.writeString(file, Long.toString(from + customers));
+        return new Customers(from, customers);
+    }
+
+    /** The backlog's customers: {@code count} of them from {@code from}. */
+    public record Customers(long from, long count) {
     }
 }

@@ -15,15 +15,24 @@ import io.volumizer.options.conventions.ApiRouteGroup;
 
 /**
  * What one pass of the curve measured on the server side: the route group's p95 over the pass and in each window
- * (from the API's histogram, as the hold controller sees it), and the docs/s the import's jobs let through (from
+ * (from the API's histogram, as the hold controller sees it), the docs/s the import's jobs let through (from
  * their TaskManagers' counters) in the windows the users were there: not while Gatling starts, which no controller
- * can judge. A thread reads the endpoints every window while the users run.
+ * can judge; and the windows at whose end the import had read the whole backlog, which make the pass's rate
+ * the input's, not the import's. A thread reads the endpoints every window while the users run.
  */
 final class PassRecorder implements AutoCloseable {
 
-    /** A pass's figures: windows with fewer requests than the minimum are left out of {@code windowP95s}. */
+    /**
+     * A pass's figures: windows with fewer requests than the minimum are left out of {@code windowP95s};
+     * {@code dryWindows} of them ended with the import's lag at 0.
+     */
     record Measured(double seconds, double achievedDocsPerSecond, double p95Seconds, long requests,
-            List<Double> windowP95s) {
+            List<Double> windowP95s, long dryWindows) {
+
+        /** Whether the import had documents to read in every window: else its rate is not a measure of the pass. */
+        boolean ranDry() {
+            return dryWindows > 0;
+        }
 
         long windowsUnder(double targetSeconds) {
             return windowP95s.stream().filter(p95 -> p95 < targetSeconds).count();
@@ -45,6 +54,7 @@ final class PassRecorder implements AutoCloseable {
     private long lastNanos;
     private double passedWithUsers;
     private double secondsWithUsers;
+    private long dryWindows;
     private Thread sampler;
 
     PassRecorder(HoldLoop.Scrape api, HoldLoop.Scrape jobs, ApiRouteGroup group, Set<String> jobIds,
@@ -90,7 +100,9 @@ final class PassRecorder implements AutoCloseable {
             return; // not answered: the next window spans this one too
         }
         LatencyHistogram now = LatencyHistogram.of(samples, group);
-        PassedCounts passed = PassedCounts.of(jobs.samples(), jobIds);
+        List<PrometheusScrape.Sample> jobSamples = jobs.samples();
+        PassedCounts passed = PassedCounts.of(jobSamples, jobIds);
+        boolean dry = ImportLag.of(jobSamples, jobIds).orElse(Double.NaN) == 0;
         long nanos = System.nanoTime();
         synchronized (windowP95s) {
             Optional<LatencyHistogram> requests = now.since(last).filter(window -> window.count() >= minRequests);
@@ -98,6 +110,7 @@ final class PassRecorder implements AutoCloseable {
             if (requests.isPresent()) {
                 passedWithUsers += passed.since(lastPassed);
                 secondsWithUsers += (nanos - lastNanos) / 1e9;
+                dryWindows += dry ? 1 : 0;
             }
             last = now;
             lastPassed = passed;
@@ -114,7 +127,7 @@ final class PassRecorder implements AutoCloseable {
                 .orElseThrow(() -> new IOException("the API restarted during the pass: its counts began again"));
         synchronized (windowP95s) {
             double achieved = secondsWithUsers > 0 ? passedWithUsers / secondsWithUsers : passed / seconds;
-            return new Measured(seconds, achieved, pass.quantile(0.95), pass.count(), List.copyOf(windowP95s));
+            return new Measured(seconds, achieved, pass.quantile(0.95), pass.count(), List.copyOf(windowP95s), dryWindows);
         }
     }
 

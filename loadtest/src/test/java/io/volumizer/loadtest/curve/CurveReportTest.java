@@ -16,8 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 class CurveReportTest {
 
     private static CurveReport.Point point(ImportRate rate, double achieved, double p95Millis, List<Double> windows) {
-        return new CurveReport.Point(rate, new PassRecorder.Measured(70, achieved, p95Millis / 1000, 7_000, windows),
-                p95Millis + 1, 0);
+        return dry(rate, achieved, p95Millis, windows, 0);
+    }
+
+    private static CurveReport.Point dry(ImportRate rate, double achieved, double p95Millis, List<Double> windows,
+            long dryWindows) {
+        return new CurveReport.Point(rate, new PassRecorder.Measured(70, achieved, p95Millis / 1000, 7_000, windows,
+                dryWindows), p95Millis + 1, 0);
     }
 
     private static List<Double> windows(int under, int over) {
@@ -47,10 +52,26 @@ class CurveReportTest {
     }
 
     @Test
+    void judgesNoPassWhoseImportRanOutOfBacklog() {
+        List<CurveReport.Point> points = new java.util.ArrayList<>(curve(210, windows(19, 1)));
+        points.set(2, dry(new ImportRate.Fixed(250), 180, 30, windows(7, 0), 2));
+        CurveReport fixedDry = new CurveReport("curve", "navigation", 0.05, points);
+        assertThat(fixedDry.bestFixed().orElseThrow().rate()).isEqualTo(new ImportRate.Fixed(100));
+        assertThat(fixedDry.verdict()).startsWith("Ran out of backlog (the import's lag at 0): 250 in 2 of 7 windows;")
+                .contains("2.12× the 99 docs/s");
+
+        points.set(2, point(new ImportRate.Fixed(250), 248, 45, windows(6, 1)));
+        points.set(5, dry(new ImportRate.Hold(), 900, 30, windows(20, 0), 5));
+        CurveReport holdDry = new CurveReport("curve", "navigation", 0.05, points);
+        assertThat(holdDry.dry()).extracting(CurveReport.Point::rate).containsExactly(new ImportRate.Hold());
+        assertThat(holdDry.verdict()).endsWith("Hold: not measured.").doesNotContain(" met");
+    }
+
+    @Test
     void writesTheTableItsJsonAndAChart(@TempDir Path folder) throws IOException {
         new CurveReport("curve", "navigation", 0.05, curve(210, windows(19, 1))).write(folder, "header");
-        assertThat(Files.readString(folder.resolve("curve.md"))).contains("| 250 | 248 | 45.0 | 6 / 7 |", "| hold | 210 |");
-        assertThat(Files.readString(folder.resolve("curve.json"))).contains("\"rate\" : \"max\"", "\"verdict\"");
+        assertThat(Files.readString(folder.resolve("curve.md"))).contains("| 250 | 248 | 45.0 | 6 / 7 |", "| hold | 210 |", "| 70 | 0 |");
+        assertThat(Files.readString(folder.resolve("curve.json"))).contains("\"rate\" : \"max\"", "\"verdict\"", "\"dryWindows\" : 0");
         assertThat(ImageIO.read(folder.resolve("curve.png").toFile()).getWidth()).isEqualTo(1000);
     }
 }

@@ -99,6 +99,12 @@ public final class MetricNames {
     public static final String HOLD_DECISIONS = "volumizer.hold.decisions";
     public static final String DECISION_LABEL = "decision";
 
+    /**
+     * Flink's own metric, not ours: the records of a source's splits not read yet (FLIP-33's pendingRecords, which the
+     * Kafka source reports per subtask), as its Prometheus reporter exports it. Summed over a job's subtasks, its lag.
+     */
+    public static final String SOURCE_PENDING_RECORDS = "flink_taskmanager_job_task_operator_pendingRecords";
+
     /** The API's labels. */
     public static final String ROUTE_LABEL = "route";
     public static final String METHOD_LABEL = "method";
