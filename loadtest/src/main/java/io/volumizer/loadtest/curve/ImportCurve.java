@@ -133,7 +133,7 @@ public final class ImportCurve {
         HoldLoop.Scrape jobs = () -> PrometheusScrape.of(hold.flinkMetrics).samples();
         List<String> options = new ArrayList<>();
         HoldMetrics metrics = null;
-        if (rate instanceof ImportRate.Fixed fixed && fixed.docsPerSecond() == 0) {
+        if (!rate.reads()) {
             throttles.change(IMPORT.id(), new ThrottleSettings.Change.Paused(true), CHANGED_BY);
         } else if (rate instanceof ImportRate.Fixed fixed) {
             resumeAt(fixed.docsPerSecond());
@@ -143,7 +143,8 @@ public final class ImportCurve {
             options.addAll(List.of("--duration", Long.toString(holdDuration)));
         }
         System.out.println("volumizer: " + Instant.now() + " pass at import rate " + rate.label());
-        PassRecorder recorder = new PassRecorder(api, jobs, hold.route, importJob, WINDOW, hold.minRequests);
+        PassRecorder recorder = new PassRecorder(api, jobs, hold.route, importJob, rate.reads(), WINDOW,
+                hold.minRequests);
         PassRecorder.Measured measured;
         try {
             if (rate instanceof ImportRate.Hold) {

@@ -10,6 +10,11 @@ public sealed interface ImportRate {
     /** How the pass is named in its files and the table: {@code 250}, {@code max}, {@code hold}. */
     String label();
 
+    /** Whether the import reads during the pass: all but a paused one. */
+    default boolean reads() {
+        return !(this instanceof Fixed fixed && fixed.docsPerSecond() == 0);
+    }
+
     /** At most this many docs/s; 0: paused, the users alone. */
     record Fixed(double docsPerSecond) implements ImportRate {
         public Fixed {

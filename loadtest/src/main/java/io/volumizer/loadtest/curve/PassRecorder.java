@@ -43,6 +43,7 @@ final class PassRecorder implements AutoCloseable {
     private final HoldLoop.Scrape jobs;
     private final ApiRouteGroup group;
     private final Set<String> jobIds;
+    private final boolean importReads;
     private final Duration window;
     private final long minRequests;
     private final List<Double> windowP95s = new ArrayList<>();
@@ -57,12 +58,17 @@ final class PassRecorder implements AutoCloseable {
     private long dryWindows;
     private Thread sampler;
 
+    /**
+     * @param importReads whether the import reads during the pass: a paused source does not poll Kafka, so the lag
+     *                    it reports is the last it fetched, and a pass that reads nothing cannot run dry
+     */
     PassRecorder(HoldLoop.Scrape api, HoldLoop.Scrape jobs, ApiRouteGroup group, Set<String> jobIds,
-            Duration window, long minRequests) {
+            boolean importReads, Duration window, long minRequests) {
         this.api = api;
         this.jobs = jobs;
         this.group = group;
         this.jobIds = jobIds;
+        this.importReads = importReads;
         this.window = window;
         this.minRequests = minRequests;
     }
@@ -102,7 +108,7 @@ final class PassRecorder implements AutoCloseable {
         LatencyHistogram now = LatencyHistogram.of(samples, group);
         List<PrometheusScrape.Sample> jobSamples = jobs.samples();
         PassedCounts passed = PassedCounts.of(jobSamples, jobIds);
-        boolean dry = ImportLag.of(jobSamples, jobIds).orElse(Double.NaN) == 0;
+        boolean dry = importReads && ImportLag.of(jobSamples, jobIds).orElse(Double.NaN) == 0;
         long nanos = System.nanoTime();
         synchronized (windowP95s) {
             Optional<LatencyHistogram> requests = now.since(last).filter(window -> window.count() >= minRequests);

@@ -16,6 +16,12 @@ class ImportRateTest {
     }
 
     @Test
+    void theImportReadsInEveryPassButAPausedOne() {
+        assertThat(ImportRate.parse("0,0.5,100,max,hold").stream().map(ImportRate::reads))
+                .containsExactly(false, true, true, true, true);
+    }
+
+    @Test
     void refusesWhatIsNotARate() {
         assertThatThrownBy(() -> ImportRate.parse("100,fast")).hasMessageContaining("'fast'");
         assertThatThrownBy(() -> ImportRate.parse("-5")).hasMessageContaining("0 or more");
