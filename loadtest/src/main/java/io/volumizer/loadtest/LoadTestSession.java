@@ -344,7 +344,9 @@ public final class LoadTestSession implements Callable<Integer> {
         /** Customers from {@code first} on whose documents are enough for what the passes may read. */
         private long backlogFor(List<ImportRate> rates, long first) {
             LoadShape shape = new LoadShape();
-            new CommandLine(shape).setUnmatchedArgumentsAllowed(true).parseArgs(runOptions.toArray(String[]::new));
+            // as the runner parses them (a repeated option's last value counts), its other options left to it
+            new CommandLine(shape).setUnmatchedArgumentsAllowed(true).setOverwrittenOptionsAllowed(true)
+                    .parseArgs(runOptions.toArray(String[]::new));
             Backlog backlog = new Backlog(backlogCeiling, Duration.ofSeconds(shape.ramp + shape.duration),
                     Duration.ofSeconds(shape.ramp + holdDuration));
             long documents = backlog.documents(rates);

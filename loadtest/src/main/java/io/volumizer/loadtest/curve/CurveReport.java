@@ -108,7 +108,15 @@ final class CurveReport {
                 route, targetSeconds * 1000, under, windows, windows == 0 ? 0 : 100.0 * under / windows,
                 WINDOWS_UNDER * 100, windowsMet ? "met" : "not met"));
         Optional<Point> best = bestFixed();
-        if (best.isEmpty()) {
+        Optional<Point> fasterDry = points.stream().filter(p -> p.rate() instanceof ImportRate.Fixed)
+                .filter(p -> p.meets(targetSeconds) && p.measured().ranDry())
+                .filter(p -> best.isEmpty() || p.measured().achievedDocsPerSecond() > best.get().measured().achievedDocsPerSecond())
+                .findFirst();
+        if (fasterDry.isPresent()) {
+            text.append(String.format(Locale.ROOT, " Its rate is not compared: the fixed pass at %s met the target "
+                    + "faster than any other but ran dry, so the largest fixed rate that meets it is not known.",
+                    fasterDry.get().rate().label()));
+        } else if (best.isEmpty()) {
             text.append(" No fixed rate met the target: nothing to compare the hold pass's rate with.");
         } else {
             double ratio = measured.achievedDocsPerSecond() / best.get().measured().achievedDocsPerSecond();

@@ -108,7 +108,8 @@ public final class ImportCurve {
             System.out.println(report.markdown(header));
             if (!report.dry().isEmpty()) {
                 System.err.println("volumizer: the import ran out of backlog during a pass: those passes measured "
-                        + "their input, not the import; run the curve again with a larger --backlog-ceiling");
+                        + "their input, not the import; run the curve again with a larger --backlog-ceiling (or "
+                        + "--backlog-customers, when given)");
                 return 1;
             }
             return 0;

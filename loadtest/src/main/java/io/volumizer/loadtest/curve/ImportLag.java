@@ -1,32 +1,40 @@
 package io.volumizer.loadtest.curve;
 
 import java.util.List;
-import java.util.OptionalDouble;
 import java.util.Set;
 
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.options.conventions.MetricNames;
 
 /**
- * The records the import's sources have not read yet, summed over its subtasks: 0 means the import caught up with the
- * backlog, so a pass that sees it measured a rate the missing input set, not its throttle.
+ * The records the import's sources have not read yet, summed over the subtasks that reported them: 0 from every
+ * subtask means the import caught up with the backlog, so a pass that sees it measured a rate the missing input
+ * set, not its throttle.
+ *
+ * @param pending the records not read yet
+ * @param series  how many subtasks reported them (a TaskManager that did not answer its scrape reports none)
  */
-final class ImportLag {
+record ImportLag(double pending, int series) {
 
-    private ImportLag() {
-    }
-
-    /** The jobs' pending records; empty when no TaskManager reported any (a source not assigned yet, a scrape lost). */
-    static OptionalDouble of(List<PrometheusScrape.Sample> samples, Set<String> jobIds) {
+    /** The jobs' pending records, from as many subtasks as reported a number. */
+    static ImportLag of(List<PrometheusScrape.Sample> samples, Set<String> jobIds) {
         double pending = 0;
-        boolean reported = false;
+        int series = 0;
         for (PrometheusScrape.Sample sample : samples) {
-            if (sample.name().equals(MetricNames.SOURCE_PENDING_RECORDS) && jobIds.contains(sample.labels().get("job_id"))
-                    && !Double.isNaN(sample.value())) {
+            if (sample.name().equals(MetricNames.SOURCE_PENDING_RECORDS)
+                    && jobIds.contains(sample.labels().get(MetricNames.JOB_ID_LABEL)) && !Double.isNaN(sample.value())) {
                 pending += sample.value();
-                reported = true;
+                series++;
             }
         }
-        return reported ? OptionalDouble.of(pending) : OptionalDouble.empty();
+        return new ImportLag(pending, series);
+    }
+
+    /**
+     * Whether the import had read everything, as far as {@code seriesSeen} subtasks tell: some reported, fewer than
+     * that number did not answer (a lag of 0 from some subtasks says nothing of the others).
+     */
+    boolean caughtUp(int seriesSeen) {
+        return series > 0 && series >= seriesSeen && pending == 0;
     }
 }

@@ -29,7 +29,7 @@ final class PassRecorder implements AutoCloseable {
     record Measured(double seconds, double achievedDocsPerSecond, double p95Seconds, long requests,
             List<Double> windowP95s, long dryWindows) {
 
-        /** Whether the import had documents to read in every window: else its rate is not a measure of the pass. */
+        /** Whether the import ran out of documents in some window: then its rate is not a measure of the pass. */
         boolean ranDry() {
             return dryWindows > 0;
         }
@@ -56,6 +56,8 @@ final class PassRecorder implements AutoCloseable {
     private double passedWithUsers;
     private double secondsWithUsers;
     private long dryWindows;
+    /** The most subtasks that reported the import's lag in one reading of this pass. */
+    private int lagSeries;
     private Thread sampler;
 
     /**
@@ -80,7 +82,9 @@ final class PassRecorder implements AutoCloseable {
         }
         first = LatencyHistogram.of(samples, group);
         last = first;
-        firstPassed = PassedCounts.of(jobs.samples(), jobIds);
+        List<PrometheusScrape.Sample> jobSamples = jobs.samples();
+        firstPassed = PassedCounts.of(jobSamples, jobIds);
+        lagSeries = ImportLag.of(jobSamples, jobIds).series();
         lastPassed = firstPassed;
         started = System.nanoTime();
         lastNanos = started;
@@ -108,7 +112,9 @@ final class PassRecorder implements AutoCloseable {
         LatencyHistogram now = LatencyHistogram.of(samples, group);
         List<PrometheusScrape.Sample> jobSamples = jobs.samples();
         PassedCounts passed = PassedCounts.of(jobSamples, jobIds);
-        boolean dry = importReads && ImportLag.of(jobSamples, jobIds).orElse(Double.NaN) == 0;
+        ImportLag lag = ImportLag.of(jobSamples, jobIds);
+        lagSeries = Math.max(lagSeries, lag.series());
+        boolean dry = importReads && lag.caughtUp(lagSeries);
         long nanos = System.nanoTime();
         synchronized (windowP95s) {
             Optional<LatencyHistogram> requests = now.since(last).filter(window -> window.count() >= minRequests);

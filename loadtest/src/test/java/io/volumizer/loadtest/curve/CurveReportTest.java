@@ -58,7 +58,11 @@ class CurveReportTest {
         CurveReport fixedDry = new CurveReport("curve", "navigation", 0.05, points);
         assertThat(fixedDry.bestFixed().orElseThrow().rate()).isEqualTo(new ImportRate.Fixed(100));
         assertThat(fixedDry.verdict()).startsWith("Ran out of backlog (the import's lag at 0): 250 in 2 of 7 windows;")
-                .contains("2.12× the 99 docs/s");
+                .contains("19 of 20 windows", "not compared: the fixed pass at 250 met the target faster")
+                .doesNotContain("× the");
+
+        points.set(2, dry(new ImportRate.Fixed(250), 180, 90, windows(0, 7), 2)); // ran dry, over the target
+        assertThat(new CurveReport("curve", "navigation", 0.05, points).verdict()).contains("2.12× the 99 docs/s");
 
         points.set(2, point(new ImportRate.Fixed(250), 248, 45, windows(6, 1)));
         points.set(5, dry(new ImportRate.Hold(), 900, 30, windows(20, 0), 5));

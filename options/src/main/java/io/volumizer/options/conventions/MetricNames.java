@@ -70,8 +70,12 @@ public final class MetricNames {
             PARENTS_FROM_RESOLVED_FOLDERS, PARKED_CHILDREN, RESOLVED_WITH_PARENT, BLOBS_STORED, FILE_TEXT_EXTRACTED,
             FILE_TEXT_FAILED, FILE_TEXT_NOT_STORED, FILE_TEXT_TIMED_OUT, RANGES_DONE, RANGES_FAILED, CHANGED, SKIPPED);
 
+    /** The exported name's prefix of every operator metric of Flink's Prometheus reporter. */
+    public static final String OPERATOR_PROMETHEUS_PREFIX = "flink_taskmanager_job_task_operator_";
+    /** The label of a job's id on every job metric the reporter exports. */
+    public static final String JOB_ID_LABEL = "job_id";
     /** The exported name's prefix of every stage metric: append a metric's name. */
-    public static final String PROMETHEUS_PREFIX = "flink_taskmanager_job_task_operator_" + GROUP + "_" + STAGE_LABEL + "_";
+    public static final String PROMETHEUS_PREFIX = OPERATOR_PROMETHEUS_PREFIX + GROUP + "_" + STAGE_LABEL + "_";
 
     /** The API's meters (Micrometer names): requests by route, method and status, a timer. */
     public static final String API_REQUESTS = "volumizer.api.requests";
@@ -103,7 +107,7 @@ public final class MetricNames {
      * Flink's own metric, not ours: the records of a source's splits not read yet (FLIP-33's pendingRecords, which the
      * Kafka source reports per subtask), as its Prometheus reporter exports it. Summed over a job's subtasks, its lag.
      */
-    public static final String SOURCE_PENDING_RECORDS = "flink_taskmanager_job_task_operator_pendingRecords";
+    public static final String SOURCE_PENDING_RECORDS = OPERATOR_PROMETHEUS_PREFIX + "pendingRecords";
 
     /** The API's labels. */
     public static final String ROUTE_LABEL = "route";

@@ -21,7 +21,7 @@ public record PassedCounts(Map<String, Double> bySeries) {
         String passed = MetricNames.prometheusName(MetricNames.THROTTLE_PASSED);
         Map<String, Double> series = new TreeMap<>();
         for (PrometheusScrape.Sample sample : samples) {
-            if (sample.name().equals(passed) && jobIds.contains(sample.labels().get("job_id"))) {
+            if (sample.name().equals(passed) && jobIds.contains(sample.labels().get(MetricNames.JOB_ID_LABEL))) {
                 series.merge(sample.labels().toString(), sample.value(), Double::sum);
             }
         }
