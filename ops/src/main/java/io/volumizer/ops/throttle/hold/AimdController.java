@@ -12,10 +12,7 @@ import java.util.Locale;
  * few windows, not in minutes of additive steps. After a decrease it climbs back to {@value #RECOVER_TO} of the rate
  * the jobs achieved when the users' p95 went over, in {@value #RECOVERY_WINDOWS} windows, and only probes from there
  * by additive steps (as CUBIC returns fast to its last congestion window and probes slowly around it): additive steps
- * alone, sized for one machine, take minutes to climb back thousands of docs/s on another. Below the rate of its last
- * congestion it probes by {@value #NEAR_CONGESTION_STEP} of its step, as CUBIC's window grows slowest near its last
- * maximum: there the users' p95 is one noisy window from the target, and every probe that reaches the knee costs a
- * window over it (run 7 of the curve: three probe cycles of about 45 s, each ended by a window over 50 ms).
+ * alone, sized for one machine, take minutes to climb back thousands of docs/s on another.
  *
  * <p>A decrease is judged on one window: the users feel a bad window at once. A probing step beyond the recovery is
  * judged on the p95 of the last {@code probeWindows} windows together: a window holds a few dozen requests, whose p95
@@ -41,8 +38,6 @@ public record AimdController(double targetSeconds, double increase, double decre
     /** After a decrease, the share of the congested rate the limit climbs back to quickly. */
     static final double RECOVER_TO = 0.9;
     static final int RECOVERY_WINDOWS = 3;
-    /** The share of its step by which the limit probes while under the rate of its last congestion. */
-    static final double NEAR_CONGESTION_STEP = 0.2;
 
     /**
      * Where the controller is: in slow start (no decrease yet), settling (the last decision a decrease), the rate the
@@ -140,10 +135,6 @@ public record AimdController(double targetSeconds, double increase, double decre
         if (recovering) {
             return new Decision(Kind.INCREASE, bounded(Math.max(limit + increase, limit + (recovered - limit) / RECOVERY_WINDOWS)),
                     under + String.format(Locale.ROOT, " (recovering towards %.0f docs/s)", recovered));
-        }
-        if (limit < phase.congestedAt()) {
-            return new Decision(Kind.INCREASE, bounded(limit + increase * NEAR_CONGESTION_STEP), under + String.format(
-                    Locale.ROOT, " (under the last congestion at %.0f docs/s: a smaller step)", phase.congestedAt()));
         }
         return new Decision(Kind.INCREASE, bounded(limit + increase), under);
     }
