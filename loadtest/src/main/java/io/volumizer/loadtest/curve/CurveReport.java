@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
@@ -63,11 +64,19 @@ final class CurveReport {
         this.points = points;
     }
 
+    /** By achieved rate; at equal rates, a pass that did not run dry ranks higher. */
+    private static final Comparator<Point> FASTEST = Comparator.<Point>comparingDouble(
+            p -> p.measured().achievedDocsPerSecond()).thenComparing(p -> !p.measured().ranDry());
+
+    /** The fixed passes, the import reading, whose p95 met the target. */
+    private Stream<Point> fixedUnderTarget() {
+        return points.stream().filter(p -> p.rate() instanceof ImportRate.Fixed && p.rate().reads())
+                .filter(p -> p.meets(targetSeconds));
+    }
+
     /** The fixed pass with the highest achieved rate whose p95 met the target, its backlog never exhausted. */
     Optional<Point> bestFixed() {
-        return points.stream().filter(p -> p.rate() instanceof ImportRate.Fixed fixed && fixed.docsPerSecond() > 0)
-                .filter(p -> p.meets(targetSeconds) && !p.measured().ranDry())
-                .max(Comparator.comparingDouble(p -> p.measured().achievedDocsPerSecond()));
+        return fixedUnderTarget().filter(p -> !p.measured().ranDry()).max(FASTEST);
     }
 
     Optional<Point> hold() {
@@ -108,10 +117,7 @@ final class CurveReport {
                 route, targetSeconds * 1000, under, windows, windows == 0 ? 0 : 100.0 * under / windows,
                 WINDOWS_UNDER * 100, windowsMet ? "met" : "not met"));
         Optional<Point> best = bestFixed();
-        Optional<Point> fasterDry = points.stream().filter(p -> p.rate() instanceof ImportRate.Fixed)
-                .filter(p -> p.meets(targetSeconds) && p.measured().ranDry())
-                .filter(p -> best.isEmpty() || p.measured().achievedDocsPerSecond() > best.get().measured().achievedDocsPerSecond())
-                .findFirst();
+        Optional<Point> fasterDry = fixedUnderTarget().max(FASTEST).filter(fastest -> fastest.measured().ranDry());
         if (fasterDry.isPresent()) {
             text.append(String.format(Locale.ROOT, " Its rate is not compared: the fixed pass at %s met the target "
                     + "faster than any other but ran dry, so the largest fixed rate that meets it is not known.",
@@ -189,8 +195,9 @@ final class CurveReport {
         target.setLabel("target " + Math.round(targetSeconds * 1000) + " ms");
         plot.addRangeMarker(target);
         for (Point point : points) {
-            XYTextAnnotation label = new XYTextAnnotation(point.rate().label()
-                    + (point.measured().ranDry() ? " (ran dry)" : ""), point.measured().achievedDocsPerSecond(), point.measured().p95Seconds() * 1000);
+            String text = point.rate().label() + (point.measured().ranDry() ? " (ran dry)" : "");
+            XYTextAnnotation label = new XYTextAnnotation(text, point.measured().achievedDocsPerSecond(),
+                    point.measured().p95Seconds() * 1000);
             label.setTextAnchor(TextAnchor.BOTTOM_LEFT);
             plot.addAnnotation(label);
         }
