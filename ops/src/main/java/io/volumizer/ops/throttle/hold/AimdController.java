@@ -12,15 +12,9 @@ import java.util.Locale;
  * few windows, not in minutes of additive steps. After a decrease it climbs back to {@value #RECOVER_TO} of the rate
  * the jobs achieved when the users' p95 went over, in {@value #RECOVERY_WINDOWS} windows, and only probes from there
  * by additive steps (as CUBIC returns fast to its last congestion window and probes slowly around it): additive steps
- * alone, sized for one machine, take minutes to climb back thousands of docs/s on another. Below the rate of its last
- * congestion it probes by {@value #NEAR_CONGESTION_STEP} of its step, as CUBIC's window grows slowest near its last
- * maximum: every probe that reaches the knee costs windows over the target (run 7 of the curve: three probe cycles of
- * about 45 s, each ended by a window over 50 ms).
+ * alone, sized for one machine, take minutes to climb back thousands of docs/s on another.
  *
- * <p>A decrease is confirmed by a second window over the target, unless the first is over {@value #FAR_OVER} times
- * the target: a window's p95 rests on its slowest few requests, and single windows just over the target came far
- * under the knee (run 8: four of them, at 1,600 to 1,850 docs/s where 2,500 held 23 ms), each cutting the limit and
- * lowering the rate the probing aimed at. A probing step beyond the recovery is
+ * <p>A decrease is judged on one window: the users feel a bad window at once. A probing step beyond the recovery is
  * judged on the p95 of the last {@code probeWindows} windows together: a window holds a few dozen requests, whose p95
  * is their third or fourth slowest, and a probe on one lucky window climbs past the knee (runs 1 to 3 of the curve:
  * 94 to 97% of the windows under the target), while a headroom wide enough to absorb that noise stops the climb far
@@ -28,7 +22,7 @@ import java.util.Locale;
  *
  * @param targetSeconds  the p95 the users should stay under
  * @param increase       docs/s added after a window comfortably under the target
- * @param decreaseFactor the limit's factor after a confirmed window over the target
+ * @param decreaseFactor the limit's factor after a window over the target
  * @param headroom       the fraction of the target under which the p95 judged (a window's, or the probe span's) lets
  *                       the limit rise
  * @param floor          the lowest limit set (never 0: a paused import would tell nothing)
@@ -44,36 +38,24 @@ public record AimdController(double targetSeconds, double increase, double decre
     /** After a decrease, the share of the congested rate the limit climbs back to quickly. */
     static final double RECOVER_TO = 0.9;
     static final int RECOVERY_WINDOWS = 3;
-    /** The share of its step by which the limit probes while under the rate of its last congestion. */
-    static final double NEAR_CONGESTION_STEP = 0.2;
-    /** A window's p95 this many times the target decreases the limit at once, unconfirmed. */
-    static final double FAR_OVER = 1.5;
 
     /**
      * Where the controller is: in slow start (no decrease yet), settling (the last decision a decrease), the rate the
-     * jobs achieved when the p95 last went over (NaN: never), what they achieved in the last window (NaN: unknown), and
-     * whether the last window was over the target without a decrease (a second one confirms it).
+     * jobs achieved when the p95 last went over (NaN: never), and what they achieved in the last window (NaN: unknown).
      */
-    public record Phase(boolean slowStart, boolean settling, double congestedAt, double lastAchieved, boolean overOnce) {
-        public static final Phase START = new Phase(true, false, Double.NaN, Double.NaN, false);
+    public record Phase(boolean slowStart, boolean settling, double congestedAt, double lastAchieved) {
+        public static final Phase START = new Phase(true, false, Double.NaN, Double.NaN);
 
         /**
-         * The phase after {@code decision}, taken when the jobs achieved {@code achieved}.
+         * The phase after {@code decision}, taken when the jobs achieved {@code achieved}. The congested rate is the
+         * higher of this window's and the last one's: in the window the users felt, the stores' stall already held
+         * the jobs back, and recovering towards that depressed rate settles far under the knee.
          */
         public Phase after(Decision decision, double achieved, double limitBefore) {
             boolean decreased = decision.kind() == Kind.DECREASE;
-            return new Phase(slowStart && !decreased, decreased,
-                    decreased ? congestedRate(achieved, limitBefore) : congestedAt, achieved, decision.kind() == Kind.WAIT);
-        }
-
-        /**
-         * The rate the jobs reached when the users' p95 went over: the higher of this window's and the last one's (in
-         * the windows the users felt, the stores' stall already held the jobs back, and a rate taken from them settles
-         * far under the knee), never above the limit they had; the limit when neither is known.
-         */
-        double congestedRate(double achieved, double limit) {
             double recent = Math.max(achieved > 0 ? achieved : 0, lastAchieved > 0 ? lastAchieved : 0);
-            return recent > 0 ? Math.min(recent, limit) : limit;
+            return new Phase(slowStart && !decreased, decreased,
+                    decreased ? (recent > 0 ? Math.min(recent, limitBefore) : limitBefore) : congestedAt, achieved);
         }
     }
 
@@ -87,8 +69,7 @@ public record AimdController(double targetSeconds, double increase, double decre
         }
     }
 
-    /** WAIT: over the target, a decrease not confirmed yet (or the last one not showing yet). */
-    public enum Kind { INCREASE, DECREASE, HOLD, WAIT }
+    public enum Kind { INCREASE, DECREASE, HOLD }
 
     /**
      * {@code start}, checked as a first limit.
@@ -125,16 +106,12 @@ public record AimdController(double targetSeconds, double increase, double decre
         double p95 = window.quantile(0.95);
         if (p95 > targetSeconds) {
             if (phase.settling()) {
-                return new Decision(Kind.WAIT, limit, "p95 " + ms(p95) + " over the target, but the last decrease "
+                return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " over the target, but the last decrease "
                         + "may not show yet");
             }
-            boolean farOver = p95 > FAR_OVER * targetSeconds;
-            if (!farOver && !phase.overOnce()) {
-                return new Decision(Kind.WAIT, limit, "p95 " + ms(p95) + " over the target " + ms(targetSeconds)
-                        + " once: a decrease if the next window is too");
-            }
-            return new Decision(Kind.DECREASE, bounded(phase.congestedRate(achieved, limit) * decreaseFactor), "p95 "
-                    + ms(p95) + " over the target " + ms(targetSeconds) + (farOver ? " by far" : ", twice"));
+            double from = achieved > 0 ? Math.min(limit, achieved) : limit;
+            return new Decision(Kind.DECREASE, bounded(from * decreaseFactor), "p95 " + ms(p95) + " over the target "
+                    + ms(targetSeconds));
         }
         if (!(achieved >= REACHED * limit)) {
             return new Decision(Kind.HOLD, limit, String.format(Locale.ROOT, "p95 %s under the target, but the jobs "
@@ -158,10 +135,6 @@ public record AimdController(double targetSeconds, double increase, double decre
         if (recovering) {
             return new Decision(Kind.INCREASE, bounded(Math.max(limit + increase, limit + (recovered - limit) / RECOVERY_WINDOWS)),
                     under + String.format(Locale.ROOT, " (recovering towards %.0f docs/s)", recovered));
-        }
-        if (limit < phase.congestedAt()) {
-            return new Decision(Kind.INCREASE, bounded(limit + increase * NEAR_CONGESTION_STEP), under + String.format(
-                    Locale.ROOT, " (under the last congestion at %.0f docs/s: a smaller step)", phase.congestedAt()));
         }
         return new Decision(Kind.INCREASE, bounded(limit + increase), under);
     }

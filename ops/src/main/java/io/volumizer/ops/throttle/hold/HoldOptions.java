@@ -41,8 +41,8 @@ public final class HoldOptions {
             + "headroom (default: ${DEFAULT-VALUE}).")
     public double increase;
 
-    @Option(names = "--hold-decrease", defaultValue = "0.7", description = "The limit's factor after two windows in a "
-            + "row over the target, or one over 1.5 times it (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--hold-decrease", defaultValue = "0.7", description = "The limit's factor after a window over "
+            + "the target (default: ${DEFAULT-VALUE}).")
     public double decrease;
 
     @Option(names = "--hold-headroom", defaultValue = "0.6", description = "The fraction of the target under which "
