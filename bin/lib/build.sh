@@ -184,6 +184,8 @@ run_bench() {
       [[ $# -eq 0 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
       java -cp "$jar" io.volumizer.benchmarks.generators.GeneratorBenchmarks "$results" "$ROOT/benchmarks/scripts/jmh_report.py"
       ;;
+    text) ensure_tools pdftotext:poppler-utils
+      java -cp "$jar" io.volumizer.benchmarks.text.TextAgreementBenchmark --results "$results" "$@" ;;
     pipeline) store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" --store-service mongodb "$@" ;;
     throttle) store_benchmark io.volumizer.benchmarks.throttle.ThrottleBenchmark "$THROTTLE_REPOSITORY" "$THROTTLE_CUSTOMERS" "$@" ;;
     csv) store_benchmark io.volumizer.benchmarks.csv.CsvImportBenchmark "$CSV_REPOSITORY" "$CSV_CUSTOMERS" "$@" ;;
@@ -200,6 +202,6 @@ run_bench() {
       --search-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@" ;;
     security) run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.security.SecurityBenchmark \
       --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" --results "$results" "$@" ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, pipeline, reliability, fuzz, throttle, csv, commands, acl, sharding, security)" ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, text, pipeline, reliability, fuzz, throttle, csv, commands, acl, sharding, security)" ;;
   esac
 }

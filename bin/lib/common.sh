@@ -11,9 +11,11 @@ info() {
   echo "volumizer: $*"
 }
 
-# Installs from Debian's packages whatever the scripts need and the machine lacks.
+# Installs from Debian's packages whatever the scripts need and the machine lacks; more tools a command needs as
+# command:package pairs (pdftotext:poppler-utils).
 ensure_tools() {
-  local missing=()
+  local missing=() pair
+  for pair in "$@"; do command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}"); done
   command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)
   command -v mvn >/dev/null || missing+=(maven)
   command -v curl >/dev/null || missing+=(curl)

@@ -4,12 +4,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.common.PDRectangle;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
+import org.apache.pdfbox.text.PDFTextStripper;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 import org.apache.poi.xwpf.usermodel.XWPFRun;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -137,6 +139,14 @@ public class RenditionBenchmark {
     @Benchmark
     public String statementPdfText(Files files) {
         return FileText.extract(files.statements[files.next()], BlobKey.Kind.STATEMENT.mimeType);
+    }
+
+    /** The straightforward library way of reading a PDF's text: PDFBox's text stripper with its defaults, no limits. */
+    @Benchmark
+    public String statementPdfTextWithPdfBoxDefaultsBaseline(Files files) throws IOException {
+        try (PDDocument document = Loader.loadPDF(files.statements[files.next()])) {
+            return new PDFTextStripper().getText(document);
+        }
     }
 
     @Benchmark

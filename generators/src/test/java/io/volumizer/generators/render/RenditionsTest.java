@@ -182,6 +182,40 @@ class RenditionsTest {
     }
 
     /** One page whose content stream shows {@code lines} times {@code line}, compressed: a file far smaller than its text. */
+    @Test
+    void aPageOfSeveralContentStreamsIsReadWholeAndAGlyphDrawnTwiceCountsTwice() throws Exception {
+        try (PDDocument document = new PDDocument(); var out = new java.io.ByteArrayOutputStream()) {
+            var page = new org.apache.pdfbox.pdmodel.PDPage();
+            document.addPage(page);
+            var font = new org.apache.pdfbox.pdmodel.font.PDType1Font(
+                    org.apache.pdfbox.pdmodel.font.Standard14Fonts.FontName.HELVETICA);
+            try (var first = new org.apache.pdfbox.pdmodel.PDPageContentStream(document, page)) {
+                first.beginText();
+                first.setFont(font, 12);
+                first.newLineAtOffset(72, 700);
+                first.showText("Opening balance");
+                first.endText();
+            }
+            // a second stream appended, compressed, and a word drawn twice over itself (a fake bold)
+            try (var second = new org.apache.pdfbox.pdmodel.PDPageContentStream(document, page,
+                    org.apache.pdfbox.pdmodel.PDPageContentStream.AppendMode.APPEND, true)) {
+                for (float offset : new float[] {0, 0.3f}) {
+                    second.beginText();
+                    second.setFont(font, 12);
+                    second.newLineAtOffset(72 + offset, 600);
+                    second.showText("Closing");
+                    second.endText();
+                }
+            }
+            document.save(out);
+
+            String text = FileText.extract(out.toByteArray(), BlobKey.Kind.STATEMENT.mimeType);
+
+            assertThat(text.split("\\s+")).contains("Opening", "balance");
+            assertThat(text.chars().filter(c -> c == 'C').count()).as("kept twice, as Tika keeps it: %s", text).isEqualTo(2);
+        }
+    }
+
     private static byte[] pdfBomb(int lines, String line) throws Exception {
         try (PDDocument document = new PDDocument(); var out = new java.io.ByteArrayOutputStream()) {
             var page = new org.apache.pdfbox.pdmodel.PDPage();
