@@ -53,6 +53,16 @@ public final class SearchOptions implements Serializable {
             + PASSWORD_ENV + ". Without it, $" + API_KEY_ENV + " (an API key, base64 of id:key) if set.")
     public String username;
 
+    @Option(names = "--search-aws-region", paramLabel = "REGION", description = "Signs every request with AWS "
+            + "Signature Version 4 for Amazon OpenSearch Service in this region, with the AWS SDK's default credentials "
+            + "(the environment, a profile, a web identity such as EKS's IAM roles for service accounts, an instance "
+            + "role); instead of a user or an API key.")
+    public String awsRegion;
+
+    @Option(names = "--search-aws-service", description = "The service name requests are signed for with "
+            + "--search-aws-region: es (a managed domain) or aoss (serverless) (default: ${DEFAULT-VALUE}).")
+    public String awsService = "es";
+
     @Option(names = "--search-ca-file", paramLabel = "PEM", description = "CA certificates (PEM) that https:// nodes' "
             + "certificates are trusted by, instead of the JVM's; a file every process that connects has.")
     public String caFile;
@@ -108,16 +118,28 @@ public final class SearchOptions implements Serializable {
                         + "sends to all of them; were " + urls);
             }
         }
+        if (awsRegion != null && (awsRegion.isBlank() || awsService == null || awsService.isBlank())) {
+            throw new IllegalArgumentException("--search-aws-region and --search-aws-service must name a region and a "
+                    + "service (es or aoss)");
+        }
         if (caFile != null && caFile.isBlank()) {
             throw new IllegalArgumentException("--search-ca-file must name a file");
         }
     }
 
-    /** How a process authenticates to the engine: as no one, as a user, or with an API key. */
+    /** How a process authenticates to the engine: as no one, as a user, with an API key, or by signed requests. */
     public sealed interface Credentials {
 
-        /** The value of the HTTP Authorization header these credentials send, or null for none. */
+        /** The value of the HTTP Authorization header these credentials send, or null for none or one per request. */
         String authorization();
+
+        /** Each request signed (AWS Signature Version 4) with the AWS SDK's default credentials, resolved per request. */
+        record AwsSigV4(String region, String service) implements Credentials {
+            @Override
+            public String authorization() {
+                return null;
+            }
+        }
 
         record None() implements Credentials {
             @Override
@@ -154,8 +176,9 @@ public final class SearchOptions implements Serializable {
     }
 
     /**
-     * The credentials of the process that connects, from its environment: --search-username with the password in
-     * {@value #PASSWORD_ENV}, else the API key in {@value #API_KEY_ENV}, else none.
+     * The credentials of the process that connects, from its environment: requests signed for --search-aws-region,
+     * else --search-username with the password in {@value #PASSWORD_ENV}, else the API key in {@value #API_KEY_ENV},
+     * else none.
      *
      * @throws IllegalArgumentException when they contradict each other or one is missing its other half
      */
@@ -166,6 +189,13 @@ public final class SearchOptions implements Serializable {
     Credentials credentials(UnaryOperator<String> environment) {
         String password = nonBlank(environment.apply(PASSWORD_ENV));
         String apiKey = nonBlank(environment.apply(API_KEY_ENV));
+        if (awsRegion != null) {
+            if (username != null || password != null || apiKey != null) {
+                throw new IllegalArgumentException("search credentials: either --search-aws-region (signed requests), "
+                        + "or --search-username and $" + PASSWORD_ENV + ", or $" + API_KEY_ENV + ", not two of them");
+            }
+            return new Credentials.AwsSigV4(awsRegion, awsService);
+        }
         if (username != null && apiKey != null || password != null && apiKey != null) {
             throw new IllegalArgumentException("search credentials: either --search-username and $" + PASSWORD_ENV
                     + ", or $" + API_KEY_ENV + ", not both");

@@ -71,6 +71,20 @@ class SearchOptionsTest {
     }
 
     @Test
+    void aRegionSignsRequestsForOpenSearchServiceInsteadOfAUserOrAKey() {
+        SearchOptions signed = parse("--search-aws-region", "eu-west-1");
+
+        assertThat(signed.credentials(Map.<String, String>of()::get)).isEqualTo(new Credentials.AwsSigV4("eu-west-1", "es"));
+        assertThat(parse("--search-aws-region", "eu-west-1", "--search-aws-service", "aoss")
+                .credentials(Map.<String, String>of()::get)).isEqualTo(new Credentials.AwsSigV4("eu-west-1", "aoss"));
+        assertThatThrownBy(() -> signed.credentials(Map.of(SearchOptions.API_KEY_ENV, "aWQ6a2V5")::get))
+                .hasMessageContaining("not two of them");
+        assertThatThrownBy(() -> parse("--search-aws-region", "eu-west-1", "--search-username", "volumizer")
+                .credentials(Map.of(SearchOptions.PASSWORD_ENV, "pw")::get)).hasMessageContaining("not two of them");
+        assertThatThrownBy(() -> parse("--search-aws-region", " ").validate()).hasMessageContaining("--search-aws-region");
+    }
+
+    @Test
     void aCredentialNeverPrintsItsSecretButSendsIt() {
         Credentials basic = new Credentials.Basic("volumizer", "s3cret");
         Credentials apiKey = new Credentials.ApiKey("aWQ6a2V5");

@@ -2,6 +2,7 @@ package io.volumizer.stores.search.elasticsearch;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 
@@ -34,6 +35,8 @@ import io.volumizer.stores.search.SearchOptions.Credentials;
 import io.volumizer.stores.search.SearchReader;
 import io.volumizer.stores.search.SearchTuning;
 
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+
 /**
  * Elasticsearch 7.10 through its low-level REST client: the project's one client of it, built in {@link #connect}
  * and shared by the indices, writers and reads it hands out.
@@ -52,8 +55,8 @@ public final class Elasticsearch7Engine implements SearchEngine {
 
     /**
      * Connects to the nodes of {@code options} (round-robin, skipping those that do not answer), under their path,
-     * authenticated by {@code credentials} on every request (no challenge round trip), trusting the options' CA
-     * certificates for https.
+     * authenticated by {@code credentials} on every request (no challenge round trip; or each request signed with the
+     * AWS SDK's default credentials), trusting the options' CA certificates for https.
      */
     public static Elasticsearch7Engine connect(SearchOptions options, Credentials credentials, SearchTuning tuning) {
         // From URIs, not HttpHost.create: a node may have a path. Port -1 is the scheme's.
@@ -76,6 +79,10 @@ public final class Elasticsearch7Engine implements SearchEngine {
             }
             if (tuning.timer() != null) {
                 timeRequests(http, tuning.timer());
+            }
+            if (credentials instanceof Credentials.AwsSigV4 aws) {
+                http.addInterceptorLast(new AwsSigV4Interceptor(aws.region(), aws.service(),
+                        DefaultCredentialsProvider.create(), Clock.systemUTC()));
             }
             return http;
         });

@@ -101,11 +101,25 @@ class Elasticsearch7EngineTest {
             engine.checkHealth(SECOND);
         }
 
+        // signed with the SDK's default credentials: here its system properties, on EKS a web identity
+        System.setProperty("aws.accessKeyId", "AKIDEXAMPLE");
+        System.setProperty("aws.secretAccessKey", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY");
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url),
+                new Credentials.AwsSigV4("eu-west-1", "es"), SearchTuning.DEFAULT)) {
+            engine.checkHealth(SECOND);
+        } finally {
+            System.clearProperty("aws.accessKeyId");
+            System.clearProperty("aws.secretAccessKey");
+        }
+
         assertThat(requests).containsExactly(
                 "GET /es/_cluster/health?timeout=1000ms&wait_for_status=yellow",
                 "GET /_cluster/health?timeout=1000ms&wait_for_status=yellow",
+                "GET /_cluster/health?timeout=1000ms&wait_for_status=yellow",
                 "GET /_cluster/health?timeout=1000ms&wait_for_status=yellow");
-        assertThat(authorizations).containsExactly("Basic dm9sdW1pemVyOnMzY3JldA==", "ApiKey aWQ6a2V5", "null");
+        assertThat(authorizations).hasSize(4).startsWith("Basic dm9sdW1pemVyOnMzY3JldA==", "ApiKey aWQ6a2V5", "null");
+        assertThat(authorizations.get(3)).startsWith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")
+                .contains("/eu-west-1/es/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date");
         assertThat(timed).as("the tuning's timer").hasValue(1);
     }
 
