@@ -5,6 +5,7 @@ endpoint_properties() {
   echo "-Dvolumizer.kafka.bootstrap=$BIND_HOST:$KAFKA_PORT"
   echo "-Dvolumizer.registry.url=http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7"
   echo "-Dvolumizer.elasticsearch.url=http://$BIND_HOST:$ES_PORT"
+  echo "-Dvolumizer.opensearch.url=http://$BIND_HOST:$OS_PORT"
   echo "-Dvolumizer.mongodb.uri=mongodb://$BIND_HOST:$MONGO_PORT"
   echo "-Dvolumizer.archive-mongodb.uri=$VOLUMIZER_ARCHIVES_MONGODB_URI"
   echo "-Dvolumizer.flink.rest=http://$BIND_HOST:$FLINK_REST_PORT"

@@ -6,8 +6,9 @@
 
 # mongodb-archive is a second MongoDB deployment: the one topologies/11b.yaml gives its archive repository.
 SERVICES=(kafka registry elasticsearch mongodb mongodb-archive s3 flink-jobmanager flink-taskmanager keycloak)
-# Started only when named (up prometheus): its first start builds it from its Go module (minutes).
-OPTIONAL_SERVICES=(prometheus)
+# Started only when named (up prometheus, up opensearch): Prometheus's first start builds it from its Go module
+# (minutes); OpenSearch is the other search engine, beside Elasticsearch.
+OPTIONAL_SERVICES=(prometheus opensearch)
 ALL_SERVICES=("${SERVICES[@]}" "${OPTIONAL_SERVICES[@]}")
 
 APICURIO_ARTIFACT=io.apicurio:apicurio-registry-app:3.0.9:tar.gz:all
@@ -33,12 +34,14 @@ service_port() {
     api) echo "$API_PORT" ;;
     keycloak) echo "$KEYCLOAK_PORT" ;;
     prometheus) echo "$PROMETHEUS_PORT" ;;
+    opensearch) echo "$OS_PORT" ;;
   esac
 }
 
 service_log() {
   case "$1" in
     elasticsearch) echo "$(es_home)/logs/volumizer.log" ;; # cluster.name is volumizer
+    opensearch) echo "$(search_home opensearch)/logs/volumizer.log" ;;
     *) echo "$STATE/logs/$1.log" ;;
   esac
 }
@@ -87,6 +90,7 @@ service_healthy() {
     api) http_get "http://$BIND_HOST:$API_PORT/health/live" >/dev/null ;;
     keycloak) http_get "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null ;;
     prometheus) http_get "http://$BIND_HOST:$PROMETHEUS_PORT/-/ready" >/dev/null ;;
+    opensearch) http_get "http://$BIND_HOST:$OS_PORT/_cluster/health" | grep -Eq '"status":"(green|yellow)"' ;;
   esac
 }
 
@@ -137,22 +141,83 @@ install_registry() {
   tar xzf "$archive" -C "$home" || die "registry: could not unpack $archive"
 }
 
-# Elasticsearch refuses to run as root: as root it runs as a system user, from a folder that user can reach
-# (the state folder may sit under /root, which is mode 700).
-es_home() {
+# Elasticsearch and OpenSearch refuse to run as root: as root they run as a system user, from a folder that user
+# can reach (the state folder may sit under /root, which is mode 700).
+search_home() {
   if [[ $EUID -ne 0 ]]; then
-    echo "$STATE/elasticsearch"
+    echo "$STATE/$1"
   else
-    echo "/var/lib/volumizer/$(printf '%s' "$STATE" | sha1sum | cut -c1-12)/elasticsearch"
+    echo "/var/lib/volumizer/$(printf '%s' "$STATE" | sha1sum | cut -c1-12)/$1"
   fi
+}
+
+es_home() {
+  search_home elasticsearch
+}
+
+# The system user a search engine runs as when started by root, created once.
+ensure_search_user() {
+  if [[ $EUID -eq 0 ]] && ! id "$ES_USER" >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /usr/sbin/nologin "$ES_USER" || die "$1: could not create user $ES_USER"
+  fi
+}
+
+# Gives the search engine's folder to its system user; every folder above it must be traversable by that user.
+own_search_home() {
+  if [[ $EUID -eq 0 ]]; then
+    chown -R "$ES_USER" "$1"
+    local dir=$1
+    while [[ "$dir" != "/" ]]; do dir=$(dirname "$dir"); chmod o+x "$dir" 2>/dev/null || true; done
+  fi
+}
+
+install_opensearch() {
+  local home
+  home=$(search_home opensearch)
+  ensure_search_user opensearch
+  if [[ ! -x "$home/bin/opensearch" ]]; then
+    local zip
+    zip=$(maven_download "org.opensearch.distribution.integ-test-zip:opensearch:$OS_VERSION:zip")
+    rm -rf "$home.part" && mkdir -p "$home.part"
+    unzip -q "$zip" -d "$home.part" || die "opensearch: could not unpack $zip"
+    mv "$home.part/opensearch-$OS_VERSION"/* "$home.part"/ && rmdir "$home.part/opensearch-$OS_VERSION"
+    rm -rf "$home" && mkdir -p "$(dirname "$home")" && mv "$home.part" "$home"
+  fi
+  render_conf opensearch/opensearch.yml "$home/config/opensearch.yml"
+  mkdir -p "$home/config/jvm.options.d" "$home/data" "$home/logs" "$home/tmp"
+  render_conf opensearch/jvm.options "$home/config/jvm.options.d/volumizer.options"
+  own_search_home "$home"
+}
+
+# Starts Elasticsearch or OpenSearch (as their system user when root): -d daemonizes, and the engine writes its own
+# PID file (read once, then recorded as ours); it keeps the caller's stdout open unless redirected.
+# Arguments: the service, its home, its launcher in bin/, then the launcher's environment (NAME=value...).
+start_search_daemon() {
+  local service=$1 home=$2 launcher=$3
+  shift 3
+  rm -f "$home/$service.pid"
+  local -a as_user=()
+  [[ $EUID -eq 0 ]] && as_user=(runuser -u "$ES_USER" --)
+  "${as_user[@]}" env "$@" "$home/bin/$launcher" -d -p "$home/$service.pid" </dev/null >"$home/logs/startup.log" 2>&1 \
+    || { tail -n 20 "$home/logs/startup.log" >&2; die "$service: did not start (see $home/logs)"; }
+  # The launcher returns once the daemon is forked; the daemon writes its PID file a moment later.
+  local waited=0
+  until [[ -s "$home/$service.pid" ]]; do
+    ((waited++ < 120)) || fail_start "$service" "wrote no PID file within 60s"
+    sleep 0.5
+  done
+  record_pid "$service" "$(cat "$home/$service.pid")"
+}
+
+# The newest Temurin JDK, for the services that need a newer Java than the project's (Keycloak, OpenSearch).
+newest_jdk() {
+  find /usr/lib/jvm -maxdepth 1 -name 'temurin-*' | sort -V | tail -1
 }
 
 install_elasticsearch() {
   local home
   home=$(es_home)
-  if [[ $EUID -eq 0 ]] && ! id "$ES_USER" >/dev/null 2>&1; then
-    useradd --system --no-create-home --shell /usr/sbin/nologin "$ES_USER" || die "elasticsearch: could not create user $ES_USER"
-  fi
+  ensure_search_user elasticsearch
   if [[ ! -x "$home/bin/elasticsearch" ]]; then
     local zip module log4j_api log4j_core
     zip=$(maven_download "$ES_ARTIFACT")
@@ -173,12 +238,7 @@ install_elasticsearch() {
   render_conf elasticsearch/elasticsearch.yml "$home/config/elasticsearch.yml"
   mkdir -p "$home/config/jvm.options.d" "$home/data" "$home/logs" "$home/tmp"
   render_conf elasticsearch/jvm.options "$home/config/jvm.options.d/volumizer.options"
-  if [[ $EUID -eq 0 ]]; then
-    chown -R "$ES_USER" "$home"
-    # Every folder above the home must be traversable by that user.
-    local dir=$home
-    while [[ "$dir" != "/" ]]; do dir=$(dirname "$dir"); chmod o+x "$dir" 2>/dev/null || true; done
-  fi
+  own_search_home "$home"
 }
 
 write_kafka_config() {
@@ -258,24 +318,16 @@ start_service() {
       ;;
     elasticsearch)
       install_elasticsearch
-      local home java_home
-      home=$(es_home)
-      java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
-      rm -f "$home/es.pid"
-      local -a as_user=()
-      [[ $EUID -eq 0 ]] && as_user=(runuser -u "$ES_USER" --)
-      # -d daemonizes, and ES writes its own PID file (read once, then recorded as ours); it keeps the caller's
-      # stdout open unless redirected.
-      "${as_user[@]}" env JAVA_HOME="$java_home" ES_TMPDIR="$home/tmp" "$home/bin/elasticsearch" -d -p "$home/es.pid" \
-        </dev/null >"$home/logs/startup.log" 2>&1 \
-        || { tail -n 20 "$home/logs/startup.log" >&2; die "elasticsearch: did not start (see $home/logs)"; }
-      # The launcher returns once the daemon is forked; the daemon writes its PID file a moment later.
-      local waited=0
-      until [[ -s "$home/es.pid" ]]; do
-        ((waited++ < 120)) || fail_start elasticsearch "wrote no PID file within 60s"
-        sleep 0.5
-      done
-      record_pid elasticsearch "$(cat "$home/es.pid")"
+      start_search_daemon elasticsearch "$(es_home)" elasticsearch \
+        JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")" ES_TMPDIR="$(es_home)/tmp"
+      ;;
+    opensearch)
+      local jdk
+      jdk=$(newest_jdk)
+      [[ -x "$jdk/bin/java" ]] || die "opensearch $OS_VERSION needs Java 21 or later: no temurin-* JDK under /usr/lib/jvm"
+      install_opensearch
+      start_search_daemon opensearch "$(search_home opensearch)" opensearch \
+        OPENSEARCH_JAVA_HOME="$jdk" OPENSEARCH_TMPDIR="$(search_home opensearch)/tmp"
       ;;
     mongodb | mongodb-archive)
       local heap=$MONGO_HEAP
@@ -297,7 +349,7 @@ start_service() {
       ;;
     keycloak)
       local jdk home=$STATE/keycloak zip
-      jdk=$(find /usr/lib/jvm -maxdepth 1 -name 'temurin-*' | sort -V | tail -1)
+      jdk=$(newest_jdk)
       [[ -x "$jdk/bin/java" ]] || die "keycloak needs Java 21 or later: no temurin-* JDK under /usr/lib/jvm"
       if [[ ! -x "$home/bin/kc.sh" ]]; then
         zip=$(maven_download "$KEYCLOAK_ARTIFACT")
