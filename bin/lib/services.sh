@@ -40,8 +40,7 @@ service_port() {
 
 service_log() {
   case "$1" in
-    elasticsearch) echo "$(es_home)/logs/volumizer.log" ;; # cluster.name is volumizer
-    opensearch) echo "$(search_home opensearch)/logs/volumizer.log" ;;
+    elasticsearch | opensearch) echo "$(search_home "$1")/logs/volumizer.log" ;; # cluster.name is volumizer
     *) echo "$STATE/logs/$1.log" ;;
   esac
 }
@@ -151,54 +150,37 @@ search_home() {
   fi
 }
 
-es_home() {
-  search_home elasticsearch
-}
-
-# The system user a search engine runs as when started by root, created once.
-ensure_search_user() {
+# Elasticsearch or OpenSearch: unpacked once from its zip, configured, and started as a daemon (-d), which writes its
+# own PID file (read once, then recorded as ours) and keeps the caller's stdout open unless redirected.
+# Arguments: the service (its launcher's name), its zip's Maven artifact, then the launcher's environment (NAME=value).
+start_search_engine() {
+  local service=$1 artifact=$2 home
+  shift 2
+  home=$(search_home "$service")
   if [[ $EUID -eq 0 ]] && ! id "$ES_USER" >/dev/null 2>&1; then
-    useradd --system --no-create-home --shell /usr/sbin/nologin "$ES_USER" || die "$1: could not create user $ES_USER"
+    useradd --system --no-create-home --shell /usr/sbin/nologin "$ES_USER" || die "$service: could not create user $ES_USER"
   fi
-}
-
-# Gives the search engine's folder to its system user; every folder above it must be traversable by that user.
-own_search_home() {
-  if [[ $EUID -eq 0 ]]; then
-    chown -R "$ES_USER" "$1"
-    local dir=$1
-    while [[ "$dir" != "/" ]]; do dir=$(dirname "$dir"); chmod o+x "$dir" 2>/dev/null || true; done
-  fi
-}
-
-install_opensearch() {
-  local home
-  home=$(search_home opensearch)
-  ensure_search_user opensearch
-  if [[ ! -x "$home/bin/opensearch" ]]; then
+  if [[ ! -x "$home/bin/$service" ]]; then
     local zip
-    zip=$(maven_download "org.opensearch.distribution.integ-test-zip:opensearch:$OS_VERSION:zip")
+    zip=$(maven_download "$artifact")
     rm -rf "$home.part" && mkdir -p "$home.part"
-    unzip -q "$zip" -d "$home.part" || die "opensearch: could not unpack $zip"
-    mv "$home.part/opensearch-$OS_VERSION"/* "$home.part"/ && rmdir "$home.part/opensearch-$OS_VERSION"
+    unzip -q "$zip" -d "$home.part" || die "$service: could not unpack $zip"
+    mv "$home.part/$service"-*/* "$home.part"/ && rmdir "$home.part/$service"-*
+    [[ $service == elasticsearch ]] && add_elasticsearch_files "$home.part"
     rm -rf "$home" && mkdir -p "$(dirname "$home")" && mv "$home.part" "$home"
   fi
-  render_conf opensearch/opensearch.yml "$home/config/opensearch.yml"
   mkdir -p "$home/config/jvm.options.d" "$home/data" "$home/logs" "$home/tmp"
-  render_conf opensearch/jvm.options "$home/config/jvm.options.d/volumizer.options"
-  own_search_home "$home"
-}
-
-# Starts Elasticsearch or OpenSearch (as their system user when root): -d daemonizes, and the engine writes its own
-# PID file (read once, then recorded as ours); it keeps the caller's stdout open unless redirected.
-# Arguments: the service, its home, its launcher in bin/, then the launcher's environment (NAME=value...).
-start_search_daemon() {
-  local service=$1 home=$2 launcher=$3
-  shift 3
-  rm -f "$home/$service.pid"
+  render_conf "$service/$service.yml" "$home/config/$service.yml"
+  render_conf "$service/jvm.options" "$home/config/jvm.options.d/volumizer.options"
   local -a as_user=()
-  [[ $EUID -eq 0 ]] && as_user=(runuser -u "$ES_USER" --)
-  "${as_user[@]}" env "$@" "$home/bin/$launcher" -d -p "$home/$service.pid" </dev/null >"$home/logs/startup.log" 2>&1 \
+  if [[ $EUID -eq 0 ]]; then
+    chown -R "$ES_USER" "$home"
+    local dir=$home # every folder above the home must be traversable by that user
+    while [[ "$dir" != "/" ]]; do dir=$(dirname "$dir"); chmod o+x "$dir" 2>/dev/null || true; done
+    as_user=(runuser -u "$ES_USER" --)
+  fi
+  rm -f "$home/$service.pid"
+  "${as_user[@]}" env "$@" "$home/bin/$service" -d -p "$home/$service.pid" </dev/null >"$home/logs/startup.log" 2>&1 \
     || { tail -n 20 "$home/logs/startup.log" >&2; die "$service: did not start (see $home/logs)"; }
   # The launcher returns once the daemon is forked; the daemon writes its PID file a moment later.
   local waited=0
@@ -209,36 +191,23 @@ start_search_daemon() {
   record_pid "$service" "$(cat "$home/$service.pid")"
 }
 
+# What Elasticsearch's integ-test zip lacks: analysis-common (asciifolding, html_strip, stemmers) as a module, and
+# log4j patched for Log4Shell.
+add_elasticsearch_files() {
+  local home=$1 module log4j_api log4j_core
+  module=$(maven_download "$ES_ANALYSIS_COMMON_ARTIFACT")
+  log4j_api=$(maven_download "org.apache.logging.log4j:log4j-api:$ES_LOG4J_VERSION:jar")
+  log4j_core=$(maven_download "org.apache.logging.log4j:log4j-core:$ES_LOG4J_VERSION:jar")
+  mkdir -p "$home/modules/analysis-common"
+  cp "$module" "$home/modules/analysis-common/"
+  render_conf elasticsearch/plugin-descriptor.properties "$home/modules/analysis-common/plugin-descriptor.properties"
+  rm -f "$home"/lib/log4j-api-*.jar "$home"/lib/log4j-core-*.jar
+  cp "$log4j_api" "$log4j_core" "$home/lib/"
+}
+
 # The newest Temurin JDK, for the services that need a newer Java than the project's (Keycloak, OpenSearch).
 newest_jdk() {
   find /usr/lib/jvm -maxdepth 1 -name 'temurin-*' | sort -V | tail -1
-}
-
-install_elasticsearch() {
-  local home
-  home=$(es_home)
-  ensure_search_user elasticsearch
-  if [[ ! -x "$home/bin/elasticsearch" ]]; then
-    local zip module log4j_api log4j_core
-    zip=$(maven_download "$ES_ARTIFACT")
-    module=$(maven_download "$ES_ANALYSIS_COMMON_ARTIFACT")
-    log4j_api=$(maven_download "org.apache.logging.log4j:log4j-api:$ES_LOG4J_VERSION:jar")
-    log4j_core=$(maven_download "org.apache.logging.log4j:log4j-core:$ES_LOG4J_VERSION:jar")
-    rm -rf "$home.part" && mkdir -p "$home.part"
-    unzip -q "$zip" -d "$home.part" || die "elasticsearch: could not unpack $zip"
-    mv "$home.part"/elasticsearch-7.10.2/* "$home.part"/ && rmdir "$home.part/elasticsearch-7.10.2"
-    # The integ-test zip lacks analysis-common (asciifolding, html_strip, stemmers): add it as a module.
-    mkdir -p "$home.part/modules/analysis-common"
-    cp "$module" "$home.part/modules/analysis-common/"
-    render_conf elasticsearch/plugin-descriptor.properties "$home.part/modules/analysis-common/plugin-descriptor.properties"
-    rm -f "$home.part"/lib/log4j-api-*.jar "$home.part"/lib/log4j-core-*.jar
-    cp "$log4j_api" "$log4j_core" "$home.part/lib/"
-    rm -rf "$home" && mkdir -p "$(dirname "$home")" && mv "$home.part" "$home"
-  fi
-  render_conf elasticsearch/elasticsearch.yml "$home/config/elasticsearch.yml"
-  mkdir -p "$home/config/jvm.options.d" "$home/data" "$home/logs" "$home/tmp"
-  render_conf elasticsearch/jvm.options "$home/config/jvm.options.d/volumizer.options"
-  own_search_home "$home"
 }
 
 write_kafka_config() {
@@ -317,16 +286,14 @@ start_service() {
         -jar "$STATE/registry/app/apicurio-registry-app-3.0.9-runner.jar"
       ;;
     elasticsearch)
-      install_elasticsearch
-      start_search_daemon elasticsearch "$(es_home)" elasticsearch \
-        JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")" ES_TMPDIR="$(es_home)/tmp"
+      start_search_engine elasticsearch "$ES_ARTIFACT" ES_TMPDIR="$(search_home elasticsearch)/tmp" \
+        JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"
       ;;
     opensearch)
       local jdk
       jdk=$(newest_jdk)
-      [[ -x "$jdk/bin/java" ]] || die "opensearch $OS_VERSION needs Java 21 or later: no temurin-* JDK under /usr/lib/jvm"
-      install_opensearch
-      start_search_daemon opensearch "$(search_home opensearch)" opensearch \
+      [[ -x "$jdk/bin/java" ]] || die "opensearch needs Java 21 or later: no temurin-* JDK under /usr/lib/jvm"
+      start_search_engine opensearch "org.opensearch.distribution.integ-test-zip:opensearch:$OS_VERSION:zip" \
         OPENSEARCH_JAVA_HOME="$jdk" OPENSEARCH_TMPDIR="$(search_home opensearch)/tmp"
       ;;
     mongodb | mongodb-archive)

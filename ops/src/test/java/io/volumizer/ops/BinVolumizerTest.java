@@ -98,7 +98,9 @@ class BinVolumizerTest {
     /**
      * Logic belongs in Java, where it is typed and tested, and configuration in conf/services/: the launcher only
      * installs, starts and stops the services and calls Java. In particular it parses no JSON and runs no inline
-     * Python, and it never sources a file that Java wrote (the demo's record is Java's: DemoRecord).
+     * Python, and it never sources a file that Java wrote (the demo's record is Java's: DemoRecord). Its budget grows
+     * only with the services it starts: 900 lines, 940 since OpenSearch (which starts as Elasticsearch does, through
+     * one function).
      */
     @Test
     void theLauncherStaysThin() throws Exception {
@@ -118,7 +120,7 @@ class BinVolumizerTest {
             }
         }
 
-        assertThat(lines).as("lines of bin/volumizer and bin/lib/*.sh").isLessThan(900);
+        assertThat(lines).as("lines of bin/volumizer and bin/lib/*.sh").isLessThan(940);
         assertThat(forbidden).as("inline Python, JSON parsing or the demo's record in the launcher").isEmpty();
     }
 
