@@ -82,14 +82,13 @@ service_healthy() {
   case "$1" in
     kafka | mongodb | mongodb-archive) port_open "$BIND_HOST" "$(service_port "$1")" ;;
     registry) http_get "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7/subjects" >/dev/null ;;
-    elasticsearch) http_get "http://$BIND_HOST:$ES_PORT/_cluster/health" | grep -Eq '"status":"(green|yellow)"' ;;
+    elasticsearch | opensearch) http_get "http://$BIND_HOST:$(service_port "$1")/_cluster/health" | grep -Eq '"status":"(green|yellow)"' ;;
     s3) http_get "http://$BIND_HOST:$S3_PORT/" | grep -q ListAllMyBucketsResult ;;
     flink-jobmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" >/dev/null ;;
     flink-taskmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" | grep -Eq '"taskmanagers":[1-9]' ;;
     api) http_get "http://$BIND_HOST:$API_PORT/health/live" >/dev/null ;;
     keycloak) http_get "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null ;;
     prometheus) http_get "http://$BIND_HOST:$PROMETHEUS_PORT/-/ready" >/dev/null ;;
-    opensearch) http_get "http://$BIND_HOST:$OS_PORT/_cluster/health" | grep -Eq '"status":"(green|yellow)"' ;;
   esac
 }
 

@@ -39,7 +39,6 @@ import picocli.CommandLine.Option;
 public final class TextAgreementBenchmark implements Callable<Integer> {
 
     private static final String PDF = BlobKey.Kind.STATEMENT.mimeType;
-    private static final int STATEMENTS_PER_ACCOUNT = 60;
     private static final int DIFFERENCES_SHOWN = 10;
 
     @Option(names = "--files", defaultValue = "200", description = "Statement PDFs compared (default: ${DEFAULT-VALUE}).")
@@ -61,13 +60,14 @@ public final class TextAgreementBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        BankModel model = new BankModel(GeneratorSettings.of(seed, Math.max(files, 1)));
+        GeneratorSettings settings = GeneratorSettings.of(seed, Math.max(files, 1));
+        BankModel model = new BankModel(settings);
         Path folder = Files.createTempDirectory("text-agreement");
         List<FileAgreement> compared = new ArrayList<>();
         String version = run(List.of(pdftotext, "-v"), true).lines().findFirst().orElse("pdftotext");
         for (int i = 0; i < files; i++) {
             // a customer each, a statement of each month of their first account in turn: a spread of operations
-            byte[] pdf = StatementPdf.render(model.statement(model.account(model.customer(i), 0), i % STATEMENTS_PER_ACCOUNT));
+            byte[] pdf = StatementPdf.render(model.statement(model.account(model.customer(i), 0), i % settings.statementsPerAccount()));
             Path file = folder.resolve("statement-" + i + ".pdf");
             Files.write(file, pdf);
             compared.add(compare(file.getFileName().toString(), FileText.extract(pdf, PDF),

@@ -2,7 +2,6 @@ package io.volumizer.stores.search.elasticsearch;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
@@ -13,6 +12,8 @@ import org.apache.http.HttpHeaders;
 import org.apache.http.HttpHost;
 import org.apache.http.HttpRequest;
 import org.apache.http.HttpRequestInterceptor;
+import org.apache.http.NameValuePair;
+import org.apache.http.client.utils.URLEncodedUtils;
 import org.apache.http.protocol.HttpContext;
 import org.apache.http.protocol.HttpCoreContext;
 import org.apache.http.util.EntityUtils;
@@ -60,12 +61,8 @@ final class AwsSigV4Interceptor implements HttpRequestInterceptor {
         if (request.getFirstHeader(HttpHeaders.HOST) != null) {
             unsigned.putHeader(HttpHeaders.HOST, request.getFirstHeader(HttpHeaders.HOST).getValue());
         }
-        if (uri.getRawQuery() != null) {
-            for (String parameter : uri.getRawQuery().split("&")) {
-                int equals = parameter.indexOf('=');
-                unsigned.appendRawQueryParameter(decode(equals < 0 ? parameter : parameter.substring(0, equals)),
-                        equals < 0 ? null : decode(parameter.substring(equals + 1)));
-            }
+        for (NameValuePair parameter : URLEncodedUtils.parse(uri, StandardCharsets.UTF_8)) {
+            unsigned.appendRawQueryParameter(parameter.getName(), parameter.getValue());
         }
         byte[] body = request instanceof HttpEntityEnclosingRequest enclosing && enclosing.getEntity() != null
                 ? EntityUtils.toByteArray(enclosing.getEntity()) : null;
@@ -80,9 +77,5 @@ final class AwsSigV4Interceptor implements HttpRequestInterceptor {
                 request.setHeader(header.getKey(), header.getValue().get(0));
             }
         }
-    }
-
-    private static String decode(String encoded) {
-        return URLDecoder.decode(encoded, StandardCharsets.UTF_8);
     }
 }
