@@ -52,6 +52,24 @@ class CurveReportTest {
     }
 
     @Test
+    void aLimitRunOnBothSidesOfHoldMeetsTheTargetOnlyIfBothPassesDidAndCountsAtTheirMeanRate() {
+        List<CurveReport.Point> points = List.of(point(new ImportRate.Fixed(0), 0, 6, windows(6, 0)),
+                point(new ImportRate.Fixed(2000), 1_900, 30, windows(7, 0)),
+                point(new ImportRate.Fixed(2500), 2_135, 44.8, windows(5, 2)),
+                point(new ImportRate.Hold(), 1_566, 25.8, windows(29, 1)),
+                point(new ImportRate.Fixed(2500), 1_757, 59.3, windows(1, 5)),
+                point(new ImportRate.Fixed(2000), 1_700, 40, windows(6, 1)));
+        CurveReport report = new CurveReport("curve", "navigation", 0.05, points);
+        CurveReport.FixedLimit best = report.bestFixed().orElseThrow();
+        assertThat(best.rate()).isEqualTo(new ImportRate.Fixed(2000));
+        assertThat(best.achievedDocsPerSecond()).isEqualTo(1_800);
+        assertThat(report.verdict()).contains("0.87× the 1800 docs/s", "(2000: 1,900 and 1,700 docs/s, mean;",
+                "needs 0.8×): met.");
+        assertThat(report.markdown("header")).contains("| 2500 | 2,135 |", "| 2500 (after hold) | 1,757 |",
+                "| 2000 (after hold) | 1,700 |");
+    }
+
+    @Test
     void judgesNoPassWhoseImportRanOutOfBacklog() {
         List<CurveReport.Point> points = new java.util.ArrayList<>(curve(210, windows(19, 1)));
         points.set(2, dry(new ImportRate.Fixed(250), 180, 30, windows(7, 0), 2));
