@@ -4,7 +4,7 @@
 endpoint_properties() {
   echo "-Dvolumizer.kafka.bootstrap=$BIND_HOST:$KAFKA_PORT"
   echo "-Dvolumizer.registry.url=http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7"
-  echo "-Dvolumizer.elasticsearch.url=http://$BIND_HOST:$ES_PORT"
+  echo "-Dvolumizer.search.url=$SEARCH_URL"
   echo "-Dvolumizer.opensearch.url=http://$BIND_HOST:$OS_PORT"
   echo "-Dvolumizer.mongodb.uri=mongodb://$BIND_HOST:$MONGO_PORT"
   echo "-Dvolumizer.archive-mongodb.uri=$VOLUMIZER_ARCHIVES_MONGODB_URI"
@@ -57,8 +57,9 @@ chart_tool_properties() {
 }
 
 # The local services' endpoints, as the options every job, the API and the tools share.
+SEARCH_URL="http://$BIND_HOST:$(service_port "$SEARCH_ENGINE")"
 KAFKA_OPTIONS=(--bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7")
-ENDPOINT_OPTIONS=("${KAFKA_OPTIONS[@]}" --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --search-url "http://$BIND_HOST:$ES_PORT")
+ENDPOINT_OPTIONS=("${KAFKA_OPTIONS[@]}" --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --search-url "$SEARCH_URL")
 # The demo's topics and stores: the API and the load tests work on what the demo imported.
 DEMO_PIPELINE_OPTIONS=("${ENDPOINT_OPTIONS[@]}" --topics-of "$DEMO_REPOSITORY" --checkpoint-interval PT2S --parallelism 2)
 
@@ -200,7 +201,7 @@ run_bench() {
         --customers "$RELIABILITY_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S --results "$results" "$@"
       ;;
     sharding) run_checked java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark \
-      --search-url "http://$BIND_HOST:$ES_PORT" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@" ;;
+      --search-url "$SEARCH_URL" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@" ;;
     security) run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.security.SecurityBenchmark \
       --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" --results "$results" "$@" ;;
     *) die "unknown benchmark suite '$suite' (suites: generators, text, pipeline, reliability, fuzz, throttle, csv, commands, acl, sharding, security)" ;;

@@ -5,10 +5,11 @@
 # still the process that was started. The PID file's format is shared with Java: ops/.../services/PidFile.java.
 
 # mongodb-archive is a second MongoDB deployment: the one topologies/11b.yaml gives its archive repository.
-SERVICES=(kafka registry elasticsearch mongodb mongodb-archive s3 flink-jobmanager flink-taskmanager keycloak)
+# $SEARCH_ENGINE (bin/volumizer's --search) is elasticsearch or opensearch.
+SERVICES=(kafka registry "$SEARCH_ENGINE" mongodb mongodb-archive s3 flink-jobmanager flink-taskmanager keycloak)
 # Started only when named (up prometheus, up opensearch): Prometheus's first start builds it from its Go module
-# (minutes); OpenSearch is the other search engine, beside Elasticsearch.
-OPTIONAL_SERVICES=(prometheus opensearch)
+# (minutes); the other search engine can run beside the chosen one, on its own port.
+OPTIONAL_SERVICES=(prometheus "$([[ $SEARCH_ENGINE == elasticsearch ]] && echo opensearch || echo elasticsearch)")
 ALL_SERVICES=("${SERVICES[@]}" "${OPTIONAL_SERVICES[@]}")
 
 APICURIO_ARTIFACT=io.apicurio:apicurio-registry-app:3.0.9:tar.gz:all

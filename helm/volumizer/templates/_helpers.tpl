@@ -55,10 +55,28 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 - {{ include "volumizer.registryUrl" . | quote }}
 - --mongodb-database
 - {{ .Values.services.mongodb.database | quote }}
+{{- with .Values.services.search }}
+- --search-engine
+- {{ .engine | quote }}
 - --search-url
-- {{ .Values.services.elasticsearch.url | quote }}
+- {{ .url | quote }}
 - --index-prefix
-- {{ .Values.services.elasticsearch.indexPrefix | quote }}
+- {{ .indexPrefix | quote }}
+{{- with .username }}
+- --search-username
+- {{ . | quote }}
+{{- end }}
+{{- if .caSecret }}
+- --search-ca-file
+- {{ printf "%s/ca.pem" (include "volumizer.searchCaPath" $) | quote }}
+{{- end }}
+{{- with .aws }}{{- if .region }}
+- --search-aws-region
+- {{ .region | quote }}
+- --search-aws-service
+- {{ .service | default "es" | quote }}
+{{- end }}{{- end }}
+{{- end }}
 - --topics-of
 - {{ .Values.repository | quote }}
 {{- end -}}
@@ -77,6 +95,46 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
       name: {{ .Values.services.kafka.saslSecret | quote }}
       key: sasl.jaas.config
 {{- end }}
+{{- with .Values.services.search.credentialsSecret }}
+{{- /* SearchOptions.PASSWORD_ENV and API_KEY_ENV; either key may be absent from the Secret */}}
+- name: VOLUMIZER_SEARCH_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ . | quote }}
+      key: password
+      optional: true
+- name: VOLUMIZER_SEARCH_API_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ . | quote }}
+      key: apiKey
+      optional: true
+{{- end }}
 - name: AWS_REGION
   value: {{ .Values.services.s3.region | quote }}
+{{- end -}}
+
+{{/* Where the search engine's CA certificates (services.search.caSecret) are mounted in every Volumizer container. */}}
+{{- define "volumizer.searchCaPath" -}}
+/etc/volumizer/search-ca
+{{- end -}}
+
+{{/* The search engine's CA certificates as a volume of a pod, and its mount in a container: none without caSecret. */}}
+{{- define "volumizer.searchCaVolume" -}}
+{{- with .Values.services.search.caSecret }}
+- name: search-ca
+  secret:
+    secretName: {{ . | quote }}
+    items:
+      - key: ca.pem
+        path: ca.pem
+{{- end }}
+{{- end -}}
+
+{{- define "volumizer.searchCaMount" -}}
+{{- if .Values.services.search.caSecret }}
+- name: search-ca
+  mountPath: {{ include "volumizer.searchCaPath" . }}
+  readOnly: true
+{{- end }}
 {{- end -}}

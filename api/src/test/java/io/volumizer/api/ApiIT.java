@@ -735,7 +735,8 @@ class ApiIT {
                 assertError(get(documents() + "/" + writableAccount()), 503, null);
                 assertThat(json(get(documents() + "/x")).path("message").asText()).contains("mongodb");
                 assertError(get("/api/v1/search?q=x"), 503, null);
-                assertThat(json(get("/api/v1/search?q=x")).path("message").asText()).contains("elasticsearch");
+                assertThat(json(get("/api/v1/search?q=x")).path("message").asText()).as("its engine never answered")
+                        .contains("search engine");
                 HttpResponse<byte[]> ready = get("/health/ready");
                 assertThat(ready.statusCode()).isEqualTo(503);
                 assertThat(json(ready).path("backends").path("mongodb").asText()).startsWith("DOWN");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -25,6 +26,7 @@ import io.volumizer.options.conventions.TopicNames;
 import io.volumizer.options.endpoints.MongoOptions;
 import io.volumizer.schemas.keys.RepositoryNames;
 import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.SearchOptions;
 
 /**
  * The chart's names against Java's, which define them (options/.../conventions, IndexNames, MongoOptions): its
@@ -59,8 +61,10 @@ class ChartConventionsTest {
         JsonNode values = YAML.readTree(CHART.resolve("values.yaml").toFile());
         JsonNode services = values.path("services");
 
-        assertThat(services.path("elasticsearch").path("indexPrefix").asText()).as("services.elasticsearch.indexPrefix")
+        assertThat(services.path("search").path("indexPrefix").asText()).as("services.search.indexPrefix")
                 .isEqualTo(IndexNames.DEFAULT_PREFIX);
+        assertThat(services.path("search").path("engine").asText()).as("services.search.engine")
+                .isEqualTo(new SearchOptions().engine.name());
         assertThat(services.path("mongodb").path("database").asText()).as("services.mongodb.database")
                 .isEqualTo(MongoOptions.DEFAULT_DATABASE);
         assertThat(values.path("repository").asText()).as("repository").matches(RepositoryNames.PATTERN);
@@ -70,9 +74,12 @@ class ChartConventionsTest {
     void theSchemaRefusesWhatJavaRefuses() throws IOException {
         JsonNode properties = JSON.readTree(CHART.resolve("values.schema.json").toFile()).path("properties");
 
-        assertThat(properties.path("services").path("properties").path("elasticsearch").path("properties")
-                .path("indexPrefix").path("pattern").asText()).as("indexPrefix's pattern")
+        JsonNode search = properties.path("services").path("properties").path("search").path("properties");
+        assertThat(search.path("indexPrefix").path("pattern").asText()).as("indexPrefix's pattern")
                 .isEqualTo("^" + IndexNames.PREFIX_PATTERN + "$");
+        assertThat(search.path("engine").path("enum")).as("the engines --search-engine takes")
+                .extracting(JsonNode::asText).containsExactly(Arrays.stream(SearchOptions.Engine.values())
+                        .map(Enum::name).toArray(String[]::new));
         assertThat(properties.path("repository").path("pattern").asText()).as("repository's pattern")
                 .isEqualTo("^" + RepositoryNames.PATTERN + "$");
     }

@@ -10,10 +10,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -28,6 +30,7 @@ import io.volumizer.options.conventions.TopicNames;
 import io.volumizer.options.steps.CsvImportOptions;
 import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
+import io.volumizer.stores.search.SearchOptions;
 
 /**
  * The chart as the Flink Kubernetes Operator and the jobs will read it, for every profile: each rendered
@@ -46,8 +49,13 @@ class HelmChartTest {
             ? a.decimalValue().compareTo(b.decimalValue())
             : a.equals(b) ? 0 : 1;
 
+    /** The chart's values files: none (its defaults), then each profile. */
+    static Stream<String> profiles() {
+        return Stream.of("", "values-import.yaml", "values-run.yaml", "values-csv.yaml", "values-opensearch.yaml");
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml", "values-csv.yaml"})
+    @MethodSource("profiles")
     void everyFlinkDeploymentIsWhatTheOperatorAndTheJobReadIt(String profile) throws Exception {
         String repository = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("repository").asText();
         List<JsonNode> deployments = new ArrayList<>();
@@ -100,7 +108,7 @@ class HelmChartTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml", "values-csv.yaml"})
+    @MethodSource("profiles")
     void theChartLintsStrictly(String profile) throws Exception {
         Result result = helm("lint", profile, "--strict");
         assertThat(result.exitCode).as("helm lint --strict %s: %s%s", profile, result.out, result.err).isZero();
@@ -111,7 +119,7 @@ class HelmChartTest {
      * Kubernetes OpenAPI document ({@code -Dvolumizer.kubernetes.swagger}) and the CRDs in the operator's jar.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml", "values-csv.yaml"})
+    @MethodSource("profiles")
     void everyResourceValidatesStrictlyAgainstTheKubernetesAndOperatorSchemas(String profile) throws Exception {
         Path schemas = schemas();
         Result rendered = helm("template", profile);
@@ -160,7 +168,7 @@ class HelmChartTest {
 
     /** The Flink pods' account may create and delete pods (a JobManager's TaskManagers); the API's may do nothing. */
     @ParameterizedTest
-    @ValueSource(strings = {"", "values-import.yaml", "values-run.yaml", "values-csv.yaml"})
+    @MethodSource("profiles")
     void theApiRunsUnderAServiceAccountOfItsOwnBoundToNoRole(String profile) throws Exception {
         List<JsonNode> resources = render(profile);
         JsonNode pod = resources.stream()
@@ -180,6 +188,80 @@ class HelmChartTest {
                 .forEach(binding -> binding.path("subjects").forEach(subject -> bound.add(subject.path("name").asText())));
         assertThat(bound).as("service accounts bound to a role").isNotEmpty().doesNotContain(account);
         assertThat(pod.path("automountServiceAccountToken").asBoolean(true)).as("token mounted").isFalse();
+    }
+
+    /**
+     * An external cluster of either kind: its credentials from a Secret, by reference, into the environment variables
+     * SearchOptions reads; its CA certificates mounted where --search-ca-file says; or, on AWS, every request signed.
+     */
+    @Test
+    void anExternalSearchClusterIsReachedWithTheSecretsCredentialsAndCaOrBySignedRequests() throws Exception {
+        List<JsonNode> external = render("values-opensearch.yaml");
+        assertThat(containers(external)).hasSizeGreaterThan(1).allSatisfy(container -> {
+            List<String> args = args(container);
+            assertThat(args).containsSequence("--search-engine", "opensearch")
+                    .containsSequence("--search-username", "volumizer");
+            String caFile = args.get(args.indexOf("--search-ca-file") + 1);
+            JsonNode mount = container.path("volumeMounts").get(0);
+            assertThat(caFile).isEqualTo(mount.path("mountPath").asText() + "/ca.pem");
+            for (var secret : List.of(List.of(SearchOptions.PASSWORD_ENV, "password"), List.of(SearchOptions.API_KEY_ENV, "apiKey"))) {
+                JsonNode reference = env(container, secret.get(0)).path("valueFrom").path("secretKeyRef");
+                assertThat(reference.path("name").asText()).as(secret.get(0)).isEqualTo("volumizer-search");
+                assertThat(reference.path("key").asText()).isEqualTo(secret.get(1));
+                assertThat(reference.path("optional").asBoolean()).as("a Secret may hold one of the two").isTrue();
+            }
+        });
+        assertThat(pods(external)).allSatisfy(pod -> assertThat(pod.path("volumes").toString())
+                .contains("\"secretName\":\"volumizer-search-ca\"", "\"key\":\"ca.pem\""));
+
+        List<JsonNode> defaults = render("");
+        assertThat(containers(defaults)).allSatisfy(container -> {
+            assertThat(args(container)).containsSequence("--search-engine", "auto")
+                    .doesNotContain("--search-username", "--search-ca-file", "--search-aws-region");
+            assertThat(container.path("env").toString()).doesNotContain(SearchOptions.PASSWORD_ENV);
+            assertThat(container.has("volumeMounts")).isFalse();
+        });
+
+        List<JsonNode> signed = render("", "--set", "services.search.aws.region=eu-west-1", "--set",
+                "services.search.aws.service=aoss");
+        assertThat(containers(signed)).isNotEmpty().allSatisfy(container -> assertThat(args(container))
+                .containsSequence("--search-aws-region", "eu-west-1", "--search-aws-service", "aoss"));
+        assertThat(failure("--set", "services.search.engine=solr")).contains("engine");
+    }
+
+    /** The Volumizer pods: each FlinkDeployment's (its job's arguments given to its main container) and the API's. */
+    private static List<JsonNode> pods(List<JsonNode> resources) {
+        List<JsonNode> pods = new ArrayList<>();
+        for (JsonNode resource : resources) {
+            if ("FlinkDeployment".equals(resource.path("kind").asText())) {
+                ObjectNode pod = resource.path("spec").path("podTemplate").path("spec").deepCopy();
+                ((ObjectNode) pod.path("containers").get(0)).set("args", resource.path("spec").path("job").path("args"));
+                pods.add(pod);
+            } else if ("Deployment".equals(resource.path("kind").asText())
+                    && "api".equals(resource.path("metadata").path("labels").path("app.kubernetes.io/component").asText())) {
+                pods.add(resource.path("spec").path("template").path("spec"));
+            }
+        }
+        return pods;
+    }
+
+    private static List<JsonNode> containers(List<JsonNode> resources) {
+        return pods(resources).stream().map(pod -> pod.path("containers").get(0)).toList();
+    }
+
+    private static List<String> args(JsonNode container) {
+        List<String> args = new ArrayList<>();
+        container.path("args").forEach(arg -> args.add(arg.asText()));
+        return args;
+    }
+
+    private static JsonNode env(JsonNode container, String name) {
+        for (JsonNode variable : container.path("env")) {
+            if (name.equals(variable.path("name").asText())) {
+                return variable;
+            }
+        }
+        throw new AssertionError(name + " not in " + container.path("env"));
     }
 
     @Test
@@ -225,8 +307,8 @@ class HelmChartTest {
         assertThat(failure("--set", "steps.import.state=paused")).contains("state");
     }
 
-    private static List<JsonNode> render(String profile) throws Exception {
-        Result result = helm("template", profile);
+    private static List<JsonNode> render(String profile, String... more) throws Exception {
+        Result result = helm("template", profile, more);
         assertThat(result.exitCode).as("helm template %s: %s", profile, result.err).isZero();
         List<JsonNode> resources = new ArrayList<>();
         try (var parser = YAML.getFactory().createParser(result.out)) {

@@ -21,8 +21,7 @@ public final class SearchEngines {
      */
     public static SearchEngine open(SearchOptions options, SearchTuning tuning) {
         options.validate();
-        return switch (options.engine) {
-            case elasticsearch7 -> Elasticsearch7Engine.connect(options, options.credentials(), tuning);
-        };
+        // One implementation speaks to both engines; it checks which one the cluster is (Elasticsearch7Engine).
+        return Elasticsearch7Engine.connect(options, options.credentials(), tuning);
     }
 }

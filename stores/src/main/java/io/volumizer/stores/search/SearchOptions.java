@@ -35,13 +35,14 @@ public final class SearchOptions implements Serializable {
     public static final String PASSWORD_ENV = "VOLUMIZER_SEARCH_PASSWORD";
     public static final String API_KEY_ENV = "VOLUMIZER_SEARCH_API_KEY";
 
-    /** The engines there is an implementation of. */
-    public enum Engine { elasticsearch7 }
+    /** What the search cluster runs: auto, what it answers {@code GET /} with. */
+    public enum Engine { auto, elasticsearch, opensearch }
 
     // Initialized here rather than by picocli, so that options built in code (tests, other options) have them too.
-    @Option(names = "--search-engine", description = "What the search cluster runs: ${COMPLETION-CANDIDATES} "
-            + "(default: ${DEFAULT-VALUE}).")
-    public Engine engine = Engine.elasticsearch7;
+    @Option(names = "--search-engine", description = "What the search cluster runs: ${COMPLETION-CANDIDATES}; auto "
+            + "is what it answers GET / with, any other value also refuses a cluster that is not that engine "
+            + "(Elasticsearch 7, OpenSearch 1 or later) (default: ${DEFAULT-VALUE}).")
+    public Engine engine = Engine.auto;
 
     // --elasticsearch-url, its name before there was a choice of engine, still works.
     @Option(names = {"--search-url", "--elasticsearch-url"}, paramLabel = "URL[,URL...]", description = "The search "

@@ -33,7 +33,7 @@ class SearchOptionsTest {
         assertThat(options.pathPrefix()).isEqualTo("/es");
         assertThat(parse().nodes()).containsExactly(URI.create("http://127.0.0.1:9200"));
         assertThat(parse().pathPrefix()).isEmpty();
-        assertThat(parse().engine).isEqualTo(SearchOptions.Engine.elasticsearch7);
+        assertThat(parse().engine).isEqualTo(SearchOptions.Engine.auto);
     }
 
     @Test

@@ -38,19 +38,56 @@ import io.volumizer.stores.search.SearchTuning;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 
 /**
- * Elasticsearch 7.10 through its low-level REST client: the project's one client of it, built in {@link #connect}
- * and shared by the indices, writers and reads it hands out.
+ * Elasticsearch 7 or OpenSearch through Elasticsearch's low-level REST client: the project's one client of them,
+ * built in {@link #connect} and shared by the indices, writers and reads it hands out. The requests it sends (index
+ * templates, aliases, bulk writes with external versions, sliced scrolls, searches with aggregations) mean the same
+ * to both. Before its first request it asks the cluster what it is ({@code GET /}) and refuses, with an error that
+ * says so, a cluster that is neither or not the engine the options named.
  */
 public final class Elasticsearch7Engine implements SearchEngine {
 
     static final ObjectMapper JSON = new ObjectMapper();
     private static final String STARTED = "volumizer.search.started";
+    /** The AWS signing service of OpenSearch Serverless. */
+    private static final String SERVERLESS = "aoss";
 
     private final RestClient client;
+    private final SearchOptions.Engine named;
+    private final String nodes;
     private final Elasticsearch7Reader reader = new Elasticsearch7Reader(this);
+    /** What the cluster said it is; null until its first answer to {@code GET /}. */
+    private volatile Identity identity;
 
-    private Elasticsearch7Engine(RestClient client) {
+    private Elasticsearch7Engine(RestClient client, SearchOptions.Engine named, String nodes) {
         this.client = client;
+        this.named = named;
+        this.nodes = nodes;
+    }
+
+    /** A cluster's engine and version, as its root answers them. */
+    public record Identity(SearchOptions.Engine engine, String version) {
+
+        /**
+         * Reads a cluster's answer to {@code GET /}: OpenSearch says so in {@code version.distribution};
+         * Elasticsearch does not, and only its major version 7 speaks the requests sent here.
+         *
+         * @throws IllegalStateException when the answer is neither engine's, or an Elasticsearch other than 7
+         */
+        static Identity of(JsonNode root, String nodes) {
+            String version = root.path("version").path("number").asText("");
+            if (version.isEmpty()) {
+                throw new IllegalStateException("the search cluster at " + nodes + " answered GET / without a "
+                        + "version: it is not Elasticsearch or OpenSearch (check --search-url)");
+            }
+            if ("opensearch".equals(root.path("version").path("distribution").asText())) {
+                return new Identity(SearchOptions.Engine.opensearch, version);
+            }
+            if (!version.startsWith("7.")) {
+                throw new IllegalStateException("the search cluster at " + nodes + " runs Elasticsearch " + version
+                        + ": the requests sent here are Elasticsearch 7's (and OpenSearch's)");
+            }
+            return new Identity(SearchOptions.Engine.elasticsearch, version);
+        }
     }
 
     /**
@@ -98,7 +135,12 @@ public final class Elasticsearch7Engine implements SearchEngine {
             }
             return request;
         });
-        return new Elasticsearch7Engine(builder.build());
+        Elasticsearch7Engine engine = new Elasticsearch7Engine(builder.build(), options.engine, options.urls);
+        if (credentials instanceof Credentials.AwsSigV4 aws && SERVERLESS.equals(aws.service())) {
+            // OpenSearch Serverless has no GET /: what it is, its signing service says.
+            engine.identity = new Identity(SearchOptions.Engine.opensearch, "serverless");
+        }
+        return engine;
     }
 
     private static int millis(Duration duration) {
@@ -115,9 +157,33 @@ public final class Elasticsearch7Engine implements SearchEngine {
                 });
     }
 
+    /** The engine the cluster said it is, else the one the options named, else "search engine". */
     @Override
     public String name() {
-        return "elasticsearch";
+        Identity known = identity;
+        if (known != null) {
+            return known.engine().name();
+        }
+        return named == SearchOptions.Engine.auto ? "search engine" : named.name();
+    }
+
+    /**
+     * What the cluster is: asked once, before the first request.
+     *
+     * @throws SearchException       when the cluster does not answer, or answers with an error
+     * @throws IllegalStateException when it is not the engine the options named, or no engine spoken to here
+     */
+    public Identity identity() throws SearchException {
+        Identity known = identity;
+        if (known == null) {
+            known = Identity.of(readAnswer(new Request("GET", "/")), nodes);
+            if (named != SearchOptions.Engine.auto && named != known.engine()) {
+                throw new IllegalStateException("--search-engine " + named + ", but the search cluster at " + nodes
+                        + " runs " + known.engine() + " " + known.version());
+            }
+            identity = known;
+        }
+        return known;
     }
 
     @Override
@@ -143,8 +209,16 @@ public final class Elasticsearch7Engine implements SearchEngine {
         return client;
     }
 
-    /** Sends a request; an error the cluster answers with, or none, is thrown as a {@link SearchException}. */
+    /**
+     * Sends a request, once the cluster is known to be an engine spoken to here; an error the cluster answers with,
+     * or none, is thrown as a {@link SearchException}.
+     */
     Response send(Request request) throws SearchException {
+        identity();
+        return perform(request);
+    }
+
+    private Response perform(Request request) throws SearchException {
         try {
             return client.performRequest(request);
         } catch (IOException e) {
@@ -154,7 +228,12 @@ public final class Elasticsearch7Engine implements SearchEngine {
 
     /** Sends a request and reads its JSON answer. */
     JsonNode read(Request request) throws SearchException {
-        Response response = send(request);
+        identity();
+        return readAnswer(request);
+    }
+
+    private JsonNode readAnswer(Request request) throws SearchException {
+        Response response = perform(request);
         try (InputStream in = response.getEntity().getContent()) {
             return JSON.readTree(in);
         } catch (IOException e) {

@@ -50,7 +50,7 @@ class Elasticsearch7EngineIT {
     /** The local Elasticsearch, or the one the build names. */
     static SearchOptions localOptions() {
         SearchOptions options = new SearchOptions();
-        options.urls = System.getProperty("volumizer.elasticsearch.url", "http://127.0.0.1:9200");
+        options.urls = System.getProperty("volumizer.search.url", "http://127.0.0.1:9200");
         return options;
     }
 

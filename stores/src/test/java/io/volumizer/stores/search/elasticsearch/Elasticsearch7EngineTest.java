@@ -45,6 +45,9 @@ class Elasticsearch7EngineTest {
 
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
+    /** The requests of what the cluster is (GET / under the node's path), which every node answers with this. */
+    private final List<String> identifications = new CopyOnWriteArrayList<>();
+    private String root = "{\"version\":{\"number\":\"7.10.2\"},\"tagline\":\"You Know, for Search\"}";
     private HttpServer server;
 
     @AfterEach
@@ -54,16 +57,20 @@ class Elasticsearch7EngineTest {
         }
     }
 
-    /** A node answering every request with {@code status} and {@code body}. */
+    /** A node answering {@code GET /} with {@link #root}, every other request with {@code status} and {@code body}. */
     private String node(HttpServer node, int status, String body) {
         server = node;
         server.createContext("/", exchange -> {
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
-            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            String request = exchange.getRequestMethod() + " " + exchange.getRequestURI();
+            boolean identifying = request.equals("GET /") || request.equals("GET /es/");
+            (identifying ? identifications : requests).add(request);
+            if (!identifying) {
+                authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            }
             exchange.getRequestBody().readAllBytes();
-            byte[] answer = body.getBytes(StandardCharsets.UTF_8);
+            byte[] answer = (identifying ? root : body).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status, answer.length);
+            exchange.sendResponseHeaders(identifying ? 200 : status, answer.length);
             exchange.getResponseBody().write(answer);
             exchange.close();
         });
@@ -120,7 +127,60 @@ class Elasticsearch7EngineTest {
         assertThat(authorizations).hasSize(4).startsWith("Basic dm9sdW1pemVyOnMzY3JldA==", "ApiKey aWQ6a2V5", "null");
         assertThat(authorizations.get(3)).startsWith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")
                 .contains("/eu-west-1/es/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date");
-        assertThat(timed).as("the tuning's timer").hasValue(1);
+        assertThat(timed).as("the tuning's timer: what the cluster is, then its health").hasValue(2);
+        assertThat(identifications).as("asked once per engine, under the node's path")
+                .containsExactly("GET /es/", "GET /", "GET /", "GET /");
+    }
+
+    @Test
+    void theClusterIsAskedWhatItIsBeforeTheFirstRequestAndRefusedWhenItIsNotTheEngineNamed() throws Exception {
+        root = "{\"version\":{\"distribution\":\"opensearch\",\"number\":\"3.6.0\"}}";
+        String url = node(200, "{\"status\":\"green\"}");
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url), new Credentials.None(),
+                SearchTuning.DEFAULT)) {
+            assertThat(engine.name()).as("not asked yet").isEqualTo("search engine");
+            engine.checkHealth(SECOND);
+            engine.checkHealth(SECOND);
+            assertThat(engine.name()).isEqualTo("opensearch");
+            assertThat(engine.identity()).isEqualTo(new Elasticsearch7Engine.Identity(SearchOptions.Engine.opensearch, "3.6.0"));
+        }
+        assertThat(identifications).containsExactly("GET /");
+
+        SearchOptions elasticsearch = options(url);
+        elasticsearch.engine = SearchOptions.Engine.elasticsearch;
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(elasticsearch, new Credentials.None(),
+                SearchTuning.DEFAULT)) {
+            assertThat(engine.name()).isEqualTo("elasticsearch");
+            assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("--search-engine elasticsearch, but the search cluster at " + url + " runs opensearch 3.6.0");
+        }
+        assertThat(requests).as("nothing sent to the wrong engine but the question").hasSize(2);
+
+        root = "{\"version\":{\"number\":\"8.15.0\"}}";
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url), new Credentials.None(),
+                SearchTuning.DEFAULT)) {
+            assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("runs Elasticsearch 8.15.0: the requests sent here are Elasticsearch 7's");
+        }
+        root = "{\"status\":\"ok\"}";
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url), new Credentials.None(),
+                SearchTuning.DEFAULT)) {
+            assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("answered GET / without a version: it is not Elasticsearch or OpenSearch");
+        }
+
+        identifications.clear();
+        System.setProperty("aws.accessKeyId", "AKIDEXAMPLE");
+        System.setProperty("aws.secretAccessKey", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY");
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url),
+                new Credentials.AwsSigV4("eu-west-1", "aoss"), SearchTuning.DEFAULT)) {
+            engine.checkHealth(SECOND);
+            assertThat(engine.name()).isEqualTo("opensearch");
+        } finally {
+            System.clearProperty("aws.accessKeyId");
+            System.clearProperty("aws.secretAccessKey");
+        }
+        assertThat(identifications).as("OpenSearch Serverless has no GET /: not asked").isEmpty();
     }
 
     @Test
