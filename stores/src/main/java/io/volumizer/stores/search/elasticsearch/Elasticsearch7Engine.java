@@ -71,23 +71,31 @@ public final class Elasticsearch7Engine implements SearchEngine {
          * Reads a cluster's answer to {@code GET /}: OpenSearch says so in {@code version.distribution};
          * Elasticsearch does not, and only its major version 7 speaks the requests sent here.
          *
-         * @throws IllegalStateException when the answer is neither engine's, or an Elasticsearch other than 7
+         * @throws SearchException when the answer is neither engine's, or an Elasticsearch other than 7
          */
-        static Identity of(JsonNode root, String nodes) {
+        static Identity of(JsonNode root, String nodes) throws SearchException {
             String version = root.path("version").path("number").asText("");
             if (version.isEmpty()) {
-                throw new IllegalStateException("the search cluster at " + nodes + " answered GET / without a "
-                        + "version: it is not Elasticsearch or OpenSearch (check --search-url)");
+                throw unusable("the search cluster at " + nodes + " answered GET / without a version: it is not "
+                        + "Elasticsearch or OpenSearch (check --search-url)");
             }
             if ("opensearch".equals(root.path("version").path("distribution").asText())) {
                 return new Identity(SearchOptions.Engine.opensearch, version);
             }
             if (!version.startsWith("7.")) {
-                throw new IllegalStateException("the search cluster at " + nodes + " runs Elasticsearch " + version
-                        + ": the requests sent here are Elasticsearch 7's (and OpenSearch's)");
+                throw unusable("the search cluster at " + nodes + " runs Elasticsearch " + version + ": the requests "
+                        + "sent here are Elasticsearch 7's (and OpenSearch's)");
             }
             return new Identity(SearchOptions.Engine.elasticsearch, version);
         }
+    }
+
+    /**
+     * A cluster this client cannot use, as a service that cannot serve: no record is to blame, so no writer may
+     * dead-letter one for it; the jobs back off and restart from their checkpoints until the options are mended.
+     */
+    private static SearchException unusable(String reason) {
+        return new SearchException(SearchException.Kind.UNAVAILABLE, reason, reason, null);
     }
 
     /**
@@ -170,16 +178,16 @@ public final class Elasticsearch7Engine implements SearchEngine {
     /**
      * What the cluster is: asked once, before the first request.
      *
-     * @throws SearchException       when the cluster does not answer, or answers with an error
-     * @throws IllegalStateException when it is not the engine the options named, or no engine spoken to here
+     * @throws SearchException when the cluster does not answer, answers with an error, is not the engine the options
+     *                         named or no engine spoken to here
      */
     public Identity identity() throws SearchException {
         Identity known = identity;
         if (known == null) {
             known = Identity.of(readAnswer(new Request("GET", "/")), nodes);
             if (named != SearchOptions.Engine.auto && named != known.engine()) {
-                throw new IllegalStateException("--search-engine " + named + ", but the search cluster at " + nodes
-                        + " runs " + known.engine() + " " + known.version());
+                throw unusable("--search-engine " + named + ", but the search cluster at " + nodes + " runs "
+                        + known.engine() + " " + known.version());
             }
             identity = known;
         }

@@ -151,21 +151,23 @@ class Elasticsearch7EngineTest {
         try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(elasticsearch, new Credentials.None(),
                 SearchTuning.DEFAULT)) {
             assertThat(engine.name()).isEqualTo("elasticsearch");
-            assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOf(IllegalStateException.class)
-                    .hasMessage("--search-engine elasticsearch, but the search cluster at " + url + " runs opensearch 3.6.0");
+            assertThatThrownBy(() -> engine.checkHealth(SECOND)).as("a service that cannot serve, not a record's fault")
+                    .isInstanceOfSatisfying(SearchException.class, e -> assertThat(e.kind() + ": " + e.reason())
+                            .isEqualTo("UNAVAILABLE: --search-engine elasticsearch, but the search cluster at " + url
+                                    + " runs opensearch 3.6.0"));
         }
         assertThat(requests).as("nothing sent to the wrong engine but the question").hasSize(2);
 
         root = "{\"version\":{\"number\":\"8.15.0\"}}";
         try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url), new Credentials.None(),
                 SearchTuning.DEFAULT)) {
-            assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOf(SearchException.class)
                     .hasMessageContaining("runs Elasticsearch 8.15.0: the requests sent here are Elasticsearch 7's");
         }
         root = "{\"status\":\"ok\"}";
         try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url), new Credentials.None(),
                 SearchTuning.DEFAULT)) {
-            assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOf(SearchException.class)
                     .hasMessageContaining("answered GET / without a version: it is not Elasticsearch or OpenSearch");
         }
 
