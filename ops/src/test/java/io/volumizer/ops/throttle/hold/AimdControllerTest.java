@@ -64,6 +64,15 @@ class AimdControllerTest {
     }
 
     @Test
+    void cutsFromTheRecentRateNotFromAWindowAStallDepressed() {
+        Phase ranAt900 = new Phase(false, false, Double.NaN, 900);
+        // the window over the target achieved 300 docs/s after 900: the cut starts from 900
+        assertThat(CONTROLLER.decide(1000, window(50, 50), window(50, 50), 300, ranAt900).limit()).isEqualTo(630);
+        // never from more than the limit
+        assertThat(CONTROLLER.decide(500, window(50, 50), window(50, 50), 300, ranAt900).limit()).isEqualTo(350);
+    }
+
+    @Test
     void waitsOneWindowForADecreaseToShow() {
         assertThat(CONTROLLER.decide(280, window(50, 50), window(50, 50), 280, SETTLING).kind()).isEqualTo(Kind.HOLD);
     }
