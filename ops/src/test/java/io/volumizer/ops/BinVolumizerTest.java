@@ -20,8 +20,8 @@ import io.volumizer.ops.services.PidFile;
 
 /**
  * {@code bin/volumizer}'s service commands on a state folder of the test's own: what they do with a name they do
- * not know, and with PID files that no longer name the process that was started; how it writes a service's
- * configuration; and that it stays a thin launcher.
+ * not know, and with PID files that no longer name the process that was started; its choice of search engine; how
+ * it writes a service's configuration; and that it stays a thin launcher.
  */
 class BinVolumizerTest {
 
@@ -47,6 +47,20 @@ class BinVolumizerTest {
 
         assertThat(result.exitCode).isNotZero();
         assertThat(result.err).contains("unknown service 'mongo'", "kafka", "mongodb", "flink-jobmanager");
+    }
+
+    @Test
+    void searchChoosesTheEngineOfEveryCommandAndAnUnknownOneIsRefused() throws Exception {
+        assertThat(run("help").out).containsPattern("Search engine \\(--search, or SEARCH_ENGINE\\): elasticsearch, at http://\\S+:9200");
+
+        for (List<String> chosen : List.of(List.of("help", "--search", "opensearch"), List.of("--search=opensearch", "help"))) {
+            assertThat(run(chosen.toArray(String[]::new)).out).as("%s", chosen)
+                    .containsPattern("opensearch, at http://\\S+:9201")
+                    .contains("Services: kafka registry opensearch mongodb", "optional (started only when named): prometheus elasticsearch");
+        }
+        Result unknown = run("status", "--search", "solr");
+        assertThat(unknown.exitCode).isNotZero();
+        assertThat(unknown.err).contains("unknown search engine 'solr' (--search elasticsearch or opensearch)");
     }
 
     @Test
