@@ -6,6 +6,8 @@ endpoint_properties() {
   echo "-Dvolumizer.registry.url=http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7"
   echo "-Dvolumizer.search.url=$SEARCH_URL"
   echo "-Dvolumizer.opensearch.url=http://$BIND_HOST:$OS_PORT"
+  # The second run of some ITs on OpenSearch, unless the whole suite runs on it already.
+  [[ $SEARCH_ENGINE == opensearch ]] && echo "-Dvolumizer.opensearch.skip=true"
   echo "-Dvolumizer.mongodb.uri=mongodb://$BIND_HOST:$MONGO_PORT"
   echo "-Dvolumizer.archive-mongodb.uri=$VOLUMIZER_ARCHIVES_MONGODB_URI"
   echo "-Dvolumizer.flink.rest=http://$BIND_HOST:$FLINK_REST_PORT"
@@ -135,12 +137,15 @@ run_commands() {
     "${ENDPOINT_OPTIONS[@]}" --checkpoint-interval PT2S --default-repository "$DEMO_REPOSITORY" "$@"
 }
 
-# Operates jobs on the session cluster: submit/stop/resume/reset/list.
+# Operates jobs on the session cluster: submit/stop/resume/recover/reset/list. A step (the smoke test has no store)
+# and a reset reach the chosen search engine, unless their own options name one.
 run_job() {
   ensure_tools
-  local jar
+  local jar search=()
   jar=$(ensure_built jobs)
-  java_main ops io.volumizer.ops.jobs.JobsCommand --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@"
+  [[ ${1:-} =~ ^(submit|resume|recover|reset)$ && ${2:-} != smoke && " $* " != *" --search-url"* \
+    && " $* " != *" --elasticsearch-url"* ]] && search=(--search-url "$SEARCH_URL")
+  java_main ops io.volumizer.ops.jobs.JobsCommand --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@" "${search[@]}"
 }
 
 # Builds a module, and the modules it needs, when any source or POM is newer than its jar.

@@ -56,6 +56,12 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 - --mongodb-database
 - {{ .Values.services.mongodb.database | quote }}
 {{- with .Values.services.search }}
+{{- if and .aws .aws.region (or .username .credentialsSecret) }}
+{{- fail "services.search: aws.region signs every request with the pods' AWS role; leave username and credentialsSecret empty" }}
+{{- end }}
+{{- if and .username (not .credentialsSecret) }}
+{{- fail "services.search.username needs credentialsSecret, whose key 'password' is the user's password" }}
+{{- end }}
 - --search-engine
 - {{ .engine | quote }}
 - --search-url
@@ -68,7 +74,7 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end }}
 {{- if .caSecret }}
 - --search-ca-file
-- {{ printf "%s/ca.pem" (include "volumizer.searchCaPath" $) | quote }}
+- {{ printf "%s/%s" (include "volumizer.searchCaPath" $) (include "volumizer.searchCaFile" $) | quote }}
 {{- end }}
 {{- with .aws }}{{- if .region }}
 - --search-aws-region
@@ -114,9 +120,14 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
   value: {{ .Values.services.s3.region | quote }}
 {{- end -}}
 
-{{/* Where the search engine's CA certificates (services.search.caSecret) are mounted in every Volumizer container. */}}
+{{/* Where the search engine's CA certificates (services.search.caSecret) are mounted in every Volumizer container,
+and their file: the Secret's key of that name. */}}
 {{- define "volumizer.searchCaPath" -}}
 /etc/volumizer/search-ca
+{{- end -}}
+
+{{- define "volumizer.searchCaFile" -}}
+ca.pem
 {{- end -}}
 
 {{/* The search engine's CA certificates as a volume of a pod, and its mount in a container: none without caSecret. */}}
@@ -126,8 +137,8 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
   secret:
     secretName: {{ . | quote }}
     items:
-      - key: ca.pem
-        path: ca.pem
+      - key: {{ include "volumizer.searchCaFile" $ }}
+        path: {{ include "volumizer.searchCaFile" $ }}
 {{- end }}
 {{- end -}}
 

@@ -227,6 +227,9 @@ class HelmChartTest {
         assertThat(containers(signed)).isNotEmpty().allSatisfy(container -> assertThat(args(container))
                 .containsSequence("--search-aws-region", "eu-west-1", "--search-aws-service", "aoss"));
         assertThat(failure("--set", "services.search.engine=solr")).contains("engine");
+        assertThat(failure("-f", CHART.resolve("values-opensearch.yaml").toString(), "--set",
+                "services.search.aws.region=eu-west-1")).contains("leave username and credentialsSecret empty");
+        assertThat(failure("--set", "services.search.username=volumizer")).contains("needs credentialsSecret");
     }
 
     /** The Volumizer pods: each FlinkDeployment's (its job's arguments given to its main container) and the API's. */

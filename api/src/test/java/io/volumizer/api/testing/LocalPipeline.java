@@ -42,7 +42,7 @@ public final class LocalPipeline implements AutoCloseable {
     public static final String KAFKA = System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092");
     public static final String REGISTRY = System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7");
     public static final String MONGODB = System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017");
-    public static final String ELASTICSEARCH = System.getProperty("volumizer.search.url", "http://127.0.0.1:9200");
+    public static final String SEARCH = System.getProperty("volumizer.search.url", "http://127.0.0.1:9200");
     public static final String S3 = System.getProperty("volumizer.s3.endpoint", "http://127.0.0.1:9000");
     public static final String FLINK = System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081");
     /** The tests' bucket on the local S3-compatible server; each pipeline stores its blobs under a prefix of its own. */
@@ -76,7 +76,7 @@ public final class LocalPipeline implements AutoCloseable {
         settings = new GeneratorSettings(seed, customers, statements, 2.0, GeneratorSettings.DEFAULT_LAST_PERIOD, repository);
         root = findRoot();
         List<String> options = new ArrayList<>(List.of("--bootstrap-servers", KAFKA, "--registry-url", REGISTRY,
-                "--mongodb-uri", MONGODB, "--elasticsearch-url", ELASTICSEARCH, "--documents-topic", documentsTopic(),
+                "--mongodb-uri", MONGODB, "--search-url", SEARCH, "--documents-topic", documentsTopic(),
                 "--imported-topic", "it." + run + ".imported", "--deadletter-topic", "it." + run + ".deadletter",
                 "--mongodb-database", database(), "--index-prefix", indexPrefix(), "--partitions", "2"));
         if (topology != null) {
@@ -170,8 +170,8 @@ public final class LocalPipeline implements AutoCloseable {
     public ApiOptions apiOptions(String... overrides) {
         List<String> args = new ArrayList<>(topologyFile == null ? List.of() : List.of("--topology", topologyFile.toString()));
         args.addAll(List.of("--oidc-issuer", Tokens.ISSUER.toString(), "--metrics-port", "0", "--bootstrap-servers", KAFKA, "--registry-url",
-                REGISTRY, "--mongodb-uri", MONGODB, "--mongodb-database", database(), "--elasticsearch-url",
-                ELASTICSEARCH, "--index-prefix", indexPrefix(), "--documents-topic", documentsTopic(),
+                REGISTRY, "--mongodb-uri", MONGODB, "--mongodb-database", database(), "--search-url",
+                SEARCH, "--index-prefix", indexPrefix(), "--documents-topic", documentsTopic(),
                 "--blob-store", blobStore(), "--s3-endpoint", S3, "--port", "0", "--max-page-size", "50",
                 "--flink-rest", FLINK, "--job-option=--imported-topic=it." + run + ".imported",
                 "--job-option=--deadletter-topic=it." + run + ".deadletter", "--job-option=--checkpoint-interval=PT1S"));

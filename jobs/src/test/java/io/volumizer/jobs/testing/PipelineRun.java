@@ -56,7 +56,7 @@ public final class PipelineRun implements AutoCloseable {
                 "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092"),
                 "--registry-url", System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7"),
                 "--mongodb-uri", System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"),
-                "--elasticsearch-url", System.getProperty("volumizer.search.url", "http://127.0.0.1:9200"),
+                "--search-url", System.getProperty("volumizer.search.url", "http://127.0.0.1:9200"),
                 "--documents-topic", "it." + run + ".documents", "--imported-topic", "it." + run + ".imported",
                 "--deadletter-topic", "it." + run + ".deadletter", "--mongodb-database", "it_" + run,
                 "--index-prefix", "it-" + run + "-", "--partitions", "2", "--parallelism", "2",

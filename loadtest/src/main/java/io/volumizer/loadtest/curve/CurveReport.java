@@ -154,14 +154,14 @@ final class CurveReport {
         Optional<FixedLimit> best = bestFixed();
         Optional<FixedLimit> fasterDry = fixedUnderTarget().max(FASTEST).filter(FixedLimit::ranDry);
         if (fasterDry.isPresent()) {
-            text.append(String.format(Locale.ROOT, " Its rate is not compared: the fixed pass at %s met the target "
+            text.append(String.format(Locale.ROOT, " Its rate is not compared: the fixed limit %s met the target "
                     + "faster than any other but ran dry, so the largest fixed rate that meets it is not known.",
                     fasterDry.get().rate().label()));
         } else if (best.isEmpty()) {
             text.append(" No fixed rate met the target: nothing to compare the hold pass's rate with.");
         } else {
             double ratio = measured.achievedDocsPerSecond() / best.get().achievedDocsPerSecond();
-            text.append(String.format(Locale.ROOT, " Its import achieved %.0f docs/s, %.2f× the %.0f docs/s of the "
+            text.append(String.format(Locale.ROOT, " Its import achieved %,.0f docs/s, %.2f× the %,.0f docs/s of the "
                     + "largest fixed rate that met the target in every pass (%s; needs %.1f×): %s.", measured.achievedDocsPerSecond(),
                     ratio, best.get().achievedDocsPerSecond(), best.get().describe(), OF_BEST_FIXED,
                     ratio >= OF_BEST_FIXED ? "met" : "not met"));
@@ -171,9 +171,13 @@ final class CurveReport {
 
     /** The rate of the pass at {@code index}, {@code (after hold)} added to a fixed pass run after the hold pass. */
     private String label(int index) {
-        ImportRate rate = points.get(index).rate();
-        boolean afterHold = points.subList(0, index).stream().anyMatch(p -> p.rate() instanceof ImportRate.Hold);
-        return rate.label() + (rate instanceof ImportRate.Fixed && afterHold ? " (after hold)" : "");
+        return points.get(index).rate().label() + (afterHold(index) ? " (after hold)" : "");
+    }
+
+    /** Whether the pass at {@code index} is a fixed one run after the hold pass. */
+    private boolean afterHold(int index) {
+        return points.get(index).rate() instanceof ImportRate.Fixed
+                && points.subList(0, index).stream().anyMatch(p -> p.rate() instanceof ImportRate.Hold);
     }
 
     String markdown(String header) {
@@ -196,9 +200,10 @@ final class CurveReport {
     ObjectNode json() {
         ObjectNode root = JSON.createObjectNode().put("name", name).put("route", route).put("targetP95Seconds", targetSeconds);
         ArrayNode passes = root.putArray("passes");
-        for (Point point : points) {
+        for (int index = 0; index < points.size(); index++) {
+            Point point = points.get(index);
             PassRecorder.Measured m = point.measured();
-            ObjectNode pass = passes.addObject().put("rate", point.rate().label())
+            ObjectNode pass = passes.addObject().put("rate", point.rate().label()).put("afterHold", afterHold(index))
                     .put("achievedDocsPerSecond", m.achievedDocsPerSecond()).put("p95Seconds", m.p95Seconds())
                     .put("requests", m.requests()).put("seconds", m.seconds())
                     .put("clientReadsP95Millis", point.clientReadsP95Millis()).put("failedRequests", point.failedRequests())

@@ -63,7 +63,7 @@ class CurveReportTest {
         CurveReport.FixedLimit best = report.bestFixed().orElseThrow();
         assertThat(best.rate()).isEqualTo(new ImportRate.Fixed(2000));
         assertThat(best.achievedDocsPerSecond()).isEqualTo(1_800);
-        assertThat(report.verdict()).contains("0.87× the 1800 docs/s", "(2000: 1,900 and 1,700 docs/s, mean;",
+        assertThat(report.verdict()).contains("0.87× the 1,800 docs/s", "(2000: 1,900 and 1,700 docs/s, mean;",
                 "needs 0.8×): met.");
         assertThat(report.markdown("header")).contains("| 2500 | 2,135 |", "| 2500 (after hold) | 1,757 |",
                 "| 2000 (after hold) | 1,700 |");
@@ -76,7 +76,7 @@ class CurveReportTest {
         CurveReport fixedDry = new CurveReport("curve", "navigation", 0.05, points);
         assertThat(fixedDry.bestFixed().orElseThrow().rate()).isEqualTo(new ImportRate.Fixed(100));
         assertThat(fixedDry.verdict()).startsWith("Ran out of backlog (the import's lag at 0): 250 in 2 of 7 windows;")
-                .contains("19 of 20 windows", "not compared: the fixed pass at 250 met the target faster")
+                .contains("19 of 20 windows", "not compared: the fixed limit 250 met the target faster")
                 .doesNotContain("× the");
 
         points.set(2, dry(new ImportRate.Fixed(250), 180, 90, windows(0, 7), 2)); // ran dry, over the target

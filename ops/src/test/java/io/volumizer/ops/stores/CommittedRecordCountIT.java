@@ -26,7 +26,7 @@ class CommittedRecordCountIT {
             "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092"),
             "--registry-url", System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7"),
             "--mongodb-uri", System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"),
-            "--elasticsearch-url", System.getProperty("volumizer.search.url", "http://127.0.0.1:9200"));
+            "--search-url", System.getProperty("volumizer.search.url", "http://127.0.0.1:9200"));
     private final String topic = "it-committed-" + UUID.randomUUID();
 
     @Test

@@ -11,7 +11,7 @@ import java.util.Map;
  */
 public interface SearchEngine extends AutoCloseable {
 
-    /** What the engine is, for readiness and error messages: "elasticsearch". */
+    /** What the engine is, for error messages: "elasticsearch", "opensearch" (or "search engine" until it is known). */
     String name();
 
     /**

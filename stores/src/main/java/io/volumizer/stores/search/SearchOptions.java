@@ -34,6 +34,8 @@ public final class SearchOptions implements Serializable {
 
     public static final String PASSWORD_ENV = "VOLUMIZER_SEARCH_PASSWORD";
     public static final String API_KEY_ENV = "VOLUMIZER_SEARCH_API_KEY";
+    /** The AWS signing service of OpenSearch Serverless (--search-aws-service). */
+    public static final String AWS_SERVERLESS = "aoss";
 
     /** What the search cluster runs: auto, what it answers {@code GET /} with. */
     public enum Engine { auto, elasticsearch, opensearch }
@@ -122,6 +124,10 @@ public final class SearchOptions implements Serializable {
         if (awsRegion != null && (awsRegion.isBlank() || awsService == null || awsService.isBlank())) {
             throw new IllegalArgumentException("--search-aws-region and --search-aws-service must name a region and a "
                     + "service (es or aoss)");
+        }
+        if (awsRegion != null && AWS_SERVERLESS.equals(awsService) && engine == Engine.elasticsearch) {
+            throw new IllegalArgumentException("--search-aws-service aoss is OpenSearch Serverless: not --search-engine "
+                    + "elasticsearch");
         }
         if (caFile != null && caFile.isBlank()) {
             throw new IllegalArgumentException("--search-ca-file must name a file");

@@ -82,6 +82,8 @@ class SearchOptionsTest {
         assertThatThrownBy(() -> parse("--search-aws-region", "eu-west-1", "--search-username", "volumizer")
                 .credentials(Map.of(SearchOptions.PASSWORD_ENV, "pw")::get)).hasMessageContaining("not two of them");
         assertThatThrownBy(() -> parse("--search-aws-region", " ").validate()).hasMessageContaining("--search-aws-region");
+        assertThatThrownBy(() -> parse("--search-aws-region", "eu-west-1", "--search-aws-service", "aoss",
+                "--search-engine", "elasticsearch").validate()).hasMessageContaining("OpenSearch Serverless");
     }
 
     @Test

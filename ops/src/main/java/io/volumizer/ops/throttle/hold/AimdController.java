@@ -9,10 +9,10 @@ import java.util.Locale;
  * catch up: a PID loop tuned for one machine's slope oscillates on another's, while AIMD needs only the target.
  * It probes upwards slowly, backs off fast, and settles in a saw-tooth just below the knee. Until its first decrease
  * it doubles the limit instead of adding to it (TCP's slow start): from a cautious first limit it finds the knee in a
- * few windows, not in minutes of additive steps. After a decrease it climbs back to {@value #RECOVER_TO} of the rate
- * the jobs achieved when the users' p95 went over, in {@value #RECOVERY_WINDOWS} windows, and only probes from there
- * by additive steps (as CUBIC returns fast to its last congestion window and probes slowly around it): additive steps
- * alone, sized for one machine, take minutes to climb back thousands of docs/s on another.
+ * few windows, not in minutes of additive steps. A decrease cuts the jobs' recent rate (not a stalled window's) by its
+ * factor; then the limit climbs back to {@value #RECOVER_TO} of that rate in {@value #RECOVERY_WINDOWS} windows, and
+ * only probes from there by additive steps (as CUBIC returns fast to its last congestion window and probes slowly
+ * around it): additive steps alone, sized for one machine, take minutes to climb back thousands of docs/s on another.
  *
  * <p>A decrease is judged on one window: the users feel a bad window at once. A probing step beyond the recovery is
  * judged on the p95 of the last {@code probeWindows} windows together: a window holds a few dozen requests, whose p95

@@ -48,8 +48,6 @@ public final class Elasticsearch7Engine implements SearchEngine {
 
     static final ObjectMapper JSON = new ObjectMapper();
     private static final String STARTED = "volumizer.search.started";
-    /** The AWS signing service of OpenSearch Serverless. */
-    private static final String SERVERLESS = "aoss";
 
     private final RestClient client;
     private final SearchOptions.Engine named;
@@ -144,7 +142,7 @@ public final class Elasticsearch7Engine implements SearchEngine {
             return request;
         });
         Elasticsearch7Engine engine = new Elasticsearch7Engine(builder.build(), options.engine, options.urls);
-        if (credentials instanceof Credentials.AwsSigV4 aws && SERVERLESS.equals(aws.service())) {
+        if (credentials instanceof Credentials.AwsSigV4 aws && SearchOptions.AWS_SERVERLESS.equals(aws.service())) {
             // OpenSearch Serverless has no GET /: what it is, its signing service says.
             engine.identity = new Identity(SearchOptions.Engine.opensearch, "serverless");
         }
@@ -176,7 +174,8 @@ public final class Elasticsearch7Engine implements SearchEngine {
     }
 
     /**
-     * What the cluster is: asked once, before the first request.
+     * What the cluster is: asked once, before the first request; when it refuses to say, the engine the options named
+     * (with auto: refused).
      *
      * @throws SearchException when the cluster does not answer, answers with an error, is not the engine the options
      *                         named or no engine spoken to here
@@ -184,7 +183,23 @@ public final class Elasticsearch7Engine implements SearchEngine {
     public Identity identity() throws SearchException {
         Identity known = identity;
         if (known == null) {
-            known = Identity.of(readAnswer(new Request("GET", "/")), nodes);
+            JsonNode root;
+            try {
+                root = readAnswer(new Request("GET", "/"));
+            } catch (SearchException e) {
+                if (e.kind() == SearchException.Kind.UNREACHABLE || e.kind() == SearchException.Kind.UNAVAILABLE) {
+                    throw e;
+                }
+                if (named != SearchOptions.Engine.auto) {
+                    // A user without the cluster monitor privilege (Amazon OpenSearch Service's fine-grained access
+                    // control) is refused GET /: the engine named is taken at its word.
+                    return identity = new Identity(named, "not asked: GET / " + e.reason());
+                }
+                // Not the caller's request: a 404 or a 400 of GET / says nothing of its index or its query.
+                throw unusable("the search cluster at " + nodes + " answered GET / with " + e.kind() + " (" + e.reason()
+                        + "): name the engine (--search-engine) if its users may not ask");
+            }
+            known = Identity.of(root, nodes);
             if (named != SearchOptions.Engine.auto && named != known.engine()) {
                 throw unusable("--search-engine " + named + ", but the search cluster at " + nodes + " runs "
                         + known.engine() + " " + known.version());

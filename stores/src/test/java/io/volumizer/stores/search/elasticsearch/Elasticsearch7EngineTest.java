@@ -48,6 +48,7 @@ class Elasticsearch7EngineTest {
     /** The requests of what the cluster is (GET / under the node's path), which every node answers with this. */
     private final List<String> identifications = new CopyOnWriteArrayList<>();
     private String root = "{\"version\":{\"number\":\"7.10.2\"},\"tagline\":\"You Know, for Search\"}";
+    private int rootStatus = 200;
     private HttpServer server;
 
     @AfterEach
@@ -70,7 +71,7 @@ class Elasticsearch7EngineTest {
             exchange.getRequestBody().readAllBytes();
             byte[] answer = (identifying ? root : body).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(identifying ? 200 : status, answer.length);
+            exchange.sendResponseHeaders(identifying ? rootStatus : status, answer.length);
             exchange.getResponseBody().write(answer);
             exchange.close();
         });
@@ -169,6 +170,26 @@ class Elasticsearch7EngineTest {
                 SearchTuning.DEFAULT)) {
             assertThatThrownBy(() -> engine.checkHealth(SECOND)).isInstanceOf(SearchException.class)
                     .hasMessageContaining("answered GET / without a version: it is not Elasticsearch or OpenSearch");
+        }
+
+        // a user that may not ask (403): an engine named is taken at its word; auto cannot tell
+        root = "{\"error\":{\"reason\":\"no permissions for [cluster:monitor/main]\"},\"status\":403}";
+        rootStatus = 403;
+        SearchOptions opensearch = options(url);
+        opensearch.engine = SearchOptions.Engine.opensearch;
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(opensearch, new Credentials.None(),
+                SearchTuning.DEFAULT)) {
+            engine.checkHealth(SECOND);
+            assertThat(engine.name()).isEqualTo("opensearch");
+        }
+        try (Elasticsearch7Engine engine = Elasticsearch7Engine.connect(options(url), new Credentials.None(),
+                SearchTuning.DEFAULT)) {
+            assertThatThrownBy(() -> engine.checkHealth(SECOND)).as("not a NOT_FOUND or INVALID of the caller's request")
+                    .isInstanceOfSatisfying(SearchException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(SearchException.Kind.UNAVAILABLE);
+                        assertThat(e.reason()).contains("answered GET / with FAILED (no permissions for [cluster:monitor/main])",
+                                "--search-engine");
+                    });
         }
 
         identifications.clear();
