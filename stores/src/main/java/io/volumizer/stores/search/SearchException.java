@@ -43,6 +43,11 @@ public final class SearchException extends IOException {
         return kind;
     }
 
+    /** Whether the engine could not serve (unavailable or unreachable): worth a retry, and no request's fault. */
+    public boolean isServiceFault() {
+        return kind == Kind.UNAVAILABLE || kind == Kind.UNREACHABLE;
+    }
+
     /** The engine's own explanation: for a refused query, what it could not parse. */
     public String reason() {
         return reason;

@@ -73,7 +73,7 @@ public final class RecordAttempts {
     public static boolean isServiceFault(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
             if (cause instanceof SearchException search) {
-                return search.kind() == SearchException.Kind.UNAVAILABLE || search.kind() == SearchException.Kind.UNREACHABLE;
+                return search.isServiceFault();
             }
             if (cause instanceof StoreUnavailableException || cause instanceof SocketException
                     || cause instanceof InterruptedIOException || cause instanceof UnknownHostException

@@ -187,7 +187,7 @@ public final class Elasticsearch7Engine implements SearchEngine {
             try {
                 root = readAnswer(new Request("GET", "/"));
             } catch (SearchException e) {
-                if (e.kind() == SearchException.Kind.UNREACHABLE || e.kind() == SearchException.Kind.UNAVAILABLE) {
+                if (e.isServiceFault()) {
                     throw e;
                 }
                 if (named != SearchOptions.Engine.auto) {

@@ -98,7 +98,7 @@ final class Elasticsearch7Writer implements SearchWriter {
                 answer = bulk(pending);
             } catch (SearchException e) {
                 lastFailure = e;
-                if (e.kind() == SearchException.Kind.UNAVAILABLE || e.kind() == SearchException.Kind.UNREACHABLE) {
+                if (e.isServiceFault()) {
                     continue; // the whole request is retried
                 }
                 if (e.kind() == SearchException.Kind.TOO_LARGE) {
