@@ -198,6 +198,9 @@ run_bench() {
     csv) store_benchmark io.volumizer.benchmarks.csv.CsvImportBenchmark "$CSV_REPOSITORY" "$CSV_CUSTOMERS" "$@" ;;
     commands) store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" --store-service mongodb "$@" ;;
     acl) store_benchmark io.volumizer.benchmarks.acl.AclBenchmark "$ACL_REPOSITORY" "$ACL_CUSTOMERS" "$@" ;;
+    engines) services_up "${SERVICES[@]}" elasticsearch opensearch
+      store_benchmark io.volumizer.benchmarks.engines.EnginesBenchmark "$ENGINES_REPOSITORY" "$ENGINES_CUSTOMERS" \
+        --engine "elasticsearch=http://$BIND_HOST:$ES_PORT" --engine "opensearch=http://$BIND_HOST:$OS_PORT" "$@" ;;
     reliability | fuzz)
       local jobs_jar; jobs_jar=$(ensure_built jobs)
       [[ $suite == fuzz ]] && set -- --scenarios clean,fuzz --report fuzz "$@"
@@ -209,6 +212,6 @@ run_bench() {
       --search-url "$SEARCH_URL" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@" ;;
     security) run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.security.SecurityBenchmark \
       --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" --results "$results" "$@" ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, text, pipeline, reliability, fuzz, throttle, csv, commands, acl, sharding, security)" ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, text, pipeline, reliability, fuzz, throttle, csv, commands, acl, sharding, security, engines)" ;;
   esac
 }

@@ -156,30 +156,15 @@ public final class CommandsBenchmark extends PipelineRunCommand {
         }
     }
 
-    /** The reindex job through its command, measured by the documents its ranges report read and written. */
+    /** The reindex job through its command; fails unless the new index holds every document. */
     private Progress reindex(Commands commands, Stores stores) throws Exception {
-        String id = commands.reindex(settings.repository(), List.of("--delete-old", "--range-size", Integer.toString(RANGE)));
-        Progress progress = new Progress(documents);
-        JsonNode status;
-        do {
-            Thread.sleep(100);
-            status = commands.status(id);
-            long processed = status.path("processed").asLong();
-            if (processed > 0 && !progress.complete()) {
-                progress.reached(Math.min(processed, documents));
-            }
-        } while (status.path("state").asText().matches("SCHEDULED|RUNNING"));
-        if (!status.path("state").asText().equals("COMPLETED")) {
-            throw new IllegalStateException("reindex " + id + " ended " + status);
-        }
-        double finish = Duration.between(Instant.parse(status.path("started").asText()),
-                Instant.parse(status.path("completed").asText())).toMillis() / 1000.0 - progress.elapsedNanos() / 1e9;
-        samples.computeIfAbsent(FINISH, k -> new ArrayList<>()).add(Math.max(0, finish));
+        ReindexMeasure reindex = ReindexMeasure.run(commands, settings.repository(), documents, RANGE);
+        samples.computeIfAbsent(FINISH, k -> new ArrayList<>()).add(reindex.finishSeconds());
         long indexed = stores.elasticsearchCount(settings.repository());
         if (indexed != documents) {
-            throw new IllegalStateException("after reindex " + id + " the index holds " + indexed + " of " + documents);
+            throw new IllegalStateException("after the reindex the index holds " + indexed + " of " + documents);
         }
-        return progress;
+        return reindex.progress();
     }
 
     /**

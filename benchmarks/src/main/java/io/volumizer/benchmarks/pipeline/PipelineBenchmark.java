@@ -11,8 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
@@ -44,8 +42,6 @@ import io.volumizer.options.steps.Step;
 import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
-import io.volumizer.stores.search.SearchIndices;
-import io.volumizer.stores.search.SearchWriter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
@@ -343,7 +339,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         store.ensureIndexes(repository());
         // The same stored bytes the job sends: the loop's client pays no more than the job's to encode them.
         var collection = store.collection(repository()).withDocumentClass(RawBsonDocument.class);
-        return measuredLoop(what, documents.size(), () -> count(mongo, database), () -> {
+        return BaselineLoop.measure(polling, what, documents.size(), () -> count(mongo, database), () -> {
             for (int from = 0; from < documents.size(); from += 1000) {
                 List<ImportedEvent> batch = documents.subList(from, Math.min(from + 1000, documents.size()));
                 collection.bulkWrite(batch.stream().map(document -> new ReplaceOneModel<>(
@@ -354,42 +350,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         });
     }
 
-    /**
-     * A one-off script's indexing: the index stage's own {@code _bulk} writer (versioned index actions, 1,000 per
-     * request, into an index made from the same template) in a plain loop, without Flink or Kafka.
-     */
     private Through rawBulk(SearchEngine search, Stores stores, List<ImportedEvent> documents) throws Exception {
-        SearchIndices raw = search.indices(indices("raw-"));
-        raw.installTemplate();
-        SearchWriter store = raw.writer(Backoff.DEFAULT);
-        return measuredLoop(RAW_BULK, documents.size(), () -> esCount(stores, indices("raw-")), () -> {
-            for (int from = 0; from < documents.size(); from += 1000) {
-                store.write(documents.subList(from, Math.min(from + 1000, documents.size())));
-            }
-        });
-    }
-
-    /**
-     * Runs a baseline loop on a thread of its own and measures it as the jobs are measured: by the count its store
-     * reports, polled. (Measured by the loop itself, its Elasticsearch index was never searched while the job's was
-     * refreshed at every poll, and it saw its writes earlier than a poller can.)
-     */
-    private Through measuredLoop(String what, long expected, LongSupplier count, Measure loop) throws Exception {
-        Through through = Through.stored(what, Progress.startingNow(expected), count);
-        CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
-            try {
-                loop.run();
-            } catch (Exception e) {
-                throw new CompletionException(e);
-            }
-        });
-        polling.untilThrough(List.of(through), () -> {
-            if (running.isCompletedExceptionally()) {
-                running.join();
-            }
-        });
-        running.join();
-        return through;
+        return BaselineLoop.rawBulk(polling, RAW_BULK, search.indices(indices("raw-")), documents,
+                () -> esCount(stores, indices("raw-")));
     }
 
     private String run(Step step, List<String> args) throws Exception {

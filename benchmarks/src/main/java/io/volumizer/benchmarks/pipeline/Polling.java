@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * none of their counts has changed for a stretch, the polling fails with what it saw, instead of waiting forever
  * for a count that cannot come (documents lost, or dead-lettered to a topic nobody counts).
  */
-final class Polling {
+public final class Polling {
 
     /** Between two readings: the sustained window of a run of seconds still gets tens of samples. */
     static final Duration INTERVAL = Duration.ofMillis(100);
@@ -32,7 +32,7 @@ final class Polling {
     }
 
     /** On the machine's clock. */
-    static Polling untilStalledFor(Duration stalledAfter) {
+    public static Polling untilStalledFor(Duration stalledAfter) {
         return new Polling(stalledAfter, System::nanoTime, duration -> Thread.sleep(duration.toMillis()));
     }
 
@@ -42,7 +42,7 @@ final class Polling {
      * @param failIfWriterFailed throws the failure of a loop being measured
      * @throws IllegalStateException when no count of any run changed for the stretch given
      */
-    void untilThrough(List<Through> runs, Runnable failIfWriterFailed) throws InterruptedException {
+    public void untilThrough(List<Through> runs, Runnable failIfWriterFailed) throws InterruptedException {
         long lastChange = nanoTime.getAsLong();
         while (true) {
             long now = nanoTime.getAsLong();

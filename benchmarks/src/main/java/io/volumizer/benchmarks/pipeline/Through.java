@@ -8,7 +8,7 @@ import java.util.function.LongSupplier;
  * dead-lettered. A dead-lettered document is done with as much as a stored one, so their sum is the run's
  * {@link Progress}: a run that dead-letters still ends, and says how many it dead-lettered.
  */
-final class Through {
+public final class Through {
 
     private static final LongSupplier NONE = () -> 0;
 
@@ -19,7 +19,7 @@ final class Through {
     private long lastStored;
     private long lastDeadLettered;
 
-    Through(String what, Progress progress, LongSupplier stored, LongSupplier deadLettered) {
+    public Through(String what, Progress progress, LongSupplier stored, LongSupplier deadLettered) {
         this.what = what;
         this.progress = progress;
         this.stored = stored;
@@ -27,15 +27,15 @@ final class Through {
     }
 
     /** A run without dead letters: a baseline loop, which fails instead. */
-    static Through stored(String what, Progress progress, LongSupplier stored) {
+    public static Through stored(String what, Progress progress, LongSupplier stored) {
         return new Through(what, progress, stored, NONE);
     }
 
-    String what() {
+    public String what() {
         return what;
     }
 
-    Progress progress() {
+    public Progress progress() {
         return progress;
     }
 
@@ -45,7 +45,7 @@ final class Through {
     }
 
     /** As last read. */
-    long deadLettered() {
+    public long deadLettered() {
         return lastDeadLettered;
     }
 
@@ -75,7 +75,7 @@ final class Through {
     }
 
     /** {@code what: 1,000 stored + 20 dead-lettered of 2,000 documents}. */
-    String describe() {
+    public String describe() {
         return String.format(Locale.ROOT, "%s: %,d stored + %,d dead-lettered of %,d documents", what, lastStored,
                 lastDeadLettered, progress.expected());
     }

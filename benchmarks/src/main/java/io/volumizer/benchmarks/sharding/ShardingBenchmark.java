@@ -9,17 +9,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.benchmarks.internal.CustomerQueries;
 import io.volumizer.benchmarks.internal.ImportedForm;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
@@ -28,13 +27,10 @@ import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.CheckOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.endpoints.IndexPrefixOptions;
-import io.volumizer.domain.selection.Selection;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.BulkResult;
-import io.volumizer.stores.DocumentFields;
-import io.volumizer.stores.search.Aggregation;
 import io.volumizer.stores.search.IndexLayout;
 import io.volumizer.stores.search.IndexProfile;
 import io.volumizer.stores.search.IndexNames;
@@ -42,12 +38,9 @@ import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
 import io.volumizer.stores.search.SearchIndices;
 import io.volumizer.stores.search.SearchOptions;
-import io.volumizer.stores.search.SearchQuery;
 import io.volumizer.stores.search.SearchReader;
-import io.volumizer.stores.search.SearchResult;
 import io.volumizer.stores.search.SearchTuning;
 import io.volumizer.stores.search.SearchWriter;
-import io.volumizer.stores.search.SortField;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -123,10 +116,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
         try (SearchEngine engine = SearchEngines.open(search, SearchTuning.DEFAULT.withMaxConnections(64))) {
             IndexNames names = new IndexNames(indexPrefix.prefix);
             long documents = load(engine, names, generator);
-            String[] customers = new String[(int) settings.customers()];
-            for (int i = 0; i < customers.length; i++) {
-                customers[i] = generator.model().customer(i).number();
-            }
+            String[] customers = CustomerQueries.customers(generator);
             // Every cell once per round; the two modes of a pair alternate which goes first from one round to the
             // next, so that neither always runs on the caches the other warmed.
             Map<String, Samples> samples = new LinkedHashMap<>();
@@ -242,16 +232,6 @@ public final class ShardingBenchmark implements Callable<Integer> {
         return true;
     }
 
-    /** A customer's query, as the API sends it for {@code customer=<number>}, with its aggregations or without. */
-    static SearchQuery query(String customer, boolean aggregations) {
-        // Counted up to 10,000: what Elasticsearch counts when a search does not say.
-        SearchQuery query = SearchQuery.of(Selection.parse(Map.of("customer", customer)).query()).withSize(20)
-                .withSort(SortField.desc(DocumentFields.CREATED), SortField.asc(DocumentFields.ID)).withCountUpTo(10_000);
-        return !aggregations ? query : query.withAggregations(List.of(
-                new Aggregation.Terms("type", DocumentFields.TYPE, 50, null),
-                new Aggregation.Monthly("month", DocumentFields.CREATED, null)));
-    }
-
     /** What the rounds measured of one cell: every query's latency and the time they were measured over. */
     private final class Samples {
         final int shards;
@@ -272,11 +252,13 @@ public final class ShardingBenchmark implements Callable<Integer> {
         double add(SearchReader reader, String alias, String[] customers) throws Exception {
             boolean targeted = mode.equals("targeted");
             boolean aggregations = query.equals("aggregations");
+            int expectedShards = targeted ? 1 : shards;
             ExecutorService pool = Executors.newFixedThreadPool(users);
             try {
-                run(pool, reader, alias, targeted, aggregations, users, customers, warmup, shards);
+                CustomerQueries.run(pool, reader, alias, targeted, aggregations, users, customers, warmup, expectedShards, shards);
                 long started = System.nanoTime();
-                List<long[]> perUser = run(pool, reader, alias, targeted, aggregations, users, customers, measure, shards);
+                List<long[]> perUser = CustomerQueries.run(pool, reader, alias, targeted, aggregations, users, customers,
+                        measure, expectedShards, shards);
                 double elapsed = (System.nanoTime() - started) / 1e9;
                 seconds += elapsed;
                 latencies.addAll(perUser);
@@ -289,59 +271,9 @@ public final class ShardingBenchmark implements Callable<Integer> {
         Cell cell() {
             long[] sorted = latencies.stream().flatMapToLong(Arrays::stream).filter(l -> l >= 0).sorted().toArray();
             long errors = latencies.stream().flatMapToLong(Arrays::stream).filter(l -> l < 0).count();
-            return new Cell(shards, query, users, mode, sorted.length, seconds, percentile(sorted, 50),
-                    percentile(sorted, 95), percentile(sorted, 99), mode.equals("targeted") ? 1 : shards, errors);
+            return new Cell(shards, query, users, mode, sorted.length, seconds, CustomerQueries.percentile(sorted, 50),
+                    CustomerQueries.percentile(sorted, 95), CustomerQueries.percentile(sorted, 99), mode.equals("targeted") ? 1 : shards, errors);
         }
-    }
-
-    /** Each user's latencies (ns) of back-to-back queries for {@code duration}; -1 for a query that failed. */
-    private static List<long[]> run(ExecutorService pool, SearchReader reader, String alias, boolean targeted,
-            boolean aggregations, int users, String[] customers, Duration duration, int shards) throws Exception {
-        long deadline = System.nanoTime() + duration.toNanos();
-        List<Future<long[]>> futures = new ArrayList<>();
-        for (int user = 0; user < users; user++) {
-            SplittableRandom random = new SplittableRandom(31L * user + shards);
-            futures.add(pool.submit(() -> {
-                long[] latencies = new long[1024];
-                int n = 0;
-                while (System.nanoTime() < deadline) {
-                    String customer = customers[random.nextInt(customers.length)];
-                    SearchQuery query = query(customer, aggregations);
-                    long start = System.nanoTime();
-                    long latency;
-                    try {
-                        SearchResult answer = reader.search(List.of(alias), targeted ? query.withRouting(customer) : query);
-                        latency = System.nanoTime() - start;
-                        int asked = answer.shards().total();
-                        if (asked != (targeted ? 1 : shards) || answer.total().value() == 0) {
-                            throw new IllegalStateException("customer " + customer + ": " + asked + " shards asked, "
-                                    + answer.total() + " hits");
-                        }
-                    } catch (IOException e) {
-                        latency = -1;
-                    }
-                    if (n == latencies.length) {
-                        latencies = Arrays.copyOf(latencies, n * 2);
-                    }
-                    latencies[n++] = latency;
-                }
-                return Arrays.copyOf(latencies, n);
-            }));
-        }
-        List<long[]> all = new ArrayList<>();
-        for (Future<long[]> future : futures) {
-            all.add(future.get());
-        }
-        return all;
-    }
-
-    /** The nearest-rank percentile of sorted latencies, in milliseconds. */
-    static double percentile(long[] sortedNanos, double percent) {
-        if (sortedNanos.length == 0) {
-            return Double.NaN;
-        }
-        int rank = (int) Math.ceil(percent / 100 * sortedNanos.length);
-        return sortedNanos[Math.max(0, rank - 1)] / 1e6;
     }
 
     private void write(GeneratorSettings settings, long documents, List<Cell> cells) throws IOException {

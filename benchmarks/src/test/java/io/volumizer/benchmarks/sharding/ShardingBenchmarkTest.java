@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.volumizer.benchmarks.internal.CustomerQueries;
 import io.volumizer.benchmarks.sharding.ShardingBenchmark.Cell;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.stores.search.Aggregation;
@@ -29,10 +30,10 @@ class ShardingBenchmarkTest {
         for (int i = 0; i < nanos.length; i++) {
             nanos[i] = (i + 1) * 1_000_000L;
         }
-        assertThat(ShardingBenchmark.percentile(nanos, 50)).isEqualTo(50.0);
-        assertThat(ShardingBenchmark.percentile(nanos, 95)).isEqualTo(95.0);
-        assertThat(ShardingBenchmark.percentile(nanos, 99)).isEqualTo(99.0);
-        assertThat(ShardingBenchmark.percentile(new long[] {7_000_000}, 99)).isEqualTo(7.0);
+        assertThat(CustomerQueries.percentile(nanos, 50)).isEqualTo(50.0);
+        assertThat(CustomerQueries.percentile(nanos, 95)).isEqualTo(95.0);
+        assertThat(CustomerQueries.percentile(nanos, 99)).isEqualTo(99.0);
+        assertThat(CustomerQueries.percentile(new long[] {7_000_000}, 99)).isEqualTo(7.0);
     }
 
     @Test
@@ -45,10 +46,10 @@ class ShardingBenchmarkTest {
 
     @Test
     void aQueryIsTheCustomersDocumentsWithOrWithoutAggregations() {
-        SearchQuery simple = ShardingBenchmark.query("0000000042", false);
+        SearchQuery simple = CustomerQueries.query("0000000042", false);
         assertThat(simple.query().toString()).contains("\"properties.customerNumber\":[\"0000000042\"]");
         assertThat(simple.aggregations()).isEmpty();
-        assertThat(ShardingBenchmark.query("0000000042", true).aggregations()).extracting(Aggregation::name)
+        assertThat(CustomerQueries.query("0000000042", true).aggregations()).extracting(Aggregation::name)
                 .containsExactly("type", "month");
     }
 

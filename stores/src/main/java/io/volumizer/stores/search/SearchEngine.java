@@ -14,6 +14,9 @@ public interface SearchEngine extends AutoCloseable {
     /** What the engine is, for error messages: "elasticsearch", "opensearch" (or "search engine" until it is known). */
     String name();
 
+    /** The engine's version, as the cluster answers {@code GET /} ("7.10.2", "3.6.0"), asked once. */
+    String version() throws SearchException;
+
     /**
      * The repositories' indices of one naming.
      *

@@ -173,6 +173,11 @@ public final class Elasticsearch7Engine implements SearchEngine {
         return named == SearchOptions.Engine.auto ? "search engine" : named.name();
     }
 
+    @Override
+    public String version() throws SearchException {
+        return identity().version();
+    }
+
     /**
      * What the cluster is: asked once, before the first request; when it refuses to say, the engine the options named
      * (with auto: refused).

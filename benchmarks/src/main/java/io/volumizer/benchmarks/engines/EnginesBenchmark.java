@@ -1,0 +1,478 @@
+package io.volumizer.benchmarks.engines;
+
+import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
+import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+
+import io.volumizer.api.commands.Commands;
+import io.volumizer.benchmarks.commands.ReindexMeasure;
+import io.volumizer.benchmarks.internal.CustomerQueries;
+import io.volumizer.benchmarks.internal.ImportedForm;
+import io.volumizer.benchmarks.pipeline.BaselineLoop;
+import io.volumizer.benchmarks.pipeline.Polling;
+import io.volumizer.benchmarks.pipeline.Progress;
+import io.volumizer.benchmarks.pipeline.QuietMachine;
+import io.volumizer.benchmarks.pipeline.Through;
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.runs.PipelineRunCommand;
+import io.volumizer.ops.stores.CommittedRecordCount;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.Failures;
+import io.volumizer.options.Options;
+import io.volumizer.options.ResultsOptions;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchOptions;
+import io.volumizer.stores.search.SearchTuning;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The search engines side by side, in the same run on the same services: for each engine, the index job against a
+ * raw {@code _bulk} loop into that engine, the reindex through its command, and a customer's search (without and
+ * with aggregations) at 1 and 16 users. One import fills MongoDB and the imported topic that every index job reads;
+ * in each round the engines take turns (the first named first in odd rounds), and within an engine's turn the loop
+ * and the job do (the loop first in odd rounds), each once the machine is quiet. The first engine named is the
+ * baseline of the others' ratios. Writes {@code engines.json} and {@code engines.md}.
+ */
+@Command(name = "engines-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+public final class EnginesBenchmark extends PipelineRunCommand {
+
+    private static final String RAW_BULK = "raw _bulk loop";
+    private static final String INDEX_JOB = "index job";
+    private static final String REINDEX = "reindex job";
+    private static final String FINISH = "reindex finish, s";
+    private static final String DEAD_LETTERED = "index job, dead-lettered";
+    private static final String SUSTAINED = ", sustained";
+    private static final List<String> QUERIES = List.of("simple", "aggregations");
+    private static final int RANGE = 1000;
+    /** No count moved for this long: the measure is stuck, not slow. */
+    private static final Duration STALLED_AFTER = Duration.ofMinutes(5);
+    private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
+
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
+
+    @Option(names = "--engine", required = true, paramLabel = "ENGINE=URL", description = "An engine to measure and "
+            + "its cluster's URL; give two or more. The first is the baseline of the others' ratios.")
+    LinkedHashMap<SearchOptions.Engine, String> engines;
+
+    @Option(names = "--rounds", defaultValue = "2", description = "Rounds of every measure (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--users", split = ",", defaultValue = "1,16", description = "Concurrent users of the searches (default: ${DEFAULT-VALUE}).")
+    List<Integer> userCounts;
+
+    @Option(names = "--warmup", defaultValue = "PT3S", description = "Searches before each search measure (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--measure", defaultValue = "PT10S", description = "How long each search is measured in a round (default: ${DEFAULT-VALUE}).")
+    Duration measure;
+
+    private final String runId = Long.toString(System.currentTimeMillis(), 36);
+    private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
+    private final QuietMachine quiet = new QuietMachine(0.15, Duration.ofMinutes(1));
+    /** Per engine, per measure, one value per round. */
+    private final Map<String, Map<String, List<Double>>> samples = new LinkedHashMap<>();
+    /** Per engine, per search cell, its latencies (ns) over every round, and the seconds they were measured over. */
+    private final Map<String, Map<String, SearchCell>> searches = new LinkedHashMap<>();
+    private final Map<String, String> versions = new LinkedHashMap<>();
+    private final List<String> jobs = new ArrayList<>();
+    private GeneratorSettings settings;
+    private FlinkSessionClient flink;
+    private String jarId;
+
+    /** One engine under measure: the pipeline's options pointed at it, and its clients. */
+    private record Target(String name, PipelineOptions options, Stores stores, SearchEngine search, Commands commands) {
+    }
+
+    @Override
+    protected int run(GeneratorSettings run) throws Exception {
+        settings = run;
+        Options.require(engines.size() >= 2 && !engines.containsKey(SearchOptions.Engine.auto),
+                "--engine: name two engines or more (elasticsearch=URL, opensearch=URL), was " + engines.keySet());
+        Options.require(rounds >= 1 && userCounts.stream().allMatch(n -> n >= 1), "--rounds and --users must be positive");
+        flink = session.client();
+        if (flink.freeSlots() < pipeline.parallelism) {
+            System.err.printf(Locale.ROOT, "the benchmark needs %d free task slots, %s has %d: stop the running jobs "
+                    + "(bin/volumizer job list) and try again%n", pipeline.parallelism, session.flink.rest, flink.freeSlots());
+            return 2;
+        }
+        jarId = flink.uploadJar(session.jar);
+        BankGenerator generator = new BankGenerator(settings);
+        ImportedForm form = new ImportedForm();
+        List<ImportedEvent> documents = generator.documents().stream().map(form::of).toList();
+        String[] customers = CustomerQueries.customers(generator);
+        List<Target> targets = new ArrayList<>();
+        try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodb.uri)) {
+            stores.reset(repository());
+            for (Map.Entry<SearchOptions.Engine, String> engine : engines.entrySet()) {
+                targets.add(target(engine.getKey(), engine.getValue(), mongo));
+            }
+            importOnce(stores, documents.size());
+            for (int round = 1; round <= rounds; round++) {
+                List<Target> order = new ArrayList<>(targets);
+                if (round % 2 == 0) {
+                    Collections.reverse(order);
+                }
+                for (Target target : order) {
+                    System.out.printf(Locale.ROOT, "round %d of %d: %s%n", round, rounds, target.name());
+                    measure(target, round, documents, stores, customers);
+                }
+            }
+            stores.reset(repository());
+        } finally {
+            cancelUnfinished();
+            for (Target target : targets) {
+                try (Stores stores = target.stores(); SearchEngine search = target.search()) {
+                    search.indices(target.options().indices()).delete(repository());
+                }
+            }
+        }
+        write(documents.size());
+        return 0;
+    }
+
+    private Target target(SearchOptions.Engine engine, String url, MongoClient mongo) throws Exception {
+        PipelineOptions options = Options.parseWithOverrides(new PipelineOptions(),
+                Options.with(pipeline, "--search-url", url, "--search-engine", engine.name()));
+        // Connections for 16 users and more, to the one node.
+        SearchEngine search = SearchEngines.open(options.search, SearchTuning.DEFAULT.withMaxConnections(64));
+        versions.put(engine.name(), search.version());
+        search.indices(options.indices()).delete(repository());
+        search.indices(rawIndices()).delete(repository());
+        Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo, pipeline.mongodb.database),
+                search, options.indices(), Options.arguments(options), options.kafka.clientProperties());
+        return new Target(engine.name(), options, new Stores(options), search, commands);
+    }
+
+    /** Generates the run and imports it into MongoDB once: every engine's index job reads its imported topic. */
+    private void importOnce(Stores stores, long n) throws Exception {
+        flink.awaitState(run(Step.GENERATE, generateArguments()), "FINISHED", Duration.ofMinutes(10));
+        String importJob = run(Step.IMPORT, Options.with(pipeline, "--group-id", "bench-engines-import-" + runId));
+        try (CommittedRecordCount deadLetters = stores.committedRecordCount(pipeline.deadletterTopic())) {
+            Through imported = new Through("import", new Progress(n), () -> stores.mongoEstimatedCount(repository()),
+                    deadLetters::count);
+            polling.untilThrough(List.of(imported), () -> { });
+            if (imported.deadLettered() > 0) {
+                throw new IllegalStateException("the import dead-lettered " + imported.deadLettered()
+                        + " documents: the engines would be measured on fewer than the run's");
+            }
+        }
+        // Stopping (not cancelling) commits the last Kafka transaction: the index jobs read all of it.
+        flink.stopWithSavepoint(importJob, CANCEL_TIMEOUT);
+        System.out.printf(Locale.ROOT, "imported %,d documents%n", n);
+    }
+
+    /** One engine's turn in a round: its index job and loop, its reindex, its searches. */
+    private void measure(Target target, int round, List<ImportedEvent> documents, Stores stores, String[] customers)
+            throws Exception {
+        long n = documents.size();
+        List<Measure> pair = new ArrayList<>(List.of(() -> {
+            target.search().indices(rawIndices()).delete(repository());
+            record(target, RAW_BULK, BaselineLoop.rawBulk(polling, target.name() + " " + RAW_BULK,
+                    target.search().indices(rawIndices()), documents, () -> count(target, rawIndices())).progress());
+            // Its index is not searched: it would take the memory and the merges of the job's and the searches'.
+            target.search().indices(rawIndices()).delete(repository());
+        }, () -> indexJob(target, round, n, stores)));
+        if (round % 2 == 0) {
+            Collections.reverse(pair);
+        }
+        for (Measure measure : pair) {
+            settle();
+            measure.run();
+        }
+        settle();
+        ReindexMeasure reindex = ReindexMeasure.run(target.commands(), repository(), n, RANGE);
+        long indexed = target.stores().elasticsearchCount(repository());
+        if (indexed != n) {
+            throw new IllegalStateException("after the reindex " + target.name() + " holds " + indexed + " of " + n);
+        }
+        record(target, REINDEX, reindex.progress());
+        sample(target, FINISH, reindex.finishSeconds());
+        settle();
+        for (String query : QUERIES) {
+            for (int users : userCounts) {
+                SearchCell cell = searches.computeIfAbsent(target.name(), k -> new LinkedHashMap<>())
+                        .computeIfAbsent(query + "/" + users, k -> new SearchCell());
+                double rate = cell.add(target.search(), target.options().indices().of(repository()),
+                        query.equals("aggregations"), users, customers, round);
+                System.out.printf(Locale.ROOT, "  search %-12s %2d users %,8.0f q/s%n", query, users, rate);
+            }
+        }
+    }
+
+    /** The index job from the imported topic into the engine's (emptied) repository index, until every document is through. */
+    private void indexJob(Target target, int round, long n, Stores stores) throws Exception {
+        target.search().indices(target.options().indices()).delete(repository());
+        String deadLetterTopic = pipeline.deadletterTopic() + ".engines-" + target.name();
+        stores.deleteTopics(deadLetterTopic);
+        String id = run(Step.INDEX, Options.with(target.options(), "--index-group-id",
+                "bench-engines-" + target.name() + "-" + round + "-" + runId, "--deadletter-topic", deadLetterTopic));
+        try (CommittedRecordCount deadLetters = stores.committedRecordCount(deadLetterTopic)) {
+            Through through = new Through(target.name() + " " + INDEX_JOB, new Progress(n),
+                    () -> count(target, target.options().indices()), deadLetters::count);
+            polling.untilThrough(List.of(through), () -> { });
+            flink.cancel(id, CANCEL_TIMEOUT);
+            record(target, INDEX_JOB, through.progress());
+            sample(target, DEAD_LETTERED, through.deadLettered());
+        }
+    }
+
+    private interface Measure {
+        void run() throws Exception;
+    }
+
+    /** A customer's search at a number of users, over every round: latencies and the seconds they took. */
+    private final class SearchCell {
+        final List<long[]> latencies = new ArrayList<>();
+        double seconds;
+
+        /** Warms up, then measures once more; returns this round's queries per second. */
+        double add(SearchEngine search, String alias, boolean aggregations, int users, String[] customers, int round)
+                throws Exception {
+            ExecutorService pool = Executors.newFixedThreadPool(users);
+            try {
+                CustomerQueries.run(pool, search.reader(), alias, true, aggregations, users, customers, warmup, 1, round);
+                long started = System.nanoTime();
+                List<long[]> perUser = CustomerQueries.run(pool, search.reader(), alias, true, aggregations, users,
+                        customers, measure, 1, round);
+                double elapsed = (System.nanoTime() - started) / 1e9;
+                seconds += elapsed;
+                latencies.addAll(perUser);
+                return perUser.stream().mapToLong(l -> l.length).sum() / elapsed;
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+
+        long[] sorted() {
+            return latencies.stream().flatMapToLong(Arrays::stream).filter(l -> l >= 0).sorted().toArray();
+        }
+
+        long errors() {
+            return latencies.stream().flatMapToLong(Arrays::stream).filter(l -> l < 0).count();
+        }
+
+        double throughput() {
+            return sorted().length / seconds;
+        }
+
+        double p95() {
+            return CustomerQueries.percentile(sorted(), 95);
+        }
+    }
+
+    private void cancelUnfinished() {
+        for (String job : jobs) {
+            try {
+                if (!FlinkSessionClient.isTerminal(flink.state(job))) {
+                    flink.cancel(job, CANCEL_TIMEOUT);
+                }
+            } catch (Exception e) {
+                System.err.printf(Locale.ROOT, "  could not cancel job %s, left on the cluster: %s%n", job, e.getMessage());
+            }
+        }
+    }
+
+    private String run(Step step, List<String> args) throws Exception {
+        String id = flink.run(jarId, step, args, null);
+        jobs.add(id);
+        return id;
+    }
+
+    private void settle() throws Exception {
+        Duration waited = quiet.await();
+        if (waited.toSeconds() >= 2) {
+            System.out.printf(Locale.ROOT, "  waited %d s for a quiet machine%n", waited.toSeconds());
+        }
+    }
+
+    private String repository() {
+        return settings.repository();
+    }
+
+    /** The raw loop's indices, apart from the repository's. */
+    private IndexNames rawIndices() {
+        return new IndexNames(repository() + "-raw-");
+    }
+
+    private long count(Target target, IndexNames indices) {
+        try {
+            return target.stores().searchableCount(indices, repository());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void record(Target target, String what, Progress progress) {
+        sample(target, what, progress.rate());
+        sample(target, what + SUSTAINED, progress.sustainedRate());
+        System.out.printf(Locale.ROOT, "  %-16s %,10.0f docs/s, sustained %,10.0f docs/s (%s)%n", what, progress.rate(),
+                progress.sustainedRate(), progress.describe());
+    }
+
+    private void sample(Target target, String what, double value) {
+        samples.computeIfAbsent(target.name(), k -> new LinkedHashMap<>()).computeIfAbsent(what, k -> new ArrayList<>()).add(value);
+    }
+
+    private List<Double> values(String engine, String what) {
+        return samples.get(engine).get(what);
+    }
+
+    /** Per round, {@code a / b}. */
+    private static List<Double> ratios(List<Double> a, List<Double> b) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < a.size(); i++) {
+            ratios.add(a.get(i) / b.get(i));
+        }
+        return ratios;
+    }
+
+    private void write(long documents) throws Exception {
+        Files.createDirectories(results.folder);
+        List<String> names = new ArrayList<>(versions.keySet());
+        String baseline = names.get(0);
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("date", LocalDate.now().toString());
+        figures.put("machine", Runtime.getRuntime().availableProcessors() + " cores, every service on this machine");
+        figures.put("documents", documents);
+        figures.put("customers", settings.customers());
+        figures.put("rounds", rounds);
+        figures.put("engines", versions);
+        figures.put("samples per round", samples);
+        Map<String, Object> searchFigures = new LinkedHashMap<>();
+        searches.forEach((engine, cells) -> cells.forEach((cell, measured) -> searchFigures.put(engine + " " + cell,
+                Map.of("queries", measured.sorted().length, "seconds", measured.seconds, "errors", measured.errors(),
+                        "p50Ms", CustomerQueries.percentile(measured.sorted(), 50), "p95Ms", measured.p95(),
+                        "p99Ms", CustomerQueries.percentile(measured.sorted(), 99)))));
+        figures.put("searches", searchFigures);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("engines.json").toFile(), figures);
+
+        List<String> lines = new ArrayList<>(List.of("# Search engines, same run", "",
+                "Measured " + figures.get("date") + " on " + figures.get("machine") + ", the engines side by side; "
+                        + String.format(Locale.ROOT, "%,d", documents) + " documents (" + settings.customers()
+                        + " customers), imported once into MongoDB; job parallelism " + pipeline.parallelism + ". "
+                        + "In each of " + rounds + " rounds every engine takes its turn (the first column's first in "
+                        + "odd rounds): its raw `_bulk` loop and its index job one after the other (the loop first in odd "
+                        + "rounds), both reading the same imported documents, then a reindex through its command "
+                        + "(ranges of " + RANGE + "), then the searches; each measure starts once the machine is quiet.",
+                "Docs/s are medians of the rounds, *sustained* between 50% and 90% of the documents (whole run in "
+                        + "brackets); a ratio is the median of the rounds' ratios, with their range. A search is a "
+                        + "customer's 20 newest documents, routed to the customer's shard as the API sends it (without "
+                        + "its permission filter), without or with aggregations (types, months); per round "
+                        + warmup.toSeconds() + " s of warm-up, then " + measure.toSeconds() + " s of back-to-back "
+                        + "queries per user, customers drawn at random; figures over every round.", ""));
+        StringBuilder header = new StringBuilder("| measure |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (String name : names) {
+            header.append(' ').append(title(name)).append(' ').append(versions.get(name)).append(" |");
+            rule.append("---|");
+        }
+        for (String name : names.subList(1, names.size())) {
+            header.append(' ').append(title(name)).append(" / ").append(title(baseline)).append(" (range) |");
+            rule.append("---|");
+        }
+        lines.add(header.toString());
+        lines.add(rule.toString());
+        lines.add(rateRow(names, RAW_BULK + ", docs/s", RAW_BULK));
+        lines.add(rateRow(names, INDEX_JOB + ", docs/s", INDEX_JOB));
+        StringBuilder jobVsLoop = new StringBuilder("| index job / the same engine's raw `_bulk` loop, sustained (range) |");
+        for (String name : names) {
+            jobVsLoop.append(' ').append(ratioWithRange(ratios(values(name, INDEX_JOB + SUSTAINED),
+                    values(name, RAW_BULK + SUSTAINED)))).append(" |");
+        }
+        lines.add(jobVsLoop.append(" |".repeat(names.size() - 1)).toString());
+        lines.add(plainRow(names, DEAD_LETTERED, DEAD_LETTERED, "%,.0f"));
+        lines.add(rateRow(names, REINDEX + ", docs/s", REINDEX));
+        lines.add(plainRow(names, FINISH + " (catch-up, settings, refresh, alias)", FINISH, "%.1f"));
+        for (String query : QUERIES) {
+            for (int users : userCounts) {
+                String cell = query + "/" + users;
+                String what = "search, " + query + ", " + users + (users == 1 ? " user" : " users");
+                lines.add(searchRow(names, what + ": queries/s", cell, SearchCell::throughput, "%,.0f"));
+                lines.add(searchRow(names, what + ": p95 ms", cell, SearchCell::p95, "%.1f"));
+            }
+        }
+        long errors = searches.values().stream().flatMap(cells -> cells.values().stream()).mapToLong(SearchCell::errors).sum();
+        lines.add("");
+        lines.add(String.format(Locale.ROOT, "Searches that failed: %d.", errors));
+        lines.add("");
+        String table = String.join("\n", lines);
+        Files.writeString(results.folder.resolve("engines.md"), table);
+        System.out.println(table);
+    }
+
+    /** {@code sustained (whole run)} per engine, then each engine's sustained ratio to the baseline's. */
+    private String rateRow(List<String> names, String label, String what) {
+        StringBuilder row = new StringBuilder("| " + label + ", sustained (whole run) |");
+        for (String name : names) {
+            row.append(String.format(Locale.ROOT, " %,.0f (%,.0f) |", median(values(name, what + SUSTAINED)),
+                    median(values(name, what))));
+        }
+        for (String name : names.subList(1, names.size())) {
+            row.append(' ').append(ratioWithRange(ratios(values(name, what + SUSTAINED),
+                    values(names.get(0), what + SUSTAINED)))).append(" |");
+        }
+        return row.toString();
+    }
+
+    private String plainRow(List<String> names, String label, String what, String format) {
+        StringBuilder row = new StringBuilder("| " + label + " |");
+        for (String name : names) {
+            row.append(' ').append(String.format(Locale.ROOT, format, median(values(name, what)))).append(" |");
+        }
+        return row.append(" |".repeat(names.size() - 1)).toString();
+    }
+
+    private interface Figure {
+        double of(SearchCell cell);
+    }
+
+    private String searchRow(List<String> names, String label, String cell, Figure figure, String format) {
+        StringBuilder row = new StringBuilder("| " + label + " |");
+        for (String name : names) {
+            row.append(' ').append(String.format(Locale.ROOT, format, figure.of(searches.get(name).get(cell)))).append(" |");
+        }
+        double baseline = figure.of(searches.get(names.get(0)).get(cell));
+        for (String name : names.subList(1, names.size())) {
+            row.append(String.format(Locale.ROOT, " %.2f× |", figure.of(searches.get(name).get(cell)) / baseline));
+        }
+        return row.toString();
+    }
+
+    private static String title(String engine) {
+        return engine.equals("opensearch") ? "OpenSearch" : "Elasticsearch";
+    }
+
+    public static void main(String[] args) {
+        // bin/volumizer passes the local services' options first; what the user adds after them wins.
+        System.exit(new CommandLine(new EnginesBenchmark()).setOverwrittenOptionsAllowed(true)
+                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
+    }
+}
