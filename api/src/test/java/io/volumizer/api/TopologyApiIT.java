@@ -225,10 +225,26 @@ class TopologyApiIT {
         JsonNode targeted = search("repository=us-west&customer=" + number + "&limit=1&type=" + GENERATED_TYPES);
         assertThat(targeted.path("shards").path("total").asInt()).isEqualTo(1);
         assertThat(targeted.path("total").path("value").asLong()).isEqualTo(liveOfCustomer);
-        JsonNode everywhere = search("customer=" + number + "&limit=1&aggs=repository");
-        assertThat(everywhere.path("shards").path("total").asInt()).as("the archive is not sharded by customer")
-                .isEqualTo(3 + 3 + 2);
+        // Across repositories, each part asks what it needs: one shard of each live repository, sharded by customer,
+        // and every shard of the archive, which is not; hits, totals, aggregations and pages merged.
+        long ofCustomer = pipeline.generated.stream()
+                .filter(d -> number.equals(d.getProperties().get(BankGenerator.CUSTOMER_NUMBER))).count();
+        JsonNode everywhere = search("customer=" + number + "&limit=1&aggs=repository&type=" + GENERATED_TYPES);
+        assertThat(everywhere.path("shards").path("total").asInt()).as(everywhere.toString()).isEqualTo(1 + 1 + 2);
+        assertThat(everywhere.path("total").path("value").asLong()).isEqualTo(ofCustomer);
         assertThat(everywhere.path("aggs").path("repository").findValuesAsText("key")).contains("us-west", "archives");
+        List<String> ofCustomerPaged = new ArrayList<>();
+        String after = null;
+        for (int page = 0; page < 200; page++) {
+            JsonNode hits = search("customer=" + number + "&sort=date&limit=7&type=" + GENERATED_TYPES
+                    + (after == null ? "" : "&cursor=" + after));
+            hits.path("hits").forEach(hit -> ofCustomerPaged.add(hit.path("id").asText()));
+            after = hits.path("next").isNull() ? null : hits.path("next").asText();
+            if (after == null) {
+                break;
+            }
+        }
+        assertThat(ofCustomerPaged).doesNotHaveDuplicates().hasSize((int) ofCustomer);
     }
 
     @Test

@@ -10,9 +10,6 @@ import static io.volumizer.stores.DocumentFields.TITLE;
 import static io.volumizer.stores.DocumentFields.TYPE;
 import static io.volumizer.stores.DocumentFields.VERSION;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,13 +42,6 @@ public final class ElasticsearchChildren implements Children {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> FIELDS = List.of(ID, REPOSITORY, TYPE, NAME, TITLE, MODIFIED, VERSION);
-    /** Hits by their sort values: the name ascending or the date descending, then the id. */
-    private static final Comparator<SearchResult.Hit> BY_NAME = Comparator
-            .<SearchResult.Hit, String>comparing(hit -> hit.sort().get(0).asText())
-            .thenComparing(hit -> hit.sort().get(1).asText());
-    private static final Comparator<SearchResult.Hit> BY_DATE = Comparator
-            .<SearchResult.Hit>comparingLong(hit -> hit.sort().get(0).asLong())
-            .reversed().thenComparing(hit -> hit.sort().get(1).asText());
 
     private final RepositorySearch search;
     private final Map<String, IndexLayout> layouts;
@@ -67,39 +57,17 @@ public final class ElasticsearchChildren implements Children {
         SearchQuery query = grant.restrict(children(parent.getString(DocumentFields.KEY), limit))
                 .withSort(sort == Sort.name ? SortField.asc(NAME) : SortField.desc(MODIFIED), SortField.asc(ID))
                 .withAfter(after);
-        List<SearchResult.Hit> hits = new ArrayList<>();
-        int total = 0;
-        int successful = 0;
-        Map<String, List<String>> byRouting = byRouting(repositories, parent);
-        for (Map.Entry<String, List<String>> searched : byRouting.entrySet()) {
-            SearchResult found = search.search(searched.getValue(), query.withRouting(searched.getKey()));
-            hits.addAll(found.hits());
-            total += found.shards().total();
-            successful += found.shards().successful();
-        }
-        if (byRouting.size() > 1) {
-            hits.sort(sort == Sort.name ? BY_NAME : BY_DATE);
-        }
-        List<SearchResult.Hit> page = hits.stream().limit(limit).toList();
+        Document properties = parent.get(PROPERTIES, Document.class);
+        SearchResult found = search.search(RepositorySearch.byRouting(repositories, layouts, property -> {
+            Object value = properties == null ? null : properties.get(property);
+            return value == null ? null : value.toString();
+        }), query);
+        List<SearchResult.Hit> page = found.hits();
         ArrayNode items = JSON.createArrayNode();
         page.forEach(hit -> items.add(DocumentJson.ofIndexed(hit.source(), grant.readsEverything())));
-        ObjectNode shards = JSON.createObjectNode().put("total", total).put("successful", successful);
+        ObjectNode shards = JSON.createObjectNode().put("total", found.shards().total())
+                .put("successful", found.shards().successful());
         return new Page(items, Cursors.next(sort.name(), page, limit), shards);
-    }
-
-    /**
-     * The repositories by the routing value their search carries: the parent's value of the property a repository
-     * routes by, or null (all shards) where it routes by none or the parent has no value.
-     */
-    private Map<String, List<String>> byRouting(List<String> repositories, Document parent) {
-        Document properties = parent.get(PROPERTIES, Document.class);
-        Map<String, List<String>> byRouting = new LinkedHashMap<>();
-        for (String repository : repositories) {
-            String property = layouts.getOrDefault(repository, IndexLayout.TEMPLATE).routing();
-            Object value = property == null || properties == null ? null : properties.get(property);
-            byRouting.computeIfAbsent(value == null ? null : value.toString(), key -> new ArrayList<>()).add(repository);
-        }
-        return byRouting;
     }
 
     @Override

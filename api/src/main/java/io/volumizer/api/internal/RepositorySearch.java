@@ -1,8 +1,13 @@
 package io.volumizer.api.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
+import io.volumizer.stores.search.IndexLayout;
 import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchException;
@@ -66,6 +71,35 @@ public final class RepositorySearch {
                 default -> throw new BackendUnavailableException(engine.name(), e);
             }
         }
+    }
+
+    /**
+     * The repositories by the routing value their part of a search carries: the value {@code valueOf} gives for the
+     * property a repository's layout routes documents by, so that only that shard of it is asked; null (every
+     * shard) where it routes by none or there is no value. No repositories (all of them) are one part, unrouted.
+     */
+    public static Map<String, List<String>> byRouting(List<String> repositories, Map<String, IndexLayout> layouts,
+            Function<String, String> valueOf) {
+        Map<String, List<String>> byRouting = new LinkedHashMap<>();
+        if (repositories.isEmpty()) {
+            byRouting.put(null, List.of());
+        }
+        for (String repository : repositories) {
+            String property = layouts.getOrDefault(repository, IndexLayout.TEMPLATE).routing();
+            byRouting.computeIfAbsent(property == null ? null : valueOf.apply(property), key -> new ArrayList<>())
+                    .add(repository);
+        }
+        return byRouting;
+    }
+
+    /**
+     * One search in repositories routed differently ({@link #byRouting}): each part asked with its routing value
+     * (repositories routed alike together, merged by the engine), their results merged here.
+     */
+    public SearchResult search(Map<String, List<String>> byRouting, SearchQuery query) {
+        List<SearchResult> parts = new ArrayList<>();
+        byRouting.forEach((routing, repositories) -> parts.add(search(repositories, query.withRouting(routing))));
+        return SearchResult.merge(query, parts);
     }
 
     /** Cluster health is at least yellow (one node: replicas are never assigned). */

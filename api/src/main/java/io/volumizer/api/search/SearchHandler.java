@@ -50,8 +50,9 @@ public final class SearchHandler {
                 ? SearchRequest.PARAMETERS : IN_REPOSITORY_PARAMETERS);
         SearchRequest request = SearchRequest.parse(parameters, pathRepository, maxPageSize);
         List<String> searched = request.repositories().isEmpty() ? allRepositories.get() : request.repositories();
-        SearchResult found = search.search(searched,
-                grant.restrict(request.toQuery()).withRouting(request.routing(searched, layouts)));
+        // Each repository's part asks the shard of the selection's routing value alone, where it routes by one.
+        SearchResult found = search.search(RepositorySearch.byRouting(searched, layouts, request::routingValue),
+                grant.restrict(request.toQuery()));
         ctx.json(response(request, found, grant.readsEverything()));
     }
 
@@ -68,7 +69,7 @@ public final class SearchHandler {
             hits.add(item);
         }
         body.put("next", Cursors.next(request.sort().toString(), found.hits(), request.limit()));
-        // The shards asked: one where the search carried its repository's routing value, all of them otherwise.
+        // The shards asked: one of each repository whose part carried a routing value, all of its others.
         body.putObject("shards").put("total", found.shards().total()).put("successful", found.shards().successful());
         if (!request.aggs().isEmpty()) {
             ObjectNode aggs = body.putObject("aggs");

@@ -122,27 +122,16 @@ public record SearchRequest(List<String> repositories, Selection selection, Sort
     }
 
     /**
-     * The shard routing value that every document this search can find was indexed with, so that only its shard is
-     * asked: when each repository searched is sharded by the same property and the selection takes one value of it.
-     * Null otherwise (every shard is asked).
-     *
-     * @param searched the repositories the search runs in
-     * @param layouts  each repository's index layout
+     * The value a document this search can find has of a property, when the selection takes one value of it: the
+     * routing value of a repository sharded by that property, whose shard alone need be asked. Null otherwise.
      */
-    public String routing(List<String> searched, Map<String, IndexLayout> layouts) {
-        Set<String> properties = new HashSet<>();
-        for (String repository : searched) {
-            properties.add(layouts.getOrDefault(repository, IndexLayout.TEMPLATE).routing());
-        }
-        if (searched.isEmpty() || properties.size() != 1 || properties.contains(null)) {
-            return null;
-        }
-        List<String> values = selection.properties().getOrDefault(properties.iterator().next(), List.of());
+    public String routingValue(String property) {
+        List<String> values = selection.properties().getOrDefault(property, List.of());
         return values.size() == 1 ? values.get(0) : null;
     }
 
     private static Set<String> parameters() {
-        Set<String> parameters = new java.util.HashSet<>(Set.of("repository", "sort", "limit", "cursor", "aggs"));
+        Set<String> parameters = new HashSet<>(Set.of("repository", "sort", "limit", "cursor", "aggs"));
         parameters.addAll(Selection.FILTERS);
         return Set.copyOf(parameters);
     }

@@ -3,6 +3,8 @@ package io.volumizer.api.search;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.QueryParameters;
+import io.volumizer.api.internal.RepositorySearch;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.stores.search.Aggregation;
 import io.volumizer.stores.search.IndexLayout;
@@ -88,17 +91,30 @@ class SearchRequestTest {
     }
 
     @Test
-    void aSearchCarryingTheRoutingValueOfEveryRepositorySearchedAsksOneShard() {
+    void eachRepositorysPartOfASearchCarriesTheRoutingValueOfItsLayoutsPropertyWhereTheSelectionTakesOne() {
         IndexLayout byCustomer = new IndexLayout(3, null, null, null, BankGenerator.CUSTOMER_NUMBER, IndexProfile.METADATA);
         Map<String, IndexLayout> layouts = Map.of("east", byCustomer, "west", byCustomer, "archives", IndexLayout.TEMPLATE);
         SearchRequest oneCustomer = parse(Map.of("customer", "0000000042"));
-        assertThat(oneCustomer.routing(List.of("east"), layouts)).isEqualTo("0000000042");
-        assertThat(oneCustomer.routing(List.of("east", "west"), layouts)).isEqualTo("0000000042");
-        assertThat(oneCustomer.routing(List.of("east", "archives"), layouts)).as("archives are routed by id").isNull();
-        assertThat(oneCustomer.routing(List.of(), layouts)).as("all of Elasticsearch's repositories").isNull();
-        assertThat(parse(Map.of("customer", "0000000042,0000000043")).routing(List.of("east"), layouts)).isNull();
-        assertThat(parse(Map.of("type", "Statement")).routing(List.of("east"), layouts)).isNull();
+        assertThat(byRouting(oneCustomer, List.of("east"), layouts)).isEqualTo(Map.of("0000000042", List.of("east")));
+        assertThat(byRouting(oneCustomer, List.of("east", "west"), layouts))
+                .isEqualTo(Map.of("0000000042", List.of("east", "west")));
+        Map<String, List<String>> withArchives = new HashMap<>();
+        withArchives.put("0000000042", List.of("east", "west"));
+        withArchives.put(null, List.of("archives"));
+        assertThat(byRouting(oneCustomer, List.of("east", "archives", "west"), layouts)).as("archives are routed by id")
+                .isEqualTo(withArchives);
+        assertThat(byRouting(oneCustomer, List.of(), layouts)).as("all of the engine's repositories")
+                .isEqualTo(Collections.singletonMap(null, List.of()));
+        assertThat(byRouting(parse(Map.of("customer", "0000000042,0000000043")), List.of("east"), layouts))
+                .isEqualTo(Collections.singletonMap(null, List.of("east")));
+        assertThat(byRouting(parse(Map.of("type", "Statement")), List.of("east"), layouts))
+                .isEqualTo(Collections.singletonMap(null, List.of("east")));
         assertThat(field(Map.of("customer", "42a"))).isEqualTo("customer");
+    }
+
+    private static Map<String, List<String>> byRouting(SearchRequest request, List<String> searched,
+            Map<String, IndexLayout> layouts) {
+        return RepositorySearch.byRouting(searched, layouts, request::routingValue);
     }
 
     @Test

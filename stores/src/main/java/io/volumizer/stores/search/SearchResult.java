@@ -1,8 +1,12 @@
 package io.volumizer.stores.search;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -19,6 +23,79 @@ public record SearchResult(Total total, List<Hit> hits, Map<String, List<Bucket>
     /** What a search of no index finds. */
     public static SearchResult empty() {
         return new SearchResult(new Total(0, true), List.of(), Map.of(), new Shards(0, 0));
+    }
+
+    /**
+     * The results of one search asked in parts (repositories whose shards it reaches by different routing values) as
+     * the engine would have answered it asked once: the hits in the query's order, its first {@code size} kept (each
+     * part answered its own first {@code size} after the same cursor); the totals, each aggregation's buckets and
+     * the shards added up, a terms aggregation's buckets cut to its size again.
+     */
+    public static SearchResult merge(SearchQuery query, List<SearchResult> parts) {
+        if (parts.size() == 1) {
+            return parts.get(0);
+        }
+        List<Hit> hits = new ArrayList<>();
+        Total total = new Total(0, true);
+        Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
+        int shards = 0;
+        int successful = 0;
+        for (SearchResult part : parts) {
+            hits.addAll(part.hits());
+            total = total == null || part.total() == null ? null
+                    : new Total(total.value() + part.total().value(), total.exact() && part.total().exact());
+            part.aggregations().forEach((name, buckets) -> buckets.forEach(bucket -> counts
+                    .computeIfAbsent(name, k -> new LinkedHashMap<>()).merge(bucket.key(), bucket.count(), Long::sum)));
+            shards += part.shards().total();
+            successful += part.shards().successful();
+        }
+        hits.sort(order(query.sort()));
+        Map<String, List<Bucket>> aggregations = new LinkedHashMap<>();
+        for (Aggregation aggregation : query.aggregations()) {
+            Map<String, Long> byKey = counts.getOrDefault(aggregation.name(), Map.of());
+            List<Bucket> buckets = byKey.entrySet().stream().map(e -> new Bucket(e.getKey(), e.getValue())).toList();
+            // As the engines order them: terms by count (then key), months by date.
+            aggregations.put(aggregation.name(), aggregation instanceof Aggregation.Terms terms
+                    ? buckets.stream().sorted(Comparator.comparingLong(Bucket::count).reversed()
+                            .thenComparing(Bucket::key)).limit(terms.size()).toList()
+                    : buckets.stream().sorted(Comparator.comparing(Bucket::key)).toList());
+        }
+        return new SearchResult(total, hits.stream().limit(query.size()).toList(), aggregations,
+                new Shards(shards, successful));
+    }
+
+    /**
+     * Hits in the order of their sort values, each field ascending or descending as the query sorts by it, a hit
+     * without a value last (as the engines put missing values); by score without a sort.
+     */
+    static Comparator<Hit> order(List<SortField> sort) {
+        if (sort.isEmpty()) {
+            return Comparator.comparing(Hit::score, Comparator.nullsLast(Comparator.<Double>reverseOrder()));
+        }
+        Comparator<Hit> order = null;
+        for (int i = 0; i < sort.size(); i++) {
+            int field = i;
+            Comparator<JsonNode> values = SearchResult::compareValues;
+            Comparator<Hit> next = Comparator.comparing(hit -> value(hit, field),
+                    Comparator.nullsLast(sort.get(i).descending() ? values.reversed() : values));
+            order = order == null ? next : order.thenComparing(next);
+        }
+        return order;
+    }
+
+    private static JsonNode value(Hit hit, int field) {
+        JsonNode value = hit.sort() == null ? null : hit.sort().get(field);
+        return value == null || value.isNull() ? null : value;
+    }
+
+    private static int compareValues(JsonNode a, JsonNode b) {
+        if (a.isIntegralNumber() && b.isIntegralNumber()) {
+            return Long.compare(a.asLong(), b.asLong());
+        }
+        if (a.isNumber() && b.isNumber()) {
+            return Double.compare(a.asDouble(), b.asDouble());
+        }
+        return a.asText().compareTo(b.asText());
     }
 
     /** @param exact false when the count stopped at the search's {@link SearchQuery#countUpTo}: at least {@code value} */
