@@ -9,8 +9,9 @@ import java.util.Random;
 
 /**
  * What happens to the local services during a scenario, through {@code bin/volumizer} and signals, as in
- * production: a process killed with SIGKILL and started again, a service stopped for an outage, Elasticsearch
- * saturated. {@link #inject} returns the windows (start, end in epoch milliseconds) the fault lasted.
+ * production: a process killed with SIGKILL and started again, a service stopped for an outage, the search engine
+ * saturated. The search engine's faults act on the pipeline's engine, Elasticsearch or OpenSearch (scenarios keep
+ * their ids). {@link #inject} returns the windows (start, end in epoch milliseconds) the fault lasted.
  */
 enum Fault {
 
@@ -49,16 +50,22 @@ enum Fault {
 
     REGISTRY_DOWN("registry", "schema registry"),
 
-    ELASTICSEARCH_DOWN("elasticsearch", "Elasticsearch"),
+    ELASTICSEARCH_DOWN("search engine down %d s") {
+        @Override
+        List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
+            trigger.await();
+            return List.of(outage(faults, faults.searchService()));
+        }
+    },
 
-    ELASTICSEARCH_SATURATED("Elasticsearch saturated for %d s (a write queue of 2, other clients' bulk requests: 429s)") {
-        /** A write queue of a few entries: Elasticsearch answers 429 as soon as a few bulk requests wait. */
+    ELASTICSEARCH_SATURATED("search engine saturated for %d s (a write queue of 2, other clients' bulk requests: 429s)") {
+        /** A write queue of a few entries: the engine answers 429 as soon as a few bulk requests wait. */
         private static final Map<String, String> SMALL_WRITE_QUEUE = Map.of("ES_WRITE_QUEUE_SIZE", "2");
 
         @Override
         void prepare(Faults faults) {
-            faults.services().stop("elasticsearch");
-            faults.services().start(SMALL_WRITE_QUEUE, "elasticsearch");
+            faults.services().stop(faults.searchService());
+            faults.services().start(SMALL_WRITE_QUEUE, faults.searchService());
         }
 
         @Override
@@ -66,24 +73,25 @@ enum Fault {
             trigger.await();
             long start = System.currentTimeMillis();
             long rejected = Saturation.run(faults.options().search, faults.outage());
-            System.out.printf(Locale.ROOT, "  Elasticsearch rejected %,d write requests while saturated%n", rejected);
+            System.out.printf(Locale.ROOT, "  %s rejected %,d write requests while saturated%n", faults.searchService(),
+                    rejected);
             return List.of(new long[] {start, System.currentTimeMillis()});
         }
 
         @Override
         void restore(Faults faults) {
-            faults.services().stop("elasticsearch");
-            faults.services().start("elasticsearch");
+            faults.services().stop(faults.searchService());
+            faults.services().start(faults.searchService());
         }
     },
 
     MONGODB_DOWN("mongodb", "MongoDB"),
 
-    TWO_OUTAGES("Elasticsearch down %1$d s at 20%% of the documents imported, then MongoDB down %1$d s at 50%%") {
+    TWO_OUTAGES("search engine down %1$d s at 20%% of the documents imported, then MongoDB down %1$d s at 50%%") {
         @Override
         List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
             trigger.await(0.2);
-            long[] first = outage(faults, "elasticsearch");
+            long[] first = outage(faults, faults.searchService());
             trigger.await(0.5);
             return List.of(first, outage(faults, "mongodb"));
         }

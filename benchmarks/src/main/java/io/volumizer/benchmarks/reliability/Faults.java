@@ -8,8 +8,11 @@ import io.volumizer.options.pipeline.PipelineOptions;
 /**
  * What a fault acts on: the local services, how long an outage lasts, the scenario's pipeline, how to recover its
  * jobs after the JobManager was lost, and how to stop them with a savepoint for the outage and resume them.
+ *
+ * @param searchService the local service of the pipeline's search engine: elasticsearch or opensearch
  */
-record Faults(LocalServices services, Duration outage, PipelineOptions options, Recovery recover, Recovery pause) {
+record Faults(LocalServices services, Duration outage, PipelineOptions options, Recovery recover, Recovery pause,
+        String searchService) {
 
     /** Something done to the scenario's jobs, as a user would do it. */
     interface Recovery {

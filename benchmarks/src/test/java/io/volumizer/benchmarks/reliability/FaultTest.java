@@ -12,13 +12,14 @@ class FaultTest {
     void eachFaultNamesItselfInTheResultsWithTheOutageWhereItLasts() {
         Duration outage = Duration.ofSeconds(45);
         assertThat(Fault.MONGODB_DOWN.description(outage)).isEqualTo("MongoDB down 45 s");
+        assertThat(Fault.ELASTICSEARCH_DOWN.description(outage)).isEqualTo("search engine down 45 s");
         assertThat(Fault.ELASTICSEARCH_SATURATED.description(outage))
-                .isEqualTo("Elasticsearch saturated for 45 s (a write queue of 2, other clients' bulk requests: 429s)");
+                .isEqualTo("search engine saturated for 45 s (a write queue of 2, other clients' bulk requests: 429s)");
         assertThat(Fault.KAFKA_KILLED.description(outage)).isEqualTo("Kafka broker killed (kill -9), restarted");
         assertThat(Fault.BAD_INPUT.description(outage)).isEqualTo("bad input: 1% of the statements replaced by garbage "
                 + "bytes, unknown schema ids, orphans and crafted poisons (a JSON schema's id, a repository no store may "
                 + "hold, version Long.MAX_VALUE, a blob key that does not parse); no restart over them");
-        assertThat(Fault.TWO_OUTAGES.description(outage)).isEqualTo("Elasticsearch down 45 s at 20% of the documents "
+        assertThat(Fault.TWO_OUTAGES.description(outage)).isEqualTo("search engine down 45 s at 20% of the documents "
                 + "imported, then MongoDB down 45 s at 50%");
         assertThat(Fault.BACKLOG.description(outage)).startsWith("import stopped with a savepoint for 45 s, then resumed");
     }
