@@ -244,7 +244,11 @@ class TopologyApiIT {
                 break;
             }
         }
-        assertThat(ofCustomerPaged).doesNotHaveDuplicates().hasSize((int) ofCustomer);
+        List<String> byDate = pipeline.generated.stream()
+                .filter(d -> number.equals(d.getProperties().get(BankGenerator.CUSTOMER_NUMBER)))
+                .sorted(Comparator.comparing(DocumentEvent::getCreated).thenComparing(DocumentEvent::getId))
+                .map(DocumentEvent::getId).toList();
+        assertThat(ofCustomerPaged).as("the parts' pages merged by date, then id").containsExactlyElementsOf(byDate);
     }
 
     @Test

@@ -35,8 +35,8 @@ import io.volumizer.stores.search.SortField;
  *
  * <p>Where a repository routes documents to shards by a property that the parent has, its children have the same
  * value (they take their parent's), so only that shard is asked. Repositories asked the same way are searched
- * together and Elasticsearch merges their hits; the hits of searches routed differently are merged here in the same
- * order, the first {@code limit} kept (each search returns its own first {@code limit} after the cursor).
+ * together, the engine merging their hits; the searches routed differently are merged by
+ * {@link SearchResult#merge}.
  */
 public final class ElasticsearchChildren implements Children {
 

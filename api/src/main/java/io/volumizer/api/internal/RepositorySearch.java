@@ -65,8 +65,8 @@ public final class RepositorySearch {
         } catch (SearchException e) {
             switch (e.kind()) {
                 case NOT_FOUND -> throw ApiException.notFound("no repository '" + String.join(",", repositories)
-                        + "' in Elasticsearch");
-                case INVALID -> throw new ApiException(400, "invalid", null, "Elasticsearch rejected the query: "
+                        + "' in " + engine.name());
+                case INVALID -> throw new ApiException(400, "invalid", null, engine.name() + " rejected the query: "
                         + e.reason());
                 default -> throw new BackendUnavailableException(engine.name(), e);
             }
@@ -97,8 +97,9 @@ public final class RepositorySearch {
      * (repositories routed alike together, merged by the engine), their results merged here.
      */
     public SearchResult search(Map<String, List<String>> byRouting, SearchQuery query) {
+        SearchQuery part = byRouting.size() > 1 ? SearchResult.widened(query) : query;
         List<SearchResult> parts = new ArrayList<>();
-        byRouting.forEach((routing, repositories) -> parts.add(search(repositories, query.withRouting(routing))));
+        byRouting.forEach((routing, repositories) -> parts.add(search(repositories, part.withRouting(routing))));
         return SearchResult.merge(query, parts);
     }
 

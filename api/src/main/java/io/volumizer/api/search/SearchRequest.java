@@ -29,7 +29,6 @@ import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.domain.selection.Selection;
 import io.volumizer.stores.search.Aggregation;
-import io.volumizer.stores.search.IndexLayout;
 import io.volumizer.stores.search.SearchQuery;
 import io.volumizer.stores.search.SortField;
 import io.volumizer.stores.InvalidFieldException;

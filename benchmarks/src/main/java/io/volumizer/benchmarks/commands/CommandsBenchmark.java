@@ -86,7 +86,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     @Mixin StoreIsolationOptions storeIsolation = new StoreIsolationOptions();
 
     private final Map<String, List<Double>> samples = new LinkedHashMap<>();
-    private final QuietMachine quiet = new QuietMachine(0.15, Duration.ofMinutes(1));
+    private final QuietMachine quiet = QuietMachine.forMeasures();
     private long documents;
     private long statements;
     private GeneratorSettings settings;
@@ -120,7 +120,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
                         pair(ceilingFirst, () -> isolated(() -> sample(RAW_ISOLATED, rawCeiling(mongo, search))),
                                 () -> isolated(() -> sample(JOB_ISOLATED, reindex(commands, stores))));
                     }
-                    settle();
+                    quiet.settle();
                     bulkUpdate(commands, stores, search, "round-" + round);
                 }
             } finally {
@@ -138,7 +138,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
 
     private void pair(boolean ceilingFirst, Measure ceiling, Measure job) throws Exception {
         for (Measure measure : ceilingFirst ? List.of(ceiling, job) : List.of(job, ceiling)) {
-            settle();
+            quiet.settle();
             measure.run();
         }
     }
@@ -149,12 +149,6 @@ public final class CommandsBenchmark extends PipelineRunCommand {
         }
     }
 
-    private void settle() throws Exception {
-        Duration waited = quiet.await();
-        if (waited.toSeconds() >= 2) {
-            System.out.printf(Locale.ROOT, "  waited %d s for a quiet machine%n", waited.toSeconds());
-        }
-    }
 
     /** The reindex job through its command; fails unless the new index holds every document. */
     private Progress reindex(Commands commands, Stores stores) throws Exception {

@@ -25,6 +25,8 @@ import io.volumizer.api.commands.Commands;
 import io.volumizer.benchmarks.commands.ReindexMeasure;
 import io.volumizer.benchmarks.internal.CustomerQueries;
 import io.volumizer.benchmarks.internal.ImportedForm;
+import io.volumizer.benchmarks.internal.SearchLoadOptions;
+import io.volumizer.benchmarks.internal.UnfinishedJobs;
 import io.volumizer.benchmarks.pipeline.BaselineLoop;
 import io.volumizer.benchmarks.pipeline.Polling;
 import io.volumizer.benchmarks.pipeline.Progress;
@@ -56,10 +58,10 @@ import picocli.CommandLine.Option;
 /**
  * The search engines side by side, in the same run on the same services: for each engine, the index job against a
  * raw {@code _bulk} loop into that engine, the reindex through its command, and a customer's search (without and
- * with aggregations) at 1 and 16 users. One import fills MongoDB and the imported topic that every index job reads;
- * in each round the engines take turns (the first named first in odd rounds), and within an engine's turn the loop
- * and the job do (the loop first in odd rounds), each once the machine is quiet. The first engine named is the
- * baseline of the others' ratios. Writes {@code engines.json} and {@code engines.md}.
+ * with aggregations) at each of {@code --users}. One import fills MongoDB and the imported topic that every index
+ * job reads; in each round the engines take turns (the first named first in odd rounds), and within an engine's
+ * turn the loop and the job do (the loop first in odd rounds), each once the machine is quiet. The first engine
+ * named is the baseline of the others' ratios. Writes {@code engines.json} and {@code engines.md}.
  */
 @Command(name = "engines-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
 public final class EnginesBenchmark extends PipelineRunCommand {
@@ -85,18 +87,11 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     @Option(names = "--rounds", defaultValue = "2", description = "Rounds of every measure (default: ${DEFAULT-VALUE}).")
     int rounds;
 
-    @Option(names = "--users", split = ",", defaultValue = "1,16", description = "Concurrent users of the searches (default: ${DEFAULT-VALUE}).")
-    List<Integer> userCounts;
-
-    @Option(names = "--warmup", defaultValue = "PT3S", description = "Searches before each search measure (default: ${DEFAULT-VALUE}).")
-    Duration warmup;
-
-    @Option(names = "--measure", defaultValue = "PT10S", description = "How long each search is measured in a round (default: ${DEFAULT-VALUE}).")
-    Duration measure;
+    @Mixin SearchLoadOptions searchLoad = new SearchLoadOptions();
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
-    private final QuietMachine quiet = new QuietMachine(0.15, Duration.ofMinutes(1));
+    private final QuietMachine quiet = QuietMachine.forMeasures();
     /** Per engine, per measure, one value per round. */
     private final Map<String, Map<String, List<Double>>> samples = new LinkedHashMap<>();
     /** Per engine, per search cell, its latencies (ns) over every round, and the seconds they were measured over. */
@@ -116,7 +111,8 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         settings = run;
         Options.require(engines.size() >= 2 && !engines.containsKey(SearchOptions.Engine.auto),
                 "--engine: name two engines or more (elasticsearch=URL, opensearch=URL), was " + engines.keySet());
-        Options.require(rounds >= 1 && userCounts.stream().allMatch(n -> n >= 1), "--rounds and --users must be positive");
+        Options.require(rounds >= 1, "--rounds must be positive, was " + rounds);
+        searchLoad.validate();
         flink = session.client();
         if (flink.freeSlots() < pipeline.parallelism) {
             System.err.printf(Locale.ROOT, "the benchmark needs %d free task slots, %s has %d: stop the running jobs "
@@ -147,10 +143,15 @@ public final class EnginesBenchmark extends PipelineRunCommand {
             }
             stores.reset(repository());
         } finally {
-            cancelUnfinished();
+            UnfinishedJobs.cancel(flink, jobs, CANCEL_TIMEOUT);
             for (Target target : targets) {
+                // Every engine's indices go, whatever failed: one failure does not keep the others'.
                 try (Stores stores = target.stores(); SearchEngine search = target.search()) {
                     search.indices(target.options().indices()).delete(repository());
+                    search.indices(rawIndices()).delete(repository());
+                } catch (Exception e) {
+                    System.err.printf(Locale.ROOT, "  could not delete %s's indices of %s: %s%n", target.name(),
+                            repository(), e.getMessage());
                 }
             }
         }
@@ -163,9 +164,14 @@ public final class EnginesBenchmark extends PipelineRunCommand {
                 Options.with(pipeline, "--search-url", url, "--search-engine", engine.name()));
         // Connections for 16 users and more, to the one node.
         SearchEngine search = SearchEngines.open(options.search, SearchTuning.DEFAULT.withMaxConnections(64));
-        versions.put(engine.name(), search.version());
-        search.indices(options.indices()).delete(repository());
-        search.indices(rawIndices()).delete(repository());
+        try {
+            versions.put(engine.name(), search.version());
+            search.indices(options.indices()).delete(repository());
+            search.indices(rawIndices()).delete(repository());
+        } catch (Exception e) {
+            search.close();
+            throw e;
+        }
         Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo, pipeline.mongodb.database),
                 search, options.indices(), Options.arguments(options), options.kafka.clientProperties());
         return new Target(engine.name(), options, new Stores(options), search, commands);
@@ -204,10 +210,10 @@ public final class EnginesBenchmark extends PipelineRunCommand {
             Collections.reverse(pair);
         }
         for (Measure measure : pair) {
-            settle();
+            quiet.settle();
             measure.run();
         }
-        settle();
+        quiet.settle();
         ReindexMeasure reindex = ReindexMeasure.run(target.commands(), repository(), n, RANGE);
         long indexed = target.stores().elasticsearchCount(repository());
         if (indexed != n) {
@@ -215,9 +221,9 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         }
         record(target, REINDEX, reindex.progress());
         sample(target, FINISH, reindex.finishSeconds());
-        settle();
+        quiet.settle();
         for (String query : QUERIES) {
-            for (int users : userCounts) {
+            for (int users : searchLoad.userCounts) {
                 SearchCell cell = searches.computeIfAbsent(target.name(), k -> new LinkedHashMap<>())
                         .computeIfAbsent(query + "/" + users, k -> new SearchCell());
                 double rate = cell.add(target.search(), target.options().indices().of(repository()),
@@ -258,10 +264,10 @@ public final class EnginesBenchmark extends PipelineRunCommand {
                 throws Exception {
             ExecutorService pool = Executors.newFixedThreadPool(users);
             try {
-                CustomerQueries.run(pool, search.reader(), alias, true, aggregations, users, customers, warmup, 1, round);
+                CustomerQueries.run(pool, search.reader(), alias, true, aggregations, users, customers, searchLoad.warmup, 1, round);
                 long started = System.nanoTime();
                 List<long[]> perUser = CustomerQueries.run(pool, search.reader(), alias, true, aggregations, users,
-                        customers, measure, 1, round);
+                        customers, searchLoad.measure, 1, round);
                 double elapsed = (System.nanoTime() - started) / 1e9;
                 seconds += elapsed;
                 latencies.addAll(perUser);
@@ -269,6 +275,18 @@ public final class EnginesBenchmark extends PipelineRunCommand {
             } finally {
                 pool.shutdownNow();
             }
+        }
+
+        /** Its figures, in a fixed order. */
+        Map<String, Object> figures() {
+            Map<String, Object> figures = new LinkedHashMap<>();
+            figures.put("queries", sorted().length);
+            figures.put("seconds", seconds);
+            figures.put("errors", errors());
+            figures.put("p50Ms", CustomerQueries.percentile(sorted(), 50));
+            figures.put("p95Ms", p95());
+            figures.put("p99Ms", CustomerQueries.percentile(sorted(), 99));
+            return figures;
         }
 
         long[] sorted() {
@@ -288,30 +306,12 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         }
     }
 
-    private void cancelUnfinished() {
-        for (String job : jobs) {
-            try {
-                if (!FlinkSessionClient.isTerminal(flink.state(job))) {
-                    flink.cancel(job, CANCEL_TIMEOUT);
-                }
-            } catch (Exception e) {
-                System.err.printf(Locale.ROOT, "  could not cancel job %s, left on the cluster: %s%n", job, e.getMessage());
-            }
-        }
-    }
-
     private String run(Step step, List<String> args) throws Exception {
         String id = flink.run(jarId, step, args, null);
         jobs.add(id);
         return id;
     }
 
-    private void settle() throws Exception {
-        Duration waited = quiet.await();
-        if (waited.toSeconds() >= 2) {
-            System.out.printf(Locale.ROOT, "  waited %d s for a quiet machine%n", waited.toSeconds());
-        }
-    }
 
     private String repository() {
         return settings.repository();
@@ -368,9 +368,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         figures.put("samples per round", samples);
         Map<String, Object> searchFigures = new LinkedHashMap<>();
         searches.forEach((engine, cells) -> cells.forEach((cell, measured) -> searchFigures.put(engine + " " + cell,
-                Map.of("queries", measured.sorted().length, "seconds", measured.seconds, "errors", measured.errors(),
-                        "p50Ms", CustomerQueries.percentile(measured.sorted(), 50), "p95Ms", measured.p95(),
-                        "p99Ms", CustomerQueries.percentile(measured.sorted(), 99)))));
+                measured.figures())));
         figures.put("searches", searchFigures);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("engines.json").toFile(), figures);
 
@@ -381,12 +379,12 @@ public final class EnginesBenchmark extends PipelineRunCommand {
                         + "In each of " + rounds + " rounds every engine takes its turn (the first column's first in "
                         + "odd rounds): its raw `_bulk` loop and its index job one after the other (the loop first in odd "
                         + "rounds), both reading the same imported documents, then a reindex through its command "
-                        + "(ranges of " + RANGE + "), then the searches; each measure starts once the machine is quiet.",
+                        + "(ranges of " + RANGE + "), then the searches; each measure starts once the machine is quiet.", "",
                 "Docs/s are medians of the rounds, *sustained* between 50% and 90% of the documents (whole run in "
                         + "brackets); a ratio is the median of the rounds' ratios, with their range. A search is a "
                         + "customer's 20 newest documents, routed to the customer's shard as the API sends it (without "
                         + "its permission filter), without or with aggregations (types, months); per round "
-                        + warmup.toSeconds() + " s of warm-up, then " + measure.toSeconds() + " s of back-to-back "
+                        + searchLoad.warmup.toSeconds() + " s of warm-up, then " + searchLoad.measure.toSeconds() + " s of back-to-back "
                         + "queries per user, customers drawn at random; figures over every round.", ""));
         StringBuilder header = new StringBuilder("| measure |");
         StringBuilder rule = new StringBuilder("|---|");
@@ -412,7 +410,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         lines.add(rateRow(names, REINDEX + ", docs/s", REINDEX));
         lines.add(plainRow(names, FINISH + " (catch-up, settings, refresh, alias)", FINISH, "%.1f"));
         for (String query : QUERIES) {
-            for (int users : userCounts) {
+            for (int users : searchLoad.userCounts) {
                 String cell = query + "/" + users;
                 String what = "search, " + query + ", " + users + (users == 1 ? " user" : " users");
                 lines.add(searchRow(names, what + ": queries/s", cell, SearchCell::throughput, "%,.0f"));

@@ -12,8 +12,8 @@ import io.volumizer.stores.search.SearchWriter;
 
 /**
  * A one-off script's loop, the baseline of a job: run on a thread of its own and measured as the jobs are, by the
- * count its store reports, polled. (Measured by the loop itself, its Elasticsearch index was never searched while
- * the job's was refreshed at every poll, and it saw its writes earlier than a poller can.)
+ * count its store reports, polled. (Measured by the loop itself, its search index was never searched while the
+ * job's was refreshed at every poll, and it saw its writes earlier than a poller can.)
  */
 public final class BaselineLoop {
 
@@ -55,7 +55,11 @@ public final class BaselineLoop {
         SearchWriter store = raw.writer(Backoff.DEFAULT);
         return measure(polling, what, documents.size(), count, () -> {
             for (int from = 0; from < documents.size(); from += 1000) {
-                store.write(documents.subList(from, Math.min(from + 1000, documents.size())));
+                var result = store.write(documents.subList(from, Math.min(from + 1000, documents.size())));
+                if (!result.failed().isEmpty()) {
+                    throw new IllegalStateException(what + ": the engine refused " + result.failed().size()
+                            + " documents, the first: " + result.failed().get(0).reason());
+                }
             }
         });
     }

@@ -27,6 +27,7 @@ import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
 
 import io.volumizer.benchmarks.internal.ImportedForm;
+import io.volumizer.benchmarks.internal.UnfinishedJobs;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -105,7 +106,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     private String jarId;
     private final List<String> jobs = new ArrayList<>();
     private final Set<String> databases = new LinkedHashSet<>();
-    private final QuietMachine quiet = new QuietMachine(0.15, Duration.ofMinutes(1));
+    private final QuietMachine quiet = QuietMachine.forMeasures();
     private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
 
     @Override
@@ -134,23 +135,10 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             }
             dropDatabases(mongo);
         } finally {
-            cancelUnfinished();
+            UnfinishedJobs.cancel(flink, jobs, CANCEL_TIMEOUT);
         }
         write();
         return 0;
-    }
-
-    /** A measure that failed left its jobs running: the next run needs their slots. */
-    private void cancelUnfinished() {
-        for (String job : jobs) {
-            try {
-                if (!FlinkSessionClient.isTerminal(flink.state(job))) {
-                    flink.cancel(job, CANCEL_TIMEOUT);
-                }
-            } catch (Exception e) {
-                System.err.printf(Locale.ROOT, "  could not cancel job %s, left on the cluster: %s%n", job, e.getMessage());
-            }
-        }
     }
 
     /** A measure of a round: it records its figures. */
@@ -177,7 +165,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         String isolatedDb = database("bench_isolated", round);
         String documentKeyedDb = database("bench_document", round);
 
-        settle();
+        quiet.settle();
         long started = System.nanoTime();
         awaitFinished(generate());
         sample(GENERATE_JOB, n / ((System.nanoTime() - started) / 1e9));
@@ -199,7 +187,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                     () -> isolated(() -> importAside(IMPORT_ISOLATED, "bench-isolated-" + tag, isolatedDb, mongo, stores, n)));
         }
 
-        settle();
+        quiet.settle();
         importAside(IMPORT_SPREAD, "bench-document-" + tag, documentKeyedDb, mongo, stores, n, "--partition-by", "document");
 
         pair(baselineFirst, () -> record(rawBulk(search, stores, documents)), () -> {
@@ -213,7 +201,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic());
         dropDatabases(mongo);
         String endToEndDb = database("bench_e2e", round);
-        settle();
+        quiet.settle();
         try (MeasuredJob e2eImport = submit(stores, END_TO_END_IMPORT, Step.IMPORT, "--group-id", "bench-e2e-import-" + tag,
                     "--mongodb-database", endToEndDb);
                 MeasuredJob e2eIndex = submit(stores, END_TO_END_INDEX, Step.INDEX, "--index-group-id",
@@ -284,18 +272,11 @@ public final class PipelineBenchmark extends PipelineRunCommand {
 
     private void pair(boolean baselineFirst, Measure baseline, Measure job) throws Exception {
         for (Measure measure : baselineFirst ? List.of(baseline, job) : List.of(job, baseline)) {
-            settle();
+            quiet.settle();
             measure.run();
         }
     }
 
-    /** Every measure starts on a quiet machine, not in the background work (merges, flushes) of the one before. */
-    private void settle() throws Exception {
-        Duration waited = quiet.await();
-        if (waited.toSeconds() >= 2) {
-            System.out.printf(Locale.ROOT, "  waited %d s for a quiet machine%n", waited.toSeconds());
-        }
-    }
 
     /**
      * 1 - first MongoDB lookups / documents resolved with a parent, and the same with the lookups again (of a parent

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Waits until the machine is quiet before a measure, so that no run pays for the background work the run before it
@@ -21,6 +22,22 @@ public final class QuietMachine {
     public QuietMachine(double maxBusy, Duration maxWait) {
         this.maxBusy = maxBusy;
         this.maxWait = maxWait;
+    }
+
+    /**
+     * What every measure of the runners starts on: at most 15% busy over a second, not in the background work
+     * (merges, flushes) of the measure before; waited for a minute at most.
+     */
+    public static QuietMachine forMeasures() {
+        return new QuietMachine(0.15, Duration.ofMinutes(1));
+    }
+
+    /** Awaits a quiet machine before a measure, and says how long that took when it took a while. */
+    public void settle() throws IOException, InterruptedException {
+        Duration waited = await();
+        if (waited.toSeconds() >= 2) {
+            System.out.printf(Locale.ROOT, "  waited %d s for a quiet machine%n", waited.toSeconds());
+        }
     }
 
     /** @return how long it waited; at once where {@code /proc/stat} cannot be read */

@@ -66,7 +66,8 @@ import picocli.CommandLine.Option;
 /**
  * The pipeline through one fault at a time, on the local services, over a generated run of at least 250,000
  * documents: TaskManager, JobManager and Kafka broker killed (kill -9) and restarted, the schema registry, MongoDB
- * and Elasticsearch down for an outage, Elasticsearch saturated (429s from a write queue of a few entries), the
+ * and the search engine (Elasticsearch or OpenSearch) down for an outage, the search engine saturated (429s from a
+ * write queue of a few entries), the
  * separate import and index jobs as well as import-and-index, and bad input at scale. Each row is read from the
  * stores and topics through the official clients, document by document: nothing lost, nothing extra, no good
  * document dead-lettered (and exactly the injected bad records dead-lettered, each with its reason). Writes
@@ -603,7 +604,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             if (error != null) {
                 return "FAILED to run: " + error;
             }
-            return String.format(Locale.ROOT, "MongoDB %,d (missing %d, extra %d), Elasticsearch %,d (missing %d, extra %d),"
+            return String.format(Locale.ROOT, "MongoDB %,d (missing %d, extra %d), search engine %,d (missing %d, extra %d),"
                     + " dead letters %d expected / %d unexpected, recovery %s: %s", mongodb.found(), mongodb.missing(),
                     mongodb.extra(), elasticsearch.found(), elasticsearch.missing(), elasticsearch.extra(),
                     expectedDeadLetters, unexpectedDeadLetters, recovery(), passed() ? "OK" : "FAILED");
@@ -688,7 +689,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         }
         Map<String, Long> ofGoodDocuments = fuzz.reasonsByKind().getOrDefault("a good document", Map.of());
         md.append(String.format(Locale.ROOT, "%nGood documents (the hostile ones included) in both stores by id and "
-                + "version: %,d of %,d in MongoDB, %,d in Elasticsearch; good documents dead-lettered: %s; restarts caused "
+                + "version: %,d of %,d in MongoDB, %,d in the search engine; good documents dead-lettered: %s; restarts caused "
                 + "by records: 0 (the run fails otherwise).%n", fuzz.mongodb().found() - fuzz.mongodb().otherVersion(),
                 fuzz.documents(), fuzz.elasticsearch().found() - fuzz.elasticsearch().otherVersion(),
                 ofGoodDocuments.isEmpty() ? "none" : ofGoodDocuments));

@@ -2,7 +2,6 @@ package io.volumizer.benchmarks.sharding;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -20,6 +19,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.benchmarks.internal.CustomerQueries;
 import io.volumizer.benchmarks.internal.ImportedForm;
+import io.volumizer.benchmarks.internal.SearchLoadOptions;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
@@ -70,14 +70,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
     @Option(names = "--shards", split = ",", defaultValue = "1,3,11", description = "Shard counts of the layouts (default: ${DEFAULT-VALUE}).")
     List<Integer> shardCounts;
 
-    @Option(names = "--users", split = ",", defaultValue = "1,16", description = "Concurrent users of each cell (default: ${DEFAULT-VALUE}).")
-    List<Integer> userCounts;
-
-    @Option(names = "--warmup", defaultValue = "PT3S", description = "Queries before each cell's measure, for its caches (default: ${DEFAULT-VALUE}).")
-    Duration warmup;
-
-    @Option(names = "--measure", defaultValue = "PT10S", description = "How long each cell is measured (default: ${DEFAULT-VALUE}).")
-    Duration measure;
+    @Mixin SearchLoadOptions searchLoad = new SearchLoadOptions();
 
     @Option(names = "--rounds", defaultValue = "2", description = "Measures of every cell, in alternating order of the modes; "
             + "a cell's figures are over all of them (default: ${DEFAULT-VALUE}).")
@@ -104,9 +97,10 @@ public final class ShardingBenchmark implements Callable<Integer> {
         GeneratorSettings settings = run.settings();
         search.validate();
         indexPrefix.validate();
-        if (shardCounts.stream().anyMatch(n -> n < 1) || userCounts.stream().anyMatch(n -> n < 1) || rounds < 1) {
-            throw new IllegalArgumentException("--shards, --users and --rounds must be positive, were " + shardCounts
-                    + ", " + userCounts + " and " + rounds);
+        searchLoad.validate();
+        if (shardCounts.stream().anyMatch(n -> n < 1) || rounds < 1) {
+            throw new IllegalArgumentException("--shards and --rounds must be positive, were " + shardCounts + " and "
+                    + rounds);
         }
         if (check.only) {
             return 0;
@@ -125,7 +119,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
                 List<String> modes = round % 2 == 1 ? List.of("fan-out", "targeted") : List.of("targeted", "fan-out");
                 for (int shards : shardCounts) {
                     for (String query : List.of("simple", "aggregations")) {
-                        for (int users : userCounts) {
+                        for (int users : searchLoad.userCounts) {
                             for (String mode : modes) {
                                 Samples cell = samples.computeIfAbsent(shards + "/" + query + "/" + users + "/" + mode,
                                         key -> new Samples(shards, query, users, mode));
@@ -140,7 +134,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
             List<Cell> cells = new ArrayList<>();
             for (int shards : shardCounts) {
                 for (String query : List.of("simple", "aggregations")) {
-                    for (int users : userCounts) {
+                    for (int users : searchLoad.userCounts) {
                         for (String mode : List.of("fan-out", "targeted")) {
                             cells.add(samples.get(shards + "/" + query + "/" + users + "/" + mode).cell());
                         }
@@ -255,10 +249,11 @@ public final class ShardingBenchmark implements Callable<Integer> {
             int expectedShards = targeted ? 1 : shards;
             ExecutorService pool = Executors.newFixedThreadPool(users);
             try {
-                CustomerQueries.run(pool, reader, alias, targeted, aggregations, users, customers, warmup, expectedShards, shards);
+                CustomerQueries.run(pool, reader, alias, targeted, aggregations, users, customers, searchLoad.warmup,
+                        expectedShards, shards);
                 long started = System.nanoTime();
                 List<long[]> perUser = CustomerQueries.run(pool, reader, alias, targeted, aggregations, users, customers,
-                        measure, expectedShards, shards);
+                        searchLoad.measure, expectedShards, shards);
                 double elapsed = (System.nanoTime() - started) / 1e9;
                 seconds += elapsed;
                 latencies.addAll(perUser);
@@ -281,7 +276,8 @@ public final class ShardingBenchmark implements Callable<Integer> {
         ObjectNode json = JSON.createObjectNode();
         json.putObject("run").put("seed", settings.seed()).put("customers", settings.customers())
                 .put("documents", documents).put("cores", Runtime.getRuntime().availableProcessors())
-                .put("warmupSeconds", warmup.toSeconds()).put("measureSeconds", measure.toSeconds()).put("rounds", rounds);
+                .put("warmupSeconds", searchLoad.warmup.toSeconds())
+                .put("measureSeconds", searchLoad.measure.toSeconds()).put("rounds", rounds);
         var rows = json.putArray("cells");
         for (Cell cell : cells) {
             Cell baseline = baseline(cells, cell);
@@ -293,7 +289,8 @@ public final class ShardingBenchmark implements Callable<Integer> {
                     .put("p95VsBaseline", round(cell.p95() / baseline.p95()));
         }
         Files.writeString(results.folder.resolve("sharding.json"), JSON.writeValueAsString(json));
-        Files.writeString(results.folder.resolve("sharding.md"), ShardingReport.markdown(settings, documents, warmup, measure, rounds, cells));
+        Files.writeString(results.folder.resolve("sharding.md"), ShardingReport.markdown(settings, documents, searchLoad.warmup,
+                searchLoad.measure, rounds, cells));
         ShardingReport.charts(cells, results.folder.resolve("sharding-throughput.png"), results.folder.resolve("sharding-p95.png"));
         System.out.println("results: " + results.folder.resolve("sharding.md"));
     }

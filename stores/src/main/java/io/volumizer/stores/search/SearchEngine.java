@@ -14,7 +14,10 @@ public interface SearchEngine extends AutoCloseable {
     /** What the engine is, for error messages: "elasticsearch", "opensearch" (or "search engine" until it is known). */
     String name();
 
-    /** The engine's version, as the cluster answers {@code GET /} ("7.10.2", "3.6.0"), asked once. */
+    /**
+     * The engine's version, as the cluster answers {@code GET /} ("7.10.2", "3.6.0"), asked once; "serverless" for
+     * OpenSearch Serverless, and "not asked: ..." where the cluster refuses the user {@code GET /}.
+     */
     String version() throws SearchException;
 
     /**

@@ -27,9 +27,12 @@ public record SearchResult(Total total, List<Hit> hits, Map<String, List<Bucket>
 
     /**
      * The results of one search asked in parts (repositories whose shards it reaches by different routing values) as
-     * the engine would have answered it asked once: the hits in the query's order, its first {@code size} kept (each
-     * part answered its own first {@code size} after the same cursor); the totals, each aggregation's buckets and
-     * the shards added up, a terms aggregation's buckets cut to its size again.
+     * one: the hits in the query's order, its first {@code size} kept (each part answered its own first
+     * {@code size} after the same cursor, so the page and its cursor are the ones a single search gives); the totals
+     * added up, counted up to the query's {@code countUpTo} as one search counts; each aggregation's buckets and the
+     * shards added up. A terms aggregation's counts are as approximate as an engine's across its shards: a part
+     * answers its most frequent values only, so {@link #widened} asks each part for more of them than the query
+     * shows, as an engine asks each shard.
      */
     public static SearchResult merge(SearchQuery query, List<SearchResult> parts) {
         if (parts.size() == 1) {
@@ -60,8 +63,22 @@ public record SearchResult(Total total, List<Hit> hits, Map<String, List<Bucket>
                             .thenComparing(Bucket::key)).limit(terms.size()).toList()
                     : buckets.stream().sorted(Comparator.comparing(Bucket::key)).toList());
         }
+        // Uncounted (0), the parts answer no total; otherwise one search stops counting at the limit.
+        if (total != null && query.countUpTo() > 0 && total.value() > query.countUpTo()) {
+            total = new Total(query.countUpTo(), false);
+        }
         return new SearchResult(total, hits.stream().limit(query.size()).toList(), aggregations,
                 new Shards(shards, successful));
+    }
+
+    /**
+     * The query a part of a search asked in parts is sent: each terms aggregation asks for the values an engine asks
+     * each of its shards for ({@code size × 1.5 + 10}), so that the merged counts are as near as a single search's.
+     */
+    public static SearchQuery widened(SearchQuery query) {
+        return query.withAggregations(query.aggregations().stream().map(aggregation -> aggregation instanceof
+                Aggregation.Terms terms ? new Aggregation.Terms(terms.name(), terms.field(), terms.size() * 3 / 2 + 10,
+                        terms.include()) : aggregation).toList());
     }
 
     /**
@@ -95,7 +112,23 @@ public record SearchResult(Total total, List<Hit> hits, Map<String, List<Bucket>
         if (a.isNumber() && b.isNumber()) {
             return Double.compare(a.asDouble(), b.asDouble());
         }
-        return a.asText().compareTo(b.asText());
+        return compareCodePoints(a.asText(), b.asText());
+    }
+
+    /** Text in Unicode code point order, as the engines sort keywords (not Java's UTF-16 order). */
+    static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Boolean.compare(i < a.length(), j < b.length());
     }
 
     /** @param exact false when the count stopped at the search's {@link SearchQuery#countUpTo}: at least {@code value} */
@@ -118,7 +151,10 @@ public record SearchResult(Total total, List<Hit> hits, Map<String, List<Bucket>
     public record Bucket(String key, long count) {
     }
 
-    /** @param total one where the search carried a routing value, every shard of the indices otherwise */
+    /**
+     * @param total one where the search carried a routing value, every shard of the indices otherwise (summed over
+     *              the parts of a search asked in parts)
+     */
     public record Shards(int total, int successful) {
     }
 }

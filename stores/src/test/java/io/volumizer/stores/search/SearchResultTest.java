@@ -58,4 +58,29 @@ class SearchResultTest {
         assertThat(List.of(without, hit("x", 1)).stream().sorted(SearchResult.order(List.of(SortField.asc("created"),
                 SortField.asc("id")))).map(SearchResult.Hit::id)).containsExactly("x", "m");
     }
+
+    @Test
+    void aMergedTotalCountsUpToTheQuerysLimitAsOneSearchCounts() {
+        SearchQuery query = SearchQuery.of(JSON.createObjectNode()).withSize(1).withCountUpTo(10_000);
+        SearchResult part = new SearchResult(new SearchResult.Total(6_000, true), List.of(), Map.of(),
+                new SearchResult.Shards(1, 1));
+        assertThat(SearchResult.merge(query, List.of(part, part)).total()).isEqualTo(new SearchResult.Total(10_000, false));
+    }
+
+    @Test
+    void partsAskForMoreTermsThanTheQueryShowsAsAnEngineAsksItsShards() {
+        SearchQuery query = SearchQuery.of(JSON.createObjectNode()).withAggregations(List.of(
+                new Aggregation.Terms("type", "type", 50, null), new Aggregation.Monthly("month", "created", null)));
+        assertThat(SearchResult.widened(query).aggregations()).containsExactly(
+                new Aggregation.Terms("type", "type", 85, null), new Aggregation.Monthly("month", "created", null));
+    }
+
+    @Test
+    void textIsOrderedByCodePointsAsTheEnginesOrderKeywords() {
+        String emoji = new String(Character.toChars(0x1F600));
+        assertThat(SearchResult.compareCodePoints(emoji, "\uFF21")).as("U+1F600 after U+FF21").isPositive();
+        assertThat(emoji.compareTo("\uFF21")).as("where UTF-16 order says otherwise").isNegative();
+        assertThat(SearchResult.compareCodePoints("ab", "abc")).isNegative();
+        assertThat(SearchResult.compareCodePoints("abc", "abc")).isZero();
+    }
 }
