@@ -7,14 +7,11 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -25,6 +22,7 @@ import io.volumizer.api.commands.Commands;
 import io.volumizer.benchmarks.commands.ReindexMeasure;
 import io.volumizer.benchmarks.internal.CustomerQueries;
 import io.volumizer.benchmarks.internal.ImportedForm;
+import io.volumizer.benchmarks.internal.QuerySamples;
 import io.volumizer.benchmarks.internal.SearchLoadOptions;
 import io.volumizer.benchmarks.internal.UnfinishedJobs;
 import io.volumizer.benchmarks.pipeline.BaselineLoop;
@@ -95,7 +93,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     /** Per engine, per measure, one value per round. */
     private final Map<String, Map<String, List<Double>>> samples = new LinkedHashMap<>();
     /** Per engine, per search cell, its latencies (ns) over every round, and the seconds they were measured over. */
-    private final Map<String, Map<String, SearchCell>> searches = new LinkedHashMap<>();
+    private final Map<String, Map<String, QuerySamples>> searches = new LinkedHashMap<>();
     private final Map<String, String> versions = new LinkedHashMap<>();
     private final List<String> jobs = new ArrayList<>();
     private GeneratorSettings settings;
@@ -224,10 +222,10 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         quiet.settle();
         for (String query : QUERIES) {
             for (int users : searchLoad.userCounts) {
-                SearchCell cell = searches.computeIfAbsent(target.name(), k -> new LinkedHashMap<>())
-                        .computeIfAbsent(query + "/" + users, k -> new SearchCell());
-                double rate = cell.add(target.search(), target.options().indices().of(repository()),
-                        query.equals("aggregations"), users, customers, round);
+                QuerySamples cell = searches.computeIfAbsent(target.name(), k -> new LinkedHashMap<>())
+                        .computeIfAbsent(query + "/" + users, k -> new QuerySamples());
+                double rate = cell.add(target.search().reader(), target.options().indices().of(repository()), true,
+                        query.equals("aggregations"), users, customers, searchLoad, 1, round);
                 System.out.printf(Locale.ROOT, "  search %-12s %2d users %,8.0f q/s%n", query, users, rate);
             }
         }
@@ -252,58 +250,6 @@ public final class EnginesBenchmark extends PipelineRunCommand {
 
     private interface Measure {
         void run() throws Exception;
-    }
-
-    /** A customer's search at a number of users, over every round: latencies and the seconds they took. */
-    private final class SearchCell {
-        final List<long[]> latencies = new ArrayList<>();
-        double seconds;
-
-        /** Warms up, then measures once more; returns this round's queries per second. */
-        double add(SearchEngine search, String alias, boolean aggregations, int users, String[] customers, int round)
-                throws Exception {
-            ExecutorService pool = Executors.newFixedThreadPool(users);
-            try {
-                CustomerQueries.run(pool, search.reader(), alias, true, aggregations, users, customers, searchLoad.warmup, 1, round);
-                long started = System.nanoTime();
-                List<long[]> perUser = CustomerQueries.run(pool, search.reader(), alias, true, aggregations, users,
-                        customers, searchLoad.measure, 1, round);
-                double elapsed = (System.nanoTime() - started) / 1e9;
-                seconds += elapsed;
-                latencies.addAll(perUser);
-                return perUser.stream().mapToLong(l -> l.length).sum() / elapsed;
-            } finally {
-                pool.shutdownNow();
-            }
-        }
-
-        /** Its figures, in a fixed order. */
-        Map<String, Object> figures() {
-            Map<String, Object> figures = new LinkedHashMap<>();
-            figures.put("queries", sorted().length);
-            figures.put("seconds", seconds);
-            figures.put("errors", errors());
-            figures.put("p50Ms", CustomerQueries.percentile(sorted(), 50));
-            figures.put("p95Ms", p95());
-            figures.put("p99Ms", CustomerQueries.percentile(sorted(), 99));
-            return figures;
-        }
-
-        long[] sorted() {
-            return latencies.stream().flatMapToLong(Arrays::stream).filter(l -> l >= 0).sorted().toArray();
-        }
-
-        long errors() {
-            return latencies.stream().flatMapToLong(Arrays::stream).filter(l -> l < 0).count();
-        }
-
-        double throughput() {
-            return sorted().length / seconds;
-        }
-
-        double p95() {
-            return CustomerQueries.percentile(sorted(), 95);
-        }
     }
 
     private String run(Step step, List<String> args) throws Exception {
@@ -368,7 +314,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         figures.put("samples per round", samples);
         Map<String, Object> searchFigures = new LinkedHashMap<>();
         searches.forEach((engine, cells) -> cells.forEach((cell, measured) -> searchFigures.put(engine + " " + cell,
-                measured.figures())));
+                figures(measured))));
         figures.put("searches", searchFigures);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("engines.json").toFile(), figures);
 
@@ -413,17 +359,30 @@ public final class EnginesBenchmark extends PipelineRunCommand {
             for (int users : searchLoad.userCounts) {
                 String cell = query + "/" + users;
                 String what = "search, " + query + ", " + users + (users == 1 ? " user" : " users");
-                lines.add(searchRow(names, what + ": queries/s", cell, SearchCell::throughput, "%,.0f"));
-                lines.add(searchRow(names, what + ": p95 ms", cell, SearchCell::p95, "%.1f"));
+                lines.add(searchRow(names, what + ": queries/s", cell, QuerySamples::throughput, "%,.0f"));
+                lines.add(searchRow(names, what + ": p95 ms", cell, measured -> measured.percentile(95), "%.1f"));
             }
         }
-        long errors = searches.values().stream().flatMap(cells -> cells.values().stream()).mapToLong(SearchCell::errors).sum();
+        long errors = searches.values().stream().flatMap(cells -> cells.values().stream())
+                .mapToLong(QuerySamples::errors).sum();
         lines.add("");
         lines.add(String.format(Locale.ROOT, "Searches that failed: %d.", errors));
         lines.add("");
         String table = String.join("\n", lines);
         Files.writeString(results.folder.resolve("engines.md"), table);
         System.out.println(table);
+    }
+
+    /** A search cell's figures, in a fixed order. */
+    private static Map<String, Object> figures(QuerySamples measured) {
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("queries", measured.queries());
+        figures.put("seconds", measured.seconds());
+        figures.put("errors", measured.errors());
+        figures.put("p50Ms", measured.percentile(50));
+        figures.put("p95Ms", measured.percentile(95));
+        figures.put("p99Ms", measured.percentile(99));
+        return figures;
     }
 
     /** {@code sustained (whole run)} per engine, then each engine's sustained ratio to the baseline's. */
@@ -449,7 +408,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     }
 
     private interface Figure {
-        double of(SearchCell cell);
+        double of(QuerySamples cell);
     }
 
     private String searchRow(List<String> names, String label, String cell, Figure figure, String format) {

@@ -3,14 +3,11 @@ package io.volumizer.benchmarks.sharding;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,6 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.benchmarks.internal.CustomerQueries;
 import io.volumizer.benchmarks.internal.ImportedForm;
+import io.volumizer.benchmarks.internal.QuerySamples;
 import io.volumizer.benchmarks.internal.SearchLoadOptions;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
@@ -226,14 +224,13 @@ public final class ShardingBenchmark implements Callable<Integer> {
         return true;
     }
 
-    /** What the rounds measured of one cell: every query's latency and the time they were measured over. */
+    /** One cell of the table as the rounds measure it. */
     private final class Samples {
         final int shards;
         final String query;
         final int users;
         final String mode;
-        final List<long[]> latencies = new ArrayList<>();
-        double seconds;
+        final QuerySamples measured = new QuerySamples();
 
         Samples(int shards, String query, int users, String mode) {
             this.shards = shards;
@@ -245,29 +242,17 @@ public final class ShardingBenchmark implements Callable<Integer> {
         /** Warms the cell up, then measures it once more; returns this round's queries per second. */
         double add(SearchReader reader, String alias, String[] customers) throws Exception {
             boolean targeted = mode.equals("targeted");
-            boolean aggregations = query.equals("aggregations");
-            int expectedShards = targeted ? 1 : shards;
-            ExecutorService pool = Executors.newFixedThreadPool(users);
-            try {
-                CustomerQueries.run(pool, reader, alias, targeted, aggregations, users, customers, searchLoad.warmup,
-                        expectedShards, shards);
-                long started = System.nanoTime();
-                List<long[]> perUser = CustomerQueries.run(pool, reader, alias, targeted, aggregations, users, customers,
-                        searchLoad.measure, expectedShards, shards);
-                double elapsed = (System.nanoTime() - started) / 1e9;
-                seconds += elapsed;
-                latencies.addAll(perUser);
-                return perUser.stream().mapToLong(l -> l.length).sum() / elapsed;
-            } finally {
-                pool.shutdownNow();
-            }
+            return measured.add(reader, alias, targeted, query.equals("aggregations"), users, customers, searchLoad,
+                    shardsAsked(), shards);
+        }
+
+        int shardsAsked() {
+            return mode.equals("targeted") ? 1 : shards;
         }
 
         Cell cell() {
-            long[] sorted = latencies.stream().flatMapToLong(Arrays::stream).filter(l -> l >= 0).sorted().toArray();
-            long errors = latencies.stream().flatMapToLong(Arrays::stream).filter(l -> l < 0).count();
-            return new Cell(shards, query, users, mode, sorted.length, seconds, CustomerQueries.percentile(sorted, 50),
-                    CustomerQueries.percentile(sorted, 95), CustomerQueries.percentile(sorted, 99), mode.equals("targeted") ? 1 : shards, errors);
+            return new Cell(shards, query, users, mode, measured.queries(), measured.seconds(), measured.percentile(50),
+                    measured.percentile(95), measured.percentile(99), shardsAsked(), measured.errors());
         }
     }
 
