@@ -5,7 +5,7 @@ endpoint_properties() {
   echo "-Dvolumizer.kafka.bootstrap=$BIND_HOST:$KAFKA_PORT"
   echo "-Dvolumizer.registry.url=http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7"
   echo "-Dvolumizer.search.url=$SEARCH_URL"
-  echo "-Dvolumizer.opensearch.url=http://$BIND_HOST:$OS_PORT"
+  echo "-Dvolumizer.opensearch.url=$(search_url opensearch)"
   # The second run of some ITs on OpenSearch, unless the whole suite runs on it already.
   [[ $SEARCH_ENGINE == opensearch ]] && echo "-Dvolumizer.opensearch.skip=true"
   echo "-Dvolumizer.mongodb.uri=mongodb://$BIND_HOST:$MONGO_PORT"
@@ -59,7 +59,7 @@ chart_tool_properties() {
 }
 
 # The local services' endpoints, as the options every job, the API and the tools share.
-SEARCH_URL="http://$BIND_HOST:$(service_port "$SEARCH_ENGINE")"
+SEARCH_URL=$(search_url "$SEARCH_ENGINE")
 KAFKA_OPTIONS=(--bootstrap-servers "$BIND_HOST:$KAFKA_PORT" --registry-url "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7")
 ENDPOINT_OPTIONS=("${KAFKA_OPTIONS[@]}" --mongodb-uri "mongodb://$BIND_HOST:$MONGO_PORT" --search-url "$SEARCH_URL")
 # The demo's topics and stores: the API and the load tests work on what the demo imported.
@@ -200,7 +200,7 @@ run_bench() {
     acl) store_benchmark io.volumizer.benchmarks.acl.AclBenchmark "$ACL_REPOSITORY" "$ACL_CUSTOMERS" "$@" ;;
     engines) services_up "${SERVICES[@]}" elasticsearch opensearch
       store_benchmark io.volumizer.benchmarks.engines.EnginesBenchmark "$ENGINES_REPOSITORY" "$ENGINES_CUSTOMERS" \
-        --engine "elasticsearch=http://$BIND_HOST:$ES_PORT" --engine "opensearch=http://$BIND_HOST:$OS_PORT" "$@" ;;
+        --engine "elasticsearch=$(search_url elasticsearch)" --engine "opensearch=$(search_url opensearch)" "$@" ;;
     reliability | fuzz)
       local jobs_jar; jobs_jar=$(ensure_built jobs)
       [[ $suite == fuzz ]] && set -- --scenarios clean,fuzz --report fuzz "$@"

@@ -39,6 +39,7 @@ service_port() {
   esac
 }
 
+search_url() { echo "http://$BIND_HOST:$(service_port "$1")"; } # of elasticsearch or opensearch, local
 service_log() {
   case "$1" in
     elasticsearch | opensearch) echo "$(search_home "$1")/logs/volumizer.log" ;; # cluster.name is volumizer
@@ -83,7 +84,7 @@ service_healthy() {
   case "$1" in
     kafka | mongodb | mongodb-archive) port_open "$BIND_HOST" "$(service_port "$1")" ;;
     registry) http_get "http://$BIND_HOST:$REGISTRY_PORT/apis/ccompat/v7/subjects" >/dev/null ;;
-    elasticsearch | opensearch) http_get "http://$BIND_HOST:$(service_port "$1")/_cluster/health" | grep -Eq '"status":"(green|yellow)"' ;;
+    elasticsearch | opensearch) http_get "$(search_url "$1")/_cluster/health" | grep -Eq '"status":"(green|yellow)"' ;;
     s3) http_get "http://$BIND_HOST:$S3_PORT/" | grep -q ListAllMyBucketsResult ;;
     flink-jobmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" >/dev/null ;;
     flink-taskmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" | grep -Eq '"taskmanagers":[1-9]' ;;
