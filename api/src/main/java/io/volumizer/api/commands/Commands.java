@@ -289,7 +289,7 @@ public final class Commands {
         double seconds = started == null ? 0 : (end.toEpochMilli() - started.getTime()) / 1000.0;
         status.put("docsPerSecond", seconds > 0 ? Math.round(processed / seconds * 10) / 10.0 : 0.0);
         for (String field : List.of(CommandStore.JOB_ID, CommandStore.INDEX, CommandStore.PREVIOUS_INDEX,
-                CommandStore.SAVEPOINT, CommandStore.ERROR)) {
+                CommandStore.SAVEPOINT, CommandStore.ERROR, CommandStore.SELECTION_READ)) {
             if (record.get(field) != null) {
                 status.put(field, record.get(field).toString());
             }

@@ -44,6 +44,7 @@ import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Origin;
 import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.commands.CommandStore;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.SearchEngine;
@@ -197,6 +198,11 @@ class CommandsIT {
                 JSON.createObjectNode().set("properties", JSON.createObjectNode().put("reviewed", "yes")).get("properties"));
         JsonNode status = awaitEnd(id);
         assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
+        assertThat(status.path("selectionRead").asText()).as("how " + search.name() + " reads a selection")
+                .isEqualTo(search.name().equals("opensearch") ? "POINT_IN_TIME" : "SLICED_SCROLL");
+        assertThat(it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(CommandStore.COLLECTION)
+                .find(Filters.eq(CommandStore.ID, id)).first()).as("its point in time closed once every slice was read")
+                .doesNotContainKey(CommandStore.POINT_IN_TIME);
         assertThat(status.path("total").asLong()).isEqualTo(selected.size());
         assertThat(status.path("processed").asLong() + status.path("skipped").asLong()).isEqualTo(selected.size());
         long changed = selected.size() - 1L;

@@ -53,7 +53,7 @@ final class StoreAudit {
         String alias = names.of(repository);
         search.indices(names).refresh(alias);
         Tally tally = new Tally(expected);
-        ScanRequest all = new ScanRequest(null, 0, 1, 5_000, Duration.ofMinutes(1), List.of(VERSION), null);
+        ScanRequest all = new ScanRequest(null, 0, 1, 5_000, Duration.ofMinutes(1), List.of(VERSION), null, null);
         try (SearchReader.Scan scan = search.reader().scan(alias, all)) {
             for (List<SearchResult.Hit> page = scan.next(); !page.isEmpty(); page = scan.next()) {
                 for (SearchResult.Hit hit : page) {

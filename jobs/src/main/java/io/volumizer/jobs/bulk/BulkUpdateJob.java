@@ -26,9 +26,9 @@ import io.volumizer.stores.Backoff;
 import io.volumizer.stores.commands.CommandStore;
 
 /**
- * A bulk command: the documents a selection finds in Elasticsearch (a sliced scroll, {@link ReadSlice}), each
- * read from MongoDB and changed into an event on the documents topic ({@link ApplyBulkAction}), exactly once,
- * keyed by parent id like every other event: the running import applies them and the index follows. The counts go
+ * A bulk command: the documents a selection finds in the index (slices of one point in time, or sliced scrolls:
+ * {@link ReadSlice}), each read from MongoDB and changed into an event on the documents topic
+ * ({@link ApplyBulkAction}), exactly once, keyed by parent id like every other event: the running import applies them and the index follows. The counts go
  * to the command's record as checkpoints complete ({@link FinishBulk}), and the job ends with the command APPLYING.
  */
 public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, ApplyBulkAction apply, FinishBulk finish,
@@ -39,7 +39,7 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
         SingleOutputStreamOperator<DocumentEvent> changes = env
                 .fromSource(slices, WatermarkStrategy.noWatermarks(), "Slices").uid("bulk.slices")
                 .rebalance()
-                .flatMap(readSlice).uid("bulk.read-slice").name("Read the selection (sliced scroll)")
+                .flatMap(readSlice).uid("bulk.read-slice").name("Read the selection (point in time or sliced scroll)")
                 .transform("Change each document", TypeInformation.of(DocumentEvent.class), apply).uid("bulk.apply");
         changes.sinkTo(documents).uid("bulk.documents-sink").name("Documents to Kafka");
         changes.getSideOutput(ApplyBulkAction.COUNTS)
@@ -59,8 +59,8 @@ public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, Appl
                     new ApplyBulkAction(MongoConnection.of(pipeline), options.repository,
                             options.commandId, options.action, options.propertyValues(), commandTime, 500, Backoff.DEFAULT,
                             pipeline.topology.topology().orElse(null), pipeline.repositoryBlobStores()),
-                    new FinishBulk(MongoConnection.of(pipeline), options.commandId, pipeline.kafka.clientProperties(),
-                            pipeline.documentsTopic()),
+                    new FinishBulk(MongoConnection.of(pipeline), SearchConnection.of(pipeline), options.commandId,
+                            pipeline.kafka.clientProperties(), pipeline.documentsTopic()),
                     Connectors.exactlyOnceSink(options, Step.BULK_UPDATE, pipeline.documentsTopic(), DocumentEvent.class,
                             DocumentKeys::parentKey));
         });

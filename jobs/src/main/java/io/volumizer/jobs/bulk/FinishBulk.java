@@ -21,6 +21,7 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Updates;
 
 import io.volumizer.jobs.internal.stores.MongoConnection;
+import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.stores.commands.CommandStore;
 import io.volumizer.stores.commands.EmittedUntil;
 
@@ -29,13 +30,15 @@ import io.volumizer.stores.commands.EmittedUntil;
  * checkpoint completes, the moment the events counted up to it are committed to the documents topic. After the
  * last checkpoint (every slice read, every event committed) the command is APPLYING, its total the sum of the
  * slices' sizes, with the documents topic's end offsets: once an import has read past them, every change is
- * applied (the command's status says when, see the API's {@code Commands}).
+ * applied (the command's status says when, see the API's {@code Commands}); the point in time its slices read is
+ * closed then.
  */
 final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputStreamOperator<Counts, Void>, BoundedOneInput {
 
     private static final long serialVersionUID = 1L;
 
     private final MongoConnection mongo;
+    private final SearchConnection search;
     private final String commandId;
     private final Properties kafka;
     private final String documentsTopic;
@@ -52,8 +55,9 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     }
 
     /** @param kafka the client properties that reach the documents topic, whose end offsets the command records */
-    FinishBulk(MongoConnection mongo, String commandId, Properties kafka, String documentsTopic) {
+    FinishBulk(MongoConnection mongo, SearchConnection search, String commandId, Properties kafka, String documentsTopic) {
         this.mongo = mongo;
+        this.search = search;
         this.commandId = commandId;
         this.kafka = kafka;
         this.documentsTopic = documentsTopic;
@@ -108,20 +112,26 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
             return;
         }
         long total = 0;
-        Document slices = commands.find(commandId).map(record -> record.get("slices", Document.class)).orElse(null);
+        Document record = commands.find(commandId).orElseGet(Document::new);
+        Document slices = record.get("slices", Document.class);
         if (slices != null) {
             for (Map.Entry<String, Object> slice : slices.entrySet()) {
                 total += ((Number) slice.getValue()).longValue();
             }
         }
         commands.state(commandId, CommandStore.State.APPLYING, processed, skipped, Updates.set(CommandStore.TOTAL, total),
-                EmittedUntil.now(kafka, documentsTopic).recorded());
+                EmittedUntil.now(kafka, documentsTopic).recorded(), Updates.unset(CommandStore.POINT_IN_TIME));
+        String pointInTime = record.getString(CommandStore.POINT_IN_TIME);
+        if (pointInTime != null) {
+            search.reader().closePointInTime(pointInTime);
+        }
     }
 
     @Override
     public void close() throws Exception {
         try {
             mongo.close();
+            search.close();
         } finally {
             super.close();
         }

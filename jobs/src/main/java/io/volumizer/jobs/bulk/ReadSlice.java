@@ -5,11 +5,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.model.Updates;
@@ -22,19 +25,25 @@ import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.commands.CommandStore;
 import io.volumizer.stores.search.ScanRequest;
+import io.volumizer.stores.search.SearchException;
 import io.volumizer.stores.search.SearchReader;
 import io.volumizer.stores.search.SearchResult;
 
 /**
  * Reads one slice of the selection from the repository's index with a scan (ids and versions only): a scan reads
- * the index as it was when it opened, so the selection holds still while documents change, and slices are
- * read in parallel. A slice is read whole within one call, so a checkpoint comes before or after it: after a
+ * the index as it was at one moment, so the selection holds still while documents change, and slices are read in
+ * parallel. Where the engine has points in time, every slice reads the same one: the first slice opens it and
+ * records it in the command's record, where the others, and the job after a restart, find it. One that is gone
+ * (its keep-alive passed while the job was down, or the cluster restarted) is replaced by the first slice that finds
+ * it gone; a slice is cut by document id, so it holds the same documents in the replacement. Elsewhere each slice
+ * reads a scroll of its own. A slice is read whole within one call, so a checkpoint comes before or after it: after a
  * restart, a slice that was being read is read again from its start. Each slice's size goes into the command
  * record ({@code slices.<n>}), the status's total.
  */
 final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
 
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(ReadSlice.class);
 
     private final SearchConnection search;
     private final String repository;
@@ -73,17 +82,66 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
 
     @Override
     public void flatMap(Long slice, Collector<Selected> out) throws IOException {
-        ScanRequest request = new ScanRequest(query, slice.intValue(), slices, pageSize,
-                keepAlive, List.of(), backoff);
-        try (SearchReader.Scan scan = search.reader().scan(search.names().of(repository), request)) {
+        String index = search.names().of(repository);
+        String pointInTime = pointInTime(index, null);
+        commands.set(commandId, Updates.set(CommandStore.SELECTION_READ, (pointInTime == null
+                ? CommandStore.SelectionRead.SLICED_SCROLL : CommandStore.SelectionRead.POINT_IN_TIME).name()));
+        long[] emitted = {0};
+        try {
+            read(index, slice.intValue(), pointInTime, out, emitted);
+        } catch (SearchException e) {
+            if (pointInTime == null || e.kind() != SearchException.Kind.NOT_FOUND) {
+                throw e;
+            }
+            String replacement = pointInTime(index, pointInTime);
+            if (emitted[0] > 0) {
+                throw new IOException("the point in time of command " + commandId + " was gone after " + emitted[0]
+                        + " documents of slice " + slice + " (" + e.reason() + "): the slice is read again from the "
+                        + "last checkpoint, from a new one", e);
+            }
+            LOG.info("The point in time of command {} was gone ({}): slice {} reads a new one", commandId, e.reason(),
+                    slice);
+            read(index, slice.intValue(), replacement, out, emitted);
+        }
+        rangesDone.inc();
+    }
+
+    private void read(String index, int slice, String pointInTime, Collector<Selected> out, long[] emitted)
+            throws IOException {
+        ScanRequest request = new ScanRequest(query, slice, slices, pageSize, keepAlive, List.of(), backoff, pointInTime);
+        try (SearchReader.Scan scan = search.reader().scan(index, request)) {
             commands.set(commandId, Updates.set("slices." + slice, scan.total()));
             for (List<SearchResult.Hit> page = scan.next(); !page.isEmpty(); page = scan.next()) {
                 for (SearchResult.Hit hit : page) {
                     out.collect(new Selected(hit.id(), hit.version()));
+                    emitted[0]++;
                 }
             }
-            rangesDone.inc();
         }
+    }
+
+    /**
+     * The command's point in time: the one its record holds, unless that is {@code gone}; else one opened now and
+     * recorded, or the one another slice recorded first. Null where the engine has none.
+     */
+    private String pointInTime(String index, String gone) throws SearchException {
+        String recorded = recordedPointInTime();
+        if (recorded != null && !recorded.equals(gone)) {
+            return recorded;
+        }
+        Optional<String> opened = search.reader().openPointInTime(index, keepAlive);
+        if (opened.isEmpty()) {
+            return null;
+        }
+        if (commands.replacePointInTime(commandId, recorded, opened.get())) {
+            return opened.get();
+        }
+        search.reader().closePointInTime(opened.get());
+        return recordedPointInTime();
+    }
+
+    private String recordedPointInTime() {
+        return commands.find(commandId).map(record -> record.getString(CommandStore.POINT_IN_TIME)).orElse(null);
     }
 
     @Override

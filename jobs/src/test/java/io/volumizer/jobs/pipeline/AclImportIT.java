@@ -98,7 +98,7 @@ class AclImportIT {
         String alias = it.pipeline.indices().of(it.repository);
         search.indices(it.pipeline.indices()).refresh(alias);
         Map<String, Set<String>> readers = new HashMap<>();
-        ScanRequest everything = new ScanRequest(null, 0, 1, 1000, Duration.ofMinutes(1), List.of(DocumentFields.READ_ACL), null);
+        ScanRequest everything = new ScanRequest(null, 0, 1, 1000, Duration.ofMinutes(1), List.of(DocumentFields.READ_ACL), null, null);
         try (SearchReader.Scan scan = search.reader().scan(alias, everything)) {
             for (List<SearchResult.Hit> page = scan.next(); !page.isEmpty(); page = scan.next()) {
                 for (SearchResult.Hit hit : page) {

@@ -40,13 +40,13 @@ public final class BulkUpdateOptions extends CommandStepOptions {
     @Option(names = "--properties", defaultValue = "{}", description = "setProperties: the properties to set, a JSON object of names to scalar values (default: ${DEFAULT-VALUE}).")
     public String properties;
 
-    @Option(names = "--slices", defaultValue = "4", description = "Slices of the scroll reading the selection, read in parallel (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--slices", defaultValue = "4", description = "Slices of the selection, read in parallel: of one point in time where the search engine has them (OpenSearch), else each a scroll of its own (default: ${DEFAULT-VALUE}).")
     public int slices;
 
-    @Option(names = "--scroll-size", defaultValue = "1000", description = "Documents per scroll page (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--scroll-size", defaultValue = "1000", description = "Documents per page of a slice (default: ${DEFAULT-VALUE}).")
     public int scrollSize;
 
-    @Option(names = "--scroll-keep-alive", defaultValue = "PT5M", description = "How long a scroll waits for its next page (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--scroll-keep-alive", defaultValue = "PT5M", description = "How long a scroll or a point in time waits for its next page (default: ${DEFAULT-VALUE}).")
     public Duration scrollKeepAlive;
 
     /** The selection, as {@link Selection#parse} reads the filters. */

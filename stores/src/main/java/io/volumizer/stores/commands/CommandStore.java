@@ -69,6 +69,14 @@ public final class CommandStore {
      */
     public static final String APPLIED_SEEN = "appliedSeen";
 
+    /**
+     * A bulk command, while its slices are read: the point in time they share (where the engine has one), replaced
+     * by the first slice that finds it gone.
+     */
+    public static final String POINT_IN_TIME = "pointInTime";
+    /** A bulk command: how its selection was read, a {@link SelectionRead}'s name. */
+    public static final String SELECTION_READ = "selectionRead";
+
     /** The action of a reindex command; a bulk command's is what it does to each document. */
     public static final String REINDEX = "reindex";
 
@@ -89,6 +97,12 @@ public final class CommandStore {
             return this == APPLYING || this == WAITING_FOR_IMPORT;
         }
     }
+
+    /**
+     * How a bulk command reads its selection: every slice from one point in time, or each slice from a scroll of its
+     * own, opened when the slice starts (where the engine has no point in time).
+     */
+    public enum SelectionRead { POINT_IN_TIME, SLICED_SCROLL }
 
     private final MongoCollection<Document> commands;
 
@@ -136,6 +150,15 @@ public final class CommandStore {
     public boolean stateIf(String commandId, Set<State> from, State state, Bson... updates) {
         return commands.updateOne(Filters.and(Filters.eq(ID, commandId), Filters.in(STATE, from.stream().map(State::name)
                 .toList())), Updates.combine(stateUpdates(state, updates))).getMatchedCount() > 0;
+    }
+
+    /**
+     * Records {@code opened} as a command's point in time if the record still holds {@code expected} (null: none):
+     * of two slices that found the same one gone, the later reads the earlier's. Returns whether it recorded it.
+     */
+    public boolean replacePointInTime(String commandId, String expected, String opened) {
+        return commands.updateOne(Filters.and(Filters.eq(ID, commandId), Filters.eq(POINT_IN_TIME, expected)),
+                Updates.set(POINT_IN_TIME, opened)).getMatchedCount() > 0;
     }
 
     private static List<Bson> stateUpdates(State state, Bson... updates) {

@@ -1,5 +1,6 @@
 package io.volumizer.stores.search;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,8 +25,22 @@ public interface SearchReader {
     /** How many documents {@code query} (null: all) matches, as of the last refresh. */
     long count(List<String> indices, ObjectNode query) throws SearchException;
 
-    /** Opens one slice of a scan of an index: see {@link ScanRequest}. */
+    /**
+     * Opens one slice of a scan of an index, or of the point in time the request names (then {@code index} is the
+     * one it was opened over): see {@link ScanRequest}. A point in time that is gone (expired, or its cluster
+     * restarted) fails the scan's first page or a later one with {@link SearchException.Kind#NOT_FOUND}.
+     */
     Scan scan(String index, ScanRequest request) throws SearchException;
+
+    /**
+     * Opens a point in time over an index: one snapshot that every slice of a scan reads, kept for {@code keepAlive}
+     * after each page. Empty where the engine has none: OpenSearch has it from 2.4; Elasticsearch's is not in the OSS
+     * distribution, and slicing one needs 7.15, so on Elasticsearch each slice reads a scroll of its own.
+     */
+    Optional<String> openPointInTime(String index, Duration keepAlive) throws SearchException;
+
+    /** Releases a point in time; throws nothing (it expires after its keep-alive anyway). */
+    void closePointInTime(String pointInTime);
 
     /** An open scan, read page by page; not thread-safe. Closing it releases the snapshot. */
     interface Scan extends AutoCloseable {

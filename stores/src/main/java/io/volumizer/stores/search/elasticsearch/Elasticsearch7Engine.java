@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import javax.net.ssl.SSLContext;
 
@@ -41,13 +43,14 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
  * Elasticsearch 7 or OpenSearch through Elasticsearch's low-level REST client: the project's one client of them,
  * built in {@link #connect} and shared by the indices, writers and reads it hands out. The requests it sends (index
  * templates, aliases, bulk writes with external versions, sliced scrolls, searches with aggregations) mean the same
- * to both. Before its first request it asks the cluster what it is ({@code GET /}) and refuses, with an error that
+ * to both; points in time are OpenSearch's. Before its first request it asks the cluster what it is ({@code GET /}) and refuses, with an error that
  * says so, a cluster that is neither or not the engine the options named.
  */
 public final class Elasticsearch7Engine implements SearchEngine {
 
     static final ObjectMapper JSON = new ObjectMapper();
     private static final String STARTED = "volumizer.search.started";
+    private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
 
     private final RestClient client;
     private final SearchOptions.Engine named;
@@ -85,6 +88,16 @@ public final class Elasticsearch7Engine implements SearchEngine {
                         + "sent here are Elasticsearch 7's (and OpenSearch's)");
             }
             return new Identity(SearchOptions.Engine.elasticsearch, version);
+        }
+
+        /** Whether slices can share a point in time: OpenSearch from 2.4 (its version known, so not Serverless). */
+        boolean hasPointInTime() {
+            Matcher majorMinor = MAJOR_MINOR.matcher(version);
+            if (engine != SearchOptions.Engine.opensearch || !majorMinor.find()) {
+                return false;
+            }
+            int major = Integer.parseInt(majorMinor.group(1));
+            return major > 2 || major == 2 && Integer.parseInt(majorMinor.group(2)) >= 4;
         }
     }
 

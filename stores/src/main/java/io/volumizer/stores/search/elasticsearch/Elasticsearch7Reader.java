@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.stores.Backoff;
+import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.search.Aggregation;
 import io.volumizer.stores.search.ScanRequest;
 import io.volumizer.stores.search.SearchException;
@@ -33,7 +34,7 @@ import io.volumizer.stores.search.SearchResult.Hit;
 import io.volumizer.stores.search.SortField;
 
 /**
- * Reads with {@code _doc}, {@code _search}, {@code _count} and scrolls. What a {@link SearchQuery} becomes
+ * Reads with {@code _doc}, {@code _search}, {@code _count}, scrolls and points in time. What a {@link SearchQuery} becomes
  * ({@link #body}) and what an answer is read into ({@link #result}) are pure functions, tested without a cluster.
  */
 final class Elasticsearch7Reader implements SearchReader {
@@ -83,6 +84,9 @@ final class Elasticsearch7Reader implements SearchReader {
 
     @Override
     public Scan scan(String index, ScanRequest selection) throws SearchException {
+        if (selection.pointInTime() != null) {
+            return new PointInTimeSlice(selection);
+        }
         ObjectNode body = JSON.createObjectNode().put("size", selection.pageSize()).put("version", true)
                 .put("track_total_hits", true);
         body.set("_source", source(selection.fields()));
@@ -90,12 +94,37 @@ final class Elasticsearch7Reader implements SearchReader {
             body.set("query", selection.query());
         }
         body.putArray("sort").add("_doc"); // index order: the cheapest to read
+        slice(body, selection);
+        Request first = request("POST", "/" + index + "/_search", body);
+        first.addParameter("scroll", keepAlive(selection.keepAlive()));
+        return new Scroll(read(first, selection.retry(), false), selection);
+    }
+
+    @Override
+    public Optional<String> openPointInTime(String index, Duration keepAlive) throws SearchException {
+        if (!engine.identity().hasPointInTime()) {
+            return Optional.empty();
+        }
+        Request request = new Request("POST", "/" + index + "/_search/point_in_time");
+        request.addParameter("keep_alive", keepAlive(keepAlive));
+        return Optional.of(engine.read(request).path("pit_id").asText());
+    }
+
+    @Override
+    public void closePointInTime(String pointInTime) {
+        ObjectNode body = JSON.createObjectNode();
+        body.putArray("pit_id").add(pointInTime);
+        try {
+            engine.send(request("DELETE", "/_search/point_in_time", body));
+        } catch (SearchException e) {
+            LOG.debug("closing a point in time: {}; it expires after its keep-alive", e.getMessage());
+        }
+    }
+
+    private static void slice(ObjectNode body, ScanRequest selection) {
         if (selection.slices() > 1) {
             body.putObject("slice").put("id", selection.slice()).put("max", selection.slices());
         }
-        Request first = request("POST", "/" + index + "/_search", body);
-        first.addParameter("scroll", scroll(selection.keepAlive()));
-        return new Scroll(read(first, selection.retry()), selection);
     }
 
     /** The request of {@code query}: as the API, the bulk commands and the benchmarks have always sent it. */
@@ -191,25 +220,27 @@ final class Elasticsearch7Reader implements SearchReader {
                 hit.path("sort").isArray() ? (ArrayNode) hit.path("sort") : null);
     }
 
-    private static String scroll(Duration keepAlive) {
+    private static String keepAlive(Duration keepAlive) {
         return keepAlive.toSeconds() + "s";
     }
 
     /**
-     * A request asked again while the cluster cannot be reached, with {@code retry} (null: not at all): only when no
-     * connection took it, since a scroll's page that was answered cannot be asked for again.
+     * A request asked again while the cluster cannot serve, with {@code retry} (null: not at all). A scroll's page
+     * that was answered cannot be asked for again, so it is asked again only when no connection took it; a page of
+     * a point in time ({@code repeatable}) whenever the cluster could not serve it.
      */
-    private JsonNode read(Request request, Backoff retry) throws SearchException {
+    private JsonNode read(Request request, Backoff retry, boolean repeatable) throws SearchException {
         for (int attempt = 1; ; attempt++) {
             try {
                 return engine.read(request);
             } catch (SearchException e) {
                 boolean unreachable = e.getCause() instanceof ConnectException
                         || e.getCause() instanceof ConnectionClosedException;
-                if (retry == null || !unreachable || attempt > retry.maxRetries()) {
+                if (retry == null || !(unreachable || repeatable && e.isServiceFault()) || attempt > retry.maxRetries()) {
                     throw e;
                 }
-                LOG.warn("Elasticsearch unreachable ({}), retry {} of {}", e.getMessage(), attempt, retry.maxRetries());
+                LOG.warn("{} could not serve a page ({}), retry {} of {}", engine.name(), e.getMessage(), attempt,
+                        retry.maxRetries());
                 retry.sleep(attempt);
             }
         }
@@ -239,7 +270,7 @@ final class Elasticsearch7Reader implements SearchReader {
         public List<Hit> next() throws SearchException {
             if (unread == null) {
                 unread = read(request("POST", "/_search/scroll", JSON.createObjectNode()
-                        .put("scroll", scroll(scan.keepAlive())).put("scroll_id", scrollId)), scan.retry());
+                        .put("scroll", keepAlive(scan.keepAlive())).put("scroll_id", scrollId)), scan.retry(), false);
                 scrollId = unread.path("_scroll_id").asText(scrollId);
             }
             List<Hit> page = hits(unread);
@@ -257,6 +288,76 @@ final class Elasticsearch7Reader implements SearchReader {
             } catch (SearchException e) {
                 LOG.debug("clearing a scroll: {}; it expires after {}", e.getMessage(), scan.keepAlive());
             }
+        }
+    }
+
+    /**
+     * One slice of a point in time, paged with {@code search_after} in index order. {@code _doc} repeats across
+     * shards, so the document id breaks ties: sorted on {@code _doc} alone, a page ending on one shard's n-th
+     * document would skip another shard's. No shard may be left out of a page (a shard that lost the point in time
+     * fails it), and a page can be asked again, unlike a scroll's.
+     */
+    private final class PointInTimeSlice implements Scan {
+
+        private final ScanRequest scan;
+        private final long total;
+        /** The point in time's id as the engine last answered it: it may change from page to page. */
+        private String pointInTime;
+        private JsonNode unread;
+        private JsonNode after;
+        private boolean last;
+
+        PointInTimeSlice(ScanRequest scan) throws SearchException {
+            this.scan = scan;
+            this.pointInTime = scan.pointInTime();
+            this.unread = page(true);
+            this.total = unread.path("hits").path("total").path("value").asLong();
+        }
+
+        private JsonNode page(boolean first) throws SearchException {
+            ObjectNode body = JSON.createObjectNode().put("size", scan.pageSize()).put("version", true)
+                    .put("track_total_hits", first);
+            body.set("_source", source(scan.fields()));
+            if (scan.query() != null) {
+                body.set("query", scan.query());
+            }
+            body.putArray("sort").add("_doc").addObject().put(DocumentFields.ID, "asc");
+            slice(body, scan);
+            body.putObject("pit").put("id", pointInTime).put("keep_alive", keepAlive(scan.keepAlive()));
+            if (after != null) {
+                body.set("search_after", after);
+            }
+            Request request = request("POST", "/_search", body);
+            request.addParameter("allow_partial_search_results", "false");
+            return read(request, scan.retry(), true);
+        }
+
+        @Override
+        public long total() {
+            return total;
+        }
+
+        @Override
+        public List<Hit> next() throws SearchException {
+            if (unread == null) {
+                if (last) {
+                    return List.of();
+                }
+                unread = page(false);
+            }
+            List<Hit> page = hits(unread);
+            pointInTime = unread.path("pit_id").asText(pointInTime);
+            unread = null;
+            last = page.size() < scan.pageSize();
+            if (!page.isEmpty()) {
+                after = page.get(page.size() - 1).sort();
+            }
+            return page;
+        }
+
+        /** Nothing to release: the point in time is every slice's, closed by whoever opened it. */
+        @Override
+        public void close() {
         }
     }
 }

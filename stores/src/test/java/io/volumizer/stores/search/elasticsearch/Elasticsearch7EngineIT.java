@@ -2,6 +2,7 @@ package io.volumizer.stores.search.elasticsearch;
 
 import static io.volumizer.stores.testing.Events.imported;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -31,6 +33,7 @@ import io.volumizer.stores.search.IndexProfile;
 import io.volumizer.stores.search.ScanRequest;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchException;
 import io.volumizer.stores.search.SearchIndices;
 import io.volumizer.stores.search.SearchOptions;
 import io.volumizer.stores.search.SearchQuery;
@@ -178,7 +181,7 @@ class Elasticsearch7EngineIT {
         long total = 0;
         for (int slice = 0; slice < 2; slice++) {
             try (SearchReader.Scan scan = engine.reader().scan(alias, new ScanRequest(null, slice, 2, 40,
-                    Duration.ofMinutes(1), List.of(), null))) {
+                    Duration.ofMinutes(1), List.of(), null, null))) {
                 total += scan.total();
                 for (List<SearchResult.Hit> page = scan.next(); !page.isEmpty(); page = scan.next()) {
                     assertThat(page).hasSizeLessThanOrEqualTo(40).allSatisfy(hit -> {
@@ -191,6 +194,62 @@ class Elasticsearch7EngineIT {
         }
         assertThat(total).isEqualTo(250);
         assertThat(seen).hasSize(250);
+    }
+
+    @Test
+    void everySliceReadsOnePointInTimeOverEveryShardWhereTheEngineHasOne() throws IOException {
+        SearchIndices sharded = engine.indices(names, Map.of("west",
+                new IndexLayout(3, 0, null, null, null, IndexProfile.METADATA)));
+        List<ImportedEvent> documents = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            documents.add(imported("west", "d-" + i, "p-" + i % 30, "n-" + i, 7, "Title " + i));
+        }
+        SearchWriter writer = sharded.writer(Backoff.DEFAULT);
+        writer.write(documents);
+        String alias = names.of("west");
+        sharded.refresh(alias);
+
+        Optional<String> opened = engine.reader().openPointInTime(alias, Duration.ofMinutes(1));
+        if (!engine.name().equals("opensearch")) {
+            assertThat(opened).as("Elasticsearch OSS has no point in time: slices read scrolls").isEmpty();
+            return;
+        }
+        assertThat(opened).as("OpenSearch " + engine.version() + " has points in time").hasValueSatisfying(
+                id -> assertThat(id).isNotBlank());
+        String pointInTime = opened.orElseThrow();
+        // After it opened: a newer version of every tenth document, and documents it never held.
+        List<ImportedEvent> later = new ArrayList<>();
+        for (int i = 0; i < 400; i += 10) {
+            later.add(imported("west", "d-" + i, "p-" + i % 30, "n-" + i, 8, "Title " + i));
+        }
+        for (int i = 400; i < 450; i++) {
+            later.add(imported("west", "d-" + i, "p-" + i % 30, "n-" + i, 7, "Title " + i));
+        }
+        writer.write(later);
+        sharded.refresh(alias);
+
+        Set<String> seen = new HashSet<>();
+        long total = 0;
+        for (int slice = 0; slice < 2; slice++) {
+            // Pages of 7 end on every shard in turn: a tie on _doc between shards is a page boundary somewhere.
+            try (SearchReader.Scan scan = engine.reader().scan(alias, new ScanRequest(null, slice, 2, 7,
+                    Duration.ofMinutes(1), List.of(), null, pointInTime))) {
+                total += scan.total();
+                for (List<SearchResult.Hit> page = scan.next(); !page.isEmpty(); page = scan.next()) {
+                    page.forEach(hit -> {
+                        assertThat(hit.version()).as(hit.id() + " as it was when the point in time opened").isEqualTo(7);
+                        assertThat(seen.add(hit.id())).as(hit.id() + " read once").isTrue();
+                    });
+                }
+            }
+        }
+        assertThat(total).isEqualTo(400);
+        assertThat(seen).hasSize(400);
+
+        engine.reader().closePointInTime(pointInTime);
+        assertThatThrownBy(() -> engine.reader().scan(alias, new ScanRequest(null, 0, 2, 7, Duration.ofMinutes(1),
+                List.of(), null, pointInTime))).isInstanceOfSatisfying(SearchException.class,
+                e -> assertThat(e.kind()).isEqualTo(SearchException.Kind.NOT_FOUND));
     }
 
     private static ImportedEvent withProperties(ImportedEvent event, Map<String, Object> properties) {

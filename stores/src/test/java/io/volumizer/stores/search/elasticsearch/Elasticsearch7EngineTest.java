@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -131,6 +132,16 @@ class Elasticsearch7EngineTest {
         assertThat(timed).as("the tuning's timer: what the cluster is, then its health").hasValue(2);
         assertThat(identifications).as("asked once per engine, under the node's path")
                 .containsExactly("GET /es/", "GET /", "GET /", "GET /");
+    }
+
+    @Test
+    void slicesShareAPointInTimeOnOpenSearchFromTwoFourOnly() {
+        Map<String, Boolean> openSearch = Map.of("2.3.0", false, "2.4.0", true, "2.19.1", true, "3.6.0", true,
+                "10.0.0", true, "serverless", false, "not asked: GET / 403", false);
+        openSearch.forEach((version, has) -> assertThat(new Elasticsearch7Engine.Identity(SearchOptions.Engine.opensearch,
+                version).hasPointInTime()).as("OpenSearch " + version).isEqualTo(has));
+        assertThat(new Elasticsearch7Engine.Identity(SearchOptions.Engine.elasticsearch, "7.10.2").hasPointInTime())
+                .as("Elasticsearch OSS").isFalse();
     }
 
     @Test
