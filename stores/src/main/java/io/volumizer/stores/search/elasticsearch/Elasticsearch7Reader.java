@@ -87,15 +87,7 @@ final class Elasticsearch7Reader implements SearchReader {
         if (selection.pointInTime() != null) {
             return new PointInTimeSlice(selection);
         }
-        ObjectNode body = JSON.createObjectNode().put("size", selection.pageSize()).put("version", true)
-                .put("track_total_hits", true);
-        body.set("_source", source(selection.fields()));
-        if (selection.query() != null) {
-            body.set("query", selection.query());
-        }
-        body.putArray("sort").add("_doc"); // index order: the cheapest to read
-        slice(body, selection);
-        Request first = request("POST", "/" + index + "/_search", body);
+        Request first = request("POST", "/" + index + "/_search", scanPage(selection, true));
         first.addParameter("scroll", keepAlive(selection.keepAlive()));
         return new Scroll(read(first, selection.retry(), false), selection);
     }
@@ -121,10 +113,19 @@ final class Elasticsearch7Reader implements SearchReader {
         }
     }
 
-    private static void slice(ObjectNode body, ScanRequest selection) {
+    /** A page of a scan's slice: ids and versions (and the fields asked for) in index order, the cheapest to read. */
+    private static ObjectNode scanPage(ScanRequest selection, boolean countTotal) {
+        ObjectNode body = JSON.createObjectNode().put("size", selection.pageSize()).put("version", true)
+                .put("track_total_hits", countTotal);
+        body.set("_source", source(selection.fields()));
+        if (selection.query() != null) {
+            body.set("query", selection.query());
+        }
+        body.putArray("sort").add("_doc");
         if (selection.slices() > 1) {
             body.putObject("slice").put("id", selection.slice()).put("max", selection.slices());
         }
+        return body;
     }
 
     /** The request of {@code query}: as the API, the bulk commands and the benchmarks have always sent it. */
@@ -315,14 +316,8 @@ final class Elasticsearch7Reader implements SearchReader {
         }
 
         private JsonNode page(boolean first) throws SearchException {
-            ObjectNode body = JSON.createObjectNode().put("size", scan.pageSize()).put("version", true)
-                    .put("track_total_hits", first);
-            body.set("_source", source(scan.fields()));
-            if (scan.query() != null) {
-                body.set("query", scan.query());
-            }
-            body.putArray("sort").add("_doc").addObject().put(DocumentFields.ID, "asc");
-            slice(body, scan);
+            ObjectNode body = scanPage(scan, first);
+            ((ArrayNode) body.get("sort")).addObject().put(DocumentFields.ID, "asc");
             body.putObject("pit").put("id", pointInTime).put("keep_alive", keepAlive(scan.keepAlive()));
             if (after != null) {
                 body.set("search_after", after);
