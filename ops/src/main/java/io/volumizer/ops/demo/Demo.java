@@ -182,7 +182,8 @@ public final class Demo extends PipelineRunCommand {
         Map<String, Long> deadLetteredIn = stores.deadLettersByRepository();
         System.out.println();
         System.out.println("summary (" + settings.repository() + ", seed " + settings.seed() + ", " + settings.customers()
-                + " customers, " + topology.source() + ")");
+                + " customers, " + topology.source() + ", indexed by " + stores.search().name() + " "
+                + stores.search().version() + ")");
         System.out.printf(Locale.ROOT, "  %-9s %12s %12s%n", "stage", "documents", "docs/s");
         for (Stage stage : List.of(generated, imported, indexed)) {
             System.out.printf(Locale.ROOT, "  %-9s %,12d %,12.0f%n", stage.name, stage.count, stage.rate());
