@@ -50,6 +50,7 @@ import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
 import io.volumizer.stores.search.SearchIndices;
+import io.volumizer.stores.search.SearchOptions;
 import io.volumizer.options.conventions.MetricNames;
 
 /**
@@ -199,7 +200,8 @@ class CommandsIT {
         JsonNode status = awaitEnd(id);
         assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
         assertThat(status.path("selectionRead").asText()).as("how " + search.name() + " reads a selection")
-                .isEqualTo(search.name().equals("opensearch") ? "POINT_IN_TIME" : "SLICED_SCROLL");
+                .isEqualTo((search.name().equals(SearchOptions.Engine.opensearch.name())
+                        ? CommandStore.SelectionRead.POINT_IN_TIME : CommandStore.SelectionRead.SLICED_SCROLL).name());
         assertThat(it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(CommandStore.COLLECTION)
                 .find(Filters.eq(CommandStore.ID, id)).first()).as("its point in time closed once every slice was read")
                 .doesNotContainKey(CommandStore.POINT_IN_TIME);

@@ -28,8 +28,9 @@ import io.volumizer.stores.commands.CommandStore;
 /**
  * A bulk command: the documents a selection finds in the index (slices of one point in time, or sliced scrolls:
  * {@link ReadSlice}), each read from MongoDB and changed into an event on the documents topic
- * ({@link ApplyBulkAction}), exactly once, keyed by parent id like every other event: the running import applies them and the index follows. The counts go
- * to the command's record as checkpoints complete ({@link FinishBulk}), and the job ends with the command APPLYING.
+ * ({@link ApplyBulkAction}), exactly once, keyed by parent id like every other event: the running import applies
+ * them and the index follows. The counts go to the command's record as checkpoints complete ({@link FinishBulk}),
+ * and the job ends with the command APPLYING.
  */
 public record BulkUpdateJob(Source<Long, ?, ?> slices, ReadSlice readSlice, ApplyBulkAction apply, FinishBulk finish,
         Sink<DocumentEvent> documents) implements JobMains.Job {

@@ -131,9 +131,12 @@ final class FinishBulk extends AbstractStreamOperator<Void> implements OneInputS
     public void close() throws Exception {
         try {
             mongo.close();
-            search.close();
         } finally {
-            super.close();
+            try {
+                search.close();
+            } finally {
+                super.close();
+            }
         }
     }
 }

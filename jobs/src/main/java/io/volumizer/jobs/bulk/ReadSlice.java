@@ -32,10 +32,12 @@ import io.volumizer.stores.search.SearchResult;
 /**
  * Reads one slice of the selection from the repository's index with a scan (ids and versions only): a scan reads
  * the index as it was at one moment, so the selection holds still while documents change, and slices are read in
- * parallel. Where the engine has points in time, every slice reads the same one: the first slice opens it and
- * records it in the command's record, where the others, and the job after a restart, find it. One that is gone
- * (its keep-alive passed while the job was down, or the cluster restarted) is replaced by the first slice that finds
- * it gone; a slice is cut by document id, so it holds the same documents in the replacement. Elsewhere each slice
+ * parallel. The index read is the generation the repository's alias pointed to when the first slice started,
+ * recorded in the command's record ({@link CommandStore#SELECTION_INDEX}): a slice is cut by shard and then by
+ * document id, so it holds the same documents in any snapshot of that generation, though a reindex moves the alias
+ * meanwhile. Where the engine has points in time, every slice reads the same one: the first slice opens it and
+ * records it, where the others, and the job after a restart, find it. One that is gone (its keep-alive passed while
+ * the job was down, or the cluster restarted) is replaced by the first slice that finds it gone. Elsewhere each slice
  * reads a scroll of its own. A slice is read whole within one call, so a checkpoint comes before or after it: after a
  * restart, a slice that was being read is read again from its start. Each slice's size goes into the command
  * record ({@code slices.<n>}), the status's total.
@@ -82,28 +84,45 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
 
     @Override
     public void flatMap(Long slice, Collector<Selected> out) throws IOException {
-        String index = search.names().of(repository);
+        String index = selectionIndex();
         String pointInTime = pointInTime(index, null);
         commands.set(commandId, Updates.set(CommandStore.SELECTION_READ, (pointInTime == null
                 ? CommandStore.SelectionRead.SLICED_SCROLL : CommandStore.SelectionRead.POINT_IN_TIME).name()));
         long[] emitted = {0};
         try {
             read(index, slice.intValue(), pointInTime, out, emitted);
-        } catch (SearchException e) {
-            if (pointInTime == null || e.kind() != SearchException.Kind.NOT_FOUND) {
-                throw e;
+        } catch (SearchException gone) {
+            if (pointInTime == null || gone.kind() != SearchException.Kind.NOT_FOUND) {
+                throw gone;
             }
-            String replacement = pointInTime(index, pointInTime);
+            String replacement;
+            try {
+                replacement = pointInTime(index, pointInTime);
+            } catch (SearchException | RuntimeException opening) {
+                opening.addSuppressed(gone);
+                throw opening;
+            }
             if (emitted[0] > 0) {
                 throw new IOException("the point in time of command " + commandId + " was gone after " + emitted[0]
-                        + " documents of slice " + slice + " (" + e.reason() + "): the slice is read again from the "
-                        + "last checkpoint, from a new one", e);
+                        + " documents of slice " + slice + " (" + gone.reason() + "): the slice is read again from the "
+                        + "last checkpoint, from a new one", gone);
             }
-            LOG.info("The point in time of command {} was gone ({}): slice {} reads a new one", commandId, e.reason(),
-                    slice);
+            LOG.info("The point in time of command {} was gone ({}): slice {} reads a new one", commandId,
+                    gone.reason(), slice);
             read(index, slice.intValue(), replacement, out, emitted);
         }
         rangesDone.inc();
+    }
+
+    /** The generation the selection is read from: the one recorded, or the alias's now, recorded. */
+    private String selectionIndex() throws SearchException {
+        String recorded = commands.find(commandId).map(record -> record.getString(CommandStore.SELECTION_INDEX))
+                .orElse(null);
+        if (recorded != null) {
+            return recorded;
+        }
+        String current = search.indices().current(repository).orElse(search.names().of(repository));
+        return commands.recordOnce(commandId, CommandStore.SELECTION_INDEX, current);
     }
 
     private void read(String index, int slice, String pointInTime, Collector<Selected> out, long[] emitted)
@@ -137,7 +156,12 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
             return opened.get();
         }
         search.reader().closePointInTime(opened.get());
-        return recordedPointInTime();
+        String recordedMeanwhile = recordedPointInTime();
+        if (recordedMeanwhile == null) {
+            throw new IllegalStateException("command " + commandId + " recorded no point in time, though a slice's "
+                    + "was refused: its record changed while its selection was read");
+        }
+        return recordedMeanwhile;
     }
 
     private String recordedPointInTime() {

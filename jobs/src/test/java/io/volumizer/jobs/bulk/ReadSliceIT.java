@@ -32,13 +32,15 @@ import io.volumizer.stores.search.ScanRequest;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
 import io.volumizer.stores.search.SearchIndices;
+import io.volumizer.stores.search.SearchOptions;
 import io.volumizer.stores.search.SearchReader;
 import io.volumizer.stores.search.SearchResult;
 
 /**
  * A bulk command's slices, each read by an operator of its own as parallel subtasks read them, against the local
  * MongoDB and search engine (Elasticsearch, and OpenSearch in the build's second run): on OpenSearch every slice reads
- * the command's one point in time, and one that is gone is replaced once; on Elasticsearch each reads a scroll.
+ * the command's one point in time, and one that is gone is replaced once; on Elasticsearch each reads a scroll. Every
+ * slice reads the generation the alias pointed to when the first started, though a reindex moves the alias.
  */
 class ReadSliceIT {
 
@@ -72,18 +74,24 @@ class ReadSliceIT {
 
     @Test
     void everySliceReadsTheCommandsPointInTimeAndOneThatIsGoneIsReplacedOnce() throws Exception {
+        String generation = indices.current(it.repository).orElseThrow();
         List<Selected> first = readSlice(0);
         Document record = commands.find(commandId).orElseThrow();
-        if (!search.name().equals("opensearch")) {
-            assertThat(record.getString(CommandStore.SELECTION_READ)).isEqualTo("SLICED_SCROLL");
+        assertThat(record.getString(CommandStore.SELECTION_INDEX)).as("the alias's generation, recorded")
+                .isEqualTo(generation);
+        if (!search.name().equals(SearchOptions.Engine.opensearch.name())) {
+            assertThat(record.getString(CommandStore.SELECTION_READ))
+                    .isEqualTo(CommandStore.SelectionRead.SLICED_SCROLL.name());
             assertThat(record.getString(CommandStore.POINT_IN_TIME)).isNull();
+            moveTheAliasToAnEmptyGeneration();
             Set<String> ids = ids(first);
             ids.addAll(ids(readSlice(1)));
             ids.addAll(ids(readSlice(2)));
             assertThat(ids).hasSize(DOCUMENTS);
             return;
         }
-        assertThat(record.getString(CommandStore.SELECTION_READ)).isEqualTo("POINT_IN_TIME");
+        assertThat(record.getString(CommandStore.SELECTION_READ))
+                .isEqualTo(CommandStore.SelectionRead.POINT_IN_TIME.name());
         String opened = record.getString(CommandStore.POINT_IN_TIME);
         assertThat(opened).as("opened by the first slice, for the others").isNotBlank();
 
@@ -96,14 +104,16 @@ class ReadSliceIT {
         snapshot.addAll(ids(second));
 
         search.reader().closePointInTime(opened); // as its keep-alive passing while the job was down closes it
+        moveTheAliasToAnEmptyGeneration();
         List<Selected> third = readSlice(2);
         String replacement = commands.find(commandId).orElseThrow().getString(CommandStore.POINT_IN_TIME);
+        search.reader().closePointInTime(replacement);
         assertThat(replacement).as("a new one, recorded for every slice").isNotBlank().isNotEqualTo(opened);
         assertThat(commands.replacePointInTime(commandId, opened, "a slice that found it gone later"))
-                .as("the later of two slices that found it gone reads the earlier's replacement").isFalse();
+                .as("a slice that finds the replaced one gone later does not record its own").isFalse();
         assertThat(third).isNotEmpty().allSatisfy(selected -> assertThat(selected.version()).isEqualTo(4));
-        assertThat(ids(third)).as("a slice holds the same documents in any snapshot: slice 2 of a scroll now")
-                .isEqualTo(scrolledNow(2)).doesNotContainAnyElementsOf(snapshot);
+        assertThat(ids(third)).as("a slice holds the same documents in any snapshot of its generation: slice 2 of "
+                + "a scroll of it now").isEqualTo(scrolledNow(generation, 2)).doesNotContainAnyElementsOf(snapshot);
         snapshot.addAll(ids(third).stream().filter(id -> Integer.parseInt(id.substring(2)) < DOCUMENTS).toList());
         assertThat(snapshot).as("every document the command's snapshot held, once").hasSize(DOCUMENTS);
     }
@@ -120,6 +130,13 @@ class ReadSliceIT {
         indices.refresh(it.pipeline.indices().of(it.repository));
     }
 
+    /** As a reindex moves it: to a new generation, with nothing in it. */
+    private void moveTheAliasToAnEmptyGeneration() throws IOException {
+        String next = indices.createForReindex(it.repository);
+        indices.finishLoad(it.repository, next);
+        indices.swap(it.repository, next);
+    }
+
     /** One slice of the command's selection (every document), read by an operator of its own. */
     private List<Selected> readSlice(long slice) throws Exception {
         ReadSlice read = new ReadSlice(SearchConnection.of(it.pipeline), it.repository, new LinkedHashMap<>(Map.of()),
@@ -131,11 +148,11 @@ class ReadSliceIT {
         }
     }
 
-    /** The ids of slice {@code slice} as a scroll opened now reads it. */
-    private Set<String> scrolledNow(int slice) throws IOException {
+    /** The ids of slice {@code slice} of {@code index} as a scroll opened now reads it. */
+    private Set<String> scrolledNow(String index, int slice) throws IOException {
         Set<String> ids = new HashSet<>();
         ScanRequest request = new ScanRequest(null, slice, SLICES, 50, KEEP_ALIVE, List.of(), null, null);
-        try (SearchReader.Scan scan = search.reader().scan(it.pipeline.indices().of(it.repository), request)) {
+        try (SearchReader.Scan scan = search.reader().scan(index, request)) {
             for (List<SearchResult.Hit> page = scan.next(); !page.isEmpty(); page = scan.next()) {
                 page.forEach(hit -> ids.add(hit.id()));
             }

@@ -74,6 +74,12 @@ public final class CommandStore {
      * by the first slice that finds it gone.
      */
     public static final String POINT_IN_TIME = "pointInTime";
+    /**
+     * A bulk command: the generation its selection is read from, the one the repository's alias pointed to when its
+     * first slice started. Every slice, every restart and every replaced point in time reads it, so a slice holds the
+     * same documents though a reindex moves the alias meanwhile (slices are cut by shard, then by id).
+     */
+    public static final String SELECTION_INDEX = "selectionIndex";
     /** A bulk command: how its selection was read, a {@link SelectionRead}'s name. */
     public static final String SELECTION_READ = "selectionRead";
 
@@ -159,6 +165,16 @@ public final class CommandStore {
     public boolean replacePointInTime(String commandId, String expected, String opened) {
         return commands.updateOne(Filters.and(Filters.eq(ID, commandId), Filters.eq(POINT_IN_TIME, expected)),
                 Updates.set(POINT_IN_TIME, opened)).getMatchedCount() > 0;
+    }
+
+    /**
+     * Records {@code value} as a command's {@code field} unless the record holds one already (of two slices that
+     * start together, the later reads the earlier's). Returns the value recorded.
+     */
+    public String recordOnce(String commandId, String field, String value) {
+        commands.updateOne(Filters.and(Filters.eq(ID, commandId), Filters.eq(field, null)), Updates.set(field, value));
+        return find(commandId).map(record -> record.getString(field))
+                .orElseThrow(() -> new IllegalStateException("command " + commandId + " has no record"));
     }
 
     private static List<Bson> stateUpdates(State state, Bson... updates) {

@@ -10,7 +10,8 @@ import io.volumizer.stores.Backoff;
 /**
  * One slice of a scan: the documents a query selects, read page by page from a snapshot that holds still while they
  * change, as bulk commands and audits read them. Slices of the same query are read in parallel; they are cut by
- * document id, so a slice holds the same documents in any snapshot of the same index.
+ * shard, then by document id, so a slice holds the same documents in any snapshot of the same concrete index (not
+ * of an alias that moved to one with another number of shards).
  *
  * @param query     the query, or null for every document
  * @param slice     which slice, from 0
@@ -20,7 +21,7 @@ import io.volumizer.stores.Backoff;
  * @param fields    the source fields each hit carries besides its id and version (empty: none)
  * @param retry     how a page is asked again while the cluster cannot be reached (connection refused or closed),
  *                  or null to fail at once
- * @param pointInTime the snapshot every slice reads, opened once ({@link SearchReader#openPointInTime}), or null: each
+ * @param pointInTime the snapshot every slice reads ({@link SearchReader#openPointInTime}), or null: each
  *                  slice reads a scroll of its own, opened with its first page
  */
 public record ScanRequest(ObjectNode query, int slice, int slices, int pageSize, Duration keepAlive,

@@ -26,8 +26,8 @@ public interface SearchReader {
     long count(List<String> indices, ObjectNode query) throws SearchException;
 
     /**
-     * Opens one slice of a scan of an index, or of the point in time the request names (then {@code index} is the
-     * one it was opened over): see {@link ScanRequest}. A point in time that is gone (expired, or its cluster
+     * Opens one slice of a scan of an index, or of the point in time the request names (then {@code index} is not
+     * asked: the point in time holds its indices): see {@link ScanRequest}. A point in time that is gone (expired, or its cluster
      * restarted) fails the scan's first page or a later one with {@link SearchException.Kind#NOT_FOUND}.
      */
     Scan scan(String index, ScanRequest request) throws SearchException;

@@ -43,8 +43,9 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
  * Elasticsearch 7 or OpenSearch through Elasticsearch's low-level REST client: the project's one client of them,
  * built in {@link #connect} and shared by the indices, writers and reads it hands out. The requests it sends (index
  * templates, aliases, bulk writes with external versions, sliced scrolls, searches with aggregations) mean the same
- * to both; points in time are OpenSearch's. Before its first request it asks the cluster what it is ({@code GET /}) and refuses, with an error that
- * says so, a cluster that is neither or not the engine the options named.
+ * to both; points in time are OpenSearch's. Before its first request it asks the cluster what it is
+ * ({@code GET /}) and refuses, with an error that says so, a cluster that is neither or not the engine the options
+ * named.
  */
 public final class Elasticsearch7Engine implements SearchEngine {
 

@@ -34,8 +34,8 @@ import io.volumizer.stores.search.SearchResult.Hit;
 import io.volumizer.stores.search.SortField;
 
 /**
- * Reads with {@code _doc}, {@code _search}, {@code _count}, scrolls and points in time. What a {@link SearchQuery} becomes
- * ({@link #body}) and what an answer is read into ({@link #result}) are pure functions, tested without a cluster.
+ * Reads with {@code _doc}, {@code _search}, {@code _count}, scrolls and points in time. What a {@link SearchQuery}
+ * becomes ({@link #body}) and what an answer is read into ({@link #result}) are pure functions, tested without a cluster.
  */
 final class Elasticsearch7Reader implements SearchReader {
 
@@ -99,7 +99,13 @@ final class Elasticsearch7Reader implements SearchReader {
         }
         Request request = new Request("POST", "/" + index + "/_search/point_in_time");
         request.addParameter("keep_alive", keepAlive(keepAlive));
-        return Optional.of(engine.read(request).path("pit_id").asText());
+        JsonNode answer = engine.read(request);
+        String pointInTime = answer.path("pit_id").asText();
+        if (pointInTime.isBlank()) {
+            String reason = "opening a point in time over " + index + " answered no pit_id";
+            throw new SearchException(SearchException.Kind.FAILED, reason + ": " + answer, reason, null);
+        }
+        return Optional.of(pointInTime);
     }
 
     @Override
@@ -302,7 +308,7 @@ final class Elasticsearch7Reader implements SearchReader {
 
         private final ScanRequest scan;
         private final long total;
-        /** The point in time's id as the engine last answered it: it may change from page to page. */
+        /** The point in time's id as the engine last answered it (the API lets a page answer a new one). */
         private String pointInTime;
         private JsonNode unread;
         private JsonNode after;

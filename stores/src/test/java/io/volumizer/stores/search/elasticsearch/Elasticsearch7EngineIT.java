@@ -210,7 +210,7 @@ class Elasticsearch7EngineIT {
         sharded.refresh(alias);
 
         Optional<String> opened = engine.reader().openPointInTime(alias, Duration.ofMinutes(1));
-        if (!engine.name().equals("opensearch")) {
+        if (!engine.name().equals(SearchOptions.Engine.opensearch.name())) {
             assertThat(opened).as("Elasticsearch OSS has no point in time: slices read scrolls").isEmpty();
             return;
         }
