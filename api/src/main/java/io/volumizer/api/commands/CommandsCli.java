@@ -1,5 +1,6 @@
 package io.volumizer.api.commands;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.MongoException;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -20,6 +22,7 @@ import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.stores.Backoff;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
@@ -102,7 +105,22 @@ public final class CommandsCli {
      * import to apply its changes (and says how to resume one), 1 otherwise.
      */
     public static int follow(Commands commands, String commandId, boolean wait, PrintStream out) throws Exception {
-        ObjectNode status = commands.status(commandId);
+        return follow(() -> commands.status(commandId), wait, out, Backoff.DEFAULT);
+    }
+
+    /** A command's status as the API answers it. */
+    @FunctionalInterface
+    interface StatusSource {
+        ObjectNode read() throws IOException;
+    }
+
+    /**
+     * {@link #follow(Commands, String, boolean, PrintStream)} from {@code source}, asked again (up to {@code retry}'s
+     * attempts in a row) while MongoDB cannot answer, as in a failover: following a command changes nothing, and
+     * its job goes on meanwhile.
+     */
+    static int follow(StatusSource source, boolean wait, PrintStream out, Backoff retry) throws Exception {
+        ObjectNode status = read(source, out, retry);
         boolean terminal = System.console() != null;
         long lastPrinted = 0;
         while (wait && isActive(status)) {
@@ -113,7 +131,7 @@ public final class CommandsCli {
                 lastPrinted = System.nanoTime();
             }
             Thread.sleep(POLL.toMillis());
-            status = commands.status(commandId);
+            status = read(source, out, retry);
         }
         if (terminal && wait) {
             out.print("\r");
@@ -125,6 +143,20 @@ public final class CommandsCli {
             out.println(status.path("message").asText());
         }
         return !wait || state == State.COMPLETED ? 0 : state == State.WAITING_FOR_IMPORT ? WAITING_FOR_IMPORT : 1;
+    }
+
+    private static ObjectNode read(StatusSource source, PrintStream out, Backoff retry) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return source.read();
+            } catch (MongoException e) {
+                if (attempt > retry.maxRetries()) {
+                    throw e;
+                }
+                out.println("status: " + e.getMessage() + " (asking again)");
+                retry.sleep(attempt);
+            }
+        }
     }
 
     /** The exit code of a command followed until its changes wait for an import. */

@@ -1,13 +1,26 @@
 package io.volumizer.api.commands;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+
+import org.junit.jupiter.api.Test;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.MongoException;
+
+import io.volumizer.stores.Backoff;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -65,6 +78,37 @@ class CommandsCliTest {
         CommandsCli.Start start = (CommandsCli.Start) parse(new CommandsCli(), line);
 
         assertThat(start.all).isEqualTo(all);
+    }
+
+    @Test
+    void followingAsksAgainWhileMongoDbCannotAnswer() throws Exception {
+        List<String> answers = new ArrayList<>(List.of("error", "RUNNING", "error", "error", "COMPLETED"));
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+        int exit = CommandsCli.follow(() -> status(answers.remove(0)), true, new PrintStream(printed, true, UTF_8),
+                new Backoff(Duration.ZERO, Duration.ZERO, 2));
+
+        assertThat(exit).as("completed").isZero();
+        assertThat(answers).isEmpty();
+        assertThat(printed.toString(UTF_8)).contains("status: Chunk 556 not found (asking again)");
+    }
+
+    @Test
+    void followingGivesUpAfterItsAttemptsInARow() {
+        List<String> answers = new ArrayList<>(List.of("RUNNING", "error", "error", "error", "COMPLETED"));
+
+        assertThatThrownBy(() -> CommandsCli.follow(() -> status(answers.remove(0)), true,
+                new PrintStream(new ByteArrayOutputStream(), true, UTF_8), new Backoff(Duration.ZERO, Duration.ZERO, 1)))
+                .isInstanceOf(MongoException.class);
+        assertThat(answers).as("no more asked").containsExactly("error", "COMPLETED");
+    }
+
+    /** A status in {@code state}, or MongoDB's error for "error". */
+    private static ObjectNode status(String state) {
+        if (state.equals("error")) {
+            throw new MongoException("Chunk 556 not found");
+        }
+        return JsonNodeFactory.instance.objectNode().put("state", state).put("total", 10).put("processed", 5);
     }
 
     private static CommandsCli.Subcommand parse(CommandsCli cli, String line) {
