@@ -14,7 +14,6 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.mongodb.MongoException;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -23,6 +22,7 @@ import io.volumizer.options.Options;
 import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.stores.Backoff;
+import io.volumizer.stores.mongodb.MongoReads;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
@@ -120,7 +120,7 @@ public final class CommandsCli {
      * its job goes on meanwhile.
      */
     static int follow(StatusSource source, boolean wait, PrintStream out, Backoff retry) throws Exception {
-        ObjectNode status = read(source, out, retry);
+        ObjectNode status = MongoReads.retried(retry, "the command's status", source::read);
         boolean terminal = System.console() != null;
         long lastPrinted = 0;
         while (wait && isActive(status)) {
@@ -131,7 +131,7 @@ public final class CommandsCli {
                 lastPrinted = System.nanoTime();
             }
             Thread.sleep(POLL.toMillis());
-            status = read(source, out, retry);
+            status = MongoReads.retried(retry, "the command's status", source::read);
         }
         if (terminal && wait) {
             out.print("\r");
@@ -143,20 +143,6 @@ public final class CommandsCli {
             out.println(status.path("message").asText());
         }
         return !wait || state == State.COMPLETED ? 0 : state == State.WAITING_FOR_IMPORT ? WAITING_FOR_IMPORT : 1;
-    }
-
-    private static ObjectNode read(StatusSource source, PrintStream out, Backoff retry) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return source.read();
-            } catch (MongoException e) {
-                if (attempt > retry.maxRetries()) {
-                    throw e;
-                }
-                out.println("status: " + e.getMessage() + " (asking again)");
-                retry.sleep(attempt);
-            }
-        }
     }
 
     /** The exit code of a command followed until its changes wait for an import. */

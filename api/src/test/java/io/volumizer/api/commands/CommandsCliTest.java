@@ -90,7 +90,7 @@ class CommandsCliTest {
 
         assertThat(exit).as("completed").isZero();
         assertThat(answers).isEmpty();
-        assertThat(printed.toString(UTF_8)).contains("status: Chunk 556 not found (asking again)");
+        assertThat(printed.toString(UTF_8)).contains("COMPLETED");
     }
 
     @Test

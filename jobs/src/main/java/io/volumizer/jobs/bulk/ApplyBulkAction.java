@@ -24,7 +24,7 @@ import com.mongodb.client.model.Filters;
 
 import io.volumizer.jobs.internal.StageMetrics;
 import io.volumizer.jobs.internal.stores.MongoConnection;
-import io.volumizer.jobs.internal.stores.MongoReads;
+import io.volumizer.stores.mongodb.MongoReads;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
 import io.volumizer.options.steps.BulkUpdateOptions.Action;

@@ -13,7 +13,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
-import io.volumizer.jobs.internal.stores.MongoReads;
+import io.volumizer.stores.mongodb.MongoReads;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.DocumentFields;
 
@@ -67,6 +67,6 @@ final class MongoSubtree implements Propagation.Subtree {
     }
 
     private <T> T retried(String what, Supplier<T> read) {
-        return MongoReads.retried(backoff, what, read);
+        return MongoReads.retried(backoff, what, read::get);
     }
 }

@@ -1,6 +1,4 @@
-package io.volumizer.jobs.internal.stores;
-
-import java.util.function.Supplier;
+package io.volumizer.stores.mongodb;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,7 +7,10 @@ import com.mongodb.MongoException;
 
 import io.volumizer.stores.Backoff;
 
-/** A MongoDB read retried with backoff while MongoDB cannot be reached; past the retries, the error fails the job. */
+/**
+ * A MongoDB read retried with backoff while MongoDB cannot answer (unreachable, failing over); past the retries, the
+ * error is the caller's (a job's failure, a follower's exit).
+ */
 public final class MongoReads {
 
     private static final Logger LOG = LoggerFactory.getLogger(MongoReads.class);
@@ -17,8 +18,14 @@ public final class MongoReads {
     private MongoReads() {
     }
 
+    /** A read that may fail with MongoDB's errors, and with {@code E}. */
+    @FunctionalInterface
+    public interface Read<T, E extends Exception> {
+        T get() throws E;
+    }
+
     /** @param what the read, as the log names it ({@code <command>: reading selected documents}) */
-    public static <T> T retried(Backoff backoff, String what, Supplier<T> read) {
+    public static <T, E extends Exception> T retried(Backoff backoff, String what, Read<T, E> read) throws E {
         for (int attempt = 1; ; attempt++) {
             try {
                 return read.get();
