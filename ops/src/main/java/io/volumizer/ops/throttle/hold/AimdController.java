@@ -14,7 +14,10 @@ import java.util.Locale;
  * only probes from there by additive steps (as CUBIC returns fast to its last congestion window and probes slowly
  * around it): additive steps alone, sized for one machine, take minutes to climb back thousands of docs/s on another.
  *
- * <p>A decrease is judged on one window: the users feel a bad window at once. A probing step beyond the recovery is
+ * <p>A decrease is judged on the p95 of the last {@code decreaseWindows} windows together, the span the users' figure
+ * counts (10 s), and only once the last window is over the target too: one slow window inside a span that stays
+ * under costs no cut (runs 6 to 13 of the curve met the windows figure more often than the rate figure, cutting on
+ * single 5-s windows). A window far over the target ({@value #FAR_OVER} times) cuts at once. A probing step beyond the recovery is
  * judged on the p95 of the last {@code probeWindows} windows together: a window holds a few dozen requests, whose p95
  * is their third or fourth slowest, and a probe on one lucky window climbs past the knee (runs 1 to 3 of the curve:
  * 94 to 97% of the windows under the target), while a headroom wide enough to absorb that noise stops the climb far
@@ -29,9 +32,13 @@ import java.util.Locale;
  * @param ceiling        the highest limit set; 0 for none
  * @param minRequests    fewer requests in a window say nothing about their p95
  * @param probeWindows   how many windows, the last included, a probing step is judged on
+ * @param decreaseWindows how many windows, the last included, a decrease is judged on
  */
 public record AimdController(double targetSeconds, double increase, double decreaseFactor, double headroom,
-        double floor, double ceiling, long minRequests, int probeWindows) {
+        double floor, double ceiling, long minRequests, int probeWindows, int decreaseWindows) {
+
+    /** A window's p95 this many times the target cuts the limit whatever the span before it. */
+    static final double FAR_OVER = 1.5;
 
     /** An achieved rate this far under the limit means the limit is not what holds the job back. */
     static final double REACHED = 0.8;
@@ -69,10 +76,10 @@ public record AimdController(double targetSeconds, double increase, double decre
     public AimdController {
         if (!(targetSeconds > 0) || !(increase > 0) || !(decreaseFactor > 0 && decreaseFactor < 1)
                 || !(headroom > 0 && headroom <= 1) || !(floor > 0) || ceiling < 0 || (ceiling > 0 && ceiling < floor)
-                || minRequests < 1 || probeWindows < 1) {
+                || minRequests < 1 || probeWindows < 1 || decreaseWindows < 1) {
             throw new IllegalArgumentException("a hold needs a target p95 > 0, an increase > 0, a decrease factor "
                     + "between 0 and 1, a headroom in (0, 1], a floor > 0, a ceiling of 0 (none) or at least the floor, at "
-                    + "least 1 request a window and at least 1 window to judge a probe on");
+                    + "least 1 request a window and at least 1 window to judge a probe or a decrease on");
         }
     }
 
@@ -100,18 +107,26 @@ public record AimdController(double targetSeconds, double increase, double decre
      *
      * @param limit    the limit now
      * @param window   the users' requests in the window
+     * @param decreaseSpan the users' requests in the last {@code decreaseWindows} windows (fewer after a start or an
+     *                 API restart), this one included
      * @param probeSpan the users' requests in the last {@code probeWindows} windows (fewer after a start or an API
      *                 restart), this one included
      * @param achieved docs/s the throttled jobs let through in the window (NaN: unknown)
      * @param phase    where the controller is
      */
-    public Decision decide(double limit, LatencyHistogram window, LatencyHistogram probeSpan, double achieved, Phase phase) {
+    public Decision decide(double limit, LatencyHistogram window, LatencyHistogram decreaseSpan,
+            LatencyHistogram probeSpan, double achieved, Phase phase) {
         long requests = window.count();
         if (requests < minRequests) {
             return new Decision(Kind.HOLD, limit, requests + " requests, fewer than " + minRequests + ": too few to judge");
         }
         double p95 = window.quantile(0.95);
         if (p95 > targetSeconds) {
+            double spanP95 = decreaseSpan.quantile(0.95);
+            if (p95 <= FAR_OVER * targetSeconds && spanP95 <= targetSeconds) {
+                return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " over the target, but " + ms(spanP95)
+                        + " over the last " + decreaseSpan.count() + " requests");
+            }
             if (phase.settling()) {
                 return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " over the target, but the last decrease "
                         + "may not show yet");

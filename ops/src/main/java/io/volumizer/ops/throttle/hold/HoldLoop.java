@@ -50,7 +50,10 @@ public final class HoldLoop {
 
     private double current;
     private AimdController.Phase phase = AimdController.Phase.START;
-    /** The API's histograms at the starts of the last windows, oldest first: the probe span begins at the first. */
+    /**
+     * The API's histograms at the starts of the last windows, oldest first: the longer of the probe and decrease spans
+     * begins at the first.
+     */
     private final Deque<LatencyHistogram> windowStarts = new ArrayDeque<>();
     private PassedCounts lastPassed;
     private long lastNanos;
@@ -108,8 +111,8 @@ public final class HoldLoop {
         LatencyHistogram latencies = LatencyHistogram.of(apiSamples, group);
         Optional<LatencyHistogram> window = apiSamples.isEmpty() ? Optional.empty() : latencies.since(windowStarts.getLast());
         AimdController.Decision decision = window
-                .map(requests -> controller.decide(current, requests,
-                        latencies.since(windowStarts.getFirst()).orElse(requests), achieved, phase))
+                .map(requests -> controller.decide(current, requests, span(latencies, controller.decreaseWindows(), requests),
+                        span(latencies, controller.probeWindows(), requests), achieved, phase))
                 .orElse(new AimdController.Decision(AimdController.Kind.HOLD, current, apiSamples.isEmpty()
                         ? "the API's metrics did not answer" : "the API restarted: its counts began again"));
         if (decision.limit() != current) {
@@ -128,13 +131,20 @@ public final class HoldLoop {
         }
         if (!apiSamples.isEmpty()) {
             windowStarts.add(latencies);
-            while (windowStarts.size() > controller.probeWindows()) {
+            while (windowStarts.size() > Math.max(controller.probeWindows(), controller.decreaseWindows())) {
                 windowStarts.removeFirst();
             }
         }
         lastPassed = passed;
         lastNanos = now;
         return decision;
+    }
+
+    /** The requests of the last {@code windows} windows (fewer after a start or an API restart), this one included. */
+    private LatencyHistogram span(LatencyHistogram now, int windows, LatencyHistogram window) {
+        LatencyHistogram start = windowStarts.stream().skip(Math.max(0, windowStarts.size() - windows)).findFirst()
+                .orElseThrow();
+        return now.since(start).orElse(window);
     }
 
     /** The limit set last. */

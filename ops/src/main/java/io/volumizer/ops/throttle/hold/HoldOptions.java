@@ -62,8 +62,13 @@ public final class HoldOptions {
     public long minRequests;
 
     @Option(names = "--hold-probe-span", defaultValue = "PT30S", description = "A probing increase is judged on the "
-            + "users' p95 over this span, the last windows together; a decrease on one window (default: ${DEFAULT-VALUE}).")
+            + "users' p95 over this span, the last windows together (default: ${DEFAULT-VALUE}).")
     public Duration probeSpan;
+
+    @Option(names = "--hold-decrease-span", defaultValue = "PT10S", description = "A decrease is judged on the users' "
+            + "p95 over this span, the last windows together, once the last window is over the target too; a window "
+            + "far over it cuts at once (default: ${DEFAULT-VALUE}).")
+    public Duration decreaseSpan;
 
     @Option(names = "--hold-metrics-port", defaultValue = "8092", description = "Where the controller serves its "
             + "Prometheus metrics; 0: nowhere (default: ${DEFAULT-VALUE}).")
@@ -72,7 +77,11 @@ public final class HoldOptions {
     /** The controller these options describe, holding {@code p95}. */
     public AimdController controller(Duration p95) {
         return new AimdController(p95.toNanos() / 1e9, increase, decrease, headroom, floor, ceiling, minRequests,
-                (int) Math.max(1, probeSpan.toMillis() / interval.toMillis()));
+                windows(probeSpan), windows(decreaseSpan));
+    }
+
+    private int windows(Duration span) {
+        return (int) Math.max(1, span.toMillis() / interval.toMillis());
     }
 
     /** A latency: {@code 50ms}, {@code 0.2s}, or ISO-8601 ({@code PT0.05S}). */

@@ -15,7 +15,7 @@ class AimdControllerTest {
 
     private static final Phase AFTER_A_DECREASE_LONG_AGO = new Phase(false, false, Double.NaN, Double.NaN);
     private static final Phase SETTLING = new Phase(false, true, 1000, 1000);
-    private static final AimdController CONTROLLER = new AimdController(0.05, 25, 0.7, 0.8, 10, 1000, 50, 6);
+    private static final AimdController CONTROLLER = new AimdController(0.05, 25, 0.7, 0.8, 10, 1000, 50, 6, 2);
 
     /** A window of navigation requests: {@code fast} under 10 ms, {@code slow} between 10 and 100 ms. */
     private static LatencyHistogram window(int fast, int slow) {
@@ -24,25 +24,25 @@ class AimdControllerTest {
 
     @Test
     void raisesByAStepWhileUsersAreComfortablyUnderTheTarget() {
-        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), window(100, 0), 198, AFTER_A_DECREASE_LONG_AGO);
+        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), window(100, 0), window(100, 0), 198, AFTER_A_DECREASE_LONG_AGO);
         assertThat(decision.kind()).isEqualTo(Kind.INCREASE);
         assertThat(decision.limit()).isEqualTo(225);
     }
 
     @Test
     void doublesUntilItsFirstDecrease() {
-        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), window(100, 0), 198, Phase.START);
+        AimdController.Decision decision = CONTROLLER.decide(200, window(100, 0), window(100, 0), window(100, 0), 198, Phase.START);
         assertThat(decision.limit()).isEqualTo(400);
         assertThat(decision.reason()).contains("slow start");
-        assertThat(CONTROLLER.decide(800, window(100, 0), window(100, 0), 800, Phase.START).limit()).as("at the ceiling").isEqualTo(1000);
+        assertThat(CONTROLLER.decide(800, window(100, 0), window(100, 0), window(100, 0), 800, Phase.START).limit()).as("at the ceiling").isEqualTo(1000);
     }
 
     @Test
     void climbsBackTowardsTheCongestedRateQuicklyThenProbesByItsStep() {
         Phase afterCongestionAt1000 = new Phase(false, false, 1000, 890);
         // 0.9 of 1000 in three windows: from 300, a third of the 600 left
-        assertThat(CONTROLLER.decide(300, window(100, 0), window(100, 0), 300, afterCongestionAt1000).limit()).isEqualTo(500);
-        assertThat(CONTROLLER.decide(890, window(100, 0), window(100, 0), 890, afterCongestionAt1000).limit()).isEqualTo(915);
+        assertThat(CONTROLLER.decide(300, window(100, 0), window(100, 0), window(100, 0), 300, afterCongestionAt1000).limit()).isEqualTo(500);
+        assertThat(CONTROLLER.decide(890, window(100, 0), window(100, 0), window(100, 0), 890, afterCongestionAt1000).limit()).isEqualTo(915);
         // congested at the higher of this window's 600 and the last one's 890 (the stall held this one back)
         Phase next = afterCongestionAt1000.after(new AimdController.Decision(Kind.DECREASE, 420, "over"), 600, 900);
         assertThat(next).isEqualTo(new Phase(false, true, 890, 600));
@@ -54,67 +54,86 @@ class AimdControllerTest {
     @Test
     void cutsByItsFactorFromWhatTheJobsAchievedWhenOverTheTarget() {
         // p95 of 50 fast, 50 slow: (0.01, 0.1] at rank 95, about 91 ms
-        assertThat(CONTROLLER.decide(400, window(50, 50), window(50, 50), 400, AFTER_A_DECREASE_LONG_AGO))
+        assertThat(CONTROLLER.decide(400, window(50, 50), window(50, 50), window(50, 50), 400, AFTER_A_DECREASE_LONG_AGO))
                 .satisfies(d -> assertThat(d.kind()).isEqualTo(Kind.DECREASE))
                 .satisfies(d -> assertThat(d.limit()).isEqualTo(280));
         // the jobs achieved less than the limit: the cut starts from what they achieved
-        assertThat(CONTROLLER.decide(400, window(50, 50), window(50, 50), 100, AFTER_A_DECREASE_LONG_AGO).limit()).isEqualTo(70);
+        assertThat(CONTROLLER.decide(400, window(50, 50), window(50, 50), window(50, 50), 100, AFTER_A_DECREASE_LONG_AGO).limit()).isEqualTo(70);
         // never under the floor, never 0
-        assertThat(CONTROLLER.decide(12, window(50, 50), window(50, 50), 12, AFTER_A_DECREASE_LONG_AGO).limit()).isEqualTo(10);
+        assertThat(CONTROLLER.decide(12, window(50, 50), window(50, 50), window(50, 50), 12, AFTER_A_DECREASE_LONG_AGO).limit()).isEqualTo(10);
     }
 
     @Test
     void cutsFromTheRecentRateNotFromAWindowAStallDepressed() {
         Phase ranAt900 = new Phase(false, false, Double.NaN, 900);
         // the window over the target achieved 300 docs/s after 900: the cut starts from 900
-        assertThat(CONTROLLER.decide(1000, window(50, 50), window(50, 50), 300, ranAt900).limit()).isEqualTo(630);
+        assertThat(CONTROLLER.decide(1000, window(50, 50), window(50, 50), window(50, 50), 300, ranAt900).limit()).isEqualTo(630);
         // never from more than the limit
-        assertThat(CONTROLLER.decide(500, window(50, 50), window(50, 50), 300, ranAt900).limit()).isEqualTo(350);
+        assertThat(CONTROLLER.decide(500, window(50, 50), window(50, 50), window(50, 50), 300, ranAt900).limit()).isEqualTo(350);
+    }
+
+    @Test
+    void cutsOnlyWhenTheLastTenSecondsAreOverTooUnlessTheWindowIsFarOver() {
+        // a window just over (10 slow of 100: 55 ms) in a span under the target (rank 285 of 300 among the fast)
+        AimdController.Decision held = CONTROLLER.decide(400, window(90, 10), window(290, 10), window(290, 10), 400,
+                AFTER_A_DECREASE_LONG_AGO);
+        assertThat(held.kind()).isEqualTo(Kind.HOLD);
+        assertThat(held.reason()).contains("over the last 300 requests");
+        // the span over too (20 slow of 200: rank 190, 10 into the slow bucket: 55 ms)
+        assertThat(CONTROLLER.decide(400, window(90, 10), window(180, 20), window(180, 20), 400,
+                AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.DECREASE);
+        // a window far over the target (about 91 ms) cuts whatever the span before it
+        assertThat(CONTROLLER.decide(400, window(50, 50), window(1000, 50), window(1000, 50), 400,
+                AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.DECREASE);
+        // and a span over the target with the last window under it cuts nothing: that news is old
+        assertThat(CONTROLLER.decide(400, window(100, 0), window(50, 50), window(50, 50), 400,
+                AFTER_A_DECREASE_LONG_AGO).kind()).isNotEqualTo(Kind.DECREASE);
     }
 
     @Test
     void waitsOneWindowForADecreaseToShow() {
-        assertThat(CONTROLLER.decide(280, window(50, 50), window(50, 50), 280, SETTLING).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(280, window(50, 50), window(50, 50), window(50, 50), 280, SETTLING).kind()).isEqualTo(Kind.HOLD);
     }
 
     @Test
     void holdsNearTheTargetOnTooFewRequestsAndWhenTheLimitIsNotWhatHoldsTheJobsBack() {
         // p95 between 80 and 100% of the target: 6 slow of 100 puts rank 95 at 0.01 + 0.09 * 1/6 = 25 ms: comfortable;
         // 10 slow of 100 puts it at 0.01 + 0.09 * 5/10 = 55 ms: over; 8 slow: 0.01 + 0.09 * 3/8 = 43.75 ms: near
-        assertThat(CONTROLLER.decide(200, window(92, 8), window(92, 8), 200, AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.HOLD);
-        assertThat(CONTROLLER.decide(200, window(20, 0), window(20, 0), 200, AFTER_A_DECREASE_LONG_AGO).reason()).contains("too few");
-        assertThat(CONTROLLER.decide(200, window(100, 0), window(100, 0), 120, AFTER_A_DECREASE_LONG_AGO))
+        assertThat(CONTROLLER.decide(200, window(92, 8), window(92, 8), window(92, 8), 200, AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(200, window(20, 0), window(20, 0), window(20, 0), 200, AFTER_A_DECREASE_LONG_AGO).reason()).contains("too few");
+        assertThat(CONTROLLER.decide(200, window(100, 0), window(100, 0), window(100, 0), 120, AFTER_A_DECREASE_LONG_AGO))
                 .satisfies(d -> assertThat(d.kind()).isEqualTo(Kind.HOLD))
                 .satisfies(d -> assertThat(d.reason()).contains("would change nothing"));
-        assertThat(CONTROLLER.decide(200, window(100, 0), window(100, 0), Double.NaN, AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.HOLD);
-        assertThat(CONTROLLER.decide(1000, window(100, 0), window(100, 0), 1000, AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(200, window(100, 0), window(100, 0), window(100, 0), Double.NaN, AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.HOLD);
+        assertThat(CONTROLLER.decide(1000, window(100, 0), window(100, 0), window(100, 0), 1000, AFTER_A_DECREASE_LONG_AGO).kind()).isEqualTo(Kind.HOLD);
     }
 
     @Test
     void probesOnlyWhenTheWholeSpanIsComfortablyUnderTheTarget() {
         // a fast window after slower ones: 100 fast, in a span of 200 fast and 18 slow (rank 207.1 of 218, 7.1 into
         // the slow bucket: 0.01 + 0.09 * 7.1/18 = 45.5 ms, between 80% of the target and the target)
-        AimdController.Decision held = CONTROLLER.decide(200, window(100, 0), window(200, 18), 200, AFTER_A_DECREASE_LONG_AGO);
+        AimdController.Decision held = CONTROLLER.decide(200, window(100, 0), window(100, 0), window(200, 18), 200, AFTER_A_DECREASE_LONG_AGO);
         assertThat(held.kind()).isEqualTo(Kind.HOLD);
         assertThat(held.reason()).contains("over the last 218 requests");
         // and a window near the target in a span comfortably under it does not stop the probing
-        assertThat(CONTROLLER.decide(200, window(92, 8), window(500, 8), 200, AFTER_A_DECREASE_LONG_AGO).kind())
+        assertThat(CONTROLLER.decide(200, window(92, 8), window(92, 8), window(500, 8), 200, AFTER_A_DECREASE_LONG_AGO).kind())
                 .isEqualTo(Kind.INCREASE);
         // recovering towards a rate known to hold is judged on the window alone
         Phase afterCongestionAt1000 = new Phase(false, false, 1000, 890);
-        assertThat(CONTROLLER.decide(300, window(100, 0), window(200, 18), 300, afterCongestionAt1000).kind())
+        assertThat(CONTROLLER.decide(300, window(100, 0), window(100, 0), window(200, 18), 300, afterCongestionAt1000).kind())
                 .isEqualTo(Kind.INCREASE);
         // and so is a decrease
-        assertThat(CONTROLLER.decide(400, window(50, 50), window(500, 50), 400, AFTER_A_DECREASE_LONG_AGO).kind())
+        assertThat(CONTROLLER.decide(400, window(50, 50), window(50, 50), window(500, 50), 400, AFTER_A_DECREASE_LONG_AGO).kind())
                 .isEqualTo(Kind.DECREASE);
     }
 
     @Test
     void refusesSettingsThatCannotConverge() {
         for (List<Double> bad : List.of(List.of(0.0, 25.0, 0.7), List.of(0.05, 0.0, 0.7), List.of(0.05, 25.0, 1.0))) {
-            assertThatThrownBy(() -> new AimdController(bad.get(0), bad.get(1), bad.get(2), 0.8, 10, 0, 50, 6))
+            assertThatThrownBy(() -> new AimdController(bad.get(0), bad.get(1), bad.get(2), 0.8, 10, 0, 50, 6, 2))
                     .isInstanceOf(IllegalArgumentException.class);
         }
-        assertThatThrownBy(() -> new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 0, 2)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 6, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -26,7 +26,7 @@ class HoldLoopTest {
 
     private HoldLoop loop(HoldMetrics metrics) {
         return new HoldLoop(() -> apiScrapes.remove(0), () -> jobSamples(passedScrapes.remove(0)), () -> Set.of("a1", "a2"),
-                ApiRouteGroup.NAVIGATION, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 2), limits::add, metrics,
+                ApiRouteGroup.NAVIGATION, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 2, 2), limits::add, metrics,
                 new PrintStream(log, true, StandardCharsets.UTF_8), () -> nanos.addAndGet(5_000_000_000L));
     }
 
