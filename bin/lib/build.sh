@@ -187,10 +187,8 @@ run_bench() {
   local jar=$ROOT/benchmarks/target/benchmarks.jar results=$ROOT/benchmarks/results
   ensure_built benchmarks >/dev/null
   case "$suite" in
-    generators)
-      [[ $# -eq 0 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
-      java -cp "$jar" io.volumizer.benchmarks.generators.GeneratorBenchmarks "$results" "$ROOT/benchmarks/scripts/jmh_report.py"
-      ;;
+    generators) [[ $# -eq 0 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
+      java -cp "$jar" io.volumizer.benchmarks.generators.GeneratorBenchmarks "$results" "$ROOT/benchmarks/scripts/jmh_report.py" ;;
     text) ensure_tools pdftotext:poppler-utils
       java -cp "$jar" io.volumizer.benchmarks.text.TextAgreementBenchmark --results "$results" "$@" ;;
     pipeline) store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" --store-service mongodb "$@" ;;

@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -245,7 +244,7 @@ public final class TopologyFile {
     private IndexProfile profile(Node node, String field) {
         String text = scalar(node, field);
         for (IndexProfile profile : IndexProfile.values()) {
-            if (profile.name().toLowerCase(Locale.ROOT).equals(text)) {
+            if (profile.id().equals(text)) {
                 return profile;
             }
         }

@@ -1,0 +1,220 @@
+package io.volumizer.ops.plan;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.volumizer.domain.topology.Topology;
+import io.volumizer.ops.plan.NodeTypes.NodeType;
+import io.volumizer.stores.search.IndexLayout;
+
+/**
+ * A blueprint from measured costs: each repository's share of the documents (routed as the generate job routes
+ * them) times what a document of each type costs (a {@link Calibration}), against the node types asked for. Every
+ * rule of thumb it applies is a named constant, and each is printed with the plan.
+ */
+public final class Planner {
+
+    /** Nodes are sized to run at this share of their CPU at the rates asked: the rest absorbs merges and peaks. */
+    static final double CPU_TARGET = 0.7;
+    /** A data disk is filled to this share: Elasticsearch stops allocating at 85% (its low watermark), merges need room. */
+    static final double DISK_FILL = 0.75;
+    /** Elasticsearch's guidance: at most 20 shards per GiB of heap. */
+    static final double SHARDS_PER_HEAP_GIB = 20;
+    /** Elasticsearch's heap: half the memory, at most 31 GiB (compressed pointers). */
+    static final double MAX_HEAP_GIB = 31;
+    /** MongoDB's WiredTiger cache: half of the memory less 1 GiB; the indexes must fit in it (the seeds' limit). */
+    static final double WIRED_TIGER_SHARE = 0.5;
+    /** Members of a MongoDB replica set (a shard). */
+    static final int REPLICA_SET_MEMBERS = 3;
+    /** Kafka's replication factor. */
+    static final int KAFKA_REPLICATION = 3;
+    /** A Flink slot is a vCPU. */
+    static final int SLOTS_PER_VCPU = 1;
+
+    static final double GIB = 1024.0 * 1024 * 1024;
+
+    private Planner() {
+    }
+
+    /** What a plan is asked for. */
+    public record Request(double documents, double importRate, double reindexHours, double targetShardGiB,
+            double kafkaRetentionHours, NodeType searchNode, NodeType mongoNode, NodeType flinkNode) {
+        public Request {
+            if (!(documents > 0) || !(importRate > 0) || !(reindexHours > 0) || !(kafkaRetentionHours > 0)) {
+                throw new IllegalArgumentException("a plan needs documents, an import rate, reindex hours and a Kafka "
+                        + "retention, each > 0");
+            }
+            if (!(targetShardGiB >= 10 && targetShardGiB <= 50)) {
+                throw new IllegalArgumentException("--shard-size must be between 10 and 50 GiB (Elasticsearch's "
+                        + "guidance for search shards), was " + targetShardGiB);
+            }
+        }
+    }
+
+    /** One repository's part: its documents, their bytes in each store, and its index's primary shards. */
+    public record RepositoryPlan(String repository, String profile, double documents, double mongoDataGiB,
+            double mongoIndexGiB, double blobGiB, double searchPrimaryGiB, int primaryShards, int replicas,
+            double shardGiB, int shardsInTopology) {
+    }
+
+    /** A count of nodes (or slots, or partitions) and what each constraint alone would need. */
+    public record Sized(int count, Map<String, Double> needs) {
+        static Sized of(Map<String, Double> needs) {
+            int count = (int) Math.max(1, Math.ceil(needs.values().stream().mapToDouble(Double::doubleValue).max()
+                    .orElse(1) - 1e-9));
+            return new Sized(count, needs);
+        }
+    }
+
+    /**
+     * @param reindexRate       docs/s a full reindex must run at to end in the hours asked
+     * @param reindexHoursOnPlan the hours a full reindex takes on the planned nodes, limited by {@code reindexLimit}
+     */
+    public record Blueprint(Request request, List<RepositoryPlan> repositories, Sized mongoShards, int mongoNodes,
+            Sized searchDataNodes, Sized importSlots, Sized indexSlots, Sized reindexSlots, int taskManagers,
+            Sized kafkaPartitions, double kafkaStorageGiB, double reindexRate, double reindexHoursOnPlan,
+            String reindexLimit, List<String> assumptions) {
+    }
+
+    public static Blueprint plan(Request request, Calibration calibration, Topology topology, DocumentShares shares) {
+        List<RepositoryPlan> repositories = new ArrayList<>();
+        double mongoData = 0;
+        double mongoIndex = 0;
+        double searchStored = 0;
+        int shardCopies = 0;
+        // CPU seconds per document of the run, weighted by where its documents go
+        Map<String, Double> importCpu = new LinkedHashMap<>();
+        Map<String, Double> indexCpu = new LinkedHashMap<>();
+        Map<String, Double> reindexCpu = new LinkedHashMap<>();
+        for (String repository : topology.repositories()) {
+            IndexLayout layout = topology.indexLayouts().getOrDefault(repository, IndexLayout.TEMPLATE);
+            String profile = layout.profile().id();
+            double data = 0;
+            double index = 0;
+            double blob = 0;
+            double search = 0;
+            for (Map.Entry<String, Double> type : shares.shares().getOrDefault(repository, Map.of()).entrySet()) {
+                double documents = request.documents() * type.getValue();
+                Calibration.TypeCosts costs = calibration.types().get(type.getKey());
+                if (costs == null) {
+                    throw new IllegalArgumentException("the calibration has no costs for documents of type "
+                            + type.getKey() + ": measure it again (bin/volumizer bench calibrate)");
+                }
+                data += documents * costs.mongoDataBytes();
+                index += documents * costs.mongoIndexBytes();
+                blob += documents * costs.blobBytes();
+                Double searchBytes = costs.searchBytes().get(profile);
+                if (searchBytes == null) {
+                    throw new IllegalArgumentException("the calibration has no search-engine size of " + type.getKey()
+                            + " documents in a " + profile + " index");
+                }
+                search += documents * searchBytes;
+            }
+            double share = shares.of(repository);
+            for (String process : List.of(Calibration.FLINK, Calibration.MONGODB, Calibration.SEARCH, Calibration.KAFKA)) {
+                importCpu.merge(process, share * calibration.cpuSeconds("import", process), Double::sum);
+                indexCpu.merge(process, share * calibration.cpuSeconds(calibration.stage("index", profile), process),
+                        Double::sum);
+                reindexCpu.merge(process, share * calibration.cpuSeconds(calibration.stage("reindex", profile), process),
+                        Double::sum);
+            }
+            int primaries = (int) Math.max(1, Math.ceil(search / GIB / request.targetShardGiB()));
+            int replicas = layout.replicas() != null ? layout.replicas() : 1;
+            repositories.add(new RepositoryPlan(repository, profile, request.documents() * share, data / GIB,
+                    index / GIB, blob / GIB, search / GIB, primaries, replicas, search / GIB / primaries,
+                    layout.shards() != null ? layout.shards() : 0));
+            mongoData += data;
+            mongoIndex += index;
+            searchStored += search * (1 + replicas);
+            shardCopies += primaries * (1 + replicas);
+        }
+        double reindexRate = request.documents() / (request.reindexHours() * 3600);
+        NodeType mongo = request.mongoNode();
+        NodeType search = request.searchNode();
+
+        double wiredTigerCache = WIRED_TIGER_SHARE * (mongo.memoryGiB() - 1);
+        Map<String, Double> mongoNeeds = new LinkedHashMap<>();
+        mongoNeeds.put("indexes in the WiredTiger cache", mongoIndex / GIB / wiredTigerCache);
+        mongoNeeds.put("data and indexes on disk", (mongoData + mongoIndex) / GIB / (mongo.diskGiB() * DISK_FILL));
+        mongoNeeds.put("import CPU (primaries)", request.importRate() * importCpu.get(Calibration.MONGODB)
+                / (mongo.vcpu() * CPU_TARGET));
+        mongoNeeds.put("reindex reads CPU (primaries)", reindexRate * reindexCpu.get(Calibration.MONGODB)
+                / (mongo.vcpu() * CPU_TARGET));
+        Sized mongoShards = Sized.of(mongoNeeds);
+
+        double heap = Math.min(MAX_HEAP_GIB, search.memoryGiB() / 2);
+        double writeCopies = searchStored == 0 ? 1 : shardCopiesPerPrimary(repositories);
+        Map<String, Double> searchNeeds = new LinkedHashMap<>();
+        searchNeeds.put("index on disk, with replicas", searchStored / GIB / (search.diskGiB() * DISK_FILL));
+        searchNeeds.put("shards per heap", shardCopies / (SHARDS_PER_HEAP_GIB * heap));
+        searchNeeds.put("import indexing CPU, with replicas", request.importRate() * indexCpu.get(Calibration.SEARCH)
+                * writeCopies / (search.vcpu() * CPU_TARGET));
+        searchNeeds.put("reindex indexing CPU, with replicas", reindexRate * reindexCpu.get(Calibration.SEARCH)
+                * writeCopies / (search.vcpu() * CPU_TARGET));
+        Sized searchNodes = Sized.of(searchNeeds);
+
+        Sized importSlots = slots("import", request.importRate() * importCpu.get(Calibration.FLINK));
+        Sized indexSlots = slots("index", request.importRate() * indexCpu.get(Calibration.FLINK));
+        Sized reindexSlots = slots("reindex", reindexRate * reindexCpu.get(Calibration.FLINK));
+        int slots = importSlots.count() + indexSlots.count() + reindexSlots.count();
+        int taskManagers = (int) Math.ceil(slots / (double) (request.flinkNode().vcpu() * SLOTS_PER_VCPU));
+
+        Map<String, Double> partitionNeeds = new LinkedHashMap<>();
+        partitionNeeds.put("import readers", (double) importSlots.count());
+        partitionNeeds.put("index readers", (double) indexSlots.count());
+        Sized partitions = Sized.of(partitionNeeds);
+        double eventBytes = calibration.kafkaBytesPerEvent().values().stream().mapToDouble(Double::doubleValue).sum();
+        double retained = Math.min(request.documents(), request.importRate() * request.kafkaRetentionHours() * 3600);
+        double kafkaStorage = retained * eventBytes * KAFKA_REPLICATION / GIB;
+
+        // The reindex on the planned nodes: the slowest of what each side can take
+        Map<String, Double> reindexRates = new LinkedHashMap<>();
+        reindexRates.put("Flink slots", rate(reindexSlots.count() * CPU_TARGET, reindexCpu.get(Calibration.FLINK)));
+        reindexRates.put("search data nodes", rate(searchNodes.count() * search.vcpu() * CPU_TARGET / writeCopies,
+                reindexCpu.get(Calibration.SEARCH)));
+        reindexRates.put("MongoDB primaries", rate(mongoShards.count() * mongo.vcpu() * CPU_TARGET,
+                reindexCpu.get(Calibration.MONGODB)));
+        Map.Entry<String, Double> slowest = reindexRates.entrySet().stream().min(Map.Entry.comparingByValue())
+                .orElseThrow();
+
+        return new Blueprint(request, repositories, mongoShards, mongoShards.count() * REPLICA_SET_MEMBERS,
+                searchNodes, importSlots, indexSlots, reindexSlots, taskManagers, partitions, kafkaStorage, reindexRate,
+                request.documents() / slowest.getValue() / 3600, slowest.getKey(), assumptions(calibration));
+    }
+
+    /** Shard copies written per document: 1 + the replicas, weighted by the repositories' sizes. */
+    private static double shardCopiesPerPrimary(List<RepositoryPlan> repositories) {
+        double primary = repositories.stream().mapToDouble(RepositoryPlan::searchPrimaryGiB).sum();
+        return primary == 0 ? 1 : repositories.stream().mapToDouble(r -> r.searchPrimaryGiB() * (1 + r.replicas()))
+                .sum() / primary;
+    }
+
+    private static Sized slots(String step, double cpuSeconds) {
+        return Sized.of(Map.of(step + " CPU", cpuSeconds / (SLOTS_PER_VCPU * CPU_TARGET)));
+    }
+
+    private static double rate(double cpuSecondsPerSecond, double cpuSecondsPerDocument) {
+        return cpuSecondsPerDocument > 0 ? cpuSecondsPerSecond / cpuSecondsPerDocument : Double.POSITIVE_INFINITY;
+    }
+
+    private static List<String> assumptions(Calibration calibration) {
+        Calibration.Machine machine = calibration.machine();
+        return List.of(
+                "Costs per document measured on " + machine.cores() + " cores (" + machine.description() + "), "
+                        + machine.searchEngine() + ", " + machine.measured() + ": every process on the same cores, so a "
+                        + "store's CPU share includes its share of the contention.",
+                "Documents split by repository and type as a generated sample routes them; a bank's own mix changes it.",
+                String.format(java.util.Locale.ROOT, "Nodes run at %.0f%% CPU at the rates asked; disks fill to %.0f%%.",
+                        CPU_TARGET * 100, DISK_FILL * 100),
+                "MongoDB: the indexes fit in the WiredTiger cache (half the memory less 1 GiB); data as measured by the "
+                        + "stand-in (uncompressed BSON: WiredTiger's compression makes it smaller); "
+                        + REPLICA_SET_MEMBERS + " members a shard; writes and reads CPU on the primaries.",
+                "Search engine: shard size as asked, at most " + (int) SHARDS_PER_HEAP_GIB + " shards per GiB of heap "
+                        + "(heap half the memory, at most " + (int) MAX_HEAP_GIB + " GiB); replicas index too.",
+                "Flink: a slot per vCPU; import, index and reindex each their own slots. Kafka: a partition per reader, "
+                        + "replication " + KAFKA_REPLICATION + ", the documents and imported topics kept for the retention.",
+                "Import and reindex are sized apart (a reindex does not run at full speed beside a full-speed import).");
+    }
+}

@@ -1,0 +1,131 @@
+package io.volumizer.ops.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.volumizer.domain.topology.Topology;
+import io.volumizer.domain.topology.TopologyFile;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.plan.NodeTypes.NodeType;
+
+class PlannerTest {
+
+    private static final double GIB = Planner.GIB;
+    private static final NodeType NODE = new NodeType("test.large", 10, 21, 1000);
+    private static final Topology ONE = TopologyFile.parse("test", """
+            repositories:
+              demo: {index: {replicas: 1}}
+            routing:
+              - to: demo
+            """);
+    /** Every document a Statement: the repository holds all of them. */
+    private static final DocumentShares ALL_STATEMENTS = new DocumentShares(Map.of("demo", Map.of("Statement", 1.0)));
+
+    /** 1 GiB of indexes and 10 GiB of search index per million documents; 1 ms of each process per document. */
+    private static Calibration calibration(double cpuSeconds) {
+        Calibration.TypeCosts statement = new Calibration.TypeCosts(1500, GIB / 1e6, Map.of("metadata", 10 * GIB / 1e6),
+                40_000);
+        Map<String, Double> each = Map.of(Calibration.FLINK, cpuSeconds, Calibration.MONGODB, cpuSeconds,
+                Calibration.SEARCH, cpuSeconds, Calibration.KAFKA, cpuSeconds);
+        return new Calibration(new Calibration.Machine(2, "test", "opensearch 3.6.0", "2026-11-28"),
+                Map.of("Statement", statement), Map.of("import", each, "index", each, "reindex", each),
+                Map.of("documents", 600.0, "imported", 900.0));
+    }
+
+    private static Planner.Request request(double documents, double importRate, double reindexHours) {
+        return new Planner.Request(documents, importRate, reindexHours, 30, 8, NODE, NODE, NODE);
+    }
+
+    @Test
+    void sizesEachStoreByItsTightestConstraint() {
+        Planner.Blueprint plan = Planner.plan(request(1e9, 7000, 10), calibration(0.001), ONE, ALL_STATEMENTS);
+
+        Planner.RepositoryPlan demo = plan.repositories().get(0);
+        assertThat(demo.searchPrimaryGiB()).isCloseTo(10_000, within(1e-6));
+        assertThat(demo.primaryShards()).as("10,000 GiB in shards of 30 GiB at most").isEqualTo(334);
+        assertThat(demo.mongoIndexGiB()).isCloseTo(1000, within(1e-6));
+        // 1,000 GiB of indexes in caches of 0.5 * (21 - 1) = 10 GiB
+        assertThat(plan.mongoShards().count()).isEqualTo(100);
+        assertThat(plan.mongoShards().needs()).containsEntry("indexes in the WiredTiger cache", 100.0);
+        assertThat(plan.mongoNodes()).isEqualTo(300);
+        // 20,000 GiB with a replica on disks of 750 usable GiB: 26.7 -> 27; shards: 668 copies / (20 * 10.5) = 3.2;
+        // reindex: 27,778 docs/s * 1 ms * 2 copies / (10 * 0.7) = 7.9
+        assertThat(plan.searchDataNodes().count()).isEqualTo(27);
+        assertThat(plan.reindexRate()).isCloseTo(1e9 / 36_000, within(1e-6));
+        // 7,000 docs/s * 1 ms / 0.7 per slot
+        assertThat(plan.importSlots().count()).isEqualTo(10);
+        assertThat(plan.reindexSlots().count()).as("27,778 docs/s * 1 ms / 0.7").isEqualTo(40);
+        assertThat(plan.kafkaPartitions().count()).isEqualTo(10);
+        // 8 h at 7,000 docs/s, 1,500 bytes an event, 3 copies
+        assertThat(plan.kafkaStorageGiB()).isCloseTo(7000 * 8 * 3600 * 1500.0 * 3 / GIB, within(1e-6));
+        assertThat(plan.reindexHoursOnPlan()).as("at most the hours asked: each side sized for that rate")
+                .isLessThanOrEqualTo(10.0 + 1e-9);
+    }
+
+    @Test
+    void printsEachRepositoryEachClusterAndTheAssumptions() {
+        Planner.Blueprint plan = Planner.plan(request(1e9, 7000, 10), calibration(0.001), ONE, ALL_STATEMENTS);
+
+        String markdown = PlanCommand.markdown(plan, ONE.source());
+
+        assertThat(markdown).contains("# Plan: 1,000,000,000 documents, import at 7,000 docs/s, full reindex in 10.0 h")
+                .contains("| demo | metadata | 1,000,000,000 | 1,397 | 1,000 | 37,253 | 10,000 | 334 | 29.9 | 1 | - |")
+                .contains("| MongoDB shards (3 members each: 300 nodes) | 100 | test.large | indexes in the WiredTiger "
+                        + "cache 100; data and indexes on disk 3.2;")
+                .contains("| search data nodes | 27 | test.large | index on disk, with replicas 26.7;")
+                .contains("A full reindex must run at 27,778 docs/s")
+                .contains("- Nodes run at 70% CPU at the rates asked; disks fill to 75%.");
+    }
+
+    @Test
+    void aReindexOnThePlannedNodesIsAsFastAsItsSlowestSide() {
+        // CPU-bound everywhere: the slots are sized exactly for the rate, the stores with room to spare
+        Planner.Blueprint plan = Planner.plan(request(1e8, 100, 1), calibration(0.01), ONE, ALL_STATEMENTS);
+
+        double slotRate = plan.reindexSlots().count() * Planner.CPU_TARGET / 0.01;
+        assertThat(plan.reindexLimit()).isEqualTo("Flink slots");
+        assertThat(plan.reindexHoursOnPlan()).isCloseTo(1e8 / slotRate / 3600, within(1e-9));
+    }
+
+    @Test
+    void aTypeTheCalibrationDidNotMeasureIsAClearError() {
+        DocumentShares letters = new DocumentShares(Map.of("demo", Map.of("OpeningLetter", 1.0)));
+
+        assertThatThrownBy(() -> Planner.plan(request(1e9, 7000, 10), calibration(0.001), ONE, letters))
+                .hasMessageContaining("no costs for documents of type OpeningLetter");
+        assertThatThrownBy(() -> new Planner.Request(1e9, 7000, 10, 60, 8, NODE, NODE, NODE))
+                .hasMessageContaining("between 10 and 50");
+    }
+
+    @Test
+    void theElevenBillionTopologySendsMostStatementsToTheArchive() {
+        Topology elevenBillion = TopologyFile.load(Path.of("../topologies/11b.yaml"));
+
+        DocumentShares shares = DocumentShares.of(elevenBillion, GeneratorSettings.of(1, 200));
+
+        assertThat(shares.of("us-east") + shares.of("us-west") + shares.of("archives")).isCloseTo(1, within(1e-9));
+        assertThat(shares.shares().get("archives")).containsOnlyKeys("Statement");
+        // 54 of every account's 60 statements are older than 6 months (the published 9.7 of 11.3 billion)
+        double statements = shares.shares().values().stream()
+                .mapToDouble(byType -> byType.getOrDefault("Statement", 0.0)).sum();
+        assertThat(shares.shares().get("archives").get("Statement") / statements).isCloseTo(54 / 60.0, within(0.01));
+        assertThat(shares.of("us-east")).as("half the customers each, roughly").isCloseTo(shares.of("us-west"),
+                within(0.03));
+    }
+
+    @Test
+    void readsTheCatalogue() {
+        NodeTypes catalogue = NodeTypes.parse("test", "m5.4xlarge: {vcpu: 16, memoryGiB: 64, diskGiB: 2000}\n");
+
+        assertThat(catalogue.get("m5.4xlarge")).isEqualTo(new NodeType("m5.4xlarge", 16, 64, 2000));
+        assertThatThrownBy(() -> catalogue.get("m5.large")).hasMessageContaining("no node type 'm5.large'");
+        assertThatThrownBy(() -> NodeTypes.parse("test", "m5.large: {vcpu: 2}\n"))
+                .hasMessageContaining("needs vcpu, memoryGiB and diskGiB");
+    }
+}
