@@ -10,6 +10,7 @@ import java.util.Optional;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +86,22 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
     @Override
     public void flatMap(Long slice, Collector<Selected> out) throws IOException {
         String index = selectionIndex();
+        try {
+            readSlice(slice, index, out);
+        } catch (SearchException e) {
+            if (e.kind() == SearchException.Kind.NOT_FOUND && !search.indices().exists(index)) {
+                // No restart brings it back: the job fails, and the command with it, saying why.
+                throw new SuppressRestartsException(new IOException("the generation command " + commandId
+                        + " reads its selection from, " + index + ", was deleted (by a reindex with --delete-old?): "
+                        + "submit the command again to select from the repository as it is now", e));
+            }
+            throw e;
+        }
+        rangesDone.inc();
+    }
+
+    /** Reads slice {@code slice} of {@code index}, from the command's point in time where the engine has them. */
+    private void readSlice(Long slice, String index, Collector<Selected> out) throws IOException {
         String pointInTime = pointInTime(index, null);
         commands.set(commandId, Updates.set(CommandStore.SELECTION_READ, (pointInTime == null
                 ? CommandStore.SelectionRead.SLICED_SCROLL : CommandStore.SelectionRead.POINT_IN_TIME).name()));
@@ -111,7 +128,6 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
                     gone.reason(), slice);
             read(index, slice.intValue(), replacement, out, emitted);
         }
-        rangesDone.inc();
     }
 
     /** The generation the selection is read from: the one recorded, or the alias's now, recorded. */

@@ -140,15 +140,21 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         indices.finishLoad(settings.repository(), finish.generation());
         Optional<String> left = indices.swap(settings.repository(), finish.generation());
         caughtUp += catchUp(secondFrom);
-        if (finish.deleteOld() && left.isPresent()) {
+        // A bulk command still reading its selection from the old generation keeps it: deleted, its slices are lost.
+        List<String> readers = left.map(commands::readingFrom).orElse(List.of());
+        boolean deleted = finish.deleteOld() && left.isPresent() && readers.isEmpty();
+        if (deleted) {
             indices.deleteGeneration(left.get());
+        } else if (finish.deleteOld() && left.isPresent()) {
+            LOG.warn("{}: {} kept, not deleted: commands {} read their selections from it", settings.commandId(),
+                    left.get(), readers);
         }
         long processed = ranges.documents() + caughtUp;
         commands.state(settings.commandId(), CommandStore.State.COMPLETED, Updates.set(CommandStore.PROCESSED, processed),
                 Updates.set(CommandStore.TOTAL, processed), Updates.set(CommandStore.ERRORS, errors),
                 Updates.set("caughtUp", caughtUp), Updates.set("ranges.total", ranges.total()),
                 Updates.set(CommandStore.PREVIOUS_INDEX, left.orElse(null)),
-                Updates.set("previousIndexDeleted", finish.deleteOld() && left.isPresent()));
+                Updates.set("previousIndexDeleted", deleted));
         LOG.info("{}: {} documents reindexed into {} ({} caught up), alias {} moved from {}", settings.commandId(),
                 processed, finish.generation(), caughtUp, search.names().of(settings.repository()), left.orElse("nothing"));
     }

@@ -1,6 +1,7 @@
 package io.volumizer.jobs.bulk;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.operators.StreamFlatMap;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -116,6 +118,17 @@ class ReadSliceIT {
                 + "a scroll of it now").isEqualTo(scrolledNow(generation, 2)).doesNotContainAnyElementsOf(snapshot);
         snapshot.addAll(ids(third).stream().filter(id -> Integer.parseInt(id.substring(2)) < DOCUMENTS).toList());
         assertThat(snapshot).as("every document the command's snapshot held, once").hasSize(DOCUMENTS);
+    }
+
+    @Test
+    void aGenerationDeletedUnderTheCommandFailsItWithoutRestarts() throws Exception {
+        readSlice(0);
+        String generation = commands.find(commandId).orElseThrow().getString(CommandStore.SELECTION_INDEX);
+        moveTheAliasToAnEmptyGeneration();
+        indices.deleteGeneration(generation);
+
+        assertThatThrownBy(() -> readSlice(1)).isInstanceOf(SuppressRestartsException.class)
+                .hasMessageContaining(generation + ", was deleted");
     }
 
     /** Documents {@code from} to {@code to} (excluded) of the test's repository, at {@code version}, searchable. */

@@ -6,10 +6,9 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 
 /**
- * What a document costs, measured on one machine ({@code bin/volumizer bench calibrate}): what the planner multiplies.
+ * What a document costs, measured on one machine: what the planner multiplies.
  *
  * @param machine   where it was measured
  * @param types     per document type: its bytes in each store
@@ -25,7 +24,7 @@ public record Calibration(Machine machine, Map<String, TypeCosts> types, Map<Str
     public static final String SEARCH = "search";
     public static final String KAFKA = "kafka";
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+    private static final ObjectMapper JSON = new ObjectMapper()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /**
@@ -48,9 +47,13 @@ public record Calibration(Machine machine, Map<String, TypeCosts> types, Map<Str
             double blobBytes) {
     }
 
-    /** CPU seconds a document costs {@code process} in {@code stage}: 0 where that was not measured (not used). */
+    /** CPU seconds a document costs {@code process} in {@code stage}. */
     public double cpuSeconds(String stage, String process) {
-        return cpu.getOrDefault(stage, Map.of()).getOrDefault(process, 0.0);
+        Double seconds = cpu.getOrDefault(stage, Map.of()).get(process);
+        if (seconds == null) {
+            throw new IllegalArgumentException("the calibration has no CPU cost of " + process + " in stage " + stage);
+        }
+        return seconds;
     }
 
     /** A stage's costs for a profile where it has its own ({@code index.live}), else the stage's ({@code index}). */
@@ -61,9 +64,5 @@ public record Calibration(Machine machine, Map<String, TypeCosts> types, Map<Str
 
     public static Calibration read(Path file) throws IOException {
         return JSON.readValue(file.toFile(), Calibration.class);
-    }
-
-    public void write(Path file) throws IOException {
-        JSON.writeValue(file.toFile(), this);
     }
 }

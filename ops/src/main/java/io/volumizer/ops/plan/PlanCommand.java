@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 /** {@code bin/volumizer plan}: the clusters a target needs, from the costs measured on this machine. */
 @Command(name = "plan", mixinStandardHelpOptions = true, description = "Prints a blueprint (markdown) of the MongoDB, "
         + "search-engine, Flink and Kafka clusters a repository of --documents needs at --import-rate, and the time a "
-        + "full reindex takes on it, from a calibration (bin/volumizer bench calibrate).")
+        + "full reindex takes on it, from the costs per document a calibration measured.")
 public final class PlanCommand implements Callable<Integer> {
 
     @Option(names = "--documents", required = true, description = "Documents in all repositories (11e9 or 11000000000).")
@@ -35,10 +35,10 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--topology", description = "The repositories and their routing (default: one repository).")
     Path topology;
 
-    @Option(names = "--calibration", description = "Costs per document (default: benchmarks/results/calibration.json).")
+    @Option(names = "--calibration", required = true, description = "Costs per document, as JSON.")
     Path calibration;
 
-    @Option(names = "--node-types", required = true, description = "The catalogue of node types.")
+    @Option(names = "--node-types", description = "The catalogue of node types (default: conf/node-types.yaml).")
     Path nodeTypes;
 
     @Option(names = "--search-node", defaultValue = "m5.4xlarge", description = "Search data nodes' type (default: ${DEFAULT-VALUE}).")
@@ -65,10 +65,9 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path root = Path.of(System.getProperty("volumizer.root", "."));
-        Calibration costs = Calibration.read(calibration != null ? calibration
-                : root.resolve("benchmarks/results/calibration.json"));
-        NodeTypes catalogue = NodeTypes.read(nodeTypes);
+        Calibration costs = Calibration.read(calibration);
+        NodeTypes catalogue = NodeTypes.read(nodeTypes != null ? nodeTypes
+                : Path.of(System.getProperty("volumizer.root", "."), "conf/node-types.yaml"));
         Topology layout = topology != null ? TopologyFile.load(topology)
                 : Topology.single(GeneratorSettings.DEFAULT_REPOSITORY);
         Planner.Request request = new Planner.Request(documents, importRate, reindexHours, shardGiB, retentionHours,

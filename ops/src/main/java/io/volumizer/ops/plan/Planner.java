@@ -32,6 +32,8 @@ public final class Planner {
     static final int KAFKA_REPLICATION = 3;
     /** A Flink slot is a vCPU. */
     static final int SLOTS_PER_VCPU = 1;
+    /** Replicas of a repository's index where the topology names none: one machine's 0 loses data on a cluster. */
+    static final int DEFAULT_REPLICAS = 1;
 
     static final double GIB = 1024.0 * 1024 * 1024;
 
@@ -84,13 +86,17 @@ public final class Planner {
         double mongoIndex = 0;
         double searchStored = 0;
         int shardCopies = 0;
-        // CPU seconds per document of the run, weighted by where its documents go
-        Map<String, Double> importCpu = new LinkedHashMap<>();
-        Map<String, Double> indexCpu = new LinkedHashMap<>();
-        Map<String, Double> reindexCpu = new LinkedHashMap<>();
+        // CPU seconds a document of the run costs, weighted by where its documents go (an index stage writes each
+        // shard copy; a reindex loads without replicas, which recover afterwards by copying segments)
+        double indexFlink = 0;
+        double indexSearch = 0;
+        double reindexFlink = 0;
+        double reindexSearch = 0;
+        double reindexMongo = 0;
         for (String repository : topology.repositories()) {
             IndexLayout layout = topology.indexLayouts().getOrDefault(repository, IndexLayout.TEMPLATE);
             String profile = layout.profile().id();
+            int replicas = layout.replicas() != null ? layout.replicas() : DEFAULT_REPLICAS;
             double data = 0;
             double index = 0;
             double blob = 0;
@@ -100,7 +106,7 @@ public final class Planner {
                 Calibration.TypeCosts costs = calibration.types().get(type.getKey());
                 if (costs == null) {
                     throw new IllegalArgumentException("the calibration has no costs for documents of type "
-                            + type.getKey() + ": measure it again (bin/volumizer bench calibrate)");
+                            + type.getKey());
                 }
                 data += documents * costs.mongoDataBytes();
                 index += documents * costs.mongoIndexBytes();
@@ -113,15 +119,14 @@ public final class Planner {
                 search += documents * searchBytes;
             }
             double share = shares.of(repository);
-            for (String process : List.of(Calibration.FLINK, Calibration.MONGODB, Calibration.SEARCH, Calibration.KAFKA)) {
-                importCpu.merge(process, share * calibration.cpuSeconds("import", process), Double::sum);
-                indexCpu.merge(process, share * calibration.cpuSeconds(calibration.stage("index", profile), process),
-                        Double::sum);
-                reindexCpu.merge(process, share * calibration.cpuSeconds(calibration.stage("reindex", profile), process),
-                        Double::sum);
-            }
+            String indexStage = calibration.stage("index", profile);
+            String reindexStage = calibration.stage("reindex", profile);
+            indexFlink += share * calibration.cpuSeconds(indexStage, Calibration.FLINK);
+            indexSearch += share * calibration.cpuSeconds(indexStage, Calibration.SEARCH) * (1 + replicas);
+            reindexFlink += share * calibration.cpuSeconds(reindexStage, Calibration.FLINK);
+            reindexSearch += share * calibration.cpuSeconds(reindexStage, Calibration.SEARCH);
+            reindexMongo += share * calibration.cpuSeconds(reindexStage, Calibration.MONGODB);
             int primaries = (int) Math.max(1, Math.ceil(search / GIB / request.targetShardGiB()));
-            int replicas = layout.replicas() != null ? layout.replicas() : 1;
             repositories.add(new RepositoryPlan(repository, profile, request.documents() * share, data / GIB,
                     index / GIB, blob / GIB, search / GIB, primaries, replicas, search / GIB / primaries,
                     layout.shards() != null ? layout.shards() : 0));
@@ -138,26 +143,23 @@ public final class Planner {
         Map<String, Double> mongoNeeds = new LinkedHashMap<>();
         mongoNeeds.put("indexes in the WiredTiger cache", mongoIndex / GIB / wiredTigerCache);
         mongoNeeds.put("data and indexes on disk", (mongoData + mongoIndex) / GIB / (mongo.diskGiB() * DISK_FILL));
-        mongoNeeds.put("import CPU (primaries)", request.importRate() * importCpu.get(Calibration.MONGODB)
-                / (mongo.vcpu() * CPU_TARGET));
-        mongoNeeds.put("reindex reads CPU (primaries)", reindexRate * reindexCpu.get(Calibration.MONGODB)
-                / (mongo.vcpu() * CPU_TARGET));
+        mongoNeeds.put("import CPU (primaries)", request.importRate()
+                * calibration.cpuSeconds("import", Calibration.MONGODB) / (mongo.vcpu() * CPU_TARGET));
+        mongoNeeds.put("reindex reads CPU (primaries)", reindexRate * reindexMongo / (mongo.vcpu() * CPU_TARGET));
         Sized mongoShards = Sized.of(mongoNeeds);
 
         double heap = Math.min(MAX_HEAP_GIB, search.memoryGiB() / 2);
-        double writeCopies = searchStored == 0 ? 1 : shardCopiesPerPrimary(repositories);
         Map<String, Double> searchNeeds = new LinkedHashMap<>();
         searchNeeds.put("index on disk, with replicas", searchStored / GIB / (search.diskGiB() * DISK_FILL));
         searchNeeds.put("shards per heap", shardCopies / (SHARDS_PER_HEAP_GIB * heap));
-        searchNeeds.put("import indexing CPU, with replicas", request.importRate() * indexCpu.get(Calibration.SEARCH)
-                * writeCopies / (search.vcpu() * CPU_TARGET));
-        searchNeeds.put("reindex indexing CPU, with replicas", reindexRate * reindexCpu.get(Calibration.SEARCH)
-                * writeCopies / (search.vcpu() * CPU_TARGET));
+        searchNeeds.put("import indexing CPU, with replicas", request.importRate() * indexSearch
+                / (search.vcpu() * CPU_TARGET));
+        searchNeeds.put("reindex indexing CPU", reindexRate * reindexSearch / (search.vcpu() * CPU_TARGET));
         Sized searchNodes = Sized.of(searchNeeds);
 
-        Sized importSlots = slots("import", request.importRate() * importCpu.get(Calibration.FLINK));
-        Sized indexSlots = slots("index", request.importRate() * indexCpu.get(Calibration.FLINK));
-        Sized reindexSlots = slots("reindex", reindexRate * reindexCpu.get(Calibration.FLINK));
+        Sized importSlots = slots("import", request.importRate() * calibration.cpuSeconds("import", Calibration.FLINK));
+        Sized indexSlots = slots("index", request.importRate() * indexFlink);
+        Sized reindexSlots = slots("reindex", reindexRate * reindexFlink);
         int slots = importSlots.count() + indexSlots.count() + reindexSlots.count();
         int taskManagers = (int) Math.ceil(slots / (double) (request.flinkNode().vcpu() * SLOTS_PER_VCPU));
 
@@ -171,11 +173,9 @@ public final class Planner {
 
         // The reindex on the planned nodes: the slowest of what each side can take
         Map<String, Double> reindexRates = new LinkedHashMap<>();
-        reindexRates.put("Flink slots", rate(reindexSlots.count() * CPU_TARGET, reindexCpu.get(Calibration.FLINK)));
-        reindexRates.put("search data nodes", rate(searchNodes.count() * search.vcpu() * CPU_TARGET / writeCopies,
-                reindexCpu.get(Calibration.SEARCH)));
-        reindexRates.put("MongoDB primaries", rate(mongoShards.count() * mongo.vcpu() * CPU_TARGET,
-                reindexCpu.get(Calibration.MONGODB)));
+        reindexRates.put("Flink slots", rate(reindexSlots.count() / (double) SLOTS_PER_VCPU * CPU_TARGET, reindexFlink));
+        reindexRates.put("search data nodes", rate(searchNodes.count() * search.vcpu() * CPU_TARGET, reindexSearch));
+        reindexRates.put("MongoDB primaries", rate(mongoShards.count() * mongo.vcpu() * CPU_TARGET, reindexMongo));
         Map.Entry<String, Double> slowest = reindexRates.entrySet().stream().min(Map.Entry.comparingByValue())
                 .orElseThrow();
 
@@ -184,15 +184,9 @@ public final class Planner {
                 request.documents() / slowest.getValue() / 3600, slowest.getKey(), assumptions(calibration));
     }
 
-    /** Shard copies written per document: 1 + the replicas, weighted by the repositories' sizes. */
-    private static double shardCopiesPerPrimary(List<RepositoryPlan> repositories) {
-        double primary = repositories.stream().mapToDouble(RepositoryPlan::searchPrimaryGiB).sum();
-        return primary == 0 ? 1 : repositories.stream().mapToDouble(r -> r.searchPrimaryGiB() * (1 + r.replicas()))
-                .sum() / primary;
-    }
-
+    /** The slots a step needs to spend {@code cpuSeconds} a second at the CPU target. */
     private static Sized slots(String step, double cpuSeconds) {
-        return Sized.of(Map.of(step + " CPU", cpuSeconds / (SLOTS_PER_VCPU * CPU_TARGET)));
+        return Sized.of(Map.of(step + " CPU", cpuSeconds / CPU_TARGET * SLOTS_PER_VCPU));
     }
 
     private static double rate(double cpuSecondsPerSecond, double cpuSecondsPerDocument) {
@@ -212,7 +206,11 @@ public final class Planner {
                         + "stand-in (uncompressed BSON: WiredTiger's compression makes it smaller); "
                         + REPLICA_SET_MEMBERS + " members a shard; writes and reads CPU on the primaries.",
                 "Search engine: shard size as asked, at most " + (int) SHARDS_PER_HEAP_GIB + " shards per GiB of heap "
-                        + "(heap half the memory, at most " + (int) MAX_HEAP_GIB + " GiB); replicas index too.",
+                        + "(heap half the memory, at most " + (int) MAX_HEAP_GIB + " GiB); " + DEFAULT_REPLICAS
+                        + " replica where the topology names none; replicas index beside an import, and are copied "
+                        + "after a reindex (which loads without them).",
+                "One MongoDB cluster holds every repository; a repository the topology gives a deployment of its own "
+                        + "needs its share of it apart.",
                 "Flink: a slot per vCPU; import, index and reindex each their own slots. Kafka: a partition per reader, "
                         + "replication " + KAFKA_REPLICATION + ", the documents and imported topics kept for the retention.",
                 "Import and reindex are sized apart (a reindex does not run at full speed beside a full-speed import).");

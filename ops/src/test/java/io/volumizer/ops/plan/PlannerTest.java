@@ -27,14 +27,20 @@ class PlannerTest {
     /** Every document a Statement: the repository holds all of them. */
     private static final DocumentShares ALL_STATEMENTS = new DocumentShares(Map.of("demo", Map.of("Statement", 1.0)));
 
-    /** 1 GiB of indexes and 10 GiB of search index per million documents; 1 ms of each process per document. */
+    /** 1 GiB of indexes and 10 GiB of search index per million documents; {@code cpuSeconds} of each process. */
     private static Calibration calibration(double cpuSeconds) {
+        return calibration(cpuSeconds, cpuSeconds);
+    }
+
+    private static Calibration calibration(double cpuSeconds, double reindexSearchCpuSeconds) {
         Calibration.TypeCosts statement = new Calibration.TypeCosts(1500, GIB / 1e6, Map.of("metadata", 10 * GIB / 1e6),
                 40_000);
         Map<String, Double> each = Map.of(Calibration.FLINK, cpuSeconds, Calibration.MONGODB, cpuSeconds,
-                Calibration.SEARCH, cpuSeconds, Calibration.KAFKA, cpuSeconds);
+                Calibration.SEARCH, cpuSeconds);
+        Map<String, Double> reindex = Map.of(Calibration.FLINK, cpuSeconds, Calibration.MONGODB, cpuSeconds,
+                Calibration.SEARCH, reindexSearchCpuSeconds);
         return new Calibration(new Calibration.Machine(2, "test", "opensearch 3.6.0", "2026-11-28"),
-                Map.of("Statement", statement), Map.of("import", each, "index", each, "reindex", each),
+                Map.of("Statement", statement), Map.of("import", each, "index", each, "reindex", reindex),
                 Map.of("documents", 600.0, "imported", 900.0));
     }
 
@@ -55,8 +61,12 @@ class PlannerTest {
         assertThat(plan.mongoShards().needs()).containsEntry("indexes in the WiredTiger cache", 100.0);
         assertThat(plan.mongoNodes()).isEqualTo(300);
         // 20,000 GiB with a replica on disks of 750 usable GiB: 26.7 -> 27; shards: 668 copies / (20 * 10.5) = 3.2;
-        // reindex: 27,778 docs/s * 1 ms * 2 copies / (10 * 0.7) = 7.9
+        // import: 7,000 docs/s * 1 ms * 2 copies / (10 * 0.7) = 2; reindex (no replica while it loads): 27,778 docs/s
+        // * 1 ms / 7 = 4.0
         assertThat(plan.searchDataNodes().count()).isEqualTo(27);
+        assertThat(plan.searchDataNodes().needs()).containsEntry("import indexing CPU, with replicas", 2.0);
+        assertThat(plan.searchDataNodes().needs().get("reindex indexing CPU")).isCloseTo(1e9 / 36_000 * 0.001 / 7,
+                within(1e-9));
         assertThat(plan.reindexRate()).isCloseTo(1e9 / 36_000, within(1e-6));
         // 7,000 docs/s * 1 ms / 0.7 per slot
         assertThat(plan.importSlots().count()).isEqualTo(10);
@@ -85,12 +95,14 @@ class PlannerTest {
 
     @Test
     void aReindexOnThePlannedNodesIsAsFastAsItsSlowestSide() {
-        // CPU-bound everywhere: the slots are sized exactly for the rate, the stores with room to spare
-        Planner.Blueprint plan = Planner.plan(request(1e8, 100, 1), calibration(0.01), ONE, ALL_STATEMENTS);
+        // 3.6e8 documents in 1 h: 100,000 docs/s. Flink: 100,000 * 10 ms / 0.7 = 1,428.6 -> 1,429 slots, MongoDB
+        // 142.9 -> 143 primaries, each with room; the search engine's CPU (70 ms a document) asks exactly 1,000 nodes
+        Planner.Blueprint plan = Planner.plan(request(3.6e8, 100, 1), calibration(0.01, 0.07), ONE, ALL_STATEMENTS);
 
-        double slotRate = plan.reindexSlots().count() * Planner.CPU_TARGET / 0.01;
-        assertThat(plan.reindexLimit()).isEqualTo("Flink slots");
-        assertThat(plan.reindexHoursOnPlan()).isCloseTo(1e8 / slotRate / 3600, within(1e-9));
+        assertThat(plan.searchDataNodes().count()).isEqualTo(1000);
+        assertThat(plan.reindexSlots().count()).isEqualTo(1429);
+        assertThat(plan.reindexLimit()).isEqualTo("search data nodes");
+        assertThat(plan.reindexHoursOnPlan()).isCloseTo(1.0, within(1e-9));
     }
 
     @Test
@@ -101,6 +113,11 @@ class PlannerTest {
                 .hasMessageContaining("no costs for documents of type OpeningLetter");
         assertThatThrownBy(() -> new Planner.Request(1e9, 7000, 10, 60, 8, NODE, NODE, NODE))
                 .hasMessageContaining("between 10 and 50");
+        Calibration noReindex = new Calibration(calibration(0.001).machine(), calibration(0.001).types(),
+                Map.of("import", calibration(0.001).cpu().get("import"), "index", calibration(0.001).cpu().get("index")),
+                Map.of());
+        assertThatThrownBy(() -> Planner.plan(request(1e9, 7000, 10), noReindex, ONE, ALL_STATEMENTS))
+                .hasMessageContaining("no CPU cost of flink in stage reindex");
     }
 
     @Test

@@ -177,6 +177,13 @@ public final class CommandStore {
                 .orElseThrow(() -> new IllegalStateException("command " + commandId + " has no record"));
     }
 
+    /** The scheduled or running commands that read their selection from {@code generation}. */
+    public List<String> readingFrom(String generation) {
+        return commands.find(Filters.and(Filters.eq(SELECTION_INDEX, generation),
+                Filters.in(STATE, State.SCHEDULED.name(), State.RUNNING.name()))).map(record -> record.getString(ID))
+                .into(new ArrayList<>());
+    }
+
     private static List<Bson> stateUpdates(State state, Bson... updates) {
         List<Bson> all = new ArrayList<>(List.of(updates));
         all.add(Updates.set(STATE, state.name()));

@@ -25,8 +25,12 @@ class HoldLoopTest {
     private final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
     private HoldLoop loop(HoldMetrics metrics) {
+        return loop(metrics, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 2, 2));
+    }
+
+    private HoldLoop loop(HoldMetrics metrics, AimdController controller) {
         return new HoldLoop(() -> apiScrapes.remove(0), () -> jobSamples(passedScrapes.remove(0)), () -> Set.of("a1", "a2"),
-                ApiRouteGroup.NAVIGATION, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 2, 2), limits::add, metrics,
+                ApiRouteGroup.NAVIGATION, controller, limits::add, metrics,
                 new PrintStream(log, true, StandardCharsets.UTF_8), () -> nanos.addAndGet(5_000_000_000L));
     }
 
@@ -77,6 +81,32 @@ class HoldLoopTest {
                     .containsAll(MetricNames.holdPrometheusNames());
             assertThat(log.toString(StandardCharsets.UTF_8)).contains("limit 200 -> 140 docs/s (decrease: p95",
                     "the API's metrics did not answer", "over the last 250 requests");
+        }
+    }
+
+    @Test
+    void judgesADecreaseOnItsOwnSpanOfTheLastWindows() throws Exception {
+        try (HoldMetrics metrics = new HoldMetrics(0.05)) {
+            // probes judged on 3 windows, decreases on 2
+            HoldLoop loop = loop(metrics, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 3, 2));
+            apiScrapes.add(LatencyHistogramTest.scrape(0, 0, 0, 0));
+            passedScrapes.add(0.0);
+            loop.start(100);
+
+            apiScrapes.add(LatencyHistogramTest.scrape(100, 0, 0, 0)); // all fast
+            passedScrapes.add(500.0);
+            assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.INCREASE);
+
+            // 90 fast, 10 slow: 55 ms, just over; the last two windows (190 fast, 10 slow) under the target
+            apiScrapes.add(LatencyHistogramTest.scrape(190, 10, 0, 0));
+            passedScrapes.add(1_500.0);
+            assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.HOLD);
+
+            // just over again: the last two windows (180 fast, 20 slow: 55 ms) over too, though the last three
+            // (280 fast, 20 slow: 32.5 ms) are not
+            apiScrapes.add(LatencyHistogramTest.scrape(280, 20, 0, 0));
+            passedScrapes.add(2_500.0);
+            assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.DECREASE);
         }
     }
 }
