@@ -28,6 +28,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.jobs.testing.JobsJar;
@@ -119,9 +120,14 @@ class CommandsIT {
     }
 
     @Test
-    void aTaskManagerKilledMidReindexLosesNoDocument() throws Exception {
+    void aTaskManagerKilledMidReindexLosesNoDocumentAndKeepsAGenerationABulkCommandReads() throws Exception {
+        String before = search.indices(it.pipeline.indices()).current(it.repository).orElseThrow();
+        CommandStore store = new CommandStore(it.mongo.getDatabase(it.pipeline.mongodb.database));
+        String reader = "bulk-reading-" + it.run;
+        store.createIfAbsent(reader, "setProperties", it.repository, new Document());
+        store.state(reader, CommandStore.State.RUNNING, Updates.set(CommandStore.SELECTION_INDEX, before));
         String id = commands.reindex(it.repository, List.of("--range-size", "50", "--read-batch-size", "10",
-                "--max-docs-per-second", "100"));
+                "--max-docs-per-second", "100", "--delete-old"));
         awaitStatus(id, s -> s.path("ranges").path("processed").asLong() >= 3, "ranges read");
 
         services.kill("flink-taskmanager");
@@ -132,6 +138,8 @@ class CommandsIT {
         assertThat(PipelineRun.FLINK.exceptions(status.path("jobId").asText())).as("the job lost its tasks").isNotEmpty();
         assertThat(it.elasticsearchCount()).isEqualTo(it.mongoCount());
         assertSameAsStored(status.path("index").asText(), 20);
+        assertThat(status.path("previousIndexDeleted").asBoolean()).as("kept for command " + reader).isFalse();
+        assertThat(search.indices(it.pipeline.indices()).generations(it.repository)).contains(before);
     }
 
     @Test

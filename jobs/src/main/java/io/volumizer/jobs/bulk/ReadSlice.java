@@ -90,10 +90,12 @@ final class ReadSlice extends RichFlatMapFunction<Long, Selected> {
             readSlice(slice, index, out);
         } catch (SearchException e) {
             if (e.kind() == SearchException.Kind.NOT_FOUND && !search.indices().exists(index)) {
-                // No restart brings it back: the job fails, and the command with it, saying why.
-                throw new SuppressRestartsException(new IOException("the generation command " + commandId
-                        + " reads its selection from, " + index + ", was deleted (by a reindex with --delete-old?): "
-                        + "submit the command again to select from the repository as it is now", e));
+                // No restart brings it back: the command fails, saying why, and its job without restarts.
+                String reason = "the generation command " + commandId + " reads its selection from, " + index
+                        + ", was deleted (by a reindex with --delete-old?): submit the command again to select from "
+                        + "the repository as it is now";
+                commands.state(commandId, CommandStore.State.FAILED, Updates.set(CommandStore.ERROR, reason));
+                throw new SuppressRestartsException(new IOException(reason, e));
             }
             throw e;
         }

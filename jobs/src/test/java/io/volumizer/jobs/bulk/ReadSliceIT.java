@@ -128,7 +128,10 @@ class ReadSliceIT {
         indices.deleteGeneration(generation);
 
         assertThatThrownBy(() -> readSlice(1)).isInstanceOf(SuppressRestartsException.class)
-                .hasMessageContaining(generation + ", was deleted");
+                .cause().hasMessageContaining(generation + ", was deleted");
+        Document record = commands.find(commandId).orElseThrow();
+        assertThat(record.getString(CommandStore.STATE)).isEqualTo(CommandStore.State.FAILED.name());
+        assertThat(record.getString(CommandStore.ERROR)).contains(generation + ", was deleted");
     }
 
     /** Documents {@code from} to {@code to} (excluded) of the test's repository, at {@code version}, searchable. */
