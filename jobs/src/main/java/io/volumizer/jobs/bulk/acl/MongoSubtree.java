@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 import org.bson.Document;
 import com.mongodb.client.MongoCollection;
@@ -66,7 +65,7 @@ final class MongoSubtree implements Propagation.Subtree {
         });
     }
 
-    private <T> T retried(String what, Supplier<T> read) {
-        return MongoReads.retried(backoff, what, read::get);
+    private <T> T retried(String what, MongoReads.Read<T, RuntimeException> read) {
+        return MongoReads.retried(backoff, what, read);
     }
 }
