@@ -189,13 +189,13 @@ run_bench() {
   case "$suite" in
     generators) [[ $# -eq 0 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
       java -cp "$jar" io.volumizer.benchmarks.generators.GeneratorBenchmarks "$results" "$ROOT/benchmarks/scripts/jmh_report.py" ;;
-    text) ensure_tools pdftotext:poppler-utils
-      java -cp "$jar" io.volumizer.benchmarks.text.TextAgreementBenchmark --results "$results" "$@" ;;
+    text) ensure_tools pdftotext:poppler-utils; java -cp "$jar" io.volumizer.benchmarks.text.TextAgreementBenchmark --results "$results" "$@" ;;
     pipeline) store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" --store-service mongodb "$@" ;;
     throttle) store_benchmark io.volumizer.benchmarks.throttle.ThrottleBenchmark "$THROTTLE_REPOSITORY" "$THROTTLE_CUSTOMERS" "$@" ;;
     csv) store_benchmark io.volumizer.benchmarks.csv.CsvImportBenchmark "$CSV_REPOSITORY" "$CSV_CUSTOMERS" "$@" ;;
     commands) store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" --store-service mongodb "$@" ;;
     acl) store_benchmark io.volumizer.benchmarks.acl.AclBenchmark "$ACL_REPOSITORY" "$ACL_CUSTOMERS" "$@" ;;
+    calibrate) store_benchmark io.volumizer.benchmarks.calibration.CalibrationBenchmark "$CALIBRATION_REPOSITORY" "$CALIBRATION_CUSTOMERS" "$@" ;;
     engines) services_up "${SERVICES[@]}" elasticsearch opensearch
       store_benchmark io.volumizer.benchmarks.engines.EnginesBenchmark "$ENGINES_REPOSITORY" "$ENGINES_CUSTOMERS" \
         --engine "elasticsearch=$(search_url elasticsearch)" --engine "opensearch=$(search_url opensearch)" "$@" ;;
@@ -210,6 +210,6 @@ run_bench() {
       --search-url "$SEARCH_URL" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@" ;;
     security) run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.security.SecurityBenchmark \
       --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" --results "$results" "$@" ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, text, pipeline, reliability, fuzz, throttle, csv, commands, acl, sharding, security, engines)" ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, text, pipeline, reliability, fuzz, throttle, csv, commands, acl, calibrate, sharding, security, engines)" ;;
   esac
 }

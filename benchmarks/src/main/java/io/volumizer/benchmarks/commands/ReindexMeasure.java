@@ -3,6 +3,7 @@ package io.volumizer.benchmarks.commands;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -21,6 +22,12 @@ public record ReindexMeasure(Progress progress, double finishSeconds) {
 
     /** Reindexes {@code repository} of {@code documents} documents in ranges of {@code rangeSize}; fails unless it COMPLETED. */
     public static ReindexMeasure run(Commands commands, String repository, long documents, int rangeSize) throws Exception {
+        return run(commands, repository, documents, rangeSize, processed -> { });
+    }
+
+    /** As {@link #run(Commands, String, long, int)}, telling {@code onProgress} each count of processed documents read. */
+    public static ReindexMeasure run(Commands commands, String repository, long documents, int rangeSize,
+            LongConsumer onProgress) throws Exception {
         String id = commands.reindex(repository, List.of("--delete-old", "--range-size", Integer.toString(rangeSize)));
         Progress progress = new Progress(documents);
         JsonNode status;
@@ -30,6 +37,7 @@ public record ReindexMeasure(Progress progress, double finishSeconds) {
             long processed = status.path("processed").asLong();
             if (processed > 0 && !progress.complete()) {
                 progress.reached(Math.min(processed, documents));
+                onProgress.accept(processed);
             }
         } while (status.path("state").asText().matches("SCHEDULED|RUNNING"));
         if (!status.path("state").asText().equals("COMPLETED")) {

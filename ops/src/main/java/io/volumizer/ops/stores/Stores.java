@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -117,6 +118,29 @@ public final class Stores implements AutoCloseable {
         long[] count = {0};
         readCommitted(topic, value -> count[0]++);
         return count[0];
+    }
+
+    /**
+     * The bytes a topic's partitions take in the brokers' logs (one copy each: the leaders' and followers' are counted
+     * once per partition), as the brokers report them.
+     */
+    public long topicBytes(String topic) throws IOException {
+        try {
+            List<Integer> brokers = kafka.describeCluster().nodes().get().stream().map(node -> node.id()).toList();
+            Map<TopicPartition, Long> largest = new HashMap<>();
+            kafka.describeLogDirs(brokers).allDescriptions().get().values().forEach(dirs -> dirs.values()
+                    .forEach(dir -> dir.replicaInfos().forEach((partition, replica) -> {
+                        if (partition.topic().equals(topic)) {
+                            largest.merge(partition, replica.size(), Math::max);
+                        }
+                    })));
+            return largest.values().stream().mapToLong(Long::longValue).sum();
+        } catch (ExecutionException e) {
+            throw new IOException("cannot read the log size of topic " + topic + ": " + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading the log size of topic " + topic, e);
+        }
     }
 
     /** Every committed record of a topic but its progress marks, from its start to its end as it is now, in each partition's order. */

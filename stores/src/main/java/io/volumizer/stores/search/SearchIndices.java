@@ -75,6 +75,16 @@ public interface SearchIndices {
     Map<String, String> settings(String generation) throws SearchException;
 
     /**
+     * Merges an index (or alias) into one segment per shard, as a finished load is, and returns its primary shards'
+     * documents and store bytes: what a document costs on disk without replicas.
+     */
+    StoredSize mergedPrimarySize(String indexOrAlias) throws SearchException;
+
+    /** Documents and their bytes on disk. */
+    record StoredSize(long documents, long bytes) {
+    }
+
+    /**
      * Writes documents into their repositories' indices (each made on first use), retrying what the cluster cannot
      * take now with {@code backoff}.
      */

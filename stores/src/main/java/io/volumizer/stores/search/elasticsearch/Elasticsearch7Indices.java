@@ -276,6 +276,18 @@ final class Elasticsearch7Indices implements SearchIndices {
     }
 
     @Override
+    public StoredSize mergedPrimarySize(String indexOrAlias) throws SearchException {
+        Request merge = new Request("POST", "/" + indexOrAlias + "/_forcemerge");
+        merge.addParameter("max_num_segments", "1");
+        engine.send(merge);
+        refresh(indexOrAlias);
+        JsonNode primaries = engine.read(new Request("GET", "/" + indexOrAlias + "/_stats/docs,store"))
+                .path("_all").path("primaries");
+        return new StoredSize(primaries.path("docs").path("count").asLong(),
+                primaries.path("store").path("size_in_bytes").asLong());
+    }
+
+    @Override
     public SearchWriter writer(Backoff backoff) {
         return new Elasticsearch7Writer(this, backoff, null);
     }

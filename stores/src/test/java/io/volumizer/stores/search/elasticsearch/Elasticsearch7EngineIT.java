@@ -105,6 +105,26 @@ class Elasticsearch7EngineIT {
     }
 
     @Test
+    void aMergedIndexReportsItsPrimaryDocumentsAndBytesWhichGrowWithWhatItsDocumentsHold() throws IOException {
+        List<ImportedEvent> small = new ArrayList<>();
+        List<ImportedEvent> large = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            small.add(imported("small", "s-" + i, "p-1", "s-" + i, 1, "Title " + i));
+            large.add(imported("large", "l-" + i, "p-1", "l-" + i, 1, "Title " + i + " " + "statement ".repeat(200) + i));
+        }
+        store.write(small);
+        store.write(large);
+
+        SearchIndices.StoredSize smallSize = indices.mergedPrimarySize(names.of("small"));
+        SearchIndices.StoredSize largeSize = indices.mergedPrimarySize(names.of("large"));
+
+        assertThat(smallSize.documents()).isEqualTo(300);
+        assertThat(largeSize.documents()).isEqualTo(300);
+        assertThat(smallSize.bytes()).isPositive();
+        assertThat(largeSize.bytes()).isGreaterThan(smallSize.bytes());
+    }
+
+    @Test
     void aRequestOverTheEnginesSizeLimitIsHalvedUntilTheDocumentTooLargeAloneIsRefusedAndTheOthersAreWritten() {
         // Over Elasticsearch's http.max_content_length (100 MB): the title goes into the request twice (its field
         // and the fulltext), so the request carrying this document is over 120 MB, whatever the batch's estimate.

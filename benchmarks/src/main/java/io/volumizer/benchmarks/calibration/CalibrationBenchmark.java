@@ -1,0 +1,556 @@
+package io.volumizer.benchmarks.calibration;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongConsumer;
+import java.util.stream.Stream;
+
+import org.bson.BsonDocument;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+
+import io.volumizer.api.commands.Commands;
+import io.volumizer.benchmarks.commands.ReindexMeasure;
+import io.volumizer.benchmarks.internal.ImportedForm;
+import io.volumizer.benchmarks.internal.UnfinishedJobs;
+import io.volumizer.benchmarks.pipeline.Polling;
+import io.volumizer.benchmarks.pipeline.Progress;
+import io.volumizer.benchmarks.pipeline.QuietMachine;
+import io.volumizer.benchmarks.pipeline.StoreIsolation;
+import io.volumizer.benchmarks.pipeline.Through;
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.BlobKey;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.generators.render.FileText;
+import io.volumizer.generators.render.Renditions;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.plan.Calibration;
+import io.volumizer.ops.runs.PipelineRunCommand;
+import io.volumizer.ops.services.LocalServices;
+import io.volumizer.ops.stores.CommittedRecordCount;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.Options;
+import io.volumizer.options.ResultsOptions;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.IndexSettings;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.stores.Backoff;
+import io.volumizer.stores.mongodb.MongoDocumentStore;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexNames;
+import io.volumizer.stores.search.IndexProfile;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchIndices;
+import io.volumizer.stores.search.SearchWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * What a document costs on this machine, for the capacity planner ({@code bin/volumizer plan}): a generated run
+ * through the pipeline's jobs one stage at a time (import; then, for each index profile, the index job and a
+ * reindex), each stage's CPU time read from the services' processes (less what they spend idle, measured just
+ * before); each document type's bytes in MongoDB (its stored BSON, its index entries), in the search engine (a
+ * sample of the type written alone into an index of each profile with the index stage's own writer, merged, less an
+ * empty index's bytes) and its file's; and the bytes an event takes in Kafka's log. Writes {@code calibration.json}
+ * (a {@link Calibration}) and {@code calibration.md}, then the planner's answers for the published workloads beside
+ * their layouts ({@link PlanComparison}).
+ */
+@Command(name = "calibration-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+public final class CalibrationBenchmark extends PipelineRunCommand {
+
+    private static final Duration STALLED_AFTER = Duration.ofMinutes(5);
+    private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
+    /** How long the services' idle CPU is measured before each stage. */
+    private static final Duration IDLE = Duration.ofSeconds(5);
+    /** The window of a stage's documents its CPU is read over: past its job's start, before its tail. */
+    private static final double WINDOW_FROM = 0.1;
+    private static final double WINDOW_TO = 0.9;
+    private static final int REINDEX_RANGE = 1000;
+    private static final List<Integer> PARALLELISMS = List.of(1, 2);
+    private static final int BATCH = 1000;
+    /** The indices a sample of each type is written to (one template, replaced by each run). */
+    private static final IndexNames SAMPLE_INDICES = new IndexNames("calibration-bytes-");
+    private static final String FLINK_SERVICES = "flink-";
+    private static final String MONGODB_SERVICE = "mongodb";
+    private static final List<String> KAFKA_SERVICES = List.of("kafka", "registry");
+
+    @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
+
+    @Option(names = "--search-service", defaultValue = "elasticsearch", description = "The local service that is "
+            + "the search engine --search-url names, whose CPU is the engine's (default: ${DEFAULT-VALUE}).")
+    String searchService;
+
+    @Option(names = "--sample", defaultValue = "5000", description = "Documents of each type written on their own "
+            + "into an index of each profile, to measure their size (default: ${DEFAULT-VALUE}).")
+    int sample;
+
+    @Option(names = "--linearity", description = "Also run the import with MongoDB on a core of its own, and the "
+            + "index job with the search engine on a core of its own, each at parallelism 1 then 2: whether a "
+            + "document's cost stays what the planner multiplies when a stage runs on more slots.")
+    boolean linearity;
+
+    @Option(names = "--compare-only", paramLabel = "CALIBRATION", description = "Measure nothing: write the "
+            + "planner's answers for the published workloads from this calibration (JSON).")
+    Path compareOnly;
+
+    private final String runId = Long.toString(System.currentTimeMillis(), 36);
+    private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
+    private final QuietMachine quiet = QuietMachine.forMeasures();
+    private final List<String> jobs = new ArrayList<>();
+    /** With --linearity: per stage and parallelism, its cost. */
+    private final Map<String, StageCost> linearities = new LinkedHashMap<>();
+    private final IndexSettings indexSettings = Options.parseWithOverrides(new IndexSettings(), List.of());
+    private GeneratorSettings settings;
+    private FlinkSessionClient flink;
+    private String jarId;
+
+    /**
+     * A stage's run, until every document is through, telling {@code progress} each count it reads; returns its job,
+     * to be ended once its CPU is read.
+     */
+    private interface Stage {
+        String run(LongConsumer progress) throws Exception;
+    }
+
+    @Override
+    protected int run(GeneratorSettings run) throws Exception {
+        settings = run;
+        if (compareOnly != null) {
+            PlanComparison.write(Calibration.read(compareOnly), root(), results.folder);
+            return 0;
+        }
+        Options.require(sample >= 1, "--sample must be positive, was " + sample);
+        ProcessCpu processes = processes();
+        flink = session.client();
+        if (flink.freeSlots() < pipeline.parallelism) {
+            System.err.printf(Locale.ROOT, "the calibration needs %d free task slots, %s has %d: stop the running jobs "
+                    + "(bin/volumizer job list) and try again%n", pipeline.parallelism, session.flink.rest, flink.freeSlots());
+            return 2;
+        }
+        jarId = flink.uploadJar(session.jar);
+        ImportedForm form = new ImportedForm();
+        List<ImportedEvent> documents = new BankGenerator(settings).documents().stream().map(form::of).toList();
+        long n = documents.size();
+        Map<String, Map<String, Double>> cpu = new LinkedHashMap<>();
+        Map<String, Double> kafka = new LinkedHashMap<>();
+        Map<String, Calibration.TypeCosts> types;
+        String engine;
+        Path topologies = Files.createTempDirectory("calibration-topologies");
+        try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodb.uri)) {
+            // The version first: the engine knows its name once it has asked the cluster
+            String version = stores.search().version();
+            engine = stores.search().name() + " " + version;
+            stores.reset(repository());
+            flink.awaitState(run(Step.GENERATE, generateArguments()), "FINISHED", Duration.ofMinutes(10));
+            kafka.put("documents", stores.topicBytes(pipeline.documentsTopic()) / (double) n);
+            cpu.put("import", stage(processes, "import", n, progress -> importJob(stores, pipeline, "", n, progress),
+                    job -> flink.stopWithSavepoint(job, CANCEL_TIMEOUT)).perDocument());
+            kafka.put("imported", stores.topicBytes(pipeline.importedTopic()) / (double) n);
+            for (IndexProfile profile : IndexProfile.values()) {
+                PipelineOptions options = withProfile(profile, topologies);
+                cpu.put("index." + profile.id(), stage(processes, "index, " + profile.id() + " profile", n,
+                        progress -> indexJob(stores, options, profile.id(), n, progress),
+                        job -> flink.cancel(job, CANCEL_TIMEOUT)).perDocument());
+                Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo,
+                        pipeline.mongodb.database), stores.search(), options.indices(), Options.arguments(options),
+                        options.kafka.clientProperties());
+                cpu.put("reindex." + profile.id(), stage(processes, "reindex, " + profile.id() + " profile", n, progress -> {
+                    ReindexMeasure.run(commands, repository(), n, REINDEX_RANGE, progress);
+                    return null;
+                }, job -> { }).perDocument());
+            }
+            if (linearity) {
+                linearity(processes, stores, topologies, n);
+            }
+            types = typeCosts(documents, mongo, stores.search());
+            stores.reset(repository());
+        } finally {
+            UnfinishedJobs.cancel(flink, jobs, CANCEL_TIMEOUT);
+            try (Stream<Path> files = Files.walk(topologies)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+        Calibration calibration = new Calibration(machine(engine), types, cpu, kafka);
+        write(calibration, n);
+        return 0;
+    }
+
+    /**
+     * The import (MongoDB on a core of its own) and the index job (the search engine on one) at each of
+     * {@link #PARALLELISMS}, the other services and this runner on the other cores ({@link StoreIsolation}).
+     */
+    private void linearity(ProcessCpu processes, Stores stores, Path topologies, long n) throws Exception {
+        PipelineOptions metadata = withProfile(IndexProfile.METADATA, topologies);
+        for (int parallelism : PARALLELISMS) {
+            String p = Integer.toString(parallelism);
+            PipelineOptions importing = Options.parseWithOverrides(new PipelineOptions(),
+                    Options.with(pipeline, "--parallelism", p));
+            PipelineOptions indexing = Options.parseWithOverrides(new PipelineOptions(),
+                    Options.with(metadata, "--parallelism", p));
+            try (StoreIsolation isolation = isolate(MONGODB_SERVICE)) {
+                // A new collection: each import writes every document for the first time
+                stores.reset(repository(), new String[0]);
+                linearities.put("import, parallelism " + p, stage(processes, "import, parallelism " + p, n,
+                        progress -> importJob(stores, importing, "p" + p + "-", n, progress),
+                        job -> flink.stopWithSavepoint(job, CANCEL_TIMEOUT)));
+            }
+            try (StoreIsolation isolation = isolate(searchService)) {
+                linearities.put("index.metadata, parallelism " + p, stage(processes, "index, parallelism " + p, n,
+                        progress -> indexJob(stores, indexing, "linearity-p" + p, n, progress),
+                        job -> flink.cancel(job, CANCEL_TIMEOUT)));
+            }
+        }
+    }
+
+    /** The service on the first core, every other one and this runner on the rest. */
+    private static StoreIsolation isolate(String service) throws IOException, InterruptedException {
+        Map<String, Long> running = new LinkedHashMap<>(LocalServices.ofThisCheckout().running());
+        Long store = running.remove(service);
+        if (store == null) {
+            throw new IllegalStateException("the calibration isolates " + service + ", which does not run");
+        }
+        return StoreIsolation.start(store, List.copyOf(running.values()), Runtime.getRuntime().availableProcessors());
+    }
+
+    /** The services' processes, grouped as a calibration names them. */
+    private ProcessCpu processes() {
+        Map<String, Long> running = LocalServices.ofThisCheckout().running();
+        Map<String, List<Long>> groups = new LinkedHashMap<>();
+        groups.put(Calibration.FLINK, running.entrySet().stream().filter(e -> e.getKey().startsWith(FLINK_SERVICES))
+                .map(Map.Entry::getValue).toList());
+        groups.put(Calibration.MONGODB, Stream.ofNullable(running.get(MONGODB_SERVICE)).toList());
+        groups.put(Calibration.SEARCH, Stream.ofNullable(running.get(searchService)).toList());
+        groups.put(Calibration.KAFKA, KAFKA_SERVICES.stream().map(running::get).filter(pid -> pid != null).toList());
+        groups.forEach((group, pids) -> Options.require(!pids.isEmpty(), "the calibration reads the CPU time of the "
+                + "local services: no " + group + " process runs (bin/volumizer up" + (group.equals(Calibration.SEARCH)
+                        ? " " + searchService : "") + "; the services running: " + running.keySet() + ")"));
+        return new ProcessCpu(groups);
+    }
+
+    /**
+     * Runs a stage once the machine is quiet, and returns the CPU seconds each group of processes spent on one of its
+     * documents between {@link #WINDOW_FROM} and {@link #WINDOW_TO} of them, less their idle rate (measured just
+     * before) over that time.
+     */
+    private StageCost stage(ProcessCpu processes, String name, long n, Stage stage, JobEnd end)
+            throws Exception {
+        quiet.settle();
+        Map<String, Double> idle = processes.idleRates(IDLE);
+        ProcessCpu.Window window = processes.window(n, WINDOW_FROM, WINDOW_TO);
+        String job = stage.run(window::observe);
+        if (job != null) {
+            end.of(job);
+        }
+        Map<String, Double> perDocument = window.perDocument(idle);
+        System.out.printf(Locale.ROOT, "%-28s %,9.0f docs/s;%s%n", name, window.rate(), describe(perDocument));
+        return new StageCost(window.rate(), perDocument);
+    }
+
+    /** A stage's docs/s and, per group of processes, the CPU seconds a document cost, over its window. */
+    record StageCost(double rate, Map<String, Double> perDocument) {
+    }
+
+    private interface JobEnd {
+        void of(String job) throws Exception;
+    }
+
+    private static String describe(Map<String, Double> perDocument) {
+        StringBuilder line = new StringBuilder();
+        perDocument.forEach((group, seconds) -> line.append(String.format(Locale.ROOT, " %s %.1f µs", group,
+                seconds * 1e6)));
+        return line.toString();
+    }
+
+    private String importJob(Stores stores, PipelineOptions options, String tag, long n, LongConsumer progress)
+            throws Exception {
+        String job = run(Step.IMPORT, Options.with(options, "--group-id", "calibration-import-" + tag + runId));
+        try (CommittedRecordCount deadLetters = stores.committedRecordCount(pipeline.deadletterTopic())) {
+            Through imported = new Through("import", new Progress(n), () -> stores.mongoEstimatedCount(repository()),
+                    deadLetters::count);
+            // Polling runs its check after each reading: the window reads the CPU there
+            polling.untilThrough(List.of(imported), () -> progress.accept(imported.progress().count()));
+            progress.accept(imported.progress().count());
+            requireNoDeadLetters("the import", imported);
+        }
+        return job;
+    }
+
+    private String indexJob(Stores stores, PipelineOptions options, String tag, long n, LongConsumer progress)
+            throws Exception {
+        stores.search().indices(options.indices()).delete(repository());
+        String deadLetterTopic = pipeline.deadletterTopic() + ".calibration-" + tag;
+        stores.deleteTopics(deadLetterTopic);
+        String job = run(Step.INDEX, Options.with(options, "--index-group-id",
+                "calibration-index-" + tag + "-" + runId, "--deadletter-topic", deadLetterTopic));
+        try (CommittedRecordCount deadLetters = stores.committedRecordCount(deadLetterTopic)) {
+            Through indexed = new Through("index", new Progress(n), () -> {
+                try {
+                    return stores.searchableCount(options.indices(), repository());
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, deadLetters::count);
+            polling.untilThrough(List.of(indexed), () -> progress.accept(indexed.progress().count()));
+            progress.accept(indexed.progress().count());
+            requireNoDeadLetters("the index job (" + tag + ")", indexed);
+        } finally {
+            stores.deleteTopics(deadLetterTopic);
+        }
+        return job;
+    }
+
+    private static void requireNoDeadLetters(String what, Through through) {
+        if (through.deadLettered() > 0) {
+            throw new IllegalStateException(what + " dead-lettered " + through.deadLettered()
+                    + " documents: a document's cost would be measured on fewer than the run's");
+        }
+    }
+
+    /**
+     * The pipeline's options with the repository's index in {@code profile}: one shard, no replica (a document's cost
+     * on one copy); the archive compressed and refreshed as {@code topologies/11b.yaml} lays it out.
+     */
+    private PipelineOptions withProfile(IndexProfile profile, Path folder) throws IOException {
+        Path topology = folder.resolve(profile.id() + ".yaml");
+        Files.writeString(topology, "repositories:\n  " + repository() + ":\n    profile: " + profile.id()
+                + "\n    index: {shards: 1, replicas: 0"
+                + (profile == IndexProfile.ARCHIVE ? ", refreshInterval: 10s, codec: best_compression" : "")
+                + "}\nrouting:\n  - to: " + repository() + "\n");
+        return Options.parseWithOverrides(new PipelineOptions(), Options.with(pipeline, "--topology",
+                topology.toString()));
+    }
+
+    /** Each type's bytes in MongoDB (every document of the run), in a search index of each profile and its file's. */
+    private Map<String, Calibration.TypeCosts> typeCosts(List<ImportedEvent> documents, MongoClient mongo,
+            SearchEngine search) throws IOException {
+        List<BsonDocument> definitions = mongo.getDatabase(pipeline.mongodb.database)
+                .getCollection(repository(), BsonDocument.class).listIndexes(BsonDocument.class)
+                .into(new ArrayList<>());
+        IndexEntries entries = IndexEntries.of(definitions);
+        Map<String, List<ImportedEvent>> byType = new TreeMap<>();
+        documents.forEach(event -> byType.computeIfAbsent(event.getDocument().getType(), t -> new ArrayList<>())
+                .add(event));
+        Map<String, Map<String, Double>> searchBytes = searchBytes(byType, search);
+        Map<String, Calibration.TypeCosts> costs = new TreeMap<>();
+        for (Map.Entry<String, List<ImportedEvent>> type : byType.entrySet()) {
+            double data = 0;
+            double index = 0;
+            for (ImportedEvent event : type.getValue()) {
+                var stored = MongoDocumentStore.toBson(event);
+                data += stored.getByteBuffer().remaining();
+                index += entries.bytes(stored);
+            }
+            List<ImportedEvent> sampled = sampled(type.getValue());
+            double blob = sampled.stream().mapToLong(event -> fileBytes(event).length).average().orElse(0);
+            int count = type.getValue().size();
+            costs.put(type.getKey(), new Calibration.TypeCosts(data / count, index / count,
+                    searchBytes.get(type.getKey()), blob));
+        }
+        return costs;
+    }
+
+    /** Per type, per profile: a sample's primary bytes per document, merged, less an empty index's bytes. */
+    private Map<String, Map<String, Double>> searchBytes(Map<String, List<ImportedEvent>> byType, SearchEngine search)
+            throws IOException {
+        Map<String, IndexLayout> layouts = new LinkedHashMap<>();
+        for (IndexProfile profile : IndexProfile.values()) {
+            String codec = profile == IndexProfile.ARCHIVE ? "best_compression" : null;
+            for (String type : byType.keySet()) {
+                layouts.put(sampleRepository(profile, type), new IndexLayout(1, 0, null, codec, null, profile));
+            }
+        }
+        SearchIndices indices = search.indices(SAMPLE_INDICES, layouts);
+        indices.installTemplate();
+        indices.deleteAll();
+        SearchWriter writer = indices.writer(Backoff.DEFAULT);
+        Map<String, Map<String, Double>> bytes = new TreeMap<>();
+        try {
+            for (Map.Entry<String, List<ImportedEvent>> type : byType.entrySet()) {
+                List<ImportedEvent> sampled = sampled(type.getValue());
+                for (IndexProfile profile : IndexProfile.values()) {
+                    String repository = sampleRepository(profile, type.getKey());
+                    List<ImportedEvent> written = sampled.stream().map(event -> asWritten(event, repository, profile))
+                            .toList();
+                    for (int from = 0; from < written.size(); from += BATCH) {
+                        var result = writer.write(written.subList(from, Math.min(from + BATCH, written.size())));
+                        if (!result.failed().isEmpty()) {
+                            throw new IllegalStateException("the engine refused " + result.failed().size() + " "
+                                    + type.getKey() + " documents, the first: " + result.failed().get(0).reason());
+                        }
+                    }
+                    SearchIndices.StoredSize size = indices.mergedPrimarySize(SAMPLE_INDICES.of(repository));
+                    String empty = indices.createForReindex(repository);
+                    long emptyBytes = indices.mergedPrimarySize(empty).bytes();
+                    indices.deleteGeneration(empty);
+                    bytes.computeIfAbsent(type.getKey(), t -> new TreeMap<>()).put(profile.id(),
+                            Math.max(0, size.bytes() - emptyBytes) / (double) size.documents());
+                }
+            }
+        } finally {
+            indices.deleteAll();
+        }
+        return bytes;
+    }
+
+    private static String sampleRepository(IndexProfile profile, String type) {
+        return profile.id() + "-" + type.toLowerCase(Locale.ROOT);
+    }
+
+    /** Every k-th document of a type, at most {@code --sample} of them. */
+    private List<ImportedEvent> sampled(List<ImportedEvent> ofType) {
+        int step = Math.max(1, (int) Math.ceil(ofType.size() / (double) sample));
+        List<ImportedEvent> sampled = new ArrayList<>();
+        for (int i = 0; i < ofType.size(); i += step) {
+            sampled.add(ofType.get(i));
+        }
+        return sampled;
+    }
+
+    /** The event as the index stage writes it into {@code repository}: with its file's text in a live index. */
+    private ImportedEvent asWritten(ImportedEvent event, String repository, IndexProfile profile) {
+        DocumentEvent document = event.getDocument();
+        ImportedEvent.Builder written = ImportedEvent.newBuilder(event)
+                .setDocument(DocumentEvent.newBuilder(document).setRepository(repository).build());
+        if (profile == IndexProfile.LIVE && document.getBlob() != null
+                && FileText.readable(document.getBlob().getMimeType())) {
+            written.setFileText(FileText.extract(fileBytes(event), document.getBlob().getMimeType(),
+                    indexSettings.fileTextMaxChars, indexSettings.fileTextMaxMemory));
+        }
+        return written.build();
+    }
+
+    private static byte[] fileBytes(ImportedEvent event) {
+        DocumentEvent document = event.getDocument();
+        return document.getBlob() == null ? new byte[0]
+                : Renditions.render(BlobKey.parse(document.getBlob().getKey(), document.getRepository()));
+    }
+
+    private Calibration.Machine machine(String engine) throws IOException {
+        String model = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown CPU");
+        String memory = Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal"))
+                .findFirst().map(l -> String.format(Locale.ROOT, "%.0f GiB",
+                        Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024)).orElse("unknown memory");
+        return new Calibration.Machine(Runtime.getRuntime().availableProcessors(), model + ", " + memory
+                + ", every service on this machine", engine, Instant.now().toString());
+    }
+
+    private String run(Step step, List<String> args) throws Exception {
+        String id = flink.run(jarId, step, args, null);
+        jobs.add(id);
+        return id;
+    }
+
+    /** The checkout: its node-type catalogue and topologies. */
+    private static Path root() {
+        return Path.of(System.getProperty("volumizer.root", "."));
+    }
+
+    private String repository() {
+        return settings.repository();
+    }
+
+    private void write(Calibration calibration, long documents) throws IOException {
+        Files.createDirectories(results.folder);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValue(results.folder.resolve("calibration.json").toFile(), calibration);
+        List<String> lines = new ArrayList<>(List.of("# Calibration: what a document costs", "",
+                "Measured " + calibration.machine().measured() + " on " + calibration.machine().cores() + " cores ("
+                        + calibration.machine().description() + "), " + calibration.machine().searchEngine() + "; "
+                        + String.format(Locale.ROOT, "%,d", documents) + " documents (" + settings.customers()
+                        + " customers), job parallelism " + pipeline.parallelism + ". The planner "
+                        + "(`bin/volumizer plan --calibration benchmarks/results/calibration.json`) multiplies these.",
+                "",
+                "**Bytes per document.** MongoDB: the stored BSON (uncompressed; WiredTiger compresses it on disk) and "
+                        + "its index entries counted from the collection's index definitions (key bytes and a record "
+                        + "id, without WiredTiger's prefix compression: the stand-in reports no index sizes). Search "
+                        + "engine: up to " + sample + " documents of the type written alone with the index stage's "
+                        + "writer into a one-shard index of each profile (live: with their file's text; archive: "
+                        + "best_compression), merged into one segment, less an empty index's bytes (a type of a few "
+                        + "documents, the root, still carries a segment's own bytes; its share of a repository is "
+                        + "nil). File: the rendered bytes.", "",
+                "| type | MongoDB data | MongoDB indexes | search, metadata | search, live | search, archive | file |",
+                "|---|---|---|---|---|---|---|"));
+        calibration.types().forEach((type, costs) -> lines.add(String.format(Locale.ROOT,
+                "| %s | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f |", type, costs.mongoDataBytes(),
+                costs.mongoIndexBytes(), costs.searchBytes().get("metadata"), costs.searchBytes().get("live"),
+                costs.searchBytes().get("archive"), costs.blobBytes())));
+        lines.addAll(List.of("", "**CPU per document (µs)**, each stage run alone once the machine was quiet: the CPU "
+                + "time of each service's processes from the first reading at " + (int) (WINDOW_FROM * 100) + "% of "
+                + "the documents to the first at " + (int) (WINDOW_TO * 100) + "% (past the job's start, before its "
+                + "tail), less their idle rate over the " + IDLE.toSeconds() + " s before, divided by the documents "
+                + "in between. The live profile's index job and reindex read each file's text; they render "
+                + "the generated file again where a repository of uploads would read it from its blob store.", "",
+                "| stage | Flink | MongoDB | search engine | Kafka and registry |", "|---|---|---|---|---|"));
+        calibration.cpu().forEach((stage, groups) -> lines.add(String.format(Locale.ROOT,
+                "| %s | %.1f | %.1f | %.1f | %.1f |", stage, groups.get(Calibration.FLINK) * 1e6,
+                groups.get(Calibration.MONGODB) * 1e6, groups.get(Calibration.SEARCH) * 1e6,
+                groups.get(Calibration.KAFKA) * 1e6)));
+        lines.addAll(List.of("", "**Kafka**, bytes an event takes in the topic's log (one copy, batches, headers and "
+                + "transaction markers included):", ""));
+        calibration.kafkaBytesPerEvent().forEach((topic, bytes) -> lines.add(String.format(Locale.ROOT,
+                "- %s: %,.0f", topic, bytes)));
+        lines.add("");
+        if (!linearities.isEmpty()) {
+            lines.addAll(linearityLines());
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValue(results.folder.resolve("calibration-linearity.json").toFile(), linearities);
+        }
+        String table = String.join("\n", lines);
+        Files.writeString(results.folder.resolve("calibration.md"), table);
+        System.out.println(table);
+        PlanComparison.write(calibration, root(), results.folder);
+    }
+
+    /** Each stage at parallelism 2 against the same stage at 1, measured in the same run. */
+    private List<String> linearityLines() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<String> lines = new ArrayList<>(List.of("## Linearity", "",
+                "The planner multiplies a document's cost by the rate asked: that holds if a document costs the same "
+                        + "when a stage runs on more slots. Each stage ran at parallelism 1, then 2, with its store on "
+                        + "core(s) " + StoreIsolation.storeCores(cores) + " and every other service and this runner "
+                        + "on " + StoreIsolation.otherCores(cores) + " (taskset), once each in this run; CPU read as above.", "",
+                "| stage | docs/s at 1 | docs/s at 2 | ratio | CPU µs a document at 1 → 2 (ratio) |",
+                "|---|---|---|---|---|"));
+        for (String stage : List.of("import", "index.metadata")) {
+            StageCost one = linearities.get(stage + ", parallelism 1");
+            StageCost two = linearities.get(stage + ", parallelism 2");
+            StringBuilder cpu = new StringBuilder();
+            one.perDocument().forEach((group, seconds) -> {
+                double atTwo = two.perDocument().get(group);
+                if (seconds * 1e6 >= 1) {
+                    cpu.append(cpu.isEmpty() ? "" : "; ").append(String.format(Locale.ROOT, "%s %.1f → %.1f (%.2f×)",
+                            group, seconds * 1e6, atTwo * 1e6, atTwo / seconds));
+                }
+            });
+            lines.add(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f× | %s |", stage, one.rate(), two.rate(),
+                    two.rate() / one.rate(), cpu));
+        }
+        lines.addAll(List.of("", "What two cores cannot show: a rate that grows with slots beyond one core for the "
+                + "job and one for its store; the network between hosts; a MongoDB replica set's or a search "
+                + "engine's replicas' copies; shards spread over nodes. The planner takes those as linear.", ""));
+        return lines;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new CalibrationBenchmark()).execute(args));
+    }
+}
