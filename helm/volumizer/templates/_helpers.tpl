@@ -15,6 +15,13 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- if .Values.serviceAccount.create -}}{{ .Values.serviceAccount.name }}{{- else -}}{{ default "default" .Values.serviceAccount.name }}{{- end -}}
 {{- end -}}
 
+{{/* The commands' session cluster: its FlinkDeployment's name is the release's and this; the operator makes its REST
+     Service, <name>-rest, on Flink's REST port. */}}
+{{- define "volumizer.commandsCluster" -}}commands{{- end -}}
+{{- define "volumizer.commandsRestUrl" -}}
+{{- printf "http://%s-%s-rest:8081" (include "volumizer.fullname" .) (include "volumizer.commandsCluster" .) -}}
+{{- end -}}
+
 {{/* The API's own service account: no Role is bound to it (the Flink one may create and delete pods). */}}
 {{- define "volumizer.apiServiceAccountName" -}}
 {{- if .Values.api.serviceAccount.create -}}{{ .Values.api.serviceAccount.name }}{{- else -}}{{ default "default" .Values.api.serviceAccount.name }}{{- end -}}

@@ -73,7 +73,18 @@ class HelmChartTest {
                             readBack, rendered.path("spec"))
                     .isTrue();
 
-            Step step = Step.named(rendered.path("metadata").path("labels").path("volumizer.io/step").asText());
+            var configuration = deployment.getSpec().getFlinkConfiguration();
+            assertThat(configuration).containsKeys("execution.checkpointing.dir", "execution.checkpointing.savepoint-dir",
+                    "high-availability.type");
+            assertThat(deployment.getSpec().getPodTemplate().getSpec().getContainers().get(0).getName())
+                    .isEqualTo("flink-main-container");
+            JsonNode stepLabel = rendered.path("metadata").path("labels").path("volumizer.io/step");
+            if (stepLabel.isMissingNode()) {
+                assertThat(deployment.getSpec().getJob()).as("the commands' session cluster runs no job of its own")
+                        .isNull();
+                continue;
+            }
+            Step step = Step.named(stepLabel.asText());
             var job = deployment.getSpec().getJob();
             assertThat(job.getEntryClass()).isEqualTo(step.mainClass());
             assertThat(job.getJarURI()).isEqualTo("local:///opt/flink/usrlib/volumizer-jobs.jar");
@@ -88,11 +99,6 @@ class HelmChartTest {
                 assertThat(options.instance()).as("%s's consumer group", step.id()).isEqualTo(step.consumerGroup(repository));
             }
             assertThat(String.join(" ", job.getArgs())).doesNotContain("--mongodb-uri").doesNotContain("sasl.jaas.config");
-            var configuration = deployment.getSpec().getFlinkConfiguration();
-            assertThat(configuration).containsKeys("execution.checkpointing.dir", "execution.checkpointing.savepoint-dir",
-                    "high-availability.type");
-            assertThat(deployment.getSpec().getPodTemplate().getSpec().getContainers().get(0).getName())
-                    .isEqualTo("flink-main-container");
         }
     }
 
@@ -139,14 +145,45 @@ class HelmChartTest {
     @Test
     void theApiIsGivenTheRepositoryItsCommandsJobsDeriveTheirTopicsFrom() throws Exception {
         String repository = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("repository").asText();
-        JsonNode api = render("").stream()
+        assertThat(apiArgs(render(""))).containsSequence("--topics-of", repository).doesNotContain("--documents-topic");
+    }
+
+    /**
+     * Reindex and bulk commands run on Kubernetes: the API uploads the jobs jar its image carries to the REST Service
+     * the operator makes for the chart's session cluster; without that cluster, the API is given no jar (its commands
+     * answer 503, as they say).
+     */
+    @Test
+    void theApiRunsCommandsInTheChartsSessionClusterFromTheJarItsImageCarries() throws Exception {
+        List<JsonNode> resources = render("");
+        JsonNode session = resources.stream().filter(r -> "FlinkDeployment".equals(r.path("kind").asText()))
+                .filter(r -> r.path("spec").path("job").isMissingNode()).findFirst().orElseThrow();
+        List<String> args = apiArgs(resources);
+        String rest = args.get(args.indexOf("--flink-rest") + 1);
+        String jar = args.get(args.indexOf("--jobs-jar") + 1);
+
+        assertThat(rest).isEqualTo("http://" + session.path("metadata").path("name").asText() + "-rest:8081");
+        assertThat(Files.readString(Path.of("docker/Dockerfile.api")).lines().filter(line -> line.startsWith("COPY "))
+                .map(line -> line.split("\\s+")[2])).as("what the API image copies").contains(jar);
+        assertThat(session.path("spec").path("serviceAccount").asText())
+                .as("the session cluster's JobManager makes its TaskManagers")
+                .isEqualTo(YAML.readTree(CHART.resolve("values.yaml").toFile()).path("serviceAccount").path("name").asText());
+
+        List<JsonNode> without = render("", "--set", "commands.enabled=false");
+        assertThat(without).filteredOn(r -> "FlinkDeployment".equals(r.path("kind").asText()))
+                .allSatisfy(deployment -> assertThat(deployment.path("spec").path("job").isMissingNode()).isFalse());
+        assertThat(apiArgs(without)).doesNotContain("--jobs-jar", "--flink-rest");
+    }
+
+    private static List<String> apiArgs(List<JsonNode> resources) {
+        JsonNode api = resources.stream()
                 .filter(r -> "Deployment".equals(r.path("kind").asText()))
                 .filter(r -> r.path("metadata").path("labels").path("app.kubernetes.io/component").asText().equals("api"))
                 .findFirst().orElseThrow();
         List<String> args = new ArrayList<>();
         api.path("spec").path("template").path("spec").path("containers").get(0).path("args")
                 .forEach(arg -> args.add(arg.asText()));
-        assertThat(args).containsSequence("--topics-of", repository).doesNotContain("--documents-topic");
+        return args;
     }
 
     /** A restarted registry must know every schema id it gave out: the clients' cached ids are in the topics. */
@@ -232,13 +269,18 @@ class HelmChartTest {
         assertThat(failure("--set", "services.search.username=volumizer")).contains("needs credentialsSecret");
     }
 
-    /** The Volumizer pods: each FlinkDeployment's (its job's arguments given to its main container) and the API's. */
+    /**
+     * The Volumizer pods: each FlinkDeployment's (its job's arguments given to its main container; the commands'
+     * session cluster's jobs are given the API's service options) and the API's.
+     */
     private static List<JsonNode> pods(List<JsonNode> resources) {
         List<JsonNode> pods = new ArrayList<>();
         for (JsonNode resource : resources) {
             if ("FlinkDeployment".equals(resource.path("kind").asText())) {
                 ObjectNode pod = resource.path("spec").path("podTemplate").path("spec").deepCopy();
-                ((ObjectNode) pod.path("containers").get(0)).set("args", resource.path("spec").path("job").path("args"));
+                JsonNode job = resource.path("spec").path("job");
+                ((ObjectNode) pod.path("containers").get(0)).set("args", job.isMissingNode()
+                        ? YAML.valueToTree(apiArgs(resources)) : job.path("args"));
                 pods.add(pod);
             } else if ("Deployment".equals(resource.path("kind").asText())
                     && "api".equals(resource.path("metadata").path("labels").path("app.kubernetes.io/component").asText())) {
