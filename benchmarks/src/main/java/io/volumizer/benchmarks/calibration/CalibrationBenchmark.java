@@ -1,5 +1,8 @@
 package io.volumizer.benchmarks.calibration;
 
+import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
+import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongConsumer;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 import org.bson.BsonDocument;
@@ -102,6 +106,10 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
             + "into an index of each profile, to measure their size (default: ${DEFAULT-VALUE}).")
     int sample;
 
+    @Option(names = "--rounds", defaultValue = "3", description = "Runs of every stage; each CPU figure is the median "
+            + "of the rounds (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
     @Option(names = "--linearity", description = "Also run the import with MongoDB on a core of its own, and the "
             + "index job with the search engine on a core of its own, each at parallelism 1 then 2: whether a "
             + "document's cost stays what the planner multiplies when a stage runs on more slots.")
@@ -115,8 +123,8 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
     private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
     private final QuietMachine quiet = QuietMachine.forMeasures();
     private final List<String> jobs = new ArrayList<>();
-    /** With --linearity: per stage and parallelism, its cost. */
-    private final Map<String, StageCost> linearities = new LinkedHashMap<>();
+    /** With --linearity: per stage and parallelism, its cost in each round. */
+    private final Map<String, List<StageCost>> linearities = new LinkedHashMap<>();
     private final IndexSettings indexSettings = Options.parseWithOverrides(new IndexSettings(), List.of());
     private GeneratorSettings settings;
     private FlinkSessionClient flink;
@@ -138,6 +146,7 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
             return 0;
         }
         Options.require(sample >= 1, "--sample must be positive, was " + sample);
+        Options.require(rounds >= 1, "--rounds must be positive, was " + rounds);
         ProcessCpu processes = processes();
         flink = session.client();
         if (flink.freeSlots() < pipeline.parallelism) {
@@ -149,8 +158,8 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
         ImportedForm form = new ImportedForm();
         List<ImportedEvent> documents = new BankGenerator(settings).documents().stream().map(form::of).toList();
         long n = documents.size();
-        Map<String, Map<String, Double>> cpu = new LinkedHashMap<>();
-        Map<String, Double> kafka = new LinkedHashMap<>();
+        Map<String, List<StageCost>> stages = new LinkedHashMap<>();
+        Map<String, List<Double>> kafka = new LinkedHashMap<>();
         Map<String, Calibration.TypeCosts> types;
         String engine;
         Path topologies = Files.createTempDirectory("calibration-topologies");
@@ -158,27 +167,33 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
             // The version first: the engine knows its name once it has asked the cluster
             String version = stores.search().version();
             engine = stores.search().name() + " " + version;
-            stores.reset(repository());
-            flink.awaitState(run(Step.GENERATE, generateArguments()), "FINISHED", Duration.ofMinutes(10));
-            kafka.put("documents", stores.topicBytes(pipeline.documentsTopic()) / (double) n);
-            cpu.put("import", stage(processes, "import", n, progress -> importJob(stores, pipeline, "", n, progress),
-                    job -> flink.stopWithSavepoint(job, CANCEL_TIMEOUT)).perDocument());
-            kafka.put("imported", stores.topicBytes(pipeline.importedTopic()) / (double) n);
-            for (IndexProfile profile : IndexProfile.values()) {
-                PipelineOptions options = withProfile(profile, topologies);
-                cpu.put("index." + profile.id(), stage(processes, "index, " + profile.id() + " profile", n,
-                        progress -> indexJob(stores, options, profile.id(), n, progress),
-                        job -> flink.cancel(job, CANCEL_TIMEOUT)).perDocument());
-                Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo,
-                        pipeline.mongodb.database), stores.search(), options.indices(), Options.arguments(options),
-                        options.kafka.clientProperties());
-                cpu.put("reindex." + profile.id(), stage(processes, "reindex, " + profile.id() + " profile", n, progress -> {
-                    ReindexMeasure.run(commands, repository(), n, REINDEX_RANGE, progress);
-                    return null;
-                }, job -> { }).perDocument());
-            }
-            if (linearity) {
-                linearity(processes, stores, topologies, n);
+            for (int round = 1; round <= rounds; round++) {
+                System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
+                String tag = "r" + round + "-";
+                stores.reset(repository());
+                flink.awaitState(run(Step.GENERATE, generateArguments()), "FINISHED", Duration.ofMinutes(10));
+                measured(kafka, "documents", stores.topicBytes(pipeline.documentsTopic()) / (double) n);
+                measured(stages, "import", stage(processes, "import", n,
+                        progress -> importJob(stores, pipeline, tag, n, progress),
+                        job -> flink.stopWithSavepoint(job, CANCEL_TIMEOUT)));
+                measured(kafka, "imported", stores.topicBytes(pipeline.importedTopic()) / (double) n);
+                for (IndexProfile profile : IndexProfile.values()) {
+                    PipelineOptions options = withProfile(profile, topologies);
+                    measured(stages, "index." + profile.id(), stage(processes, "index, " + profile.id() + " profile",
+                            n, progress -> indexJob(stores, options, tag + profile.id(), n, progress),
+                            job -> flink.cancel(job, CANCEL_TIMEOUT)));
+                    Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo,
+                            pipeline.mongodb.database), stores.search(), options.indices(), Options.arguments(options),
+                            options.kafka.clientProperties());
+                    measured(stages, "reindex." + profile.id(), stage(processes, "reindex, " + profile.id()
+                            + " profile", n, progress -> {
+                                ReindexMeasure.run(commands, repository(), n, REINDEX_RANGE, progress);
+                                return null;
+                            }, job -> { }));
+                }
+                if (linearity) {
+                    linearity(processes, stores, topologies, tag, n);
+                }
             }
             types = typeCosts(documents, mongo, stores.search());
             stores.reset(repository());
@@ -188,7 +203,11 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
                 files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
         }
-        Calibration calibration = new Calibration(machine(engine), types, cpu, kafka);
+        Map<String, Map<String, Double>> cpu = new LinkedHashMap<>();
+        stages.forEach((stage, costs) -> cpu.put(stage, medianPerDocument(costs)));
+        Map<String, Double> kafkaBytes = new LinkedHashMap<>();
+        kafka.forEach((topic, bytes) -> kafkaBytes.put(topic, median(bytes)));
+        Calibration calibration = new Calibration(machine(engine), types, cpu, kafkaBytes);
         write(calibration, n);
         return 0;
     }
@@ -197,7 +216,7 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
      * The import (MongoDB on a core of its own) and the index job (the search engine on one) at each of
      * {@link #PARALLELISMS}, the other services and this runner on the other cores ({@link StoreIsolation}).
      */
-    private void linearity(ProcessCpu processes, Stores stores, Path topologies, long n) throws Exception {
+    private void linearity(ProcessCpu processes, Stores stores, Path topologies, String tag, long n) throws Exception {
         PipelineOptions metadata = withProfile(IndexProfile.METADATA, topologies);
         for (int parallelism : PARALLELISMS) {
             String p = Integer.toString(parallelism);
@@ -208,13 +227,13 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
             try (StoreIsolation isolation = isolate(MONGODB_SERVICE)) {
                 // A new collection: each import writes every document for the first time
                 stores.reset(repository(), new String[0]);
-                linearities.put("import, parallelism " + p, stage(processes, "import, parallelism " + p, n,
-                        progress -> importJob(stores, importing, "p" + p + "-", n, progress),
+                measured(linearities, "import, parallelism " + p, stage(processes, "import, parallelism " + p, n,
+                        progress -> importJob(stores, importing, tag + "p" + p + "-", n, progress),
                         job -> flink.stopWithSavepoint(job, CANCEL_TIMEOUT)));
             }
             try (StoreIsolation isolation = isolate(searchService)) {
-                linearities.put("index.metadata, parallelism " + p, stage(processes, "index, parallelism " + p, n,
-                        progress -> indexJob(stores, indexing, "linearity-p" + p, n, progress),
+                measured(linearities, "index.metadata, parallelism " + p, stage(processes, "index, parallelism " + p,
+                        n, progress -> indexJob(stores, indexing, tag + "linearity-p" + p, n, progress),
                         job -> flink.cancel(job, CANCEL_TIMEOUT)));
             }
         }
@@ -262,6 +281,27 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
         Map<String, Double> perDocument = window.perDocument(idle);
         System.out.printf(Locale.ROOT, "%-28s %,9.0f docs/s;%s%n", name, window.rate(), describe(perDocument));
         return new StageCost(window.rate(), perDocument);
+    }
+
+    private static <T> void measured(Map<String, List<T>> rounds, String what, T value) {
+        rounds.computeIfAbsent(what, k -> new ArrayList<>()).add(value);
+    }
+
+    /** Per group of processes, the median over the rounds of a document's CPU seconds. */
+    private static Map<String, Double> medianPerDocument(List<StageCost> rounds) {
+        Map<String, Double> medians = new LinkedHashMap<>();
+        rounds.get(0).perDocument().keySet().forEach(group -> medians.put(group,
+                median(rounds.stream().map(cost -> cost.perDocument().get(group)).toList())));
+        return medians;
+    }
+
+    /** Per round, {@code value(b) / value(a)}. */
+    private static List<Double> ratios(List<StageCost> a, List<StageCost> b, ToDoubleFunction<StageCost> value) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < a.size(); i++) {
+            ratios.add(value.applyAsDouble(b.get(i)) / value.applyAsDouble(a.get(i)));
+        }
+        return ratios;
     }
 
     /** A stage's docs/s and, per group of processes, the CPU seconds a document cost, over its window. */
@@ -493,7 +533,8 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
                 "| %s | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f |", type, costs.mongoDataBytes(),
                 costs.mongoIndexBytes(), costs.searchBytes().get("metadata"), costs.searchBytes().get("live"),
                 costs.searchBytes().get("archive"), costs.blobBytes())));
-        lines.addAll(List.of("", "**CPU per document (µs)**, each stage run alone once the machine was quiet: the CPU "
+        lines.addAll(List.of("", "**CPU per document (µs)**, the median of " + rounds + " rounds, each stage run alone "
+                + "once the machine was quiet: the CPU "
                 + "time of each service's processes from the first reading at " + (int) (WINDOW_FROM * 100) + "% of "
                 + "the documents to the first at " + (int) (WINDOW_TO * 100) + "% (past the job's start, before its "
                 + "tail), less their idle rate over the " + IDLE.toSeconds() + " s before, divided by the documents "
@@ -527,22 +568,26 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
                 "The planner multiplies a document's cost by the rate asked: that holds if a document costs the same "
                         + "when a stage runs on more slots. Each stage ran at parallelism 1, then 2, with its store on "
                         + "core(s) " + StoreIsolation.storeCores(cores) + " and every other service and this runner "
-                        + "on " + StoreIsolation.otherCores(cores) + " (taskset), once each in this run; CPU read as above.", "",
-                "| stage | docs/s at 1 | docs/s at 2 | ratio | CPU µs a document at 1 → 2 (ratio) |",
+                        + "on " + StoreIsolation.otherCores(cores) + " (taskset), in each round; CPU read as above. Medians of "
+                        + "the rounds; a ratio is the median of the rounds' ratios, with their range.", "",
+                "| stage | docs/s at 1 | docs/s at 2 | ratio (range) | CPU µs a document at 1 → 2 (ratio, range) |",
                 "|---|---|---|---|---|"));
         for (String stage : List.of("import", "index.metadata")) {
-            StageCost one = linearities.get(stage + ", parallelism 1");
-            StageCost two = linearities.get(stage + ", parallelism 2");
+            List<StageCost> one = linearities.get(stage + ", parallelism 1");
+            List<StageCost> two = linearities.get(stage + ", parallelism 2");
             StringBuilder cpu = new StringBuilder();
-            one.perDocument().forEach((group, seconds) -> {
-                double atTwo = two.perDocument().get(group);
-                if (seconds * 1e6 >= 1) {
-                    cpu.append(cpu.isEmpty() ? "" : "; ").append(String.format(Locale.ROOT, "%s %.1f → %.1f (%.2f×)",
-                            group, seconds * 1e6, atTwo * 1e6, atTwo / seconds));
+            for (String group : one.get(0).perDocument().keySet()) {
+                double atOne = median(one.stream().map(cost -> cost.perDocument().get(group)).toList());
+                if (atOne * 1e6 >= 1) {
+                    cpu.append(cpu.isEmpty() ? "" : "; ").append(String.format(Locale.ROOT, "%s %.1f → %.1f (%s)",
+                            group, atOne * 1e6, median(two.stream().map(cost -> cost.perDocument().get(group))
+                                    .toList()) * 1e6,
+                            ratioWithRange(ratios(one, two, cost -> cost.perDocument().get(group)))));
                 }
-            });
-            lines.add(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f× | %s |", stage, one.rate(), two.rate(),
-                    two.rate() / one.rate(), cpu));
+            }
+            lines.add(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %s | %s |", stage,
+                    median(one.stream().map(StageCost::rate).toList()), median(two.stream().map(StageCost::rate).toList()),
+                    ratioWithRange(ratios(one, two, StageCost::rate)), cpu));
         }
         lines.addAll(List.of("", "What two cores cannot show: a rate that grows with slots beyond one core for the "
                 + "job and one for its store; the network between hosts; a MongoDB replica set's or a search "

@@ -17,6 +17,9 @@ import java.util.Map;
  */
 public final class StoreIsolation implements AutoCloseable {
 
+    /** Walks of a process's threads before giving up, when threads keep ending under taskset. */
+    private static final int PIN_ATTEMPTS = 5;
+
     private final Map<Long, String> allowedBefore = new LinkedHashMap<>();
 
     private StoreIsolation() {
@@ -77,13 +80,22 @@ public final class StoreIsolation implements AutoCloseable {
             // taskset -a answers 0 for a process that is not there: it pins none of its (no) threads.
             throw new IllegalStateException("could not pin process " + pid + " to cores " + cpuList + ": no such process");
         }
-        Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid))
-                .redirectErrorStream(true).start();
-        String output = new String(taskset.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (taskset.waitFor() != 0) {
-            throw new IllegalStateException("taskset could not pin process " + pid + " to cores " + cpuList + ": "
-                    + output.strip());
+        String output = "";
+        for (int attempt = 1; attempt <= PIN_ATTEMPTS; attempt++) {
+            Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", cpuList, Long.toString(pid))
+                    .redirectErrorStream(true).start();
+            output = new String(taskset.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (taskset.waitFor() == 0) {
+                return;
+            }
+            // A thread that ends while taskset walks the process's threads fails it ("No such process"): again
+            boolean threadEnded = output.contains("No such process") && ProcessHandle.of(pid).isPresent();
+            if (!threadEnded) {
+                break;
+            }
         }
+        throw new IllegalStateException("taskset could not pin process " + pid + " to cores " + cpuList + ": "
+                + output.strip());
     }
 
     @Override

@@ -13,17 +13,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
-import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
 
 /** Against the local Kafka broker started by {@code bin/volumizer up}. */
 class StoresIT {
 
-    private final PipelineOptions pipeline = Options.parse(new PipelineOptions(),
-            "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092"),
-            "--registry-url", System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7"),
-            "--mongodb-uri", System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"),
-            "--search-url", System.getProperty("volumizer.search.url", "http://127.0.0.1:9200"));
+    private final PipelineOptions pipeline = CommittedRecordCountIT.localPipeline();
     private final String topic = "it-bytes-" + UUID.randomUUID();
 
     @Test
