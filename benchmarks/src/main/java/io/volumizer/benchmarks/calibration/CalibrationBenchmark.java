@@ -224,29 +224,21 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
                     Options.with(pipeline, "--parallelism", p));
             PipelineOptions indexing = Options.parseWithOverrides(new PipelineOptions(),
                     Options.with(metadata, "--parallelism", p));
-            try (StoreIsolation isolation = isolate(MONGODB_SERVICE)) {
+            try (StoreIsolation isolation = StoreIsolation.ofService(LocalServices.ofThisCheckout(), MONGODB_SERVICE,
+                    MONGODB_SERVICE)) {
                 // A new collection: each import writes every document for the first time
                 stores.reset(repository(), new String[0]);
                 measured(linearities, "import, parallelism " + p, stage(processes, "import, parallelism " + p, n,
                         progress -> importJob(stores, importing, tag + "p" + p + "-", n, progress),
                         job -> flink.stopWithSavepoint(job, CANCEL_TIMEOUT)));
             }
-            try (StoreIsolation isolation = isolate(searchService)) {
+            try (StoreIsolation isolation = StoreIsolation.ofService(LocalServices.ofThisCheckout(), searchService,
+                    "--search-service " + searchService)) {
                 measured(linearities, "index.metadata, parallelism " + p, stage(processes, "index, parallelism " + p,
                         n, progress -> indexJob(stores, indexing, tag + "linearity-p" + p, n, progress),
                         job -> flink.cancel(job, CANCEL_TIMEOUT)));
             }
         }
-    }
-
-    /** The service on the first core, every other one and this runner on the rest. */
-    private static StoreIsolation isolate(String service) throws IOException, InterruptedException {
-        Map<String, Long> running = new LinkedHashMap<>(LocalServices.ofThisCheckout().running());
-        Long store = running.remove(service);
-        if (store == null) {
-            throw new IllegalStateException("the calibration isolates " + service + ", which does not run");
-        }
-        return StoreIsolation.start(store, List.copyOf(running.values()), Runtime.getRuntime().availableProcessors());
     }
 
     /** The services' processes, grouped as a calibration names them. */

@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.volumizer.ops.services.LocalServices;
+
 /**
  * Gives the store cores of its own while a measure runs, as if it ran on a host of its own, which is how a store is
  * deployed: the store's process gets the first half of the cores, every other service and this runner the rest
@@ -23,6 +25,21 @@ public final class StoreIsolation implements AutoCloseable {
     private final Map<Long, String> allowedBefore = new LinkedHashMap<>();
 
     private StoreIsolation() {
+    }
+
+    /**
+     * Pins {@code service}, one of the local services, to the store's cores, and every other running one to the rest.
+     *
+     * @param named how the caller's user named the service, for the error when it does not run
+     */
+    public static StoreIsolation ofService(LocalServices services, String service, String named)
+            throws IOException, InterruptedException {
+        Map<String, Long> running = new LinkedHashMap<>(services.running());
+        Long store = running.remove(service);
+        if (store == null) {
+            throw new IllegalStateException(named + " is not running (bin/volumizer up " + service + ")");
+        }
+        return start(store, List.copyOf(running.values()), Runtime.getRuntime().availableProcessors());
     }
 
     public static StoreIsolation start(long storePid, List<Long> otherPids, int cores) throws IOException, InterruptedException {

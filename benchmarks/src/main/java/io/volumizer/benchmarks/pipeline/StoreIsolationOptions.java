@@ -1,8 +1,6 @@
 package io.volumizer.benchmarks.pipeline;
 
 import java.io.IOException;
-import java.util.List;
-import java.util.Map;
 
 import io.volumizer.ops.services.LocalServices;
 import picocli.CommandLine.Option;
@@ -21,11 +19,6 @@ public final class StoreIsolationOptions {
 
     /** Pins the store, and every other service that runs, to their cores until closed. */
     public StoreIsolation isolate(LocalServices services) throws IOException, InterruptedException {
-        Map<String, Long> running = services.running();
-        Long store = running.remove(service);
-        if (store == null) {
-            throw new IllegalStateException("--store-service " + service + " is not running (bin/volumizer up " + service + ")");
-        }
-        return StoreIsolation.start(store, List.copyOf(running.values()), Runtime.getRuntime().availableProcessors());
+        return StoreIsolation.ofService(services, service, "--store-service " + service);
     }
 }
