@@ -22,7 +22,12 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- printf "http://%s-%s-rest:8081" (include "volumizer.fullname" .) (include "volumizer.commandsCluster" .) -}}
 {{- end -}}
 
-{{/* The API's own service account: no Role is bound to it (the Flink one may create and delete pods). */}}
+{{/* Where the operator fetches the jobs jar for a command's FlinkSessionJob: the API's management Service. */}}
+{{- define "volumizer.jobsJarUri" -}}
+{{- printf "http://%s-api-management:%v/artifacts/volumizer-jobs.jar" (include "volumizer.fullname" .) .Values.api.metricsPort -}}
+{{- end -}}
+
+{{/* The API's own service account: bound to a Role for FlinkSessionJobs alone (the Flink one may create and delete pods). */}}
 {{- define "volumizer.apiServiceAccountName" -}}
 {{- if .Values.api.serviceAccount.create -}}{{ .Values.api.serviceAccount.name }}{{- else -}}{{ default "default" .Values.api.serviceAccount.name }}{{- end -}}
 {{- end -}}

@@ -60,6 +60,20 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
     @Option(names = "--jobs-jar", description = "The jobs jar commands are submitted from; without it, reindex and bulk commands answer 503.")
     public Path jobsJar;
 
+    @Option(names = "--session-job-deployment", paramLabel = "FLINKDEPLOYMENT", description = "Run each command as a "
+            + "FlinkSessionJob on this session FlinkDeployment, in the API's namespace, through the Flink Kubernetes "
+            + "Operator (which fetches the jobs jar from --jobs-jar-uri), instead of uploading --jobs-jar to --flink-rest. "
+            + "Their state, exceptions and metrics are still read from --flink-rest.")
+    public String sessionJobDeployment;
+
+    @Option(names = "--jobs-jar-uri", description = "Where the operator fetches the jobs jar for --session-job-deployment: "
+            + "this API's management port serves --jobs-jar at " + ApiServer.JOBS_JAR_PATH + ".")
+    public String jobsJarUri;
+
+    @Option(names = "--session-job-timeout", defaultValue = "PT2M", description = "How long a command waits for the "
+            + "operator to submit its FlinkSessionJob before it fails and the resource is removed (default: ${DEFAULT-VALUE}).")
+    public Duration sessionJobTimeout;
+
     @Option(names = "--job-option", paramLabel = "OPTION", description = "An option given to the commands' jobs besides "
             + "the services above, e.g. --job-option=--checkpoint-interval=PT2S (repeatable).")
     public List<String> jobOptions = new ArrayList<>();
@@ -131,6 +145,12 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
         Options.require(metricsPort >= 0 && metricsPort <= 65535, "--metrics-port must be 0..65535, was " + metricsPort);
         oidc.validate();
         penalties.validate();
+        Options.require((sessionJobDeployment == null) == (jobsJarUri == null),
+                "--session-job-deployment and --jobs-jar-uri go together");
+        Options.require(sessionJobDeployment == null || jobsJar != null, "--session-job-deployment needs --jobs-jar: "
+                + "the jar the operator fetches from this API");
+        Options.require(!sessionJobTimeout.isNegative() && !sessionJobTimeout.isZero(),
+                "--session-job-timeout must be positive, was " + sessionJobTimeout);
         Options.require(maxPageSize >= 1 && maxPageSize <= 10_000, "--max-page-size must be 1..10000, was " + maxPageSize);
         Options.require(!waitTimeout.isNegative() && !waitTimeout.isZero(), "--wait-timeout must be positive, was " + waitTimeout);
         Options.require(!backendTimeout.isNegative() && !backendTimeout.isZero(),

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
+import java.nio.file.Files;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.MongoSocketException;
 import com.mongodb.MongoTimeoutException;
 
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javalin.Javalin;
 import io.javalin.config.SizeUnit;
 import io.javalin.http.Context;
@@ -46,7 +48,10 @@ import io.volumizer.api.internal.Backends;
 import io.volumizer.api.reads.ReadAccess;
 import io.volumizer.api.reads.ReadPolicy;
 import io.volumizer.api.search.SearchHandler;
+import io.volumizer.api.commands.CommandJobs;
 import io.volumizer.api.commands.Commands;
+import io.volumizer.api.commands.FlinkSessionJobs;
+import io.volumizer.api.commands.RestCommandJobs;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.options.Options;
@@ -64,6 +69,8 @@ public final class ApiServer {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The one route anyone may call: a liveness probe says nothing about the repository. */
     private static final String LIVENESS = "/health/live";
+    /** Where the management port serves the jobs jar, for the operator to fetch a command's FlinkSessionJob from. */
+    public static final String JOBS_JAR_PATH = "/artifacts/volumizer-jobs.jar";
 
     private ApiServer() {
     }
@@ -100,9 +107,10 @@ public final class ApiServer {
                 options.waitTimeout, options.maxUploadBytes);
         SearchHandler search = new SearchHandler(backends.search, allRepositories, options.indexLayouts(),
                 options.maxPageSize);
-        CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(
-                new FlinkSessionClient(options.flink.rest), options.jobsJar, backends.mongo, backends.searchEngine,
-                options.indices(), options.jobArguments(), options.kafka.clientProperties()));
+        FlinkSessionClient session = new FlinkSessionClient(options.flink.rest);
+        CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(session,
+                commandJobs(options, session), backends.mongo, backends.searchEngine, options.indices(),
+                options.jobArguments(), options.kafka.clientProperties()));
         ThrottleHandler throttles = new ThrottleHandler(new ThrottleSettings(options.kafka.clientProperties(),
                 options.registry.url, options.documents.topics().control(), options.topicSettings));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
@@ -178,7 +186,23 @@ public final class ApiServer {
         backends.metrics.serve(management);
         management.get(LIVENESS, live);
         management.get("/health/ready", ready);
+        if (options.jobsJar != null) {
+            management.get(JOBS_JAR_PATH, ctx -> ctx.contentType("application/java-archive")
+                    .result(Files.newInputStream(options.jobsJar)));
+        }
         return new Servers(app, management);
+    }
+
+    /**
+     * How commands' jobs are started: as FlinkSessionJobs (the Kubernetes client, configured from the pod's service
+     * account, lives as long as the process), or through the session cluster's REST API.
+     */
+    private static CommandJobs commandJobs(ApiOptions options, FlinkSessionClient session) {
+        if (options.sessionJobDeployment == null) {
+            return new RestCommandJobs(session, options.jobsJar);
+        }
+        return new FlinkSessionJobs(new KubernetesClientBuilder().build(), options.sessionJobDeployment,
+                options.jobsJarUri, options.sessionJobTimeout);
     }
 
     private static void unavailable(Context ctx, String backend, Exception e) {

@@ -3,6 +3,7 @@ package io.volumizer.helm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
+import org.apache.flink.kubernetes.operator.api.FlinkSessionJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,6 +27,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
+import io.volumizer.api.ApiOptions;
+import io.volumizer.api.ApiServer;
+import io.volumizer.api.commands.FlinkSessionJobs;
+import io.volumizer.options.Options;
 import io.volumizer.options.conventions.ConsumerGroups;
 import io.volumizer.options.conventions.TopicNames;
 import io.volumizer.options.steps.CsvImportOptions;
@@ -149,20 +155,28 @@ class HelmChartTest {
     }
 
     /**
-     * Reindex and bulk commands run on Kubernetes: the API uploads the jobs jar its image carries to the REST Service
-     * the operator makes for the chart's session cluster; without that cluster, the API is given no jar (its commands
-     * answer 503, as they say).
+     * Reindex and bulk commands run on Kubernetes: each a FlinkSessionJob the API creates on the chart's session
+     * cluster, of the jobs jar its image carries, served to the operator by the API's management Service; the jobs are
+     * read from the REST Service the operator makes for that cluster. Without that cluster, the API is given no jar (its
+     * commands answer 503, as they say).
      */
     @Test
-    void theApiRunsCommandsInTheChartsSessionClusterFromTheJarItsImageCarries() throws Exception {
+    void theApiRunsCommandsAsFlinkSessionJobsOnTheChartsSessionClusterFromTheJarItsImageCarries() throws Exception {
         List<JsonNode> resources = render("");
-        JsonNode session = resources.stream().filter(r -> "FlinkDeployment".equals(r.path("kind").asText()))
-                .filter(r -> r.path("spec").path("job").isMissingNode()).findFirst().orElseThrow();
+        JsonNode session = sessionCluster(resources);
+        String sessionName = session.path("metadata").path("name").asText();
         List<String> args = apiArgs(resources);
-        String rest = args.get(args.indexOf("--flink-rest") + 1);
         String jar = args.get(args.indexOf("--jobs-jar") + 1);
+        URI jarUri = URI.create(args.get(args.indexOf("--jobs-jar-uri") + 1));
+        JsonNode management = resources.stream().filter(r -> "Service".equals(r.path("kind").asText()))
+                .filter(r -> r.path("metadata").path("name").asText().equals(jarUri.getHost())).findFirst().orElseThrow();
 
-        assertThat(rest).isEqualTo("http://" + session.path("metadata").path("name").asText() + "-rest:8081");
+        assertThat(args).containsSequence("--session-job-deployment", sessionName)
+                .containsSequence("--flink-rest", "http://" + sessionName + "-rest:8081");
+        assertThat(jarUri.getPath()).isEqualTo(ApiServer.JOBS_JAR_PATH);
+        assertThat(management.path("spec").path("ports").get(0).path("port").asInt()).isEqualTo(jarUri.getPort());
+        assertThat(management.path("spec").path("ports").get(0).path("targetPort").asText()).isEqualTo("management");
+        assertThat(management.path("spec").path("selector").path("app.kubernetes.io/component").asText()).isEqualTo("api");
         assertThat(Files.readString(Path.of("docker/Dockerfile.api")).lines().filter(line -> line.startsWith("COPY "))
                 .map(line -> line.split("\\s+")[2])).as("what the API image copies").contains(jar);
         assertThat(session.path("spec").path("serviceAccount").asText())
@@ -172,7 +186,52 @@ class HelmChartTest {
         List<JsonNode> without = render("", "--set", "commands.enabled=false");
         assertThat(without).filteredOn(r -> "FlinkDeployment".equals(r.path("kind").asText()))
                 .allSatisfy(deployment -> assertThat(deployment.path("spec").path("job").isMissingNode()).isFalse());
-        assertThat(apiArgs(without)).doesNotContain("--jobs-jar", "--flink-rest");
+        assertThat(apiArgs(without)).doesNotContain("--jobs-jar", "--flink-rest", "--session-job-deployment");
+        assertThat(without).extracting(r -> r.path("metadata").path("name").asText()).doesNotContain(jarUri.getHost());
+    }
+
+    /**
+     * A reindex command's resources as the API makes them in the cluster: the API's arguments as rendered, parsed by the
+     * API's options; the FlinkSessionJob its command service creates from them, validated strictly against the
+     * operator's CRD and read into the operator's own class; the job's arguments accepted by the reindex's options.
+     */
+    @Test
+    void aReindexCommandsFlinkSessionJobValidatesAgainstTheOperatorsCrdAndRunsOnTheSessionCluster() throws Exception {
+        List<JsonNode> resources = render("");
+        ApiOptions api = Options.parse(new ApiOptions(), apiArgs(resources).toArray(String[]::new));
+        String repository = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("repository").asText();
+        String commandId = "reindex-" + repository + "-20261128-160000-0123abcd";
+        List<String> arguments = new ArrayList<>(api.jobArguments());
+        arguments.addAll(List.of("--repository", repository, "--command-id", commandId));
+        FlinkSessionJob command = FlinkSessionJobs.resource(commandId, api.sessionJobDeployment, api.jobsJarUri,
+                Step.REINDEX, arguments, null);
+        command.getMetadata().setNamespace("volumizer");
+        JsonNode rendered = YAML.valueToTree(command);
+
+        Path manifest = Files.createTempFile("reindex-command", ".yaml");
+        try {
+            Files.writeString(manifest, YAML.writeValueAsString(rendered));
+            Result validated = run(List.of(tool("volumizer.kubeconform"), "-strict", "-summary", "-schema-location",
+                    schemas() + "/{{ .ResourceKind }}{{ .KindSuffix }}.json", manifest.toString()));
+            assertThat(validated.exitCode).as("kubeconform:%n%s%s%n%s", validated.out, validated.err, rendered).isZero();
+            assertThat(validated.out).contains("Valid: 1, Invalid: 0, Errors: 0, Skipped: 0");
+        } finally {
+            Files.delete(manifest);
+        }
+        JsonNode readBack = YAML.valueToTree(YAML.treeToValue(rendered, FlinkSessionJob.class)).path("spec");
+        assertThat(readBack).as("as the operator reads it").isEqualTo(rendered.path("spec"));
+        assertThat(command.getSpec().getDeploymentName()).isEqualTo(sessionCluster(resources).path("metadata").path("name").asText());
+        var job = command.getSpec().getJob();
+        assertThat(job.getEntryClass()).isEqualTo(Step.REINDEX.mainClass());
+        assertThat(job.getJarURI()).endsWith(ApiServer.JOBS_JAR_PATH);
+        PipelineStepOptions options = (PipelineStepOptions) Step.REINDEX.parse(List.of(job.getArgs()));
+        assertThat(options.pipeline.documentsTopic()).isEqualTo(TopicNames.of(repository).documents());
+        assertThat(String.join(" ", job.getArgs())).doesNotContain("--mongodb-uri").doesNotContain("sasl.jaas.config");
+    }
+
+    private static JsonNode sessionCluster(List<JsonNode> resources) {
+        return resources.stream().filter(r -> "FlinkDeployment".equals(r.path("kind").asText()))
+                .filter(r -> r.path("spec").path("job").isMissingNode()).findFirst().orElseThrow();
     }
 
     private static List<String> apiArgs(List<JsonNode> resources) {
@@ -203,28 +262,54 @@ class HelmChartTest {
         assertThat(container.path("image").asText()).doesNotContain("-mem");
     }
 
-    /** The Flink pods' account may create and delete pods (a JobManager's TaskManagers); the API's may do nothing. */
+    /**
+     * The Flink pods' account may create and delete pods (a JobManager's TaskManagers); the API's may manage
+     * FlinkSessionJobs, the commands', alone, and only when the chart runs commands (else it gets no token).
+     */
     @ParameterizedTest
     @MethodSource("profiles")
-    void theApiRunsUnderAServiceAccountOfItsOwnBoundToNoRole(String profile) throws Exception {
-        List<JsonNode> resources = render(profile);
-        JsonNode pod = resources.stream()
-                .filter(r -> "Deployment".equals(r.path("kind").asText()))
-                .filter(r -> r.path("metadata").path("labels").path("app.kubernetes.io/component").asText().equals("api"))
-                .findFirst().orElseThrow().path("spec").path("template").path("spec");
-        String account = pod.path("serviceAccountName").asText();
+    void theApiRunsUnderAServiceAccountOfItsOwnAllowedTheCommandsFlinkSessionJobsAlone(String profile) throws Exception {
+        for (boolean commands : List.of(true, false)) {
+            List<JsonNode> resources = render(profile, "--set", "commands.enabled=" + commands);
+            JsonNode pod = resources.stream()
+                    .filter(r -> "Deployment".equals(r.path("kind").asText()))
+                    .filter(r -> r.path("metadata").path("labels").path("app.kubernetes.io/component").asText().equals("api"))
+                    .findFirst().orElseThrow().path("spec").path("template").path("spec");
+            String account = pod.path("serviceAccountName").asText();
 
-        assertThat(account).isNotBlank();
-        assertThat(resources).filteredOn(r -> "ServiceAccount".equals(r.path("kind").asText()))
-                .extracting(r -> r.path("metadata").path("name").asText()).contains(account);
-        assertThat(resources).filteredOn(r -> "FlinkDeployment".equals(r.path("kind").asText()))
-                .isNotEmpty()
-                .extracting(r -> r.path("spec").path("serviceAccount").asText()).doesNotContain(account);
-        List<String> bound = new ArrayList<>();
-        resources.stream().filter(r -> r.path("kind").asText().endsWith("RoleBinding"))
-                .forEach(binding -> binding.path("subjects").forEach(subject -> bound.add(subject.path("name").asText())));
-        assertThat(bound).as("service accounts bound to a role").isNotEmpty().doesNotContain(account);
-        assertThat(pod.path("automountServiceAccountToken").asBoolean(true)).as("token mounted").isFalse();
+            assertThat(account).isNotBlank();
+            assertThat(resources).filteredOn(r -> "ServiceAccount".equals(r.path("kind").asText()))
+                    .extracting(r -> r.path("metadata").path("name").asText()).contains(account);
+            assertThat(resources).filteredOn(r -> "FlinkDeployment".equals(r.path("kind").asText()))
+                    .isNotEmpty()
+                    .extracting(r -> r.path("spec").path("serviceAccount").asText()).doesNotContain(account);
+            List<String> rolesOfTheApi = new ArrayList<>();
+            List<String> bound = new ArrayList<>();
+            resources.stream().filter(r -> r.path("kind").asText().endsWith("RoleBinding")).forEach(binding ->
+                    binding.path("subjects").forEach(subject -> {
+                        bound.add(subject.path("name").asText());
+                        if (subject.path("name").asText().equals(account)) {
+                            rolesOfTheApi.add(binding.path("roleRef").path("name").asText());
+                        }
+                    }));
+            assertThat(bound).as("service accounts bound to a role").isNotEmpty();
+            List<JsonNode> rules = new ArrayList<>();
+            resources.stream().filter(r -> "Role".equals(r.path("kind").asText()))
+                    .filter(r -> rolesOfTheApi.contains(r.path("metadata").path("name").asText()))
+                    .forEach(role -> role.path("rules").forEach(rules::add));
+            assertThat(pod.path("automountServiceAccountToken").asBoolean()).as("token mounted").isEqualTo(commands);
+            if (!commands) {
+                assertThat(rolesOfTheApi).as("the API's roles without commands").isEmpty();
+                continue;
+            }
+            assertThat(rolesOfTheApi).hasSize(1);
+            assertThat(rules).hasSize(1);
+            assertThat(rules.get(0).path("apiGroups").toString()).isEqualTo("[\"flink.apache.org\"]");
+            assertThat(rules.get(0).path("resources").toString()).isEqualTo("[\"flinksessionjobs\"]");
+            List<String> verbs = new ArrayList<>();
+            rules.get(0).path("verbs").forEach(verb -> verbs.add(verb.asText()));
+            assertThat(verbs).as("what the API does with FlinkSessionJobs").containsExactlyInAnyOrderElementsOf(FlinkSessionJobs.VERBS);
+        }
     }
 
     /**
@@ -379,13 +464,18 @@ class HelmChartTest {
     private static synchronized Path schemas() throws Exception {
         if (schemaFolder == null) {
             Path folder = Path.of("target/kubernetes-schemas");
-            Path crd = Files.createDirectories(Path.of("target")).resolve("flinkdeployments.flink.apache.org-v1.yml");
-            try (var in = FlinkDeployment.class.getResourceAsStream("/META-INF/fabric8/flinkdeployments.flink.apache.org-v1.yml")) {
-                assertThat(in).as("the FlinkDeployment CRD in the operator's jar").isNotNull();
-                Files.copy(in, crd, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            List<String> command = new ArrayList<>(List.of("python3", "scripts/kubernetes_schemas.py", folder.toString(),
+                    tool("volumizer.kubernetes.swagger")));
+            for (String kind : List.of("flinkdeployments", "flinksessionjobs")) {
+                String file = kind + ".flink.apache.org-v1.yml";
+                Path crd = Files.createDirectories(Path.of("target")).resolve(file);
+                try (var in = FlinkDeployment.class.getResourceAsStream("/META-INF/fabric8/" + file)) {
+                    assertThat(in).as("the %s CRD in the operator's jar", kind).isNotNull();
+                    Files.copy(in, crd, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+                command.add(crd.toString());
             }
-            Result made = run(List.of("python3", "scripts/kubernetes_schemas.py", folder.toString(),
-                    tool("volumizer.kubernetes.swagger"), crd.toString()));
+            Result made = run(command);
             assertThat(made.exitCode).as(made.err).isZero();
             schemaFolder = folder;
         }

@@ -1,7 +1,6 @@
 package io.volumizer.api.commands;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -94,7 +93,7 @@ public final class Commands {
     private static final String COUNT = "count";
 
     private final FlinkSessionClient flink;
-    private final Path jobsJar;
+    private final CommandJobs jobs;
     private final Properties kafka;
     private final MongoRepositories repositories;
     private final SearchEngine search;
@@ -104,15 +103,17 @@ public final class Commands {
     private final CommandRanges ranges;
 
     /**
+     * @param flink where the commands' jobs are read: their state, exceptions and metrics
+     * @param jobs how they are started and stopped
      * @param pipelineArguments the services and topics the jobs are given (as {@code job submit} takes them)
      * @param kafka the client properties that reach the documents topic: a bulk command is applied once an import
      *              has read past its changes there
      * @param search  where a bulk command's documents indexed are counted, by the repositories' aliases of {@code indices}
      */
-    public Commands(FlinkSessionClient flink, Path jobsJar, MongoRepositories repositories, SearchEngine search,
+    public Commands(FlinkSessionClient flink, CommandJobs jobs, MongoRepositories repositories, SearchEngine search,
             IndexNames indices, List<String> pipelineArguments, Properties kafka) {
         this.flink = flink;
-        this.jobsJar = jobsJar;
+        this.jobs = jobs;
         this.kafka = kafka;
         this.repositories = repositories;
         this.search = search;
@@ -362,7 +363,7 @@ public final class Commands {
             throw new CommandRefusedException(Reason.CONFLICT, null, "command " + commandId + " is "
                     + record.getString(CommandStore.STATE) + ": there is no job to abort");
         }
-        String savepoint = flink.stopWithSavepoint(record.getString(CommandStore.JOB_ID), SAVEPOINT_TIMEOUT);
+        String savepoint = jobs.stopWithSavepoint(commandId, record.getString(CommandStore.JOB_ID), SAVEPOINT_TIMEOUT);
         commands.state(commandId, State.ABORTED, Updates.set(CommandStore.SAVEPOINT, savepoint));
         return status(commandId);
     }
@@ -533,7 +534,7 @@ public final class Commands {
         List<String> all = new ArrayList<>(pipelineArguments);
         all.addAll(arguments);
         try {
-            String jobId = flink.run(flink.uploadJar(jobsJar), step, all, savepoint);
+            String jobId = jobs.run(commandId, step, all, savepoint);
             commands.set(commandId, Updates.set(CommandStore.JOB_ID, jobId), Updates.set(JOB_ARGUMENTS, arguments));
         } catch (IOException | RuntimeException e) {
             commands.state(commandId, State.FAILED, Updates.set(CommandStore.ERROR, "the job could not be submitted: "

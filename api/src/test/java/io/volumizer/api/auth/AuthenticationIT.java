@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jwt.SignedJWT;
 
+import io.volumizer.api.ApiServer;
 import io.volumizer.api.internal.ApiMetrics;
 import io.volumizer.api.testing.LocalApi;
 import io.volumizer.api.testing.LocalPipeline;
@@ -173,6 +175,17 @@ class AuthenticationIT {
         assertThat(send("GET", base + ApiMetrics.PATH, Tokens.service()).statusCode())
                 .as("metrics are not on the API's port").isEqualTo(404);
         assertThat(send("GET", api.management + "/health/ready", null).statusCode()).as("the probe's readiness").isEqualTo(200);
+    }
+
+    /** The jar the operator fetches for a command's FlinkSessionJob: on the management port, as the API was given it. */
+    @Test
+    void theManagementPortServesTheJobsJarTheApiRunsCommandsFrom() throws Exception {
+        HttpResponse<byte[]> jar = HTTP.send(request("GET", api.management + ApiServer.JOBS_JAR_PATH, null).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(jar.statusCode()).isEqualTo(200);
+        assertThat(jar.body()).isEqualTo(Files.readAllBytes(pipeline.jobsJar()));
+        assertThat(send("GET", base + ApiServer.JOBS_JAR_PATH, Tokens.service()).statusCode())
+                .as("the jar is not on the API's port").isEqualTo(404);
     }
 
     @Test
