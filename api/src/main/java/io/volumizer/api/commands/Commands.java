@@ -1,6 +1,7 @@
 package io.volumizer.api.commands;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -121,6 +122,12 @@ public final class Commands {
         this.pipelineArguments = List.copyOf(pipelineArguments);
         this.commands = new CommandStore(repositories.shared());
         this.ranges = new CommandRanges(repositories.shared());
+    }
+
+    /** Commands whose jobs are submitted through the session cluster's REST API, from {@code jobsJar}. */
+    public Commands(FlinkSessionClient flink, Path jobsJar, MongoRepositories repositories, SearchEngine search,
+            IndexNames indices, List<String> pipelineArguments, Properties kafka) {
+        this(flink, new RestCommandJobs(flink, jobsJar), repositories, search, indices, pipelineArguments, kafka);
     }
 
     /**

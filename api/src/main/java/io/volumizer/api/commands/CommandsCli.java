@@ -62,8 +62,7 @@ public final class CommandsCli {
         useTopicsOf(subcommand);
         try (MongoRepositories mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create);
              SearchEngine search = SearchEngines.open(pipeline.search)) {
-            FlinkSessionClient session = new FlinkSessionClient(flink.rest);
-            Commands commands = new Commands(session, new RestCommandJobs(session, jar), mongo, search, pipeline.indices(),
+            Commands commands = new Commands(new FlinkSessionClient(flink.rest), jar, mongo, search, pipeline.indices(),
                     Options.arguments(pipeline), pipeline.kafka.clientProperties());
             return work.with(commands);
         }

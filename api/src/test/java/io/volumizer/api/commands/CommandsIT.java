@@ -77,7 +77,7 @@ class CommandsIT {
     void importARepository() throws Exception {
         it = new PipelineRun();
         search = SearchEngines.open(it.pipeline.search);
-        commands = new Commands(PipelineRun.FLINK, new RestCommandJobs(PipelineRun.FLINK, JobsJar.path()), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
+        commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
                 search, it.pipeline.indices(), it.args(), it.pipeline.kafka.clientProperties());
         documents = it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(it.repository);
         long total = it.generated(CUSTOMERS, STATEMENTS).size();
