@@ -22,9 +22,10 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- printf "http://%s-%s-rest:8081" (include "volumizer.fullname" .) (include "volumizer.commandsCluster" .) -}}
 {{- end -}}
 
-{{/* Where the operator fetches the jobs jar for a command's FlinkSessionJob: the API's management Service. */}}
+{{/* Where the operator fetches the jobs jar for a command's FlinkSessionJob: the API's management Service, by its
+     full name (the operator runs in a namespace of its own, often). */}}
 {{- define "volumizer.jobsJarUri" -}}
-{{- printf "http://%s-api-management:%v/artifacts/volumizer-jobs.jar" (include "volumizer.fullname" .) .Values.api.metricsPort -}}
+{{- printf "http://%s-api-management.%s.svc:%v/artifacts/volumizer-jobs.jar" (include "volumizer.fullname" .) .Release.Namespace .Values.api.metricsPort -}}
 {{- end -}}
 
 {{/* The API's own service account: bound to a Role for FlinkSessionJobs alone (the Flink one may create and delete pods). */}}

@@ -168,12 +168,15 @@ class HelmChartTest {
         List<String> args = apiArgs(resources);
         String jar = args.get(args.indexOf("--jobs-jar") + 1);
         URI jarUri = URI.create(args.get(args.indexOf("--jobs-jar-uri") + 1));
+        // the operator runs in a namespace of its own, often: the Service by its full name
+        String[] host = jarUri.getHost().split("\\.", 3);
         JsonNode management = resources.stream().filter(r -> "Service".equals(r.path("kind").asText()))
-                .filter(r -> r.path("metadata").path("name").asText().equals(jarUri.getHost())).findFirst().orElseThrow();
+                .filter(r -> r.path("metadata").path("name").asText().equals(host[0])).findFirst().orElseThrow();
 
         assertThat(args).containsSequence("--session-job-deployment", sessionName)
                 .containsSequence("--flink-rest", "http://" + sessionName + "-rest:8081");
         assertThat(jarUri.getPath()).isEqualTo(ApiServer.JOBS_JAR_PATH);
+        assertThat(host).as("the Service's full name").containsExactly(host[0], "default", "svc");
         assertThat(management.path("spec").path("ports").get(0).path("port").asInt()).isEqualTo(jarUri.getPort());
         assertThat(management.path("spec").path("ports").get(0).path("targetPort").asText()).isEqualTo("management");
         assertThat(management.path("spec").path("selector").path("app.kubernetes.io/component").asText()).isEqualTo("api");
@@ -187,7 +190,9 @@ class HelmChartTest {
         assertThat(without).filteredOn(r -> "FlinkDeployment".equals(r.path("kind").asText()))
                 .allSatisfy(deployment -> assertThat(deployment.path("spec").path("job").isMissingNode()).isFalse());
         assertThat(apiArgs(without)).doesNotContain("--jobs-jar", "--flink-rest", "--session-job-deployment");
-        assertThat(without).extracting(r -> r.path("metadata").path("name").asText()).doesNotContain(jarUri.getHost());
+        assertThat(without).extracting(r -> r.path("metadata").path("name").asText()).doesNotContain(host[0]);
+        assertThat(failure("--set", "api.serviceAccount.create=false", "--set", "api.serviceAccount.name="))
+                .contains("not the namespace's default account");
     }
 
     /**

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -77,54 +76,102 @@ public final class FlinkSessionJobs implements CommandJobs {
         return commandId.toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
+    /**
+     * Replaces the command's resource (an ended run's, or a suspended one's) by a new one and waits for the operator to
+     * submit its job. The operator retries what failed (a jar it could not fetch while the API's pods roll): an error
+     * in the status fails the command only if it is still there at the timeout. A resource this call created is
+     * removed whenever the call fails, so that no job runs for a command marked failed.
+     */
     @Override
     public String run(String commandId, Step step, List<String> arguments, String savepoint) throws IOException {
         Resource<FlinkSessionJob> resource = jobs().withName(name(commandId));
         try {
             resource.withTimeout(submitTimeout.toMillis(), TimeUnit.MILLISECONDS).delete();
-            resource.waitUntilCondition(Objects::isNull, submitTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (KubernetesClientTimeoutException e) {
+            throw new IOException("FlinkSessionJob " + name(commandId) + " of the command's last run was not removed "
+                    + "within " + submitTimeout + ": is the Flink Kubernetes Operator running (it removes its finalizer)?", e);
+        } catch (KubernetesClientException e) {
+            throw new IOException("FlinkSessionJob " + name(commandId) + ": " + e.getMessage(), e);
+        }
+        boolean submitted = false;
+        try {
             jobs().resource(resource(commandId, deployment, jarUri, step, arguments, savepoint)).create();
-            FlinkSessionJob submitted = resource.waitUntilCondition(job -> job == null || error(job).isPresent()
-                    || jobStatus(job).map(JobStatus::getJobId).isPresent(), submitTimeout.toMillis(), TimeUnit.MILLISECONDS);
-            if (submitted == null) {
+        } catch (KubernetesClientException e) {
+            throw new IOException("FlinkSessionJob " + name(commandId) + " could not be created: " + e.getMessage(), e);
+        }
+        try {
+            FlinkSessionJob job = resource.waitUntilCondition(current -> current == null
+                    || jobStatus(current).map(JobStatus::getJobId).isPresent(), submitTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (job == null) {
                 throw new IOException("FlinkSessionJob " + name(commandId) + " was deleted before its job was submitted");
             }
-            Optional<String> error = error(submitted);
-            if (error.isPresent()) {
-                resource.delete();
-                throw new IOException("the operator could not submit FlinkSessionJob " + name(commandId) + ": " + error.get());
-            }
-            return submitted.getStatus().getJobStatus().getJobId();
+            submitted = true;
+            return job.getStatus().getJobStatus().getJobId();
         } catch (KubernetesClientTimeoutException e) {
-            resource.delete();
-            throw new IOException("FlinkSessionJob " + name(commandId) + " was not submitted within " + submitTimeout
-                    + ": is the Flink Kubernetes Operator watching this namespace, and is FlinkDeployment " + deployment
-                    + " ready?", e);
+            Optional<String> error = Optional.ofNullable(resource.get()).flatMap(FlinkSessionJobs::error);
+            throw new IOException(error.map(reason -> "the operator could not submit FlinkSessionJob " + name(commandId)
+                    + " within " + submitTimeout + ": " + reason).orElse("FlinkSessionJob " + name(commandId)
+                    + " was not submitted within " + submitTimeout + ": is the Flink Kubernetes Operator watching this "
+                    + "namespace, and is FlinkDeployment " + deployment + " ready?"), e);
+        } catch (KubernetesClientException e) {
+            throw new IOException("FlinkSessionJob " + name(commandId) + ": " + e.getMessage(), e);
+        } finally {
+            if (!submitted) {
+                resource.delete();
+            }
+        }
+    }
+
+    /**
+     * Suspends the command's resource: the operator stops its job with a savepoint and records the path. A resumed
+     * command's resource already shows a path (the savepoint it started from), so only a new one counts. If no
+     * savepoint comes, the resource is set running again: the command stays as it was, its job untouched or resumed.
+     */
+    @Override
+    public String stopWithSavepoint(String commandId, String jobId, Duration timeout) throws IOException, InterruptedException {
+        Resource<FlinkSessionJob> resource = jobs().withName(name(commandId));
+        try {
+            FlinkSessionJob running = resource.get();
+            if (running == null) {
+                throw new IOException("no FlinkSessionJob " + name(commandId) + ": the command's job runs elsewhere, or "
+                        + "its resource was deleted");
+            }
+            Optional<String> before = upgradeSavepoint(running);
+            Optional<String> errorBefore = error(running);
+            resource.edit(job -> {
+                job.getSpec().getJob().setState(JobState.SUSPENDED);
+                return job;
+            });
+            Predicate<FlinkSessionJob> stopped = job -> job == null || newSavepoint(job, before).isPresent()
+                    || error(job).filter(error -> !errorBefore.equals(Optional.of(error))).isPresent();
+            FlinkSessionJob suspended;
+            try {
+                suspended = resource.waitUntilCondition(stopped, timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (KubernetesClientTimeoutException e) {
+                resume(resource);
+                throw new IOException("FlinkSessionJob " + name(commandId) + " had no savepoint after " + timeout
+                        + ": set running again", e);
+            }
+            if (suspended == null) {
+                throw new IOException("FlinkSessionJob " + name(commandId) + " was deleted while it was being suspended");
+            }
+            Optional<String> savepoint = newSavepoint(suspended, before);
+            if (savepoint.isEmpty()) {
+                resume(resource);
+                throw new IOException("FlinkSessionJob " + name(commandId) + " was not suspended with a savepoint ("
+                        + error(suspended).orElse("") + "): set running again");
+            }
+            return savepoint.get();
         } catch (KubernetesClientException e) {
             throw new IOException("FlinkSessionJob " + name(commandId) + ": " + e.getMessage(), e);
         }
     }
 
-    @Override
-    public String stopWithSavepoint(String commandId, String jobId, Duration timeout) throws IOException, InterruptedException {
-        Resource<FlinkSessionJob> resource = jobs().withName(name(commandId));
-        try {
-            resource.edit(job -> {
-                job.getSpec().getJob().setState(JobState.SUSPENDED);
-                return job;
-            });
-            Predicate<FlinkSessionJob> stopped = job -> job == null || savepoint(job).isPresent() || error(job).isPresent();
-            FlinkSessionJob suspended = resource.waitUntilCondition(stopped, timeout.toMillis(), TimeUnit.MILLISECONDS);
-            if (suspended == null) {
-                throw new IOException("FlinkSessionJob " + name(commandId) + " was deleted while it was being suspended");
-            }
-            return savepoint(suspended).orElseThrow(() -> new IOException("FlinkSessionJob " + name(commandId)
-                    + " was not suspended with a savepoint: " + error(suspended).orElse("")));
-        } catch (KubernetesClientTimeoutException e) {
-            throw new IOException("FlinkSessionJob " + name(commandId) + " had no savepoint after " + timeout, e);
-        } catch (KubernetesClientException e) {
-            throw new IOException("FlinkSessionJob " + name(commandId) + ": " + e.getMessage(), e);
-        }
+    private static void resume(Resource<FlinkSessionJob> resource) {
+        resource.edit(job -> {
+            job.getSpec().getJob().setState(JobState.RUNNING);
+            return job;
+        });
     }
 
     private MixedOperation<FlinkSessionJob, FlinkSessionJobList, Resource<FlinkSessionJob>> jobs() {
@@ -139,13 +186,18 @@ public final class FlinkSessionJobs implements CommandJobs {
         return Optional.ofNullable(job.getStatus()).map(status -> status.getError()).filter(error -> !error.isBlank());
     }
 
-    /** The savepoint the operator took to suspend the job (operator 1.10 records it there, earlier ones in savepointInfo). */
-    private static Optional<String> savepoint(FlinkSessionJob job) {
-        if (job.getSpec().getJob().getState() != JobState.SUSPENDED) {
-            return Optional.empty();
-        }
+    /** The savepoint the operator recorded for the job's last stop (operator 1.10 records it there, earlier ones in savepointInfo). */
+    private static Optional<String> upgradeSavepoint(FlinkSessionJob job) {
         return jobStatus(job).map(JobStatus::getUpgradeSavepointPath)
                 .or(() -> jobStatus(job).map(JobStatus::getSavepointInfo).map(SavepointInfo::getLastSavepoint)
                         .map(savepoint -> savepoint.getLocation()));
+    }
+
+    /** A savepoint of the suspended job other than {@code before}. */
+    private static Optional<String> newSavepoint(FlinkSessionJob job, Optional<String> before) {
+        if (job.getSpec().getJob().getState() != JobState.SUSPENDED) {
+            return Optional.empty();
+        }
+        return upgradeSavepoint(job).filter(path -> !before.equals(Optional.of(path)));
     }
 }

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -41,13 +42,15 @@ class FlinkSessionJobsTest {
     private static final String DEPLOYMENT = "volumizer-commands";
     private static final String JAR = "http://volumizer-api-management:8091/artifacts/volumizer-jobs.jar";
     private static final String COMMAND = "reindex-bank_a-20261128-160000-0123abcd";
-    private static final String SAVEPOINT = "s3://volumizer/savepoints/savepoint-0123ab-cdef";
+    private static final String SAVEPOINTS = "s3://volumizer/savepoints/savepoint-";
 
     /** The CRUD server logs each request; kept referenced, or the level is lost with the logger. */
     private static final Logger MOCK_SERVER_LOG = quiet(Logger.getLogger("okhttp3.mockwebserver"));
 
     KubernetesClient client;
     private SharedIndexInformer<FlinkSessionJob> operator;
+    private final AtomicInteger savepointsTaken = new AtomicInteger();
+    private volatile boolean savepointsFail;
 
     @BeforeEach
     void installTheOperatorsCrd() throws IOException {
@@ -88,23 +91,41 @@ class FlinkSessionJobsTest {
         String first = jobs.run(COMMAND, Step.REINDEX, reindex(), null);
         String firstUid = sessionJobs().withName(FlinkSessionJobs.name(COMMAND)).get().getMetadata().getUid();
 
-        assertThat(jobs.stopWithSavepoint(COMMAND, first, Duration.ofSeconds(30))).isEqualTo(SAVEPOINT);
+        String savepoint = jobs.stopWithSavepoint(COMMAND, first, Duration.ofSeconds(30));
+        assertThat(savepoint).isEqualTo(SAVEPOINTS + 1);
         assertThat(sessionJobs().withName(FlinkSessionJobs.name(COMMAND)).get().getSpec().getJob().getState())
                 .isEqualTo(JobState.SUSPENDED);
 
-        String resumed = jobs.run(COMMAND, Step.REINDEX, reindex(), SAVEPOINT);
+        String resumed = jobs.run(COMMAND, Step.REINDEX, reindex(), savepoint);
         FlinkSessionJob replaced = sessionJobs().withName(FlinkSessionJobs.name(COMMAND)).get();
         assertThat(resumed).isNotEqualTo(first);
         assertThat(replaced.getMetadata().getUid()).isNotEqualTo(firstUid);
-        assertThat(replaced.getSpec().getJob().getInitialSavepointPath()).isEqualTo(SAVEPOINT);
+        assertThat(replaced.getSpec().getJob().getInitialSavepointPath()).isEqualTo(savepoint);
         assertThat(replaced.getSpec().getJob().getState()).isEqualTo(JobState.RUNNING);
         assertThat(sessionJobs().list().getItems()).hasSize(1);
+
+        // the resumed resource shows the savepoint it started from: a second abort waits for a new one
+        assertThat(jobs.stopWithSavepoint(COMMAND, resumed, Duration.ofSeconds(30))).isEqualTo(SAVEPOINTS + 2);
     }
 
     @Test
-    void whatTheOperatorCouldNotSubmitFailsTheCommandWithItsErrorAndLeavesNoResource() {
+    void anAbortWithoutASavepointSetsTheJobRunningAgainAndSaysWhy() throws Exception {
         startOperator();
-        FlinkSessionJobs jobs = new FlinkSessionJobs(client, "no-such-deployment", JAR, Duration.ofSeconds(30));
+        FlinkSessionJobs jobs = jobs(Duration.ofSeconds(30));
+        String jobId = jobs.run(COMMAND, Step.REINDEX, reindex(), null);
+        savepointsFail = true;
+
+        assertThatThrownBy(() -> jobs.stopWithSavepoint(COMMAND, jobId, Duration.ofSeconds(30)))
+                .isInstanceOf(IOException.class).hasMessageContaining("not suspended with a savepoint")
+                .hasMessageContaining("savepoint failed");
+        assertThat(sessionJobs().withName(FlinkSessionJobs.name(COMMAND)).get().getSpec().getJob().getState())
+                .isEqualTo(JobState.RUNNING);
+    }
+
+    @Test
+    void whatTheOperatorStillCannotSubmitAtTheTimeoutFailsTheCommandWithItsErrorAndLeavesNoResource() {
+        startOperator();
+        FlinkSessionJobs jobs = new FlinkSessionJobs(client, "no-such-deployment", JAR, Duration.ofSeconds(2));
 
         assertThatThrownBy(() -> jobs.run(COMMAND, Step.REINDEX, reindex(), null)).isInstanceOf(IOException.class)
                 .hasMessageContaining("could not submit").hasMessageContaining("no-such-deployment");
@@ -156,20 +177,33 @@ class FlinkSessionJobsTest {
         });
     }
 
+    /**
+     * As operator 1.10 does: the job id once submitted, and the savepoint it started from as the upgrade savepoint; on a
+     * suspend, the new savepoint's path (or, when savepoints fail, an error).
+     */
     private void reconcile(FlinkSessionJob job) {
         FlinkSessionJobStatus status = job.getStatus() == null ? new FlinkSessionJobStatus() : job.getStatus();
         JobStatus jobStatus = status.getJobStatus();
+        JobState wanted = job.getSpec().getJob().getState();
         if (!DEPLOYMENT.equals(job.getSpec().getDeploymentName())) {
             if (status.getError() != null) {
                 return;
             }
             status.setError("{\"message\":\"Session cluster " + job.getSpec().getDeploymentName() + " does not exist\"}");
-        } else if (job.getSpec().getJob().getState() == JobState.RUNNING && jobStatus.getJobId() == null) {
+        } else if (wanted == JobState.RUNNING && jobStatus.getJobId() == null) {
             jobStatus.setJobId(UUID.randomUUID().toString().replace("-", ""));
             jobStatus.setState(org.apache.flink.api.common.JobStatus.RUNNING);
-        } else if (job.getSpec().getJob().getState() == JobState.SUSPENDED && jobStatus.getUpgradeSavepointPath() == null) {
-            jobStatus.setUpgradeSavepointPath(SAVEPOINT);
-            jobStatus.setState(org.apache.flink.api.common.JobStatus.FINISHED);
+            jobStatus.setUpgradeSavepointPath(job.getSpec().getJob().getInitialSavepointPath());
+        } else if (wanted == JobState.SUSPENDED && jobStatus.getState() == org.apache.flink.api.common.JobStatus.RUNNING) {
+            if (savepointsFail) {
+                if (status.getError() != null) {
+                    return;
+                }
+                status.setError("{\"message\":\"savepoint failed\"}");
+            } else {
+                jobStatus.setUpgradeSavepointPath(SAVEPOINTS + savepointsTaken.incrementAndGet());
+                jobStatus.setState(org.apache.flink.api.common.JobStatus.FINISHED);
+            }
         } else {
             return;
         }

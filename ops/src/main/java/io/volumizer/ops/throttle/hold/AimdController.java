@@ -7,9 +7,12 @@ import java.util.Locale;
  * of the last window. Users' latency is a steep, noisy function of the import's rate on a shared machine (flat,
  * then a knee where the stores saturate), and a change shows only after Elasticsearch's refreshes and merges
  * catch up: a PID loop tuned for one machine's slope oscillates on another's, while AIMD needs only the target.
- * It probes upwards slowly, backs off fast, and settles in a saw-tooth just below the knee. Until its first decrease
- * it doubles the limit instead of adding to it (TCP's slow start): from a cautious first limit it finds the knee in a
- * few windows, not in minutes of additive steps. A decrease cuts the jobs' recent rate (not a stalled window's) by its
+ * It probes upwards slowly, backs off fast, and settles in a saw-tooth just below the knee. Until the users' p95
+ * first comes near the target (or over it) it doubles the limit instead of adding to it (TCP's slow start): from a
+ * cautious first limit it finds the knee in a few windows, not in minutes of additive steps. Slow start ends at that
+ * first window near the target, as TCP's ends at its threshold: doubling on from there on one lucky window went
+ * far past the knee (run 16 of the curve: 3,200 docs/s near the target, one window under, then 6,400, and three
+ * windows over while it came back down). A decrease cuts the jobs' recent rate (not a stalled window's) by its
  * factor; then the limit climbs back to {@value #RECOVER_TO} of that rate in {@value #RECOVERY_WINDOWS} windows, and
  * only probes from there by additive steps (as CUBIC returns fast to its last congestion window and probes slowly
  * around it): additive steps alone, sized for one machine, take minutes to climb back thousands of docs/s on another.
@@ -59,7 +62,7 @@ public record AimdController(double targetSeconds, double increase, double decre
          */
         public Phase after(Decision decision, double achieved, double limitBefore) {
             boolean decreased = decision.kind() == Kind.DECREASE;
-            return new Phase(slowStart && !decreased, decreased,
+            return new Phase(slowStart && !decreased && !decision.nearTarget(), decreased,
                     decreased ? recentRate(achieved, limitBefore) : congestedAt, achieved);
         }
 
@@ -98,8 +101,16 @@ public record AimdController(double targetSeconds, double increase, double decre
         return start;
     }
 
-    /** What the controller does with the limit, and why (for its log). */
-    public record Decision(Kind kind, double limit, String reason) {
+    /**
+     * What the controller does with the limit, and why (for its log).
+     *
+     * @param nearTarget whether the p95 judged was near the target (over the headroom, or a window over it that the
+     *                   span absorbs): it ends slow start
+     */
+    public record Decision(Kind kind, double limit, String reason, boolean nearTarget) {
+        public Decision(Kind kind, double limit, String reason) {
+            this(kind, limit, reason, false);
+        }
     }
 
     /**
@@ -125,7 +136,7 @@ public record AimdController(double targetSeconds, double increase, double decre
             double spanP95 = decreaseSpan.quantile(0.95);
             if (p95 <= FAR_OVER * targetSeconds && spanP95 <= targetSeconds) {
                 return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " over the target, but " + ms(spanP95)
-                        + " over the last " + decreaseSpan.count() + " requests");
+                        + " over the last " + decreaseSpan.count() + " requests", true);
             }
             if (phase.settling()) {
                 return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " over the target, but the last decrease "
@@ -149,7 +160,7 @@ public record AimdController(double targetSeconds, double increase, double decre
         double judged = probing ? probeSpan.quantile(0.95) : p95;
         String reading = probing ? "p95 " + ms(judged) + " over the last " + probeSpan.count() + " requests" : "p95 " + ms(p95);
         if (judged > targetSeconds * headroom) {
-            return new Decision(Kind.HOLD, limit, reading + " near the target " + ms(targetSeconds));
+            return new Decision(Kind.HOLD, limit, reading + " near the target " + ms(targetSeconds), true);
         }
         String under = reading + " under " + Math.round(headroom * 100) + "% of the target " + ms(targetSeconds);
         if (phase.slowStart()) {

@@ -38,6 +38,26 @@ class AimdControllerTest {
     }
 
     @Test
+    void slowStartEndsAtTheFirstWindowNearTheTarget() {
+        // about 44 ms of a 50 ms target, over the 80% headroom: held there, and slow start is over
+        AimdController.Decision near = CONTROLLER.decide(400, window(92, 8), window(92, 8), window(92, 8), 400, Phase.START);
+        assertThat(near.kind()).isEqualTo(Kind.HOLD);
+        assertThat(near.nearTarget()).isTrue();
+        Phase after = Phase.START.after(near, 400, 400);
+        assertThat(after.slowStart()).isFalse();
+        // a comfortable window next adds a step; it does not double
+        assertThat(CONTROLLER.decide(400, window(100, 0), window(100, 0), window(100, 0), 400, after).limit()).isEqualTo(425);
+        // a window just over the target that the last ten seconds absorb ends it too
+        AimdController.Decision absorbed = CONTROLLER.decide(400, window(90, 10), window(290, 10), window(290, 10), 400,
+                Phase.START);
+        assertThat(absorbed.kind()).isEqualTo(Kind.HOLD);
+        assertThat(Phase.START.after(absorbed, 400, 400).slowStart()).isFalse();
+        // a hold for another reason (too few requests) keeps slow start
+        AimdController.Decision tooFew = CONTROLLER.decide(400, window(10, 0), window(10, 0), window(10, 0), 400, Phase.START);
+        assertThat(Phase.START.after(tooFew, 400, 400).slowStart()).isTrue();
+    }
+
+    @Test
     void climbsBackTowardsTheCongestedRateQuicklyThenProbesByItsStep() {
         Phase afterCongestionAt1000 = new Phase(false, false, 1000, 890);
         // 0.9 of 1000 in three windows: from 300, a third of the 600 left
