@@ -138,17 +138,14 @@ public final class FlinkSessionJobs implements CommandJobs {
             }
             Optional<String> before = upgradeSavepoint(running);
             Optional<String> errorBefore = error(running);
-            resource.edit(job -> {
-                job.getSpec().getJob().setState(JobState.SUSPENDED);
-                return job;
-            });
+            setState(resource, JobState.SUSPENDED);
             Predicate<FlinkSessionJob> stopped = job -> job == null || newSavepoint(job, before).isPresent()
                     || error(job).filter(error -> !errorBefore.equals(Optional.of(error))).isPresent();
             FlinkSessionJob suspended;
             try {
                 suspended = resource.waitUntilCondition(stopped, timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (KubernetesClientTimeoutException e) {
-                resume(resource);
+                setState(resource, JobState.RUNNING);
                 throw new IOException("FlinkSessionJob " + name(commandId) + " had no savepoint after " + timeout
                         + ": set running again", e);
             }
@@ -157,7 +154,7 @@ public final class FlinkSessionJobs implements CommandJobs {
             }
             Optional<String> savepoint = newSavepoint(suspended, before);
             if (savepoint.isEmpty()) {
-                resume(resource);
+                setState(resource, JobState.RUNNING);
                 throw new IOException("FlinkSessionJob " + name(commandId) + " was not suspended with a savepoint ("
                         + error(suspended).orElse("") + "): set running again");
             }
@@ -167,9 +164,10 @@ public final class FlinkSessionJobs implements CommandJobs {
         }
     }
 
-    private static void resume(Resource<FlinkSessionJob> resource) {
+    /** The job's wanted state in the resource's spec (a patch: the Role grants no update). */
+    private static void setState(Resource<FlinkSessionJob> resource, JobState state) {
         resource.edit(job -> {
-            job.getSpec().getJob().setState(JobState.RUNNING);
+            job.getSpec().getJob().setState(state);
             return job;
         });
     }
