@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import org.jfree.chart.ChartFactory;
@@ -35,8 +36,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * The import curve's table (markdown, JSON) and chart (PNG): the users' p95 against the docs/s the import achieved,
  * one point per pass, the target as a line and the hold pass marked; then whether hold mode met its two figures
- * against the fastest fixed limit that met the target in all its passes (run before and after hold, to be fair to a
- * repository that grows as the curve runs). A
+ * against the fastest fixed limit that met the target in all its passes, by the rule hold is held to (run before and
+ * after hold, to be fair to a repository that grows as the curve runs). A
  * pass whose import ran out of backlog measured its input, not its limit: it is marked, and neither judged nor
  * compared with.
  */
@@ -52,7 +53,17 @@ final class CurveReport {
     /** One pass: its rate, what the server measured, and the Gatling report's count-weighted p95 of the reads. */
     record Point(ImportRate rate, PassRecorder.Measured measured, double clientReadsP95Millis, long failedRequests) {
 
+        /**
+         * Whether the pass met the target as hold mode must: under it in {@value #WINDOWS_UNDER} of its windows. A
+         * fixed rate is judged by the same rule as hold (its pass's p95 alone hid windows over: run 18's 2500 had 35.7
+         * ms over its pass, and 1 of its 7 windows over 50 ms).
+         */
         boolean meets(double targetSeconds) {
+            long windows = measured.windowP95s().size();
+            return windows > 0 && measured.windowsUnder(targetSeconds) >= WINDOWS_UNDER * windows;
+        }
+
+        boolean passP95Under(double targetSeconds) {
             return measured.p95Seconds() < targetSeconds;
         }
     }
@@ -80,8 +91,8 @@ final class CurveReport {
             return passes.stream().mapToDouble(p -> p.measured().achievedDocsPerSecond()).average().orElse(0);
         }
 
-        boolean meets(double targetSeconds) {
-            return passes.stream().allMatch(p -> p.meets(targetSeconds));
+        boolean all(Predicate<Point> met) {
+            return passes.stream().allMatch(met);
         }
 
         boolean ranDry() {
@@ -102,11 +113,16 @@ final class CurveReport {
 
     /** The fixed limits, the import reading, whose every pass met the target; in the order first run. */
     private Stream<FixedLimit> fixedUnderTarget() {
+        return fixedWhere(p -> p.meets(targetSeconds));
+    }
+
+    /** The fixed limits, the import reading, every pass of which is {@code met}; in the order first run. */
+    private Stream<FixedLimit> fixedWhere(Predicate<Point> met) {
         Map<ImportRate.Fixed, List<Point>> byLimit = new LinkedHashMap<>();
         points.stream().filter(p -> p.rate() instanceof ImportRate.Fixed && p.rate().reads())
                 .forEach(p -> byLimit.computeIfAbsent((ImportRate.Fixed) p.rate(), rate -> new ArrayList<>()).add(p));
         return byLimit.entrySet().stream().map(limit -> new FixedLimit(limit.getKey(), limit.getValue()))
-                .filter(limit -> limit.meets(targetSeconds));
+                .filter(limit -> limit.all(met));
     }
 
     /** The fixed limit with the highest mean achieved rate whose passes all met the target, none dry. */
@@ -146,7 +162,7 @@ final class CurveReport {
         PassRecorder.Measured measured = hold.get().measured();
         long windows = measured.windowP95s().size();
         long under = measured.windowsUnder(targetSeconds);
-        boolean windowsMet = windows > 0 && under >= WINDOWS_UNDER * windows;
+        boolean windowsMet = hold.get().meets(targetSeconds);
         text.append(String.format(Locale.ROOT,
                 "Hold: %s p95 under %.0f ms in %d of %d windows (%.1f%%; needs %.0f%%): %s.",
                 route, targetSeconds * 1000, under, windows, windows == 0 ? 0 : 100.0 * under / windows,
@@ -166,6 +182,11 @@ final class CurveReport {
                     ratio, best.get().achievedDocsPerSecond(), best.get().describe(), OF_BEST_FIXED,
                     ratio >= OF_BEST_FIXED ? "met" : "not met"));
         }
+        fixedWhere(p -> p.passP95Under(targetSeconds)).filter(limit -> !limit.ranDry()).max(FASTEST)
+                .filter(byPass -> best.map(b -> !b.rate().equals(byPass.rate())).orElse(true))
+                .ifPresent(byPass -> text.append(String.format(Locale.ROOT, " Against the largest fixed rate whose "
+                        + "pass p95 alone was under the target (%s, %,.0f docs/s): %.2f×.", byPass.describe(),
+                        byPass.achievedDocsPerSecond(), measured.achievedDocsPerSecond() / byPass.achievedDocsPerSecond())));
         return text.toString();
     }
 

@@ -7,15 +7,22 @@ import java.util.Locale;
  * of the last window. Users' latency is a steep, noisy function of the import's rate on a shared machine (flat,
  * then a knee where the stores saturate), and a change shows only after Elasticsearch's refreshes and merges
  * catch up: a PID loop tuned for one machine's slope oscillates on another's, while AIMD needs only the target.
- * It probes upwards slowly, backs off fast, and settles in a saw-tooth just below the knee. Until the users' p95
- * first comes near the target (or over it) it doubles the limit instead of adding to it (TCP's slow start): from a
- * cautious first limit it finds the knee in a few windows, not in minutes of additive steps. Slow start ends at that
- * first window near the target, as TCP's ends at its threshold: doubling on from there on one lucky window went
- * far past the knee (run 16 of the curve: 3,200 docs/s near the target, one window under, then 6,400, and three
- * windows over while it came back down). A decrease cuts the jobs' recent rate (not a stalled window's) by its
- * factor; then the limit climbs back to {@value #RECOVER_TO} of that rate in {@value #RECOVERY_WINDOWS} windows, and
- * only probes from there by additive steps (as CUBIC returns fast to its last congestion window and probes slowly
- * around it): additive steps alone, sized for one machine, take minutes to climb back thousands of docs/s on another.
+ * It probes upwards slowly, backs off fast, and settles in a saw-tooth just below the knee. Until the users feel the
+ * import it doubles the limit instead of adding to it (TCP's slow start): from a cautious first limit it finds the
+ * knee in a few windows, not in minutes of additive steps. It grows by a quarter instead, for
+ * {@value #CAUTIOUS_WINDOWS} windows at most, once a window's p95 is {@value #RISE} times the lowest slow start has seen,
+ * and stops at the first window near the target: HyStart++'s conservative slow start (RFC 9406), which ends TCP's
+ * when the round trip grows. The p95 rises well before the knee, and doubling on until it came near the target went
+ * far past it (run 17 of the curve: from 3,200 docs/s at 17 ms, three times the 6 ms before, to 6,400, and windows
+ * over while it came back down), while a single window's p95 varies twofold at one rate, so one window risen ends
+ * nothing (run 16 read 19.6 ms at 800 docs/s, then 18.2 at 1,600). A decrease cuts the jobs' recent rate (not a
+ * stalled window's) by its factor; then the limit climbs back in {@value #RECOVERY_WINDOWS} windows to
+ * {@value #RECOVER_TO} of that rate, but never above the highest rate users were last comfortable at, and only probes
+ * from there by additive steps (as
+ * CUBIC returns fast to its last congestion window and probes slowly around it): additive steps alone, sized for one
+ * machine, take minutes to climb back thousands of docs/s on another. The rate at a congestion is measured late, past
+ * the knee, so climbing back to 0.9 of it alone overshot again (run 17: from a congestion at 5,363 docs/s back
+ * towards 4,826, over the target twice on the way down to 3,000).
  *
  * <p>A decrease is judged on the p95 of the last {@code decreaseWindows} windows together, the span the users' figure
  * counts (10 s), and only once the last window is over the target too: one slow window inside a span that stays
@@ -46,24 +53,48 @@ public record AimdController(double targetSeconds, double increase, double decre
     /** An achieved rate this far under the limit means the limit is not what holds the job back. */
     static final double REACHED = 0.8;
     /** After a decrease, the share of the congested rate the limit climbs back to quickly. */
-    static final double RECOVER_TO = 0.9;
+    static final double RECOVER_TO = 0.8;
     static final int RECOVERY_WINDOWS = 3;
+    /** A window's p95 this many times the lowest seen in slow start: the users feel the import. */
+    static final double RISE = 2;
+    /** Slow start's growth a window once the users feel the import, and for how many windows at most. */
+    static final double CAUTIOUS_GROWTH = 1.25;
+    static final int CAUTIOUS_WINDOWS = 5;
 
     /**
      * Where the controller is: in slow start (no decrease yet), settling (the last decision a decrease), the rate the
-     * jobs achieved when the p95 last went over (NaN: never), and what they achieved in the last window (NaN: unknown).
+     * limit climbs back to quickly after the last decrease (NaN: none), what the jobs achieved in the last window (NaN:
+     * unknown), the lowest p95 of the windows slow start doubled on (NaN: none yet), the highest rate achieved in a
+     * window comfortably under the target since the last decrease (NaN: none), and how many windows slow start has
+     * grown cautiously.
      */
-    public record Phase(boolean slowStart, boolean settling, double congestedAt, double lastAchieved) {
-        public static final Phase START = new Phase(true, false, Double.NaN, Double.NaN);
+    public record Phase(boolean slowStart, boolean settling, double recoverTo, double lastAchieved, double lowestP95,
+            double comfortableAt, int cautiousWindows) {
+        public static final Phase START = new Phase(true, false, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
 
         /**
-         * The phase after {@code decision}, taken when the jobs achieved {@code achieved}. The congested rate is the
-         * {@linkplain #recentRate recent rate}: recovering towards a rate a stall depressed settles far under the knee.
+         * The phase after {@code decision}, taken on a window of p95 {@code p95} in which the jobs achieved
+         * {@code achieved}. A decrease sets the rate to climb back to from the {@linkplain #recentRate recent rate}
+         * (recovering towards a rate a stall depressed settles far under the knee), bounded by the rate users were
+         * comfortable at: without one since the decrease before, nothing says a higher rate holds, and it only probes.
          */
-        public Phase after(Decision decision, double achieved, double limitBefore) {
+        public Phase after(Decision decision, double achieved, double limitBefore, double p95) {
             boolean decreased = decision.kind() == Kind.DECREASE;
-            return new Phase(slowStart && !decreased && !decision.nearTarget(), decreased,
-                    decreased ? recentRate(achieved, limitBefore) : congestedAt, achieved);
+            boolean increased = decision.kind() == Kind.INCREASE;
+            boolean grewCautiously = increased && cautious(p95);
+            boolean doubled = increased && slowStart && !grewCautiously;
+            return new Phase(slowStart && !decreased && !decision.endsSlowStart(), decreased,
+                    decreased ? Math.min(RECOVER_TO * recentRate(achieved, limitBefore), comfortableAt) : recoverTo,
+                    achieved,
+                    doubled && (Double.isNaN(lowestP95) || p95 < lowestP95) ? p95 : lowestP95,
+                    decreased ? Double.NaN
+                            : increased && (Double.isNaN(comfortableAt) || achieved > comfortableAt) ? achieved : comfortableAt,
+                    cautiousWindows + (grewCautiously ? 1 : 0));
+        }
+
+        /** Whether slow start grows cautiously after a window of p95 {@code p95}: once one has risen, for good. */
+        boolean cautious(double p95) {
+            return slowStart && (cautiousWindows > 0 || p95 >= RISE * lowestP95);
         }
 
         /**
@@ -104,10 +135,10 @@ public record AimdController(double targetSeconds, double increase, double decre
     /**
      * What the controller does with the limit, and why (for its log).
      *
-     * @param nearTarget whether the p95 judged was near the target (over the headroom, or a window over it that the
-     *                   span absorbs): it ends slow start
+     * @param endsSlowStart whether the p95 judged came near the target (over the headroom, or a window over it that
+     *                   the span absorbs), or slow start grew cautiously for its last window
      */
-    public record Decision(Kind kind, double limit, String reason, boolean nearTarget) {
+    public record Decision(Kind kind, double limit, String reason, boolean endsSlowStart) {
         public Decision(Kind kind, double limit, String reason) {
             this(kind, limit, reason, false);
         }
@@ -147,15 +178,16 @@ public record AimdController(double targetSeconds, double increase, double decre
             return new Decision(Kind.DECREASE, bounded(phase.recentRate(achieved, limit) * decreaseFactor), "p95 "
                     + ms(p95) + " over the target " + ms(targetSeconds));
         }
+        boolean nearInSlowStart = phase.slowStart() && p95 > targetSeconds * headroom;
         if (!(achieved >= REACHED * limit)) {
             return new Decision(Kind.HOLD, limit, String.format(Locale.ROOT, "p95 %s under the target, but the jobs "
-                    + "achieve %.0f docs/s of %.0f: a higher limit would change nothing", ms(p95), achieved, limit));
+                    + "achieve %.0f docs/s of %.0f: a higher limit would change nothing", ms(p95), achieved, limit),
+                    nearInSlowStart);
         }
         if (ceiling > 0 && limit >= ceiling) {
-            return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " under the target, at the ceiling");
+            return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " under the target, at the ceiling", nearInSlowStart);
         }
-        double recovered = RECOVER_TO * phase.congestedAt();
-        boolean recovering = !phase.slowStart() && limit + increase < recovered;
+        boolean recovering = !phase.slowStart() && limit + increase < phase.recoverTo();
         boolean probing = !phase.slowStart() && !recovering;
         double judged = probing ? probeSpan.quantile(0.95) : p95;
         String reading = probing ? "p95 " + ms(judged) + " over the last " + probeSpan.count() + " requests" : "p95 " + ms(p95);
@@ -163,12 +195,18 @@ public record AimdController(double targetSeconds, double increase, double decre
             return new Decision(Kind.HOLD, limit, reading + " near the target " + ms(targetSeconds), true);
         }
         String under = reading + " under " + Math.round(headroom * 100) + "% of the target " + ms(targetSeconds);
+        if (phase.cautious(p95)) {
+            int windows = phase.cautiousWindows() + 1;
+            return new Decision(Kind.INCREASE, bounded(CAUTIOUS_GROWTH * limit), under + String.format(Locale.ROOT,
+                    " (slow start, cautiously: %.1f times the lowest p95, %s; window %d of %d)", p95 / phase.lowestP95(),
+                    ms(phase.lowestP95()), windows, CAUTIOUS_WINDOWS), windows >= CAUTIOUS_WINDOWS);
+        }
         if (phase.slowStart()) {
             return new Decision(Kind.INCREASE, bounded(2 * limit), under + " (slow start: doubled)");
         }
         if (recovering) {
-            return new Decision(Kind.INCREASE, bounded(Math.max(limit + increase, limit + (recovered - limit) / RECOVERY_WINDOWS)),
-                    under + String.format(Locale.ROOT, " (recovering towards %.0f docs/s)", recovered));
+            return new Decision(Kind.INCREASE, bounded(Math.max(limit + increase, limit + (phase.recoverTo() - limit) / RECOVERY_WINDOWS)),
+                    under + String.format(Locale.ROOT, " (recovering towards %.0f docs/s)", phase.recoverTo()));
         }
         return new Decision(Kind.INCREASE, bounded(limit + increase), under);
     }

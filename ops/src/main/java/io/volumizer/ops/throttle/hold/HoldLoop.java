@@ -124,7 +124,7 @@ public final class HoldLoop {
                         + "(%s: %s)%n", Instant.now(), window.map(LatencyHistogram::count).orElse(0L),
                 Double.isNaN(p95) ? "-" : AimdController.ms(p95), achieved, current, decision.limit(),
                 decision.kind().name().toLowerCase(Locale.ROOT), decision.reason());
-        phase = phase.after(decision, achieved, current);
+        phase = phase.after(decision, achieved, current, p95);
         current = decision.limit();
         if (window.isEmpty() && !apiSamples.isEmpty()) {
             windowStarts.clear(); // the API restarted: its counts began again

@@ -45,7 +45,7 @@ public final class HoldOptions {
             + "the target (default: ${DEFAULT-VALUE}).")
     public double decrease;
 
-    @Option(names = "--hold-headroom", defaultValue = "0.6", description = "The fraction of the target under which "
+    @Option(names = "--hold-headroom", defaultValue = "0.5", description = "The fraction of the target under which "
             + "the limit may rise (the p95 over --hold-probe-span): a window's p95 varies twofold at one rate, so "
             + "staying under the target in nearly every window means aiming under it (default: ${DEFAULT-VALUE}).")
     public double headroom;
@@ -57,8 +57,8 @@ public final class HoldOptions {
             + "(default: ${DEFAULT-VALUE}).")
     public double ceiling;
 
-    @Option(names = "--hold-min-requests", defaultValue = "50", description = "Fewer requests in a window leave the "
-            + "limit as it is (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--hold-min-requests", defaultValue = "100", description = "Fewer requests in a window leave the "
+            + "limit as it is: their p95 is one of their few slowest (default: ${DEFAULT-VALUE}).")
     public long minRequests;
 
     @Option(names = "--hold-probe-span", defaultValue = "PT30S", description = "A probing increase is judged on the "

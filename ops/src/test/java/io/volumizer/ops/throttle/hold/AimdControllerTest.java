@@ -13,8 +13,8 @@ import io.volumizer.options.conventions.ApiRouteGroup;
 
 class AimdControllerTest {
 
-    private static final Phase AFTER_A_DECREASE_LONG_AGO = new Phase(false, false, Double.NaN, Double.NaN);
-    private static final Phase SETTLING = new Phase(false, true, 1000, 1000);
+    private static final Phase AFTER_A_DECREASE_LONG_AGO = new Phase(false, false, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
+    private static final Phase SETTLING = new Phase(false, true, 900, 1000, Double.NaN, Double.NaN, 0);
     private static final AimdController CONTROLLER = new AimdController(0.05, 25, 0.7, 0.8, 10, 1000, 50, 6, 2);
 
     /** A window of navigation requests: {@code fast} under 10 ms, {@code slow} between 10 and 100 ms. */
@@ -42,8 +42,8 @@ class AimdControllerTest {
         // about 44 ms of a 50 ms target, over the 80% headroom: held there, and slow start is over
         AimdController.Decision near = CONTROLLER.decide(400, window(92, 8), window(92, 8), window(92, 8), 400, Phase.START);
         assertThat(near.kind()).isEqualTo(Kind.HOLD);
-        assertThat(near.nearTarget()).isTrue();
-        Phase after = Phase.START.after(near, 400, 400);
+        assertThat(near.endsSlowStart()).isTrue();
+        Phase after = Phase.START.after(near, 400, 400, 0.044);
         assertThat(after.slowStart()).isFalse();
         // a comfortable window next adds a step; it does not double
         assertThat(CONTROLLER.decide(400, window(100, 0), window(100, 0), window(100, 0), 400, after).limit()).isEqualTo(425);
@@ -51,24 +51,93 @@ class AimdControllerTest {
         AimdController.Decision absorbed = CONTROLLER.decide(400, window(90, 10), window(290, 10), window(290, 10), 400,
                 Phase.START);
         assertThat(absorbed.kind()).isEqualTo(Kind.HOLD);
-        assertThat(Phase.START.after(absorbed, 400, 400).slowStart()).isFalse();
+        assertThat(Phase.START.after(absorbed, 400, 400, 0.055).slowStart()).isFalse();
         // a hold for another reason (too few requests) keeps slow start
         AimdController.Decision tooFew = CONTROLLER.decide(400, window(10, 0), window(10, 0), window(10, 0), 400, Phase.START);
-        assertThat(Phase.START.after(tooFew, 400, 400).slowStart()).isTrue();
+        assertThat(Phase.START.after(tooFew, 400, 400, 0.005).slowStart()).isTrue();
+    }
+
+    @Test
+    void slowStartGrowsCautiouslyOnceTheUsersP95DoublesFromItsLowestThenEnds() {
+        // 100 fast: rank 95 at 9.5 ms, the lowest so far
+        Phase phase = Phase.START.after(CONTROLLER.decide(100, window(100, 0), window(100, 0), window(100, 0), 100,
+                Phase.START), 100, 100, 0.0095);
+        assertThat(phase.lowestP95()).isEqualTo(0.0095);
+        // 6 slow of 100: rank 95 at 0.01 + 0.09 * 1/6 = 25 ms, under the 80% headroom but over twice 9.5 ms
+        AimdController.Decision risen = CONTROLLER.decide(200, window(94, 6), window(94, 6), window(194, 6), 200, phase);
+        assertThat(risen.kind()).isEqualTo(Kind.INCREASE);
+        assertThat(risen.limit()).as("a quarter more, not double").isEqualTo(250);
+        assertThat(risen.reason()).contains("cautiously", "2.6 times the lowest p95, 9.5 ms", "window 1 of 5");
+        assertThat(risen.endsSlowStart()).isFalse();
+        Phase cautious = phase.after(risen, 200, 200, 0.025);
+        assertThat(cautious.slowStart()).isTrue();
+        assertThat(cautious.cautiousWindows()).isEqualTo(1);
+        assertThat(cautious.lowestP95()).as("a cautious window is not a lowest").isEqualTo(0.0095);
+        // once risen, a quiet window does not double again
+        AimdController.Decision quiet = CONTROLLER.decide(250, window(100, 0), window(100, 0), window(300, 0), 250, cautious);
+        assertThat(quiet.limit()).isEqualTo(312.5);
+        // the fifth cautious window ends slow start; probes from there are additive
+        Phase fourth = new Phase(true, false, Double.NaN, 400, 0.0095, 400, 4);
+        AimdController.Decision fifth = CONTROLLER.decide(400, window(100, 0), window(100, 0), window(100, 0), 400, fourth);
+        assertThat(fifth.limit()).isEqualTo(500);
+        assertThat(fifth.endsSlowStart()).isTrue();
+        Phase after = fourth.after(fifth, 400, 400, 0.0095);
+        assertThat(after.slowStart()).isFalse();
+        assertThat(CONTROLLER.decide(500, window(100, 0), window(100, 0), window(100, 0), 500, after).limit()).isEqualTo(525);
+    }
+
+    @Test
+    void aWindowRisenOverTheHeadroomHoldsAndEndsSlowStart() {
+        Phase phase = new Phase(true, false, Double.NaN, 200, 0.0095, Double.NaN, 0);
+        // 8 slow of 100: 43.75 ms, over the 80% headroom of 50 ms, though the span is quiet
+        AimdController.Decision near = CONTROLLER.decide(200, window(92, 8), window(92, 8), window(500, 8), 200, phase);
+        assertThat(near.kind()).isEqualTo(Kind.HOLD);
+        assertThat(near.endsSlowStart()).isTrue();
+        Phase after = phase.after(near, 200, 200, 0.04375);
+        assertThat(after.lowestP95()).as("a hold is not a lowest").isEqualTo(0.0095);
+        assertThat(after.comfortableAt()).as("nor a comfortable rate").isNaN();
+    }
+
+    @Test
+    void aWindowNearTheTargetEndsSlowStartEvenWhenTheJobsFallShortOfTheLimit() {
+        // 8 slow of 100: 43.75 ms, over the 80% headroom; the jobs reached 4,000 of 6,400 docs/s
+        AimdController.Decision shortOfTheLimit = CONTROLLER.decide(6400, window(92, 8), window(92, 8), window(92, 8),
+                4000, Phase.START);
+        assertThat(shortOfTheLimit.reason()).contains("would change nothing");
+        assertThat(shortOfTheLimit.endsSlowStart()).isTrue();
+        assertThat(CONTROLLER.decide(6400, window(100, 0), window(100, 0), window(100, 0), 4000, Phase.START)
+                .endsSlowStart()).isFalse();
     }
 
     @Test
     void climbsBackTowardsTheCongestedRateQuicklyThenProbesByItsStep() {
-        Phase afterCongestionAt1000 = new Phase(false, false, 1000, 890);
-        // 0.9 of 1000 in three windows: from 300, a third of the 600 left
-        assertThat(CONTROLLER.decide(300, window(100, 0), window(100, 0), window(100, 0), 300, afterCongestionAt1000).limit()).isEqualTo(500);
-        assertThat(CONTROLLER.decide(890, window(100, 0), window(100, 0), window(100, 0), 890, afterCongestionAt1000).limit()).isEqualTo(915);
-        // congested at the higher of this window's 600 and the last one's 890 (the stall held this one back)
-        Phase next = afterCongestionAt1000.after(new AimdController.Decision(Kind.DECREASE, 420, "over"), 600, 900);
-        assertThat(next).isEqualTo(new Phase(false, true, 890, 600));
-        // never above the limit the jobs had
-        assertThat(afterCongestionAt1000.after(new AimdController.Decision(Kind.DECREASE, 420, "over"), 600, 800)
-                .congestedAt()).isEqualTo(800);
+        Phase recoveringTo800 = new Phase(false, false, 800, 300, Double.NaN, Double.NaN, 0);
+        // 800 in three windows: from 200, a third of the 600 left
+        assertThat(CONTROLLER.decide(200, window(100, 0), window(100, 0), window(100, 0), 200, recoveringTo800).limit()).isEqualTo(400);
+        assertThat(CONTROLLER.decide(790, window(100, 0), window(100, 0), window(100, 0), 790, recoveringTo800).limit()).isEqualTo(815);
+    }
+
+    @Test
+    void climbsBackOnlyAsFarAsTheUsersWereComfortable() {
+        Phase comfortableAt700 = new Phase(false, false, Double.NaN, 650, Double.NaN, Double.NaN, 0)
+                .after(new AimdController.Decision(Kind.INCREASE, 725, "under"), 700, 700, 0.02);
+        assertThat(comfortableAt700.comfortableAt()).isEqualTo(700);
+        // a hold near the target does not make a rate comfortable
+        Phase heldAt1000 = comfortableAt700.after(new AimdController.Decision(Kind.HOLD, 1000, "near", true), 1000, 1000, 0.045);
+        assertThat(heldAt1000.comfortableAt()).isEqualTo(700);
+        // congested at the higher of this window's 600 and the last one's 1000 (the stall held this one back): 0.8 of
+        // it is 800, but users were comfortable only up to 700
+        Phase cut = heldAt1000.after(new AimdController.Decision(Kind.DECREASE, 420, "over"), 600, 1000, 0.09);
+        assertThat(cut).isEqualTo(new Phase(false, true, 700, 600, Double.NaN, Double.NaN, 0));
+        // congested at 500 after being comfortable at 700: back to 0.8 of 500 (never above the limit the jobs had)
+        assertThat(comfortableAt700.after(new AimdController.Decision(Kind.DECREASE, 350, "over"), 600, 500, 0.09)
+                .recoverTo()).isEqualTo(400);
+        // no comfortable window since the last decrease: nothing to climb back to, it probes from the cut
+        Phase noneComfortable = cut.after(new AimdController.Decision(Kind.DECREASE, 300, "over"), 500, 600, 0.09);
+        assertThat(noneComfortable.recoverTo()).isNaN();
+        assertThat(CONTROLLER.decide(300, window(100, 0), window(100, 0), window(100, 0), 300,
+                noneComfortable.after(new AimdController.Decision(Kind.HOLD, 300, "settling"), 300, 300, 0.03)).limit())
+                .isEqualTo(325);
     }
 
     @Test
@@ -85,7 +154,7 @@ class AimdControllerTest {
 
     @Test
     void cutsFromTheRecentRateNotFromAWindowAStallDepressed() {
-        Phase ranAt900 = new Phase(false, false, Double.NaN, 900);
+        Phase ranAt900 = new Phase(false, false, Double.NaN, 900, Double.NaN, Double.NaN, 0);
         // the window over the target achieved 300 docs/s after 900: the cut starts from 900
         assertThat(CONTROLLER.decide(1000, window(50, 50), window(50, 50), window(50, 50), 300, ranAt900).limit()).isEqualTo(630);
         // never from more than the limit
@@ -136,8 +205,8 @@ class AimdControllerTest {
         assertThat(CONTROLLER.decide(200, window(92, 8), window(92, 8), window(500, 8), 200, AFTER_A_DECREASE_LONG_AGO).kind())
                 .isEqualTo(Kind.INCREASE);
         // recovering towards a rate known to hold is judged on the window alone
-        Phase afterCongestionAt1000 = new Phase(false, false, 1000, 890);
-        assertThat(CONTROLLER.decide(300, window(100, 0), window(100, 0), window(200, 18), 300, afterCongestionAt1000).kind())
+        Phase recoveringTo800 = new Phase(false, false, 800, 300, Double.NaN, Double.NaN, 0);
+        assertThat(CONTROLLER.decide(300, window(100, 0), window(100, 0), window(200, 18), 300, recoveringTo800).kind())
                 .isEqualTo(Kind.INCREASE);
         // and a window far over the target cuts whatever the spans
         assertThat(CONTROLLER.decide(400, window(50, 50), window(50, 50), window(500, 50), 400, AFTER_A_DECREASE_LONG_AGO).kind())
