@@ -151,8 +151,8 @@ public record AimdController(double targetSeconds, double increase, double decre
      * @param window   the users' requests in the window
      * @param decreaseSpan the users' requests in the last {@code decreaseWindows} windows (fewer after a start or an
      *                 API restart), this one included
-     * @param probeSpan the users' requests in the last {@code probeWindows} windows (fewer after a start or an API
-     *                 restart), this one included
+     * @param probeSpan the users' requests in the last {@code probeWindows} windows (fewer after a start, an API
+     *                 restart, or the end of slow start: none before its last window), this one included
      * @param achieved docs/s the throttled jobs let through in the window (NaN: unknown)
      * @param phase    where the controller is
      */

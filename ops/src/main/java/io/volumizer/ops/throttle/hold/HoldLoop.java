@@ -55,6 +55,12 @@ public final class HoldLoop {
      * begins at the first.
      */
     private final Deque<LatencyHistogram> windowStarts = new ArrayDeque<>();
+    /**
+     * Windows judged since slow start ended, the one that ended it included: a probe's span reaches back no further,
+     * since slow start's quiet windows at lower rates let run 20 probe upwards on a window at 38 ms (a span of 18 ms),
+     * just before one over the target.
+     */
+    private int windowsAfterSlowStart;
     private PassedCounts lastPassed;
     private long lastNanos;
 
@@ -112,7 +118,9 @@ public final class HoldLoop {
         Optional<LatencyHistogram> window = apiSamples.isEmpty() ? Optional.empty() : latencies.since(windowStarts.getLast());
         AimdController.Decision decision = window
                 .map(requests -> controller.decide(current, requests, span(latencies, controller.decreaseWindows(), requests),
-                        span(latencies, controller.probeWindows(), requests), achieved, phase))
+                        span(latencies, phase.slowStart() ? controller.probeWindows()
+                                : Math.min(controller.probeWindows(), windowsAfterSlowStart + 1), requests),
+                        achieved, phase))
                 .orElse(new AimdController.Decision(AimdController.Kind.HOLD, current, apiSamples.isEmpty()
                         ? "the API's metrics did not answer" : "the API restarted: its counts began again"));
         if (decision.limit() != current) {
@@ -124,7 +132,11 @@ public final class HoldLoop {
                         + "(%s: %s)%n", Instant.now(), window.map(LatencyHistogram::count).orElse(0L),
                 Double.isNaN(p95) ? "-" : AimdController.ms(p95), achieved, current, decision.limit(),
                 decision.kind().name().toLowerCase(Locale.ROOT), decision.reason());
-        phase = phase.after(decision, achieved, current, p95);
+        AimdController.Phase next = phase.after(decision, achieved, current, p95);
+        if (!next.slowStart() && window.isPresent()) {
+            windowsAfterSlowStart = phase.slowStart() ? 1 : Math.min(controller.probeWindows(), windowsAfterSlowStart + 1);
+        }
+        phase = next;
         current = decision.limit();
         if (window.isEmpty() && !apiSamples.isEmpty()) {
             windowStarts.clear(); // the API restarted: its counts began again

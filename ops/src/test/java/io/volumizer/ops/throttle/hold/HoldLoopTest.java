@@ -111,4 +111,38 @@ class HoldLoopTest {
             assertThat(loop.window().kind()).isEqualTo(AimdController.Kind.DECREASE);
         }
     }
+
+    @Test
+    void probesRightAfterSlowStartOnTheWindowsSinceNotOnSlowStartsQuietOnes() throws Exception {
+        try (HoldMetrics metrics = new HoldMetrics(0.05)) {
+            // probes judged on 6 windows, decreases on 2; headroom 80%: 40 ms
+            HoldLoop loop = loop(metrics, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 6, 2));
+            apiScrapes.add(LatencyHistogramTest.scrape(0, 0, 0, 0));
+            passedScrapes.add(0.0);
+            loop.start(100);
+
+            apiScrapes.add(LatencyHistogramTest.scrape(100, 0, 0, 0)); // 9.5 ms: doubled
+            passedScrapes.add(500.0);
+            apiScrapes.add(LatencyHistogramTest.scrape(200, 0, 0, 0)); // 9.5 ms: doubled
+            passedScrapes.add(1_500.0);
+            apiScrapes.add(LatencyHistogramTest.scrape(292, 8, 0, 0)); // 43.75 ms: near the target, slow start over
+            passedScrapes.add(3_500.0);
+            assertThat(List.of(loop.window().kind(), loop.window().kind(), loop.window().kind())).containsExactly(
+                    AimdController.Kind.INCREASE, AimdController.Kind.INCREASE, AimdController.Kind.HOLD);
+
+            // 43.75 ms again: over the last four windows together (384 fast, 16 slow) about 10 ms, but two of those
+            // are slow start's; the window that ended it and this one (184 fast, 16 slow) are near the target
+            apiScrapes.add(LatencyHistogramTest.scrape(384, 16, 0, 0));
+            passedScrapes.add(5_500.0);
+            AimdController.Decision afterSlowStart = loop.window();
+            assertThat(afterSlowStart.kind()).isEqualTo(AimdController.Kind.HOLD);
+            assertThat(afterSlowStart.reason()).contains("over the last 200 requests");
+            // a quiet window next is judged with those two (284 fast, 16 slow: rank 285, 15.6 ms)
+            apiScrapes.add(LatencyHistogramTest.scrape(484, 16, 0, 0));
+            passedScrapes.add(7_500.0);
+            AimdController.Decision next = loop.window();
+            assertThat(next.kind()).isEqualTo(AimdController.Kind.INCREASE);
+            assertThat(next.reason()).contains("over the last 300 requests");
+        }
+    }
 }
