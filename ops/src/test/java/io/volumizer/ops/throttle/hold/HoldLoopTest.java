@@ -34,6 +34,14 @@ class HoldLoopTest {
                 new PrintStream(log, true, StandardCharsets.UTF_8), () -> nanos.addAndGet(5_000_000_000L));
     }
 
+    /** {@code loop} started at 100 docs/s, before any request or document. */
+    private HoldLoop started(HoldLoop loop) throws Exception {
+        apiScrapes.add(LatencyHistogramTest.scrape(0, 0, 0, 0));
+        passedScrapes.add(0.0);
+        loop.start(100);
+        return loop;
+    }
+
     /** Two jobs of the throttled step (a1, a2) and one of another, as the TaskManagers export them. */
     private static List<PrometheusScrape.Sample> jobSamples(double passed) {
         String name = MetricNames.prometheusName(MetricNames.THROTTLE_PASSED);
@@ -46,10 +54,7 @@ class HoldLoopTest {
     @Test
     void setsTheLimitFromEachWindowAndExportsItsDecisions() throws Exception {
         try (HoldMetrics metrics = new HoldMetrics(0.05)) {
-            HoldLoop loop = loop(metrics);
-            apiScrapes.add(LatencyHistogramTest.scrape(0, 0, 0, 0));
-            passedScrapes.add(0.0);
-            loop.start(100);
+            HoldLoop loop = started(loop(metrics));
 
             apiScrapes.add(LatencyHistogramTest.scrape(100, 0, 0, 0)); // all fast
             passedScrapes.add(500.0); // 100 docs/s over the 5 s window: the limit is reached
@@ -90,10 +95,7 @@ class HoldLoopTest {
     void judgesADecreaseOnItsOwnSpanOfTheLastWindows() throws Exception {
         try (HoldMetrics metrics = new HoldMetrics(0.05)) {
             // probes judged on 3 windows, decreases on 2
-            HoldLoop loop = loop(metrics, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 3, 2));
-            apiScrapes.add(LatencyHistogramTest.scrape(0, 0, 0, 0));
-            passedScrapes.add(0.0);
-            loop.start(100);
+            HoldLoop loop = started(loop(metrics, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 3, 2)));
 
             apiScrapes.add(LatencyHistogramTest.scrape(100, 0, 0, 0)); // all fast
             passedScrapes.add(500.0);
@@ -116,10 +118,7 @@ class HoldLoopTest {
     void probesRightAfterSlowStartOnTheWindowsSinceNotOnSlowStartsQuietOnes() throws Exception {
         try (HoldMetrics metrics = new HoldMetrics(0.05)) {
             // probes judged on 6 windows, decreases on 2; headroom 80%: 40 ms
-            HoldLoop loop = loop(metrics, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 6, 2));
-            apiScrapes.add(LatencyHistogramTest.scrape(0, 0, 0, 0));
-            passedScrapes.add(0.0);
-            loop.start(100);
+            HoldLoop loop = started(loop(metrics, new AimdController(0.05, 25, 0.7, 0.8, 10, 0, 50, 6, 2)));
 
             apiScrapes.add(LatencyHistogramTest.scrape(100, 0, 0, 0)); // 9.5 ms: doubled
             passedScrapes.add(500.0);
