@@ -39,6 +39,11 @@ public final class DocumentFields {
     public static final String FULLTEXT = "fulltext";
     /** Elasticsearch only, in repositories of the live profile: the text inside the document's file. */
     public static final String FILE_TEXT = "fileText";
+    /**
+     * Elasticsearch only, in repositories of the live profile, of a document with a file: whether its file's text is
+     * indexed yet (it follows the metadata; a file without text, or that could not be read, stays false).
+     */
+    public static final String FILE_TEXT_INDEXED = "fileTextIndexed";
     public static final String BLOB = "blob";
     /**
      * Where a document came from: MongoDB stores all of it (a generated document's seed and index), Elasticsearch

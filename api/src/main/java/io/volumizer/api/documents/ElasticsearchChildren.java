@@ -1,5 +1,6 @@
 package io.volumizer.api.documents;
 
+import static io.volumizer.stores.DocumentFields.FILE_TEXT_INDEXED;
 import static io.volumizer.stores.DocumentFields.ID;
 import static io.volumizer.stores.DocumentFields.MODIFIED;
 import static io.volumizer.stores.DocumentFields.NAME;
@@ -41,7 +42,8 @@ import io.volumizer.stores.search.SortField;
 public final class ElasticsearchChildren implements Children {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> FIELDS = List.of(ID, REPOSITORY, TYPE, NAME, TITLE, MODIFIED, VERSION);
+    private static final List<String> FIELDS = List.of(ID, REPOSITORY, TYPE, NAME, TITLE, MODIFIED, VERSION,
+            FILE_TEXT_INDEXED);
 
     private final RepositorySearch search;
     private final Map<String, IndexLayout> layouts;

@@ -2,6 +2,7 @@ package io.volumizer.api.search;
 
 import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.stores.DocumentFields.CREATED;
+import static io.volumizer.stores.DocumentFields.FILE_TEXT_INDEXED;
 import static io.volumizer.stores.DocumentFields.ID;
 import static io.volumizer.stores.DocumentFields.MODIFIED;
 import static io.volumizer.stores.DocumentFields.NAME;
@@ -116,7 +117,8 @@ public record SearchRequest(List<String> repositories, Selection selection, Sort
             aggregations.add(new Aggregation.Monthly("month", CREATED, "yyyy-MM"));
         }
         return SearchQuery.of(selection.query()).withSize(limit).withCountUpTo(10_000)
-                .withFields(List.of(ID, REPOSITORY, PARENT_ID, PATH, TYPE, NAME, TITLE, CREATED, MODIFIED, VERSION))
+                .withFields(List.of(ID, REPOSITORY, PARENT_ID, PATH, TYPE, NAME, TITLE, CREATED, MODIFIED, VERSION,
+                        FILE_TEXT_INDEXED))
                 .withSort(sort.field, SortField.asc(ID)).withAfter(after).withAggregations(aggregations);
     }
 

@@ -5,9 +5,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
-import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,18 +27,20 @@ import io.volumizer.options.conventions.MetricNames;
 
 /**
  * Reads the text inside each file of a live repository (PDF, DOCX: statements, letters, uploaded files) from the
- * file's bytes, for the index: here, after the MongoDB write, so that parsing files never holds the import up. A
- * generated file's bytes are rendered again from its key (the same bytes the import stored); an uploaded file's are
- * read from its repository's blob store, by digest (without a store, it is counted in {@code fileTextNotStored}). A
- * file that cannot be read is not the document's refusal: the document is indexed without its text, and the failure
- * logged and counted ({@code fileTextFailed}); so is one not read within its time budget ({@code fileTextTimedOut},
+ * file's bytes, and emits the document's form with its text, for the index to write after its metadata: apart from
+ * the import and the metadata's index writes, so that parsing files holds neither up. Events without such a file
+ * emit nothing. A generated file's bytes are rendered again from its key (the same bytes the import stored); an
+ * uploaded file's are read from its repository's blob store, by digest (without a store, it is counted in
+ * {@code fileTextNotStored}). A file that cannot be read is not the document's refusal: the document stays indexed
+ * without its text, and the failure logged and counted ({@code fileTextFailed}); so is one not read within its time
+ * budget ({@code fileTextTimedOut},
  * see {@link TimedExtraction}): no crafted file can hold the stage up or take its TaskManager down. At most
  * {@code maxChars} characters of a file's text are read and indexed: a PDF bomb costs no more than its first ones;
  * and reading one may allocate at most {@code maxMemory} bytes: a file that inflates beyond is given up, counted in
  * {@code fileTextFailed}. A blob store that cannot be reached fails the task, which restarts from its checkpoint:
  * the document is not at fault.
  */
-final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent> {
+final class ExtractFileText extends RichFlatMapFunction<ImportedEvent, ImportedEvent> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(ExtractFileText.class);
@@ -75,7 +78,7 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
 
     @Override
     public void open(Configuration parameters) {
-        var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.INDEX);
+        var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.FILE_TEXT);
         extracted = metrics.counter(MetricNames.FILE_TEXT_EXTRACTED);
         failed = metrics.counter(MetricNames.FILE_TEXT_FAILED);
         notStored = metrics.counter(MetricNames.FILE_TEXT_NOT_STORED);
@@ -96,12 +99,12 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
     }
 
     @Override
-    public ImportedEvent map(ImportedEvent event) throws InterruptedException {
+    public void flatMap(ImportedEvent event, Collector<ImportedEvent> out) throws InterruptedException {
         BlobRef blob = event.getDocument().getBlob();
         String repository = event.getDocument().getRepository();
         if (blob == null || event.getDocument().getOperation() == Operation.DELETE || !FileText.readable(blob.getMimeType())
                 || layouts.getOrDefault(repository, IndexLayout.TEMPLATE).profile() != IndexProfile.LIVE) {
-            return event;
+            return;
         }
         byte[] bytes;
         if (BlobKey.isGenerated(blob.getKey())) {
@@ -110,31 +113,29 @@ final class ExtractFileText extends RichMapFunction<ImportedEvent, ImportedEvent
             Optional<BlobStore> store = stores.of(repository);
             if (store.isEmpty() || blob.getDigest() == null) {
                 notStored.inc();
-                return event;
+                return;
             }
             Optional<byte[]> stored = store.get().get(blob.getDigest());
             if (stored.isEmpty()) {
                 failed.inc();
                 LOG.warn("document {} of {}: indexed without its file's text: blob {} is not in {}",
                         event.getDocument().getId(), repository, blob.getDigest(), store.get().location());
-                return event;
+                return;
             }
             bytes = stored.get();
         }
         try {
             String text = extraction.extract(bytes, blob.getMimeType());
             extracted.inc();
-            return ImportedEvent.newBuilder(event).setFileText(text).build();
+            out.collect(ImportedEvent.newBuilder(event).setFileText(text).build());
         } catch (IllegalArgumentException e) {
             failed.inc();
             LOG.warn("document {} of {}: indexed without its file's text: {}", event.getDocument().getId(), repository,
                     e.getMessage());
-            return event;
         } catch (TimeoutException e) {
             timedOut.inc();
             LOG.warn("document {} of {}: indexed without its file's text: not read within {}", event.getDocument().getId(),
                     repository, timeout);
-            return event;
         }
     }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.StageOutput;
@@ -17,6 +18,7 @@ import io.volumizer.jobs.internal.stores.SearchBulkWriter;
 import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.IndexSettings;
+import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.blob.RepositoryBlobStores;
@@ -24,10 +26,15 @@ import io.volumizer.stores.search.IndexLayout;
 import io.volumizer.options.conventions.MetricNames;
 
 /**
- * The index stage as a fragment of a job graph, with its operators' uids: the text of live repositories' files read
- * (when the topology has one), then bulk writes into Elasticsearch with external versions, backoff on overload and
- * dead letters. The index job, the import-and-index job and the reindex all apply it, so a savepoint of one
- * restores into the same operators in the other.
+ * The index stage as a fragment of a job graph, with its operators' uids: bulk writes of each document's metadata
+ * into Elasticsearch with external versions, backoff on overload and dead letters; and, when the topology has a live
+ * repository, a branch of its own that reads those repositories' files' text and writes each document again with
+ * it, at a version above its metadata's ({@code EngineVersions}): the metadata is searchable at the metadata's speed,
+ * the text follows. The branch has its own operator chain, parallelism and slot sharing group
+ * ({@code --file-text-parallelism}, {@code --file-text-slot-sharing-group}), and its own metrics (stage
+ * {@value MetricNames#FILE_TEXT}). The text's writes refused by the engine are dead letters of that stage: the
+ * document itself is indexed. The index job, the import-and-index job and the reindex all apply it, so a savepoint
+ * of one restores into the same operators in the other.
  */
 public final class IndexStage {
     private static final TypeInformation<ImportedEvent> IMPORTED = TypeInformation.of(ImportedEvent.class);
@@ -60,13 +67,30 @@ public final class IndexStage {
 
     /** Adds the stage after {@code imported}; returns the indexed documents and the dead letters. */
     public StageOutput<ImportedEvent> apply(DataStream<ImportedEvent> imported) {
-        DataStream<ImportedEvent> toIndex = !ExtractFileText.needed(layouts) ? imported
-                : imported.map(new ExtractFileText(layouts, blobStores, settings.fileTextTimeout,
-                        settings.fileTextMaxChars, settings.fileTextMaxMemory)).uid("index.file-text").name("Read files' text");
-        SingleOutputStreamOperator<ImportedEvent> indexed = toIndex
-                .transform("Index in Elasticsearch", IMPORTED, new BulkWriteOperator<>(MetricNames.INDEX, index,
-                        settings.batchSize, settings.batchBytes, settings.flushInterval, ImportedEventSizes::estimate))
+        SingleOutputStreamOperator<ImportedEvent> indexed = imported
+                .transform("Index in Elasticsearch", IMPORTED, writer(MetricNames.INDEX))
                 .uid("index.elasticsearch-writer");
-        return new StageOutput<>(indexed, indexed.getSideOutput(DeadLetters.TAG));
+        DataStream<DeadLetter> deadLetters = indexed.getSideOutput(DeadLetters.TAG);
+        if (ExtractFileText.needed(layouts)) {
+            int parallelism = settings.fileTextParallelism > 0 ? settings.fileTextParallelism
+                    : imported.getExecutionEnvironment().getParallelism();
+            String group = settings.fileTextSlotSharingGroup;
+            SingleOutputStreamOperator<ImportedEvent> texts = imported.rebalance()
+                    .flatMap(new ExtractFileText(layouts, blobStores, settings.fileTextTimeout, settings.fileTextMaxChars,
+                            settings.fileTextMaxMemory)).uid("index.file-text").name("Read files' text")
+                    .setParallelism(parallelism).slotSharingGroup(group);
+            SingleOutputStreamOperator<ImportedEvent> textIndexed = texts
+                    .transform("Index files' text in Elasticsearch", IMPORTED, writer(MetricNames.FILE_TEXT))
+                    .uid("index.file-text-writer").setParallelism(parallelism).slotSharingGroup(group);
+            textIndexed.sinkTo(new DiscardingSink<>()).uid("index.file-text-indexed").name("Files' text indexed")
+                    .setParallelism(parallelism).slotSharingGroup(group);
+            deadLetters = deadLetters.union(textIndexed.getSideOutput(DeadLetters.TAG));
+        }
+        return new StageOutput<>(indexed, deadLetters);
+    }
+
+    private BulkWriteOperator<ImportedEvent> writer(String stage) {
+        return new BulkWriteOperator<>(stage, index, settings.batchSize, settings.batchBytes, settings.flushInterval,
+                ImportedEventSizes::estimate);
     }
 }

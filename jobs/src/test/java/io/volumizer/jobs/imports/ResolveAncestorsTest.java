@@ -714,7 +714,7 @@ class ResolveAncestorsTest {
             assertThat(ids(harness)).containsExactly("s1");
             assertThat(deadLetters(harness)).extracting(DeadLetter::getReasonClass)
                     .containsExactly(ReasonClass.VERSION_OUT_OF_RANGE, ReasonClass.VERSION_OUT_OF_RANGE);
-            assertThat(deadLetters(harness).get(0).getReason()).contains("version 9223372036854775807 of document s0 is not from 1 to 2^62");
+            assertThat(deadLetters(harness).get(0).getReason()).contains("version 9223372036854775807 of document s0 is not from 1 to 2^61");
         }
     }
 

@@ -27,6 +27,7 @@ import com.mongodb.client.MongoClients;
 
 import io.volumizer.options.conventions.ConsumerGroups;
 import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -192,13 +193,19 @@ public final class Stores implements AutoCloseable {
         return counts;
     }
 
-    /** The dead letters of the documents topic, by the repository of the document each carries. */
+    /**
+     * The dead letters of the documents topic, by the repository of the document each carries. A file's text the
+     * engine refused (stage {@value MetricNames#FILE_TEXT}) is not among them: its document is indexed, without it.
+     */
     public Map<String, Long> deadLettersByRepository() {
         var deadLetters = KafkaAvroSerde.deserializer(options.registry.url, DeadLetter.class);
         var documents = KafkaAvroSerde.deserializer(options.registry.url, DocumentEvent.class);
         Map<String, Long> counts = new TreeMap<>();
         readCommitted(options.deadletterTopic(), value -> {
             DeadLetter deadLetter = deadLetters.deserialize(options.deadletterTopic(), value);
+            if (deadLetter.getStage().equals(MetricNames.FILE_TEXT)) {
+                return;
+            }
             ByteBuffer payload = deadLetter.getPayload().duplicate();
             byte[] bytes = new byte[payload.remaining()];
             payload.get(bytes);

@@ -25,6 +25,8 @@ public final class MetricNames {
     public static final String GENERATE = "generate";
     public static final String IMPORT = "import";
     public static final String INDEX = "index";
+    /** Live repositories' files' text, read and indexed after their metadata (a branch of the index stage). */
+    public static final String FILE_TEXT = "file-text";
     public static final String REINDEX = "reindex";
     public static final String BULK = "bulk";
     public static final String CSV_IMPORT = "csv-import";

@@ -6,7 +6,7 @@ import java.time.Duration;
 
 import picocli.CommandLine.Option;
 
-/** How the index stage batches (a mixin of the index and import-and-index jobs). */
+/** How the index stage batches, and reads files' text (a mixin of the index and import-and-index jobs). */
 public final class IndexSettings {
 
     @Option(names = "--index-batch-size", defaultValue = "1000", description = "Documents per _bulk request (default: ${DEFAULT-VALUE}).")
@@ -34,6 +34,15 @@ public final class IndexSettings {
             + "is stopped at the budget (default: ${DEFAULT-VALUE}, 256 MiB).")
     public long fileTextMaxMemory;
 
+    @Option(names = "--file-text-parallelism", defaultValue = "0", description = "Subtasks that read live repositories' "
+            + "files' text and index it, apart from the metadata's; 0 for the job's parallelism (default: ${DEFAULT-VALUE}).")
+    public int fileTextParallelism;
+
+    @Option(names = "--file-text-slot-sharing-group", defaultValue = "file-text", description = "The slot sharing group "
+            + "of the file text's operators: its own slots by default (a job of parallelism p with a live repository "
+            + "takes p + --file-text-parallelism slots), 'default' to share the job's (default: ${DEFAULT-VALUE}).")
+    public String fileTextSlotSharingGroup;
+
     public void validate() {
         require(batchSize >= 1, "--index-batch-size must be at least 1, was " + batchSize);
         require(batchBytes >= 1024, "--index-batch-bytes must be at least 1024, was " + batchBytes);
@@ -42,5 +51,7 @@ public final class IndexSettings {
         require(fileTextMaxChars >= 1, "--file-text-max-chars must be at least 1, was " + fileTextMaxChars);
         require(fileTextMaxMemory >= 1024 * 1024, "--file-text-max-memory must be at least 1048576 (1 MiB), was "
                 + fileTextMaxMemory);
+        require(fileTextParallelism >= 0, "--file-text-parallelism must be 0 (the job's) or more, was " + fileTextParallelism);
+        require(!fileTextSlotSharingGroup.isBlank(), "--file-text-slot-sharing-group must name a group");
     }
 }

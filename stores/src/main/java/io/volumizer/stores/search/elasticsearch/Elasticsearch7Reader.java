@@ -221,7 +221,8 @@ final class Elasticsearch7Reader implements SearchReader {
 
     private static Hit hit(JsonNode hit) {
         JsonNode source = hit.path("_source");
-        return new Hit(hit.path("_index").asText(), hit.path("_id").asText(), hit.path("_version").asLong(-1),
+        return new Hit(hit.path("_index").asText(), hit.path("_id").asText(),
+                EngineVersions.documentVersion(hit.path("_version").asLong(-1)),
                 hit.path("_score").isNumber() ? hit.path("_score").asDouble() : null,
                 source.isObject() ? (ObjectNode) source : JSON.createObjectNode(),
                 hit.path("sort").isArray() ? (ArrayNode) hit.path("sort") : null);

@@ -4,6 +4,7 @@ import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.stores.DocumentFields.BLOB;
 import static io.volumizer.stores.DocumentFields.CREATED;
 import static io.volumizer.stores.DocumentFields.FILE_TEXT;
+import static io.volumizer.stores.DocumentFields.FILE_TEXT_INDEXED;
 import static io.volumizer.stores.DocumentFields.FULLTEXT;
 import static io.volumizer.stores.DocumentFields.ID;
 import static io.volumizer.stores.DocumentFields.MODIFIED;
@@ -52,8 +53,8 @@ import io.volumizer.stores.search.SearchWriter;
 /**
  * Writes with the {@code _bulk} API, each document into its repository's alias ({@link Elasticsearch7Indices}, made
  * on first use) or all into one generation, routed by its repository's layout. Versions are external
- * ({@code external_gte}): an older event answers 409, reported stale. Which items are retried, stale or failed:
- * {@link #outcome}.
+ * ({@code external_gte}, as {@link EngineVersions} keeps them): an older event answers 409, reported stale. Which
+ * items are retried, stale or failed: {@link #outcome}.
  */
 final class Elasticsearch7Writer implements SearchWriter {
 
@@ -210,7 +211,7 @@ final class Elasticsearch7Writer implements SearchWriter {
                 if (routing != null) {
                     json.writeStringField("routing", routing);
                 }
-                json.writeNumberField("version", document.getVersion());
+                json.writeNumberField("version", EngineVersions.of(document.getVersion(), withFileText(event, layout.profile())));
                 json.writeStringField("version_type", "external_gte");
                 json.writeEndObject();
                 json.writeEndObject();
@@ -226,11 +227,16 @@ final class Elasticsearch7Writer implements SearchWriter {
         return body.toByteArray();
     }
 
+    /** Whether the event is the form of its document with its file's text: only a live repository indexes it. */
+    private static boolean withFileText(ImportedEvent event, IndexProfile profile) {
+        return profile == IndexProfile.LIVE && event.getFileText() != null;
+    }
+
     /**
      * The indexed form ({@link DocumentFields}): metadata, ancestry, who may read it (the import's effective ACL, in
      * every profile: searches filter by it), typed properties, a fulltext field of every text value (but in an
-     * archive), the file's text (in a live repository, where the index stage read it) and the bulk command whose
-     * change this version is, for the command's count of documents indexed.
+     * archive), the file's text (in a live repository, once extracted) and whether it is in, and the bulk command
+     * whose change this version is, for the command's count of documents indexed.
      */
     private static void writeDocument(JsonGenerator json, ImportedEvent event, IndexProfile profile) throws IOException {
         DocumentEvent document = event.getDocument();
@@ -268,8 +274,11 @@ final class Elasticsearch7Writer implements SearchWriter {
         if (profile != IndexProfile.ARCHIVE) {
             json.writeStringField(FULLTEXT, fulltext.toString());
         }
-        if (profile == IndexProfile.LIVE && event.getFileText() != null) {
+        if (withFileText(event, profile)) {
             json.writeStringField(FILE_TEXT, event.getFileText());
+        }
+        if (profile == IndexProfile.LIVE && document.getBlob() != null) {
+            json.writeBooleanField(FILE_TEXT_INDEXED, withFileText(event, profile));
         }
         if (document.getBlob() != null) {
             json.writeObjectFieldStart(BLOB);

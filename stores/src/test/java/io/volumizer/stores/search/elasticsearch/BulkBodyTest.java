@@ -49,7 +49,7 @@ class BulkBodyTest {
 
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).isEqualTo(JSON.readTree(
-                "{\"index\":{\"_index\":\"volumizer-bank\",\"_id\":\"s-1\",\"version\":3,\"version_type\":\"external_gte\"}}"));
+                "{\"index\":{\"_index\":\"volumizer-bank\",\"_id\":\"s-1\",\"version\":6,\"version_type\":\"external_gte\"}}"));
         JsonNode document = lines.get(1);
         assertThat(document.path("id").asText()).isEqualTo("s-1");
         assertThat(document.path("parentId").asText()).isEqualTo("a-1");
@@ -77,7 +77,7 @@ class BulkBodyTest {
         assertThat(lines).hasSize(3);
         assertThat(lines.get(1).get("parentId").isNull()).isTrue();
         assertThat(lines.get(2)).isEqualTo(JSON.readTree(
-                "{\"delete\":{\"_index\":\"volumizer-bank\",\"_id\":\"s-2\",\"version\":9,\"version_type\":\"external_gte\"}}"));
+                "{\"delete\":{\"_index\":\"volumizer-bank\",\"_id\":\"s-2\",\"version\":18,\"version_type\":\"external_gte\"}}"));
     }
 
     @Test
@@ -89,17 +89,24 @@ class BulkBodyTest {
         for (String repository : List.of("live", "archive", "bank")) {
             ImportedEvent event = Events.imported(repository, "s-" + repository, "a-1", "2024-01.pdf", 1, "Statement");
             event.setFileText("Opening balance 12.50 Blue Bottle Coffee");
+            event.getDocument().setBlob(BlobRef.newBuilder().setKey("gen/v1/k").setMimeType("application/pdf")
+                    .setFilename("2024-01.pdf").build());
             events.add(event);
         }
 
         List<JsonNode> lines = lines(profiled.bulkBody(events));
 
         assertThat(lines.get(1).path("fileText").asText()).isEqualTo("Opening balance 12.50 Blue Bottle Coffee");
+        assertThat(lines.get(1).path("fileTextIndexed").asBoolean()).isTrue();
+        assertThat(lines.get(0).path("index").path("version").asLong()).as("its text's form: above its metadata's")
+                .isEqualTo(3);
         assertThat(lines.get(1).has("fulltext")).isTrue();
         assertThat(lines.get(3).has("fileText")).isFalse();
         assertThat(lines.get(3).has("fulltext")).isFalse();
         assertThat(lines.get(3).path("title").asText()).isEqualTo("Statement");
         assertThat(lines.get(5).has("fileText")).as("a repository of the metadata profile").isFalse();
+        assertThat(lines.get(5).has("fileTextIndexed")).isFalse();
+        assertThat(lines.get(4).path("index").path("version").asLong()).isEqualTo(2);
         assertThat(lines.get(5).has("fulltext")).isTrue();
     }
 

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.ReasonClass;
@@ -102,6 +103,55 @@ class Elasticsearch7EngineIT {
         assertThat(reader.get(alias, "d-1", null).orElseThrow().source().path("title").asText()).isEqualTo("Title 1");
         assertThat(reader.get(alias, "no-such-document", null)).isEmpty();
         assertThat(indices.repositories()).containsExactly("bank");
+    }
+
+    /**
+     * A live repository's document is written twice, its metadata and then its file's text, by two stages that may
+     * run in any order, be replayed, or fall behind a newer version: in every order the index ends with the newest
+     * version and that version's text.
+     */
+    @Test
+    void aFilesTextFollowsItsMetadataInAnyOrderAndNeverReplacesANewerVersionNorIsUndoneByAReplay() throws IOException {
+        SearchWriter live = engine.indices(names, Map.of("live", new IndexLayout(null, null, null, null, null,
+                IndexProfile.LIVE))).writer(Backoff.DEFAULT);
+        // the text of version 1 is extracted while version 2 is imported and indexed
+        assertThat(live.write(List.of(statement("changed", 1, null))).written()).hasSize(1);
+        assertThat(live.write(List.of(statement("changed", 2, null))).written()).hasSize(1);
+        assertThat(live.write(List.of(statement("changed", 1, "January"))).stale()).as("an older version's text")
+                .hasSize(1);
+        assertThat(live.write(List.of(statement("changed", 2, "February"))).written()).hasSize(1);
+        assertThat(live.write(List.of(statement("changed", 2, null))).stale()).as("its metadata replayed").hasSize(1);
+        // the text is extracted before the metadata is indexed (another subtask, a faster one)
+        assertThat(live.write(List.of(statement("early", 1, "March"))).written()).hasSize(1);
+        assertThat(live.write(List.of(statement("early", 1, null))).stale()).hasSize(1);
+        // a newer version whose text is not extracted yet: indexed at once, without the old text
+        live.write(List.of(statement("pending", 1, "April")));
+        live.write(List.of(statement("pending", 2, null)));
+
+        String alias = names.of("live");
+        indices.refresh(alias);
+        SearchReader reader = engine.reader();
+        ObjectNode changed = reader.get(alias, "changed", null).orElseThrow().source();
+        assertThat(changed.path("version").asLong()).isEqualTo(2);
+        assertThat(changed.path("fileText").asText()).isEqualTo("February");
+        assertThat(changed.path("fileTextIndexed").asBoolean()).isTrue();
+        assertThat(reader.get(alias, "early", null).orElseThrow().source().path("fileText").asText()).isEqualTo("March");
+        ObjectNode pending = reader.get(alias, "pending", null).orElseThrow().source();
+        assertThat(pending.path("version").asLong()).isEqualTo(2);
+        assertThat(pending.has("fileText")).isFalse();
+        assertThat(pending.path("fileTextIndexed").asBoolean(true)).isFalse();
+        ObjectNode march = JSON.createObjectNode();
+        march.putObject("match").put("fileText", "march");
+        assertThat(reader.count(List.of(alias), march)).isEqualTo(1);
+    }
+
+    /** A statement of the live repository with a PDF, in its metadata form ({@code text} null) or with its text. */
+    private static ImportedEvent statement(String id, long version, String text) {
+        ImportedEvent event = imported("live", id, "a-1", id + ".pdf", version, "Statement " + id);
+        event.getDocument().setBlob(BlobRef.newBuilder().setKey("gen/v1/" + id)
+                .setMimeType("application/pdf").setFilename(id + ".pdf").build());
+        event.setFileText(text);
+        return event;
     }
 
     @Test
