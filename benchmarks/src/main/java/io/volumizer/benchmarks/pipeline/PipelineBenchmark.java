@@ -1,6 +1,7 @@
 package io.volumizer.benchmarks.pipeline;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import org.bson.RawBsonDocument;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -30,6 +32,7 @@ import io.volumizer.benchmarks.internal.ImportedForm;
 import io.volumizer.benchmarks.internal.UnfinishedJobs;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.generators.render.FileText;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.runs.PipelineRunCommand;
@@ -40,9 +43,11 @@ import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
+import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchException;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
@@ -89,6 +94,12 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     private static final String END_TO_END = "end to end generate -> import -> index";
     private static final String END_TO_END_IMPORT = "end to end, its import stage";
     private static final String END_TO_END_INDEX = "end to end, its index stage";
+    private static final String LIVE_IMPORT = "live end to end, its import stage";
+    private static final String LIVE_INDEX = "live end to end, its metadata index stage";
+    private static final String LIVE_TEXT = "live end to end, its files' text";
+    private static final String TEXT_DELAY = "live end to end, seconds from import to text searchable, p";
+    /** One repository of the live profile: the generated repository's, {@code bank}. */
+    private static final Path LIVE_TOPOLOGY = Path.of("topologies", "live.yaml");
     private static final String SUSTAINED = ", sustained";
     private static final String DEAD_LETTERED = ", dead-lettered";
     private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
@@ -113,8 +124,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     protected int run(GeneratorSettings run) throws Exception {
         settings = run;
         flink = session.client();
-        // End to end runs generate, import and index at once; without the slots a job restarts until a timeout.
-        int slotsNeeded = 3 * Math.max(1, pipeline.parallelism);
+        // End to end runs generate, import and index at once, and live the index's file text in slots of its own;
+        // without the slots a job restarts until a timeout.
+        int slotsNeeded = 4 * Math.max(1, pipeline.parallelism);
         int freeSlots = flink.freeSlots();
         if (freeSlots < slotsNeeded) {
             System.err.printf(Locale.ROOT, "the benchmark needs %d free task slots, %s has %d: stop the running jobs "
@@ -127,11 +139,15 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         figures.put("documents", documents.size());
         figures.put("rounds", rounds);
         figures.put(HIT_RATIO_BOUND, hitRatioBound(generated));
+        long withText = generated.stream()
+                .filter(document -> document.getBlob() != null && FileText.readable(document.getBlob().getMimeType())).count();
+        figures.put("documents with a file's text", withText);
         try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodb.uri);
              SearchEngine search = SearchEngines.open(pipeline.search)) {
             for (int round = 1; round <= rounds; round++) {
                 System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
                 round(round, documents, stores, mongo, search);
+                live(round, documents.size(), withText, stores, mongo, search);
             }
             dropDatabases(mongo);
         } finally {
@@ -220,6 +236,57 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             sample(END_TO_END + SUSTAINED, Math.min(imported.progress().sustainedRate(), indexed.progress().sustainedRate()));
             flink.cancel(e2eImport.id(), CANCEL_TIMEOUT);
             flink.cancel(e2eIndex.id(), CANCEL_TIMEOUT);
+        }
+    }
+
+    /**
+     * End to end again into a repository of the live profile: its import and its metadata index next to the metadata
+     * profile's of the round, its files' text (counted searchable by {@code fileTextIndexed}) as it follows, and the
+     * delay from a document's import to its text being searchable, each percent of them ({@link Progress#delaysSeconds}).
+     */
+    private void live(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search)
+            throws Exception {
+        String tag = round + "-" + runId;
+        String topology = LIVE_TOPOLOGY.toAbsolutePath().toString();
+        stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic());
+        dropDatabases(mongo);
+        String liveDb = database("bench_live", round);
+        IndexNames liveIndices = indices("live-");
+        quiet.settle();
+        try (MeasuredJob liveImport = submit(stores, LIVE_IMPORT, Step.IMPORT, "--group-id", "bench-live-import-" + tag,
+                    "--mongodb-database", liveDb, "--topology", topology);
+                MeasuredJob liveIndex = submit(stores, LIVE_INDEX, Step.INDEX, "--index-group-id", "bench-live-index-" + tag,
+                        "--index-prefix", liveIndices.prefix(), "--topology", topology)) {
+            Through imported = liveImport.through(Progress.startingNow(n), () -> count(mongo, liveDb));
+            Through indexed = new Through(LIVE_INDEX, Progress.startingNow(n), () -> esCount(stores, liveIndices),
+                    () -> liveImport.deadLetters().count() + liveIndex.deadLetters().count());
+            Through texts = Through.stored(LIVE_TEXT, Progress.startingNow(withText), () -> textCount(search, liveIndices));
+            generate();
+            polling.untilThrough(List.of(imported, indexed, texts), () -> { });
+            record(imported);
+            record(indexed);
+            record(texts);
+            List<Double> delays = Progress.delaysSeconds(imported.progress(), texts.progress());
+            sample(TEXT_DELAY + "50", delays.get(49));
+            sample(TEXT_DELAY + "95", delays.get(94));
+            System.out.printf(Locale.ROOT, "%-45s p50 %.1f s, p95 %.1f s%n", "text searchable after import",
+                    delays.get(49), delays.get(94));
+            flink.cancel(liveImport.id(), CANCEL_TIMEOUT);
+            flink.cancel(liveIndex.id(), CANCEL_TIMEOUT);
+        }
+    }
+
+    /** The documents whose file's text is searchable. */
+    private long textCount(SearchEngine search, IndexNames indices) {
+        ObjectNode textIndexed = new ObjectMapper().createObjectNode();
+        textIndexed.putObject("term").put(DocumentFields.FILE_TEXT_INDEXED, true);
+        try {
+            return search.reader().count(List.of(indices.of(repository())), textIndexed);
+        } catch (SearchException e) {
+            if (e.kind() == SearchException.Kind.UNAVAILABLE) {
+                return 0; // not made yet
+            }
+            throw new IllegalStateException(e);
         }
     }
 
@@ -486,6 +553,16 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                         rates(END_TO_END), median(samples.get(END_TO_END + SUSTAINED)) >= 3000 ? "yes" : "NO"),
                 String.format(Locale.ROOT, "| — its import stage | %s | | | | | |", rates(END_TO_END_IMPORT)),
                 String.format(Locale.ROOT, "| — its index stage | %s | | | | | |", rates(END_TO_END_INDEX)),
+                row("live profile end to end: its import stage", LIVE_IMPORT, "metadata profile's, same round",
+                        END_TO_END_IMPORT, 0.9),
+                row("— its metadata index stage", LIVE_INDEX, "metadata profile's, same round", END_TO_END_INDEX, 0.9),
+                String.format(Locale.ROOT, "| — its files' text (%,d of the documents: statements' PDF, letters' DOCX) "
+                        + "| %s | | | | | |", (Long) figures.get("documents with a file's text"), rates(LIVE_TEXT)),
+                String.format(Locale.ROOT, "| — files' text read and indexed per core of this machine (%d cores, "
+                        + "every service on them) | %,.0f (%,.0f) | | | | | |", cores(),
+                        median(samples.get(LIVE_TEXT + SUSTAINED)) / cores(), median(samples.get(LIVE_TEXT)) / cores()),
+                String.format(Locale.ROOT, "| — from a document's import to its text searchable, p50 / p95 | %.1f s / %.1f s "
+                        + "| | | | | |", median(samples.get(TEXT_DELAY + "50")), median(samples.get(TEXT_DELAY + "95"))),
                 String.format(Locale.ROOT, "| generate job (into Kafka), whole run | %,.0f | | | | | |",
                         median(samples.get(GENERATE_JOB))), "");
         Files.writeString(results.folder.resolve("pipeline.md"), table);

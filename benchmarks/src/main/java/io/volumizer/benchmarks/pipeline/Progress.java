@@ -79,6 +79,20 @@ public final class Progress {
         return text.toString();
     }
 
+    /**
+     * How long after {@code earlier} reached each percent of its documents {@code later} reached the same percent of
+     * its own, in seconds (1% to 100%): the horizontal distance between the two curves, which is each document's
+     * delay from one stage to the next where documents pass both in the same order (and, where they do not, the
+     * delay of the n-th document out after the n-th in). Both must have the same clock.
+     */
+    public static List<Double> delaysSeconds(Progress earlier, Progress later) {
+        List<Double> delays = new ArrayList<>();
+        for (int percent = 1; percent <= 100; percent++) {
+            delays.add((later.firstAtLeast(percent / 100.0)[0] - earlier.firstAtLeast(percent / 100.0)[0]) / 1e9);
+        }
+        return delays;
+    }
+
     private long[] firstAtLeast(double share) {
         for (long[] sample : samples) {
             if (sample[1] >= share * expected) {

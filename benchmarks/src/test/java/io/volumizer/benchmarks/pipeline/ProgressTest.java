@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 class ProgressTest {
@@ -22,6 +24,23 @@ class ProgressTest {
         assertThat(progress.rate()).isCloseTo(1000 / 20.0, within(1e-9));
         assertThat(progress.sustainedRate()).isCloseTo(200.0, within(1e-9));
         assertThat(progress.describe()).isEqualTo("10% at 4.0 s, 50% at 8.0 s, 90% at 10.0 s, 99% at 20.0 s, 100% at 20.0 s");
+    }
+
+    @Test
+    void aStagesDelayIsTheTimeBetweenTheCurvesAtEachShareOfTheirOwnDocuments() {
+        Progress imported = new Progress(1000);
+        imported.reached(0, 0);
+        imported.reached(10 * SECOND, 1000); // all of them by 10 s
+        Progress withText = new Progress(100);  // one in ten has a file
+        withText.reached(0, 0);
+        withText.reached(12 * SECOND, 50);
+        withText.reached(30 * SECOND, 100);
+
+        List<Double> delays = Progress.delaysSeconds(imported, withText);
+
+        assertThat(delays).hasSize(100);
+        assertThat(delays.get(0)).as("1%: 12 s, after the import reached it at 10 s").isCloseTo(2.0, within(1e-9));
+        assertThat(delays.get(99)).isCloseTo(20.0, within(1e-9));
     }
 
     @Test

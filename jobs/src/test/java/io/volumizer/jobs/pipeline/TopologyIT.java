@@ -28,6 +28,7 @@ import com.mongodb.client.model.Filters;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.model.BankModel;
+import io.volumizer.generators.render.FileText;
 import io.volumizer.stores.mongodb.BruteForceAcls;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.options.steps.Step;
@@ -148,6 +149,14 @@ class TopologyIT {
             assertThat(statement.getString(DocumentFields.PATH)).startsWith(account.getString(DocumentFields.PATH) + "/");
         }
 
+        // File text follows the metadata, written by a branch of its own: every live statement and letter gets it.
+        for (String live : List.of("us-east", "us-west")) {
+            long withText = generated.stream().filter(d -> repositoryOf.get(d.getId()).equals(live))
+                    .filter(d -> d.getBlob() != null && FileText.readable(d.getBlob().getMimeType())).count();
+            assertThat(withText).isPositive();
+            await("documents of " + live + " with their file's text indexed", () -> textIndexed(live), withText,
+                    Duration.ofMinutes(3));
+        }
         // File text: a counterparty named only inside a statement's PDF finds the statement in its live repository;
         // the archive's profile indexes no file text.
         for (String repository : List.of("us-east", "archives")) {
@@ -207,6 +216,17 @@ class TopologyIT {
         search.indices(it.pipeline.indices()).refresh(alias);
         return search.reader().search(List.of(alias), SearchQuery.of((ObjectNode) JSON.readTree(query)).withSize(100)
                 .withFields(List.of())).hits();
+    }
+
+    private long textIndexed(String repository) {
+        try {
+            String alias = it.pipeline.indices().of(repository);
+            search.indices(it.pipeline.indices()).refresh(alias);
+            return search.reader().count(List.of(alias),
+                    (ObjectNode) JSON.readTree("{\"term\":{\"" + DocumentFields.FILE_TEXT_INDEXED + "\":true}}"));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private boolean indexExists(String indexOrAlias) throws IOException {
