@@ -37,7 +37,10 @@ public final class DocumentFields {
     public static final String DELETED = "deleted";
     /** Elasticsearch only: the title and every text property, for fulltext search. */
     public static final String FULLTEXT = "fulltext";
-    /** Elasticsearch only, in repositories of the live profile: the text inside the document's file. */
+    /**
+     * In repositories of the live profile, the text inside the document's file, once read: Elasticsearch indexes it,
+     * MongoDB keeps it with the document's version it was read for, for a reindex to carry (not shown by the API).
+     */
     public static final String FILE_TEXT = "fileText";
     /**
      * Elasticsearch only, in repositories of the live profile, of a document with a file: whether its file's text is

@@ -124,9 +124,8 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     protected int run(GeneratorSettings run) throws Exception {
         settings = run;
         flink = session.client();
-        // End to end runs generate, import and index at once, and live the index's file text in slots of its own;
-        // without the slots a job restarts until a timeout.
-        int slotsNeeded = 4 * Math.max(1, pipeline.parallelism);
+        // End to end runs generate, import and index at once; without the slots a job restarts until a timeout.
+        int slotsNeeded = 3 * Math.max(1, pipeline.parallelism);
         int freeSlots = flink.freeSlots();
         if (freeSlots < slotsNeeded) {
             System.err.printf(Locale.ROOT, "the benchmark needs %d free task slots, %s has %d: stop the running jobs "

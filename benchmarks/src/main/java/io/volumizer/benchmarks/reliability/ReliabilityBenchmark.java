@@ -29,12 +29,15 @@ import org.bson.Document;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
 
 import io.volumizer.stores.blob.Uploads;
 import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.render.FileText;
 import io.volumizer.generators.render.HostileFiles;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.cli.CsvExport;
@@ -55,6 +58,7 @@ import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
+import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
@@ -68,9 +72,11 @@ import picocli.CommandLine.Option;
  * documents: TaskManager, JobManager and Kafka broker killed (kill -9) and restarted, the schema registry, MongoDB
  * and the search engine (Elasticsearch or OpenSearch) down for an outage, the search engine saturated (429s from a
  * write queue of a few entries), the
- * separate import and index jobs as well as import-and-index, and bad input at scale. Each row is read from the
+ * separate import and index jobs as well as import-and-index (into a live repository too, its files' text read off
+ * the import path), and bad input at scale. Each row is read from the
  * stores and topics through the official clients, document by document: nothing lost, nothing extra, no good
- * document dead-lettered (and exactly the injected bad records dead-lettered, each with its reason). Writes
+ * document dead-lettered (and exactly the injected bad records dead-lettered, each with its reason; in the live
+ * repository, every readable file's text indexed and stored). Writes
  * {@code reliability.json} and {@code reliability.md}.
  */
 @Command(name = "reliability-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
@@ -82,7 +88,9 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         IMPORT_AND_INDEX(""),
         SEPARATE_JOBS("-separate-jobs"),
         /** The CSV job reads the run's export into the documents topic while import-and-index runs, both hit. */
-        CSV_IMPORT("-csv-import");
+        CSV_IMPORT("-csv-import"),
+        /** Import-and-index into one live repository: the branch that reads its files' text is hit as well. */
+        LIVE_FILE_TEXT("-live-file-text");
 
         final String idSuffix;
 
@@ -99,8 +107,9 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
     /**
      * A fault and the jobs it is run against: every fault against import-and-index, those that act on a writer
-     * against the separate import and index jobs too, and those that act on a source or a job graph against the CSV
-     * job reading beside import-and-index.
+     * against the separate import and index jobs too, those that act on a source or a job graph against the CSV
+     * job reading beside import-and-index, and kills, outages and a backlog against import-and-index into a live
+     * repository, whose files' text is read and written after the documents.
      */
     record Scenario(Fault fault, Topology topology) {
 
@@ -109,7 +118,9 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                         .filter(fault -> fault != Fault.CLEAN && fault != Fault.FUZZ).toArray(Fault[]::new)),
                 on(Topology.SEPARATE_JOBS, Fault.TASKMANAGER_KILLED, Fault.ELASTICSEARCH_DOWN, Fault.MONGODB_DOWN),
                 on(Topology.CSV_IMPORT, Fault.TASKMANAGER_KILLED, Fault.JOBMANAGER_KILLED, Fault.KAFKA_KILLED,
-                        Fault.TWO_OUTAGES, Fault.BACKLOG))
+                        Fault.TWO_OUTAGES, Fault.BACKLOG),
+                on(Topology.LIVE_FILE_TEXT, Fault.TASKMANAGER_KILLED, Fault.ELASTICSEARCH_DOWN, Fault.TWO_OUTAGES,
+                        Fault.BACKLOG))
                 .flatMap(List::stream).toList();
         /** {@code bench fuzz}: the clean baseline, then the same run fuzzed. */
         static final List<Scenario> FUZZING = List.of(new Scenario(Fault.CLEAN, Topology.IMPORT_AND_INDEX),
@@ -123,6 +134,11 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         /** {@code mongodb-down}, {@code mongodb-down-separate-jobs}, {@code kafka-killed-csv-import}. */
         String id() {
             return fault.name().toLowerCase(Locale.ROOT).replace('_', '-') + topology.idSuffix;
+        }
+
+        /** Whether the run's repository is live: its fault needs it ({@link Fault#readsFiles}), or its topology is. */
+        boolean readsFiles() {
+            return fault.readsFiles() || topology == Topology.LIVE_FILE_TEXT;
         }
 
         /** Scenarios on the command line, by their ids. */
@@ -243,7 +259,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             String name = "rel-" + runId + "-" + Scenario.KNOWN.indexOf(scenario);
             List<String> overrides = Options.with(pipeline, "--topics-of", name, "--mongodb-database",
                     name.replace('-', '_'), "--index-prefix", name + "-");
-            if (scenario.fault.readsFiles()) {
+            if (scenario.readsFiles()) {
                 overrides.addAll(List.of("--topology", liveTopology(name, settings.repository()).toString(),
                         "--blob-store", blobStore(name).toString()));
             }
@@ -264,6 +280,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     BadInput.Injected bad = fill();
                     Map<String, Long> expected = generated.stream().filter(d -> !bad.replacedIds().contains(d.getId()))
                             .collect(Collectors.toMap(DocumentEvent::getId, DocumentEvent::getVersion));
+                    // The texts come after their documents: the live topology's run is through once they are in too.
+                    long texts = scenario.topology == Topology.LIVE_FILE_TEXT ? readableFiles(bad) : 0;
                     submittedAt = System.currentTimeMillis();
                     submit(switch (scenario.fault) {
                         case BAD_INPUT, CLEAN, FUZZ -> List.of("--parent-wait-margin", "PT5S");
@@ -277,13 +295,13 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     try {
                         windows = scenario.fault.inject(faults(), new Trigger(collection::estimatedDocumentCount,
                                 expected.size(), faultAt));
-                        awaitThrough(collection, stores, expected.size(), bad.positions().size());
+                        awaitThrough(collection, stores, expected.size(), bad.positions().size(), texts);
                         poll(collection, stores); // the counts at the end, which the monitor may not have sampled yet
                     } finally {
                         monitor.shutdownNow();
                     }
                     Thread.sleep(3_000); // a last checkpoint: dead letters are committed with it
-                    return audit(stores, collection, search, expected, bad, windows);
+                    return audit(stores, collection, search, expected, bad, windows, texts);
                 } finally {
                     for (String job : jobs) {
                         cancel(job);
@@ -348,7 +366,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             List<String> importArgs = Options.with(options, "--group-id", group);
             importArgs.addAll(importOptions);
             switch (scenario.topology) {
-                case IMPORT_AND_INDEX -> submitted.put(Step.IMPORT_AND_INDEX, importArgs);
+                case IMPORT_AND_INDEX, LIVE_FILE_TEXT -> submitted.put(Step.IMPORT_AND_INDEX, importArgs);
                 case SEPARATE_JOBS -> {
                     submitted.put(Step.IMPORT, importArgs);
                     submitted.put(Step.INDEX, Options.with(options, "--index-group-id", group + "-index"));
@@ -424,12 +442,14 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             }
         }
 
-        private void awaitThrough(MongoCollection<Document> collection, Stores stores, long documents, long deadLetters)
-                throws Exception {
+        private void awaitThrough(MongoCollection<Document> collection, Stores stores, long documents, long deadLetters,
+                long texts) throws Exception {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline) {
                 if (count(collection::estimatedDocumentCount) >= documents && count(() -> elasticsearchCount(stores)) >= documents
-                        && (deadLetters == 0 || stores.committedRecords(options.deadletterTopic()) >= deadLetters)) {
+                        && (deadLetters == 0 || stores.committedRecords(options.deadletterTopic()) >= deadLetters)
+                        // counted after the refresh of elasticsearchCount
+                        && (texts == 0 || count(() -> textsIndexed(stores.search())) >= texts)) {
                     return;
                 }
                 Thread.sleep(1_000);
@@ -444,8 +464,25 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             }
         }
 
+        /** The repository's documents whose file's text is indexed, as of the last refresh. */
+        private long textsIndexed(SearchEngine search) {
+            ObjectNode textIndexed = JSON.createObjectNode();
+            textIndexed.putObject("term").put(DocumentFields.FILE_TEXT_INDEXED, true);
+            try {
+                return search.reader().count(List.of(options.indices().of(settings.repository())), textIndexed);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** The good documents with a file whose text the index reads: each must end with its text in both stores. */
+        private long readableFiles(BadInput.Injected bad) {
+            return generated.stream().filter(d -> !bad.replacedIds().contains(d.getId()))
+                    .filter(d -> d.getBlob() != null && FileText.readable(d.getBlob().getMimeType())).count();
+        }
+
         private Row audit(Stores stores, MongoCollection<Document> collection, SearchEngine search,
-                Map<String, Long> expected, BadInput.Injected bad, List<long[]> windows) throws Exception {
+                Map<String, Long> expected, BadInput.Injected bad, List<long[]> windows, long texts) throws Exception {
             if (scenario.fault.isInput()) {
                 long restarts = 0;
                 for (String job : running.values()) {
@@ -485,11 +522,14 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             Double docsPerSecond = intoMongo.isEmpty() || intoIndex.isEmpty() ? null : expected.size() * 1000.0
                     / (Math.max(intoMongo.getAsLong(), intoIndex.getAsLong()) - (submittedAt - started));
             ImportedTopic importedTopic = scenario.topology == Topology.SEPARATE_JOBS ? importedTopic(stores) : null;
+            // The index was refreshed by its audit above.
+            FileTexts fileTexts = scenario.topology == Topology.LIVE_FILE_TEXT ? new FileTexts(texts, textsIndexed(search),
+                    collection.countDocuments(Filters.exists(DocumentFields.FILE_TEXT))) : null;
             return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), expected.size(),
                     bad.positions().size(), mongo, indexedDocuments, expectedLetters, unexpectedLetters, reasons,
                     importedTopic, faultSeconds(windows), recoverySeconds(windows, expected.size()),
                     (System.currentTimeMillis() - started) / 1000, docsPerSecond, kinds, reasonsByKind,
-                    scenario.fault.readsFiles() ? fileTextFailed() : null, null);
+                    scenario.readsFiles() ? fileTextFailed() : null, fileTexts, null);
         }
 
         /** The files whose text the jobs gave up (unreadable, or past a budget): no job restarted in such a run. */
@@ -572,32 +612,49 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     record ImportedTopic(long records, long documents) {
     }
 
+    /** A live repository's files' text: the good documents with a readable file, and the texts each store holds. */
+    record FileTexts(long expected, long indexed, long stored) {
+
+        boolean complete() {
+            return indexed == expected && stored == expected;
+        }
+
+        String describe() {
+            return String.format(Locale.ROOT, "files' text: %,d of %,d indexed, %,d stored", indexed, expected, stored);
+        }
+    }
+
     /**
      * One scenario's audit; {@code docsPerSecond}: documents into both stores per second, from the jobs' submission
      * until every good one is in both (as polled, twice a second); {@code injectedKinds}, {@code reasonsByKind}: the bad and hostile records injected
-     * by kind, and the dead letters of each kind (and of good documents) by reason class.
+     * by kind, and the dead letters of each kind (and of good documents) by reason class; {@code fileTexts}: on the
+     * live topology only.
      */
     record Row(String scenario, String fault, String jobs, long documents, long badRecords, StoreAudit.Findings mongodb,
             StoreAudit.Findings elasticsearch, long expectedDeadLetters, long unexpectedDeadLetters,
             Map<String, Long> deadLetterReasons, ImportedTopic importedTopic, Double faultSeconds, Double recoverySeconds,
             long seconds, Double docsPerSecond, Map<String, Long> injectedKinds, Map<String, Map<String, Long>> reasonsByKind,
-            Long fileTextFailed, String error) {
+            Long fileTextFailed, FileTexts fileTexts, String error) {
 
         /** A scenario that could not run to its audit. */
         static Row failed(Scenario scenario, Duration outage, long documents, Exception error) {
             StoreAudit.Findings none = new StoreAudit.Findings(0, documents, 0, 0);
             return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), documents, 0, none,
-                    none, 0, 0, Map.of(), null, null, null, 0, null, Map.of(), Map.of(), null, error.toString());
+                    none, 0, 0, Map.of(), null, null, null, 0, null, Map.of(), Map.of(), null, null, error.toString());
         }
 
-        /** Nothing lost, nothing extra, no good document dead-lettered, exactly the bad records dead-lettered. */
+        /**
+         * Nothing lost, nothing extra, no good document dead-lettered, exactly the bad records dead-lettered; on the
+         * live topology, every readable file's text in both stores.
+         */
         boolean passed() {
             return error == null && mongodb.exact() && elasticsearch.exact() && unexpectedDeadLetters == 0
                     && expectedDeadLetters == badRecords && (importedTopic == null
                             || importedTopic.records() == documents && importedTopic.documents() == documents)
                     // every PDF bomb's text given up, no other file's
                     && (fileTextFailed == null
-                            || fileTextFailed.longValue() == injectedKinds.getOrDefault(BadInput.Kind.PDF_BOMB.name(), 0L));
+                            || fileTextFailed.longValue() == injectedKinds.getOrDefault(BadInput.Kind.PDF_BOMB.name(), 0L))
+                    && (fileTexts == null || fileTexts.complete());
         }
 
         String summary() {
@@ -605,9 +662,10 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                 return "FAILED to run: " + error;
             }
             return String.format(Locale.ROOT, "MongoDB %,d (missing %d, extra %d), search engine %,d (missing %d, extra %d),"
-                    + " dead letters %d expected / %d unexpected, recovery %s: %s", mongodb.found(), mongodb.missing(),
+                    + " dead letters %d expected / %d unexpected%s, recovery %s: %s", mongodb.found(), mongodb.missing(),
                     mongodb.extra(), elasticsearch.found(), elasticsearch.missing(), elasticsearch.extra(),
-                    expectedDeadLetters, unexpectedDeadLetters, recovery(), passed() ? "OK" : "FAILED");
+                    expectedDeadLetters, unexpectedDeadLetters, fileTexts == null ? "" : ", " + fileTexts.describe(),
+                    recovery(), passed() ? "OK" : "FAILED");
         }
 
         String recovery() {
@@ -639,19 +697,16 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                         + " of the fault until the throughput (documents per second into MongoDB and into the search engine, polled"
                         + " twice a second) is back to half its rate over the 5 s before the fault, or every document is"
                         + " through; for three kills, the slowest. Target of every row: nothing missing, nothing extra, no"
-                        + " good document dead-lettered, and for bad input exactly the injected records dead-lettered.%n%n",
+                        + " good document dead-lettered, and for bad input exactly the injected records dead-lettered; into"
+                        + " a live repository, every readable file's text (a statement's PDF, a letter's DOCX) indexed"
+                        + " (fileTextIndexed) and stored in MongoDB, as *files' text* counts them.%n%n",
                         json.get("date"), json.get("machine"), json.get("searchEngine"), documents, settings.customers(),
                         faultAt * 100, outage.toSeconds()))
                 .append("| scenario | jobs | documents | MongoDB (missing / extra / other version) | search engine (missing / extra / other version) | dead letters expected / unexpected | fault lasted | recovery | docs/s | met |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (Row row : rows) {
             md.append(String.format(Locale.ROOT, "| %s | %s | %,d%s | %,d (%d / %d / %d) | %,d (%d / %d / %d) | %d / %d%s | %s | %s | %s | %s |%n",
-                    row.fault(), row.importedTopic() != null ? String.format(Locale.ROOT,
-                            "import, index (imported topic: %,d records of %,d documents)", row.importedTopic().records(),
-                            row.importedTopic().documents())
-                            : row.jobs().equals(Topology.CSV_IMPORT.name()) ? String.format(Locale.ROOT, "import-csv "
-                                    + "(the run's export, at %,.0f docs/s) beside import-and-index", CSV_DOCS_PER_SECOND)
-                            : "import-and-index", row.documents(),
+                    row.fault(), jobs(row), row.documents(),
                     row.badRecords() > 0 ? " + " + row.badRecords() + " bad" : "", row.mongodb().found(),
                     row.mongodb().missing(), row.mongodb().extra(), row.mongodb().otherVersion(), row.elasticsearch().found(),
                     row.elasticsearch().missing(), row.elasticsearch().extra(), row.elasticsearch().otherVersion(),
@@ -664,6 +719,23 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         }
         fuzzing(rows, md);
         Files.writeString(results.folder.resolve(report + ".md"), md);
+    }
+
+    /** The jobs of a row, and what they carried besides the documents. */
+    private static String jobs(Row row) {
+        if (row.importedTopic() != null) {
+            return String.format(Locale.ROOT, "import, index (imported topic: %,d records of %,d documents)",
+                    row.importedTopic().records(), row.importedTopic().documents());
+        }
+        if (row.jobs().equals(Topology.CSV_IMPORT.name())) {
+            return String.format(Locale.ROOT, "import-csv (the run's export, at %,.0f docs/s) beside import-and-index",
+                    CSV_DOCS_PER_SECOND);
+        }
+        if (row.jobs().equals(Topology.LIVE_FILE_TEXT.name())) {
+            return "import-and-index, one live repository"
+                    + (row.fileTexts() == null ? "" : " (" + row.fileTexts().describe() + ")");
+        }
+        return "import-and-index";
     }
 
     /**

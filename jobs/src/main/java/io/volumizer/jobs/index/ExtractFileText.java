@@ -29,7 +29,8 @@ import io.volumizer.options.conventions.MetricNames;
  * Reads the text inside each file of a live repository (PDF, DOCX: statements, letters, uploaded files) from the
  * file's bytes, and emits the document's form with its text, for the index to write after its metadata: apart from
  * the import and the metadata's index writes, so that parsing files holds neither up. Events without such a file
- * emit nothing. A generated file's bytes are rendered again from its key (the same bytes the import stored); an
+ * emit nothing, and so do those that carry their text already (a reindex reads it back from MongoDB, where the
+ * text's writer stored it: counted {@code fileTextCarried}). A generated file's bytes are rendered again from its key (the same bytes the import stored); an
  * uploaded file's are read from its repository's blob store, by digest (without a store, it is counted in
  * {@code fileTextNotStored}). A file that cannot be read is not the document's refusal: the document stays indexed
  * without its text, and the failure logged and counted ({@code fileTextFailed}); so is one not read within its time
@@ -53,6 +54,7 @@ final class ExtractFileText extends RichFlatMapFunction<ImportedEvent, ImportedE
     private transient RepositoryBlobStores.Opened stores;
     private transient TimedExtraction extraction;
     private transient Counter extracted;
+    private transient Counter carried;
     private transient Counter failed;
     private transient Counter notStored;
     private transient Counter timedOut;
@@ -80,6 +82,7 @@ final class ExtractFileText extends RichFlatMapFunction<ImportedEvent, ImportedE
     public void open(Configuration parameters) {
         var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.FILE_TEXT);
         extracted = metrics.counter(MetricNames.FILE_TEXT_EXTRACTED);
+        carried = metrics.counter(MetricNames.FILE_TEXT_CARRIED);
         failed = metrics.counter(MetricNames.FILE_TEXT_FAILED);
         notStored = metrics.counter(MetricNames.FILE_TEXT_NOT_STORED);
         timedOut = metrics.counter(MetricNames.FILE_TEXT_TIMED_OUT);
@@ -104,6 +107,10 @@ final class ExtractFileText extends RichFlatMapFunction<ImportedEvent, ImportedE
         String repository = event.getDocument().getRepository();
         if (blob == null || event.getDocument().getOperation() == Operation.DELETE || !FileText.readable(blob.getMimeType())
                 || layouts.getOrDefault(repository, IndexLayout.TEMPLATE).profile() != IndexProfile.LIVE) {
+            return;
+        }
+        if (event.getFileText() != null) {
+            carried.inc(); // read back with its document (a reindex): indexed with it already
             return;
         }
         byte[] bytes;

@@ -6,7 +6,6 @@ import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.StageOutput;
@@ -14,10 +13,13 @@ import io.volumizer.jobs.internal.bulk.BulkWriteOperator;
 import io.volumizer.jobs.internal.bulk.BulkWriter;
 import io.volumizer.jobs.internal.bulk.ImportedEventSizes;
 import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.jobs.internal.stores.FileTextBulkWriter;
+import io.volumizer.jobs.internal.stores.MongoConnection;
 import io.volumizer.jobs.internal.stores.SearchBulkWriter;
 import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.IndexSettings;
+import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
@@ -40,17 +42,21 @@ public final class IndexStage {
     private static final TypeInformation<ImportedEvent> IMPORTED = TypeInformation.of(ImportedEvent.class);
 
     private final BulkWriter<ImportedEvent> index;
+    private final BulkWriter<ImportedEvent> fileText;
     private final Map<String, IndexLayout> layouts;
     private final RepositoryBlobStores blobStores;
     private final IndexSettings settings;
 
     /**
+     * @param index      writes each document's metadata
+     * @param fileText   writes live repositories' documents with their files' text
      * @param layouts    each repository's index layout: its profile says whether its files' text is read
      * @param blobStores where uploaded files' bytes are, for their text
      */
-    public IndexStage(BulkWriter<ImportedEvent> index, Map<String, IndexLayout> layouts, RepositoryBlobStores blobStores,
-            IndexSettings settings) {
+    public IndexStage(BulkWriter<ImportedEvent> index, BulkWriter<ImportedEvent> fileText, Map<String, IndexLayout> layouts,
+            RepositoryBlobStores blobStores, IndexSettings settings) {
         this.index = index;
+        this.fileText = fileText;
         this.layouts = Map.copyOf(layouts);
         this.blobStores = blobStores;
         this.settings = settings;
@@ -60,15 +66,28 @@ public final class IndexStage {
     public static IndexStage onSearchEngine(PipelineOptions pipeline, IndexSettings settings) throws IOException {
         SearchConnection search = SearchConnection.of(pipeline);
         search.installTemplate(); // before any index is created: from the job client, once
-        SearchBulkWriter writer = new SearchBulkWriter(search, Backoff.DEFAULT,
-                Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class));
-        return new IndexStage(writer, pipeline.indexLayouts(), pipeline.repositoryBlobStores(), settings);
+        return writing(new SearchBulkWriter(search, Backoff.DEFAULT, codec(pipeline)), pipeline, settings);
+    }
+
+    /** The stage writing into one new generation of the index, for a reindex. */
+    public static IndexStage intoGeneration(String generation, PipelineOptions pipeline, IndexSettings settings) {
+        return writing(SearchBulkWriter.intoGeneration(SearchConnection.of(pipeline), Backoff.DEFAULT, codec(pipeline),
+                generation), pipeline, settings);
+    }
+
+    private static IndexStage writing(SearchBulkWriter index, PipelineOptions pipeline, IndexSettings settings) {
+        return new IndexStage(index, new FileTextBulkWriter(MongoConnection.of(pipeline), index), pipeline.indexLayouts(),
+                pipeline.repositoryBlobStores(), settings);
+    }
+
+    private static AvroCodec<ImportedEvent> codec(PipelineOptions pipeline) {
+        return Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class);
     }
 
     /** Adds the stage after {@code imported}; returns the indexed documents and the dead letters. */
     public StageOutput<ImportedEvent> apply(DataStream<ImportedEvent> imported) {
         SingleOutputStreamOperator<ImportedEvent> indexed = imported
-                .transform("Index in Elasticsearch", IMPORTED, writer(MetricNames.INDEX))
+                .transform("Index in Elasticsearch", IMPORTED, writer(MetricNames.INDEX, index))
                 .uid("index.elasticsearch-writer");
         DataStream<DeadLetter> deadLetters = indexed.getSideOutput(DeadLetters.TAG);
         if (ExtractFileText.needed(layouts)) {
@@ -80,17 +99,17 @@ public final class IndexStage {
                             settings.fileTextMaxMemory)).uid("index.file-text").name("Read files' text")
                     .setParallelism(parallelism).slotSharingGroup(group);
             SingleOutputStreamOperator<ImportedEvent> textIndexed = texts
-                    .transform("Index files' text in Elasticsearch", IMPORTED, writer(MetricNames.FILE_TEXT))
+                    .transform("Index files' text in Elasticsearch", IMPORTED, writer(MetricNames.FILE_TEXT, fileText))
                     .uid("index.file-text-writer").setParallelism(parallelism).slotSharingGroup(group);
-            textIndexed.sinkTo(new DiscardingSink<>()).uid("index.file-text-indexed").name("Files' text indexed")
+            textIndexed.sinkTo(new FileTextDelay()).uid("index.file-text-indexed").name("Files' text indexed")
                     .setParallelism(parallelism).slotSharingGroup(group);
             deadLetters = deadLetters.union(textIndexed.getSideOutput(DeadLetters.TAG));
         }
         return new StageOutput<>(indexed, deadLetters);
     }
 
-    private BulkWriteOperator<ImportedEvent> writer(String stage) {
-        return new BulkWriteOperator<>(stage, index, settings.batchSize, settings.batchBytes, settings.flushInterval,
+    private BulkWriteOperator<ImportedEvent> writer(String stage, BulkWriter<ImportedEvent> writer) {
+        return new BulkWriteOperator<>(stage, writer, settings.batchSize, settings.batchBytes, settings.flushInterval,
                 ImportedEventSizes::estimate);
     }
 }

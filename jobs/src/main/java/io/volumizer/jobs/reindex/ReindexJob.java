@@ -73,8 +73,7 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                     Backoff.DEFAULT);
             return new ReindexJob(ThrottledSource.of(new MongoRangeSource(settings), pipeline, Step.REINDEX,
                             options.commandId, 1, MetricNames.REINDEX),
-                    new IndexStage(SearchBulkWriter.intoGeneration(SearchConnection.of(pipeline), Backoff.DEFAULT, codec,
-                            generation), pipeline.indexLayouts(), pipeline.repositoryBlobStores(), options.settings),
+                    IndexStage.intoGeneration(generation, pipeline, options.settings),
                     new FinishReindex(settings, new FinishReindex.Finish(generation, options.catchUpMargin,
                             options.settings.batchSize, options.deleteOld), SearchConnection.of(pipeline), codec),
                     Connectors.deadLetterSink(options, Step.REINDEX));

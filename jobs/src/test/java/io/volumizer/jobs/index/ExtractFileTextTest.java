@@ -76,6 +76,10 @@ class ExtractFileTextTest {
             assertThat(out.get(1).getFileText()).contains(letter.getProperties().get("accountNumber").toString());
             assertThat(out).as("an archive's, a metadata repository's, an image's, an upload without a store: nothing")
                     .hasSize(2);
+            ImportedEvent carried = imported(statement, "live");
+            carried.setFileText("read back by a reindex");
+            harness.processElement(new StreamRecord<>(carried));
+            assertThat(harness.extractOutputValues()).as("a text carried: indexed with its document already").hasSize(2);
             assertThat(out.get(0).getDocument()).isEqualTo(imported(statement, "live").getDocument());
         }
         assertThat(ExtractFileText.needed(LAYOUTS)).isTrue();

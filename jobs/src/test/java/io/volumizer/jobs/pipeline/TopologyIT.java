@@ -149,14 +149,25 @@ class TopologyIT {
             assertThat(statement.getString(DocumentFields.PATH)).startsWith(account.getString(DocumentFields.PATH) + "/");
         }
 
-        // File text follows the metadata, written by a branch of its own: every live statement and letter gets it.
+        // File text follows the metadata, written by a branch of its own: every live statement and letter gets it,
+        // and MongoDB keeps it with the document.
+        Map<String, Long> withText = new HashMap<>();
         for (String live : List.of("us-east", "us-west")) {
-            long withText = generated.stream().filter(d -> repositoryOf.get(d.getId()).equals(live))
-                    .filter(d -> d.getBlob() != null && FileText.readable(d.getBlob().getMimeType())).count();
-            assertThat(withText).isPositive();
-            await("documents of " + live + " with their file's text indexed", () -> textIndexed(live), withText,
-                    Duration.ofMinutes(3));
+            withText.put(live, generated.stream().filter(d -> repositoryOf.get(d.getId()).equals(live))
+                    .filter(d -> d.getBlob() != null && FileText.readable(d.getBlob().getMimeType())).count());
+            assertThat(withText.get(live)).isPositive();
+            await("documents of " + live + " with their file's text indexed", () -> textIndexed(live),
+                    withText.get(live), Duration.ofMinutes(3));
+            assertThat(collection(live).countDocuments(Filters.exists(DocumentFields.FILE_TEXT)))
+                    .isEqualTo(withText.get(live));
         }
+        // A reindex carries the text each document has: with a time budget no file is read within, its new
+        // generation still has every text.
+        String before = search.indices(it.pipeline.indices()).current("us-east").orElseThrow();
+        it.runToEnd(Step.REINDEX, it.args("--repository", "us-east", "--command-id", "reindex-us-east-" + it.run,
+                "--file-text-timeout", "PT0.001S"));
+        assertThat(search.indices(it.pipeline.indices()).current("us-east")).isPresent().get().isNotEqualTo(before);
+        assertThat(textIndexed("us-east")).isEqualTo(withText.get("us-east"));
         // File text: a counterparty named only inside a statement's PDF finds the statement in its live repository;
         // the archive's profile indexes no file text.
         for (String repository : List.of("us-east", "archives")) {

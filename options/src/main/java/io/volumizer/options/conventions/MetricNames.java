@@ -60,6 +60,10 @@ public final class MetricNames {
     public static final String FILE_TEXT_FAILED = "fileTextFailed";
     public static final String FILE_TEXT_NOT_STORED = "fileTextNotStored";
     public static final String FILE_TEXT_TIMED_OUT = "fileTextTimedOut";
+    /** A file's text a reindex read back with its document, stored when it was first read: not read again. */
+    public static final String FILE_TEXT_CARRIED = "fileTextCarried";
+    /** From a document's import to its file's text written into the index: the file text's lag behind the import. */
+    public static final String FILE_TEXT_DELAY_MILLIS = "fileTextDelayMillis";
     public static final String RANGES_DONE = "rangesDone";
     public static final String RANGES_FAILED = "rangesFailed";
     public static final String CHANGED = "changed";
@@ -70,7 +74,8 @@ public final class MetricNames {
             RETRIES, BULK_MILLIS, BATCH_SIZE, DEAD_LETTERED, PARENT_CACHE_HITS, PARENT_CACHE_MISSES,
             PARENT_LOOKUP_RETRIES, THROTTLE_LIMIT, THROTTLE_PAUSED, THROTTLE_PASSED, THROTTLE_ACHIEVED,
             PARENTS_FROM_RESOLVED_FOLDERS, PARKED_CHILDREN, RESOLVED_WITH_PARENT, BLOBS_STORED, FILE_TEXT_EXTRACTED,
-            FILE_TEXT_FAILED, FILE_TEXT_NOT_STORED, FILE_TEXT_TIMED_OUT, RANGES_DONE, RANGES_FAILED, CHANGED, SKIPPED);
+            FILE_TEXT_FAILED, FILE_TEXT_NOT_STORED, FILE_TEXT_TIMED_OUT, FILE_TEXT_CARRIED, FILE_TEXT_DELAY_MILLIS,
+            RANGES_DONE, RANGES_FAILED, CHANGED, SKIPPED);
 
     /** The exported name's prefix of every operator metric of Flink's Prometheus reporter. */
     public static final String OPERATOR_PROMETHEUS_PREFIX = "flink_taskmanager_job_task_operator_";

@@ -38,9 +38,10 @@ public final class IndexSettings {
             + "files' text and index it, apart from the metadata's; 0 for the job's parallelism (default: ${DEFAULT-VALUE}).")
     public int fileTextParallelism;
 
-    @Option(names = "--file-text-slot-sharing-group", defaultValue = "file-text", description = "The slot sharing group "
-            + "of the file text's operators: its own slots by default (a job of parallelism p with a live repository "
-            + "takes p + --file-text-parallelism slots), 'default' to share the job's (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--file-text-slot-sharing-group", defaultValue = "default", description = "The slot sharing group "
+            + "of the file text's operators: the job's by default; any other name gives them slots of their own (a job "
+            + "of parallelism p with a live repository then takes p + --file-text-parallelism slots, which a session "
+            + "cluster must have free; the chart's deployments get them as they ask) (default: ${DEFAULT-VALUE}).")
     public String fileTextSlotSharingGroup;
 
     public void validate() {

@@ -4,6 +4,7 @@ import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.stores.DocumentFields.BLOB;
 import static io.volumizer.stores.DocumentFields.CREATED;
 import static io.volumizer.stores.DocumentFields.DELETED;
+import static io.volumizer.stores.DocumentFields.FILE_TEXT;
 import static io.volumizer.stores.DocumentFields.IMPORTED_AT;
 import static io.volumizer.stores.DocumentFields.KEY;
 import static io.volumizer.stores.DocumentFields.MANAGE_ACL;
@@ -41,6 +42,8 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.InsertOneModel;
+import com.mongodb.client.model.UpdateOneModel;
+import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.WriteModel;
 
 import io.volumizer.schemas.event.Acl;
@@ -127,14 +130,50 @@ public final class MongoDocumentStore {
                 result.addAll(attemptResult);
                 return;
             } catch (MongoException e) {
-                if (attempt >= backoff.maxRetries()) {
-                    throw new StoreUnavailableException("MongoDB unavailable after " + attempt + " retries: "
-                            + e.getMessage(), e);
-                }
                 result.retried();
-                backoff.sleep(attempt + 1);
+                retryOrFail(attempt, e);
             }
         }
+    }
+
+    /**
+     * Stores each event's file text in its document, if the document is still of the event's version (a newer
+     * version or a delete holds its own, or none yet), so that a reindex reads it back with the document
+     * ({@link #toImported}) rather than reading the file again. Retried with backoff while the server is unreachable;
+     * a text the server refuses as the document's fault is left out (its document indexes it all the same).
+     */
+    public void storeFileTexts(List<ImportedEvent> batch) {
+        Map<String, List<WriteModel<Document>>> byRepository = new LinkedHashMap<>();
+        for (ImportedEvent event : batch) {
+            DocumentEvent document = event.getDocument();
+            byRepository.computeIfAbsent(document.getRepository(), r -> new ArrayList<>()).add(new UpdateOneModel<>(
+                    Filters.and(Filters.eq(KEY, document.getId()), Filters.eq(VERSION, document.getVersion()),
+                            Filters.ne(DELETED, true)), Updates.set(FILE_TEXT, event.getFileText())));
+        }
+        byRepository.forEach((repository, updates) -> {
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    collection(repository).bulkWrite(updates, UNORDERED);
+                    return;
+                } catch (MongoBulkWriteException e) {
+                    if (e.getWriteConcernError() == null && e.getWriteErrors().stream()
+                            .allMatch(error -> DOCUMENT_FAULTS.contains(error.getCode()))) {
+                        return;
+                    }
+                    retryOrFail(attempt, e);
+                } catch (MongoException e) {
+                    retryOrFail(attempt, e);
+                }
+            }
+        });
+    }
+
+    /** Waits before the next attempt, or fails past the retries. */
+    private void retryOrFail(int attempt, MongoException e) {
+        if (attempt >= backoff.maxRetries()) {
+            throw new StoreUnavailableException("MongoDB unavailable after " + attempt + " retries: " + e.getMessage(), e);
+        }
+        backoff.sleep(attempt + 1);
     }
 
     /**
@@ -297,15 +336,15 @@ public final class MongoDocumentStore {
     }
 
     /**
-     * A stored document as the imported event the index stage takes (a tombstone as a delete): what a reindex reads
-     * back from MongoDB.
+     * A stored document as the imported event the index stage takes (a tombstone as a delete), with its file's text
+     * where it was stored ({@link #storeFileTexts}): what a reindex reads back from MongoDB.
      */
     public static ImportedEvent toImported(Document stored) {
         DocumentEvent document = toEvent(stored, isTombstone(stored) ? Operation.DELETE : Operation.UPDATE);
         return ImportedEvent.newBuilder().setDocument(document)
                 .setAncestorIds(new ArrayList<>(stored.getList(ANCESTOR_IDS, String.class)))
                 .setPath(stored.getString(PATH)).setImportedAt(stored.getDate(IMPORTED_AT).toInstant())
-                .setEffectiveAcl(StoredForm.effectiveAcl(stored)).build();
+                .setEffectiveAcl(StoredForm.effectiveAcl(stored)).setFileText(stored.getString(FILE_TEXT)).build();
     }
 
     /**

@@ -20,6 +20,7 @@ import com.mongodb.client.model.Filters;
 
 import io.volumizer.schemas.event.EffectiveAcl;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.event.Operation;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.BulkResult;
 import io.volumizer.stores.testing.FaultyMongo;
@@ -63,6 +64,43 @@ class MongoDocumentStoreIT {
         Document replaced = store.collection("bank").find(Filters.eq("_id", "d-2")).first();
         assertThat(replaced.getString("title")).isEqualTo("New");
         assertThat(replaced.getLong("version")).isEqualTo(3);
+    }
+
+    /**
+     * A file's text is kept with the version it was read for, and read back with the document (a reindex): a text
+     * late for a newer version, or for a deleted document, is not kept, and a new version starts without it.
+     */
+    @Test
+    void aFilesTextIsStoredWithItsVersionAndReadBackWithTheDocumentButNeverOnANewerOne() {
+        store.write(List.of(imported("bank", "kept", "p", "kept.pdf", 1, "Kept"),
+                imported("bank", "changed", "p", "changed.pdf", 2, "Changed"),
+                imported("bank", "gone", "p", "gone.pdf", 1, "Gone")));
+        ImportedEvent deleted = imported("bank", "gone", "p", "gone.pdf", 2, "Gone");
+        deleted.getDocument().setOperation(Operation.DELETE);
+        store.write(List.of(deleted));
+
+        store.storeFileTexts(List.of(withText(imported("bank", "kept", "p", "kept.pdf", 1, "Kept"), "January"),
+                withText(imported("bank", "changed", "p", "changed.pdf", 1, "Changed"), "late"),
+                withText(imported("bank", "gone", "p", "gone.pdf", 1, "Gone"), "late")));
+
+        assertThat(MongoDocumentStore.toImported(stored("kept")).getFileText()).isEqualTo("January");
+        assertThat(stored("changed").containsKey("fileText")).as("a newer version's").isFalse();
+        assertThat(stored("gone").containsKey("fileText")).as("a tombstone's").isFalse();
+        store.storeFileTexts(List.of(withText(imported("bank", "kept", "p", "kept.pdf", 1, "Kept"), "January")));
+        store.write(List.of(imported("bank", "kept", "p", "kept.pdf", 1, "Kept")));
+        assertThat(stored("kept").getString("fileText")).as("stored again, and its version replayed").isEqualTo("January");
+        store.write(List.of(imported("bank", "kept", "p", "kept.pdf", 3, "Kept again")));
+        assertThat(MongoDocumentStore.toImported(stored("kept")).getFileText()).as("its next version's is to come")
+                .isNull();
+    }
+
+    private Document stored(String id) {
+        return store.collection("bank").find(Filters.eq("_id", id)).first();
+    }
+
+    private static ImportedEvent withText(ImportedEvent event, String text) {
+        event.setFileText(text);
+        return event;
     }
 
     @Test
