@@ -70,6 +70,7 @@ public final class FileText {
     private static String read(byte[] bytes, String mimeType, int maxChars, AllocationBudget budget) throws IOException {
         if (PDF.equals(mimeType)) {
             try (PDDocument document = Loader.loadPDF(budget.checking(new RandomAccessReadBuffer(bytes)))) {
+                document.setResourceCache(new SharedFonts());
                 Bounded text = new Bounded(maxChars);
                 try {
                     new BoundedStripper(maxChars, budget).writeText(document, text);

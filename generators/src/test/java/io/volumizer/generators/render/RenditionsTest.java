@@ -216,6 +216,42 @@ class RenditionsTest {
         }
     }
 
+    /**
+     * Statements read one after the other on a thread share their fonts ({@link SharedFonts}), and each reads as it
+     * does alone, on a thread of its own with fonts of its own.
+     */
+    @Test
+    void filesReadWithSharedFontsReadAsEachReadsAlone() throws Exception {
+        for (long c = 0; c < 20; c++) {
+            byte[] pdf = StatementPdf.render(model.statement(model.account(model.customer(c), 0), (int) (c % 12) + 1));
+            String shared = FileText.extract(pdf, BlobKey.Kind.STATEMENT.mimeType);
+            String[] alone = new String[1];
+            Thread fresh = new Thread(() -> alone[0] = FileText.extract(pdf, BlobKey.Kind.STATEMENT.mimeType));
+            fresh.start();
+            fresh.join();
+            assertThat(shared).isEqualTo(alone[0]).isNotBlank();
+        }
+    }
+
+    @Test
+    void aFontIsSharedOnlyByAnEqualDefinitionWithoutStreams() {
+        var helvetica = new org.apache.pdfbox.cos.COSDictionary();
+        helvetica.setName(org.apache.pdfbox.cos.COSName.SUBTYPE, "Type1");
+        helvetica.setName(org.apache.pdfbox.cos.COSName.BASE_FONT, "Helvetica");
+        helvetica.setName(org.apache.pdfbox.cos.COSName.ENCODING, "WinAnsiEncoding");
+        var same = new org.apache.pdfbox.cos.COSDictionary(helvetica);
+        var otherEncoding = new org.apache.pdfbox.cos.COSDictionary(helvetica);
+        otherEncoding.setName(org.apache.pdfbox.cos.COSName.ENCODING, "MacRomanEncoding");
+        var embedded = new org.apache.pdfbox.cos.COSDictionary(helvetica);
+        var descriptor = new org.apache.pdfbox.cos.COSDictionary();
+        descriptor.setItem(org.apache.pdfbox.cos.COSName.FONT_FILE, new org.apache.pdfbox.cos.COSStream());
+        embedded.setItem(org.apache.pdfbox.cos.COSName.FONT_DESC, descriptor);
+
+        assertThat(SharedFonts.definition(helvetica)).isNotNull().isEqualTo(SharedFonts.definition(same))
+                .isNotEqualTo(SharedFonts.definition(otherEncoding));
+        assertThat(SharedFonts.definition(embedded)).as("a font program of its own").isNull();
+    }
+
     private static byte[] pdfBomb(int lines, String line) throws Exception {
         try (PDDocument document = new PDDocument(); var out = new java.io.ByteArrayOutputStream()) {
             var page = new org.apache.pdfbox.pdmodel.PDPage();
