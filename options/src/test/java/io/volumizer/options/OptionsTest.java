@@ -213,6 +213,24 @@ class OptionsTest {
     }
 
     @Test
+    void anIndexJobOfTheFilesTextAloneReadsInAGroupOfItsOwnAndOnlyTheIndexJobReadsItApart() {
+        IndexOptions text = (IndexOptions) Step.INDEX.parse(List.of("--topics-of", "demo", "--file-text", "only"));
+        IndexOptions metadata = (IndexOptions) Step.INDEX.parse(List.of("--topics-of", "demo", "--file-text", "none"));
+
+        assertThat(text.groupId()).isEqualTo("volumizer-demo-file-text");
+        assertThat(metadata.groupId()).isEqualTo("volumizer-demo-index");
+        assertThat(((IndexOptions) Step.INDEX.parse(List.of("--file-text", "only", "--index-group-id", "mine"))).groupId())
+                .isEqualTo("mine");
+        for (Step oneJob : List.of(Step.IMPORT_AND_INDEX, Step.REINDEX)) {
+            List<String> args = new java.util.ArrayList<>(List.of("--file-text", "none"));
+            if (oneJob == Step.REINDEX) {
+                args.addAll(List.of("--repository", "bank", "--command-id", "r"));
+            }
+            assertThatThrownBy(() -> oneJob.parse(args)).hasMessageContaining("--file-text none is the index job's");
+        }
+    }
+
+    @Test
     void aTopicOrAGroupOptionWinsOverTopicsOf() {
         ImportOptions options = (ImportOptions) Step.IMPORT.parse(List.of("--topics-of", "demo",
                 "--imported-topic", "mine.imported", "--group-id", "mine"));

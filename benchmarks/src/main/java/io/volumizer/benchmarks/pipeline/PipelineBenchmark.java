@@ -1,7 +1,6 @@
 package io.volumizer.benchmarks.pipeline;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -19,7 +18,6 @@ import org.bson.RawBsonDocument;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -29,6 +27,7 @@ import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
 
 import io.volumizer.benchmarks.internal.ImportedForm;
+import io.volumizer.benchmarks.internal.LiveTopology;
 import io.volumizer.benchmarks.internal.UnfinishedJobs;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
@@ -43,11 +42,9 @@ import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
-import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
-import io.volumizer.stores.search.SearchException;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
@@ -98,8 +95,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     private static final String LIVE_INDEX = "live end to end, its metadata index stage";
     private static final String LIVE_TEXT = "live end to end, its files' text";
     private static final String TEXT_DELAY = "live end to end, seconds from import to text searchable, p";
-    /** One repository of the live profile: the generated repository's, {@code bank}. */
-    private static final Path LIVE_TOPOLOGY = Path.of("topologies", "live.yaml");
+
     private static final String SUSTAINED = ", sustained";
     private static final String DEAD_LETTERED = ", dead-lettered";
     private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
@@ -124,8 +120,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     protected int run(GeneratorSettings run) throws Exception {
         settings = run;
         flink = session.client();
-        // End to end runs generate, import and index at once; without the slots a job restarts until a timeout.
-        int slotsNeeded = 3 * Math.max(1, pipeline.parallelism);
+        // End to end runs generate, import and index at once, and live an index job of the files' text beside them;
+        // without the slots a job restarts until a timeout.
+        int slotsNeeded = 4 * Math.max(1, pipeline.parallelism);
         int freeSlots = flink.freeSlots();
         if (freeSlots < slotsNeeded) {
             System.err.printf(Locale.ROOT, "the benchmark needs %d free task slots, %s has %d: stop the running jobs "
@@ -146,7 +143,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             for (int round = 1; round <= rounds; round++) {
                 System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
                 round(round, documents, stores, mongo, search);
-                live(round, documents.size(), withText, stores, mongo, search);
+                live(round, documents.size(), withText, stores, mongo);
             }
             dropDatabases(mongo);
         } finally {
@@ -240,13 +237,14 @@ public final class PipelineBenchmark extends PipelineRunCommand {
 
     /**
      * End to end again into a repository of the live profile: its import and its metadata index next to the metadata
-     * profile's of the round, its files' text (counted searchable by {@code fileTextIndexed}) as it follows, and the
-     * delay from a document's import to its text being searchable, each percent of them ({@link Progress#delaysSeconds}).
+     * profile's of the round, its files' text (counted searchable by {@code fileTextIndexed}) as it follows, read by
+     * an index job of its own ({@code --file-text only}, the metadata's {@code none}), and the delay from a
+     * document's import to its text being searchable, each percent of them ({@link Progress#delaysSeconds}).
      */
-    private void live(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search)
+    private void live(int round, long n, long withText, Stores stores, MongoClient mongo)
             throws Exception {
         String tag = round + "-" + runId;
-        String topology = LIVE_TOPOLOGY.toAbsolutePath().toString();
+        String topology = LiveTopology.file("bench-" + tag, repository()).toString();
         stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic());
         dropDatabases(mongo);
         String liveDb = database("bench_live", round);
@@ -255,11 +253,13 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         try (MeasuredJob liveImport = submit(stores, LIVE_IMPORT, Step.IMPORT, "--group-id", "bench-live-import-" + tag,
                     "--mongodb-database", liveDb, "--topology", topology);
                 MeasuredJob liveIndex = submit(stores, LIVE_INDEX, Step.INDEX, "--index-group-id", "bench-live-index-" + tag,
-                        "--index-prefix", liveIndices.prefix(), "--topology", topology)) {
+                        "--index-prefix", liveIndices.prefix(), "--topology", topology, "--file-text", "none");
+                MeasuredJob liveText = submit(stores, LIVE_TEXT, Step.INDEX, "--index-group-id", "bench-live-text-" + tag,
+                        "--index-prefix", liveIndices.prefix(), "--topology", topology, "--file-text", "only")) {
             Through imported = liveImport.through(Progress.startingNow(n), () -> count(mongo, liveDb));
             Through indexed = new Through(LIVE_INDEX, Progress.startingNow(n), () -> esCount(stores, liveIndices),
                     () -> liveImport.deadLetters().count() + liveIndex.deadLetters().count());
-            Through texts = Through.stored(LIVE_TEXT, Progress.startingNow(withText), () -> textCount(search, liveIndices));
+            Through texts = Through.stored(LIVE_TEXT, Progress.startingNow(withText), () -> fileTexts(stores, liveIndices));
             generate();
             polling.untilThrough(List.of(imported, indexed, texts), () -> { });
             record(imported);
@@ -270,22 +270,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             sample(TEXT_DELAY + "95", delays.get(94));
             System.out.printf(Locale.ROOT, "%-45s p50 %.1f s, p95 %.1f s%n", "text searchable after import",
                     delays.get(49), delays.get(94));
-            flink.cancel(liveImport.id(), CANCEL_TIMEOUT);
-            flink.cancel(liveIndex.id(), CANCEL_TIMEOUT);
-        }
-    }
-
-    /** The documents whose file's text is searchable. */
-    private long textCount(SearchEngine search, IndexNames indices) {
-        ObjectNode textIndexed = new ObjectMapper().createObjectNode();
-        textIndexed.putObject("term").put(DocumentFields.FILE_TEXT_INDEXED, true);
-        try {
-            return search.reader().count(List.of(indices.of(repository())), textIndexed);
-        } catch (SearchException e) {
-            if (e.kind() == SearchException.Kind.UNAVAILABLE) {
-                return 0; // not made yet
+            for (MeasuredJob job : List.of(liveImport, liveIndex, liveText)) {
+                flink.cancel(job.id(), CANCEL_TIMEOUT);
             }
-            throw new IllegalStateException(e);
         }
     }
 
@@ -433,6 +420,14 @@ public final class PipelineBenchmark extends PipelineRunCommand {
 
     private long count(MongoClient mongo, String database) {
         return mongo.getDatabase(database).getCollection(repository()).estimatedDocumentCount();
+    }
+
+    private long fileTexts(Stores stores, IndexNames indices) {
+        try {
+            return stores.searchableFileTexts(indices, repository());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private long esCount(Stores stores, IndexNames indices) {

@@ -29,12 +29,12 @@ import org.bson.Document;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
+import io.volumizer.benchmarks.internal.LiveTopology;
 import io.volumizer.stores.blob.Uploads;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.render.FileText;
@@ -216,17 +216,6 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         return rows.stream().allMatch(Row::passed) ? 0 : 1;
     }
 
-    /** A topology of one live repository, every document routed to it, in a file of {@code run}'s. */
-    private static Path liveTopology(String run, String repository) {
-        try {
-            Path file = Files.createTempFile(run + "-topology", ".yaml");
-            Files.writeString(file, "repositories:\n  " + repository + ": {profile: live}\nrouting:\n  - to: " + repository + "\n");
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** A blob store (a folder) of {@code run}'s: the jobs' TaskManager runs on this machine. */
     private static Path blobStore(String run) {
         try {
@@ -260,7 +249,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             List<String> overrides = Options.with(pipeline, "--topics-of", name, "--mongodb-database",
                     name.replace('-', '_'), "--index-prefix", name + "-");
             if (scenario.readsFiles()) {
-                overrides.addAll(List.of("--topology", liveTopology(name, settings.repository()).toString(),
+                overrides.addAll(List.of("--topology", LiveTopology.file(name, settings.repository()).toString(),
                         "--blob-store", blobStore(name).toString()));
             }
             if (scenario.fault == Fault.BACKLOG) {
@@ -449,7 +438,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                 if (count(collection::estimatedDocumentCount) >= documents && count(() -> elasticsearchCount(stores)) >= documents
                         && (deadLetters == 0 || stores.committedRecords(options.deadletterTopic()) >= deadLetters)
                         // counted after the refresh of elasticsearchCount
-                        && (texts == 0 || count(() -> textsIndexed(stores.search())) >= texts)) {
+                        && (texts == 0 || count(() -> textsIndexed(stores)) >= texts)) {
                     return;
                 }
                 Thread.sleep(1_000);
@@ -465,11 +454,9 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         }
 
         /** The repository's documents whose file's text is indexed, as of the last refresh. */
-        private long textsIndexed(SearchEngine search) {
-            ObjectNode textIndexed = JSON.createObjectNode();
-            textIndexed.putObject("term").put(DocumentFields.FILE_TEXT_INDEXED, true);
+        private long textsIndexed(Stores stores) {
             try {
-                return search.reader().count(List.of(options.indices().of(settings.repository())), textIndexed);
+                return stores.searchableFileTexts(options.indices(), settings.repository());
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
@@ -523,7 +510,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     / (Math.max(intoMongo.getAsLong(), intoIndex.getAsLong()) - (submittedAt - started));
             ImportedTopic importedTopic = scenario.topology == Topology.SEPARATE_JOBS ? importedTopic(stores) : null;
             // The index was refreshed by its audit above.
-            FileTexts fileTexts = scenario.topology == Topology.LIVE_FILE_TEXT ? new FileTexts(texts, textsIndexed(search),
+            FileTexts fileTexts = scenario.topology == Topology.LIVE_FILE_TEXT ? new FileTexts(texts, textsIndexed(stores),
                     collection.countDocuments(Filters.exists(DocumentFields.FILE_TEXT))) : null;
             return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), expected.size(),
                     bad.positions().size(), mongo, indexedDocuments, expectedLetters, unexpectedLetters, reasons,

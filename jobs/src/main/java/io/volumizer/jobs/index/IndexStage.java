@@ -30,11 +30,13 @@ import io.volumizer.options.conventions.MetricNames;
 /**
  * The index stage as a fragment of a job graph, with its operators' uids: bulk writes of each document's metadata
  * into Elasticsearch with external versions, backoff on overload and dead letters; and, when the topology has a live
- * repository, a branch of its own that reads those repositories' files' text and writes each document again with
- * it, at a version above its metadata's ({@code EngineVersions}): the metadata is searchable at the metadata's speed,
- * the text follows. The branch has its own operator chain, parallelism and slot sharing group
- * ({@code --file-text-parallelism}, {@code --file-text-slot-sharing-group}), and its own metrics (stage
- * {@value MetricNames#FILE_TEXT}). The text's writes refused by the engine are dead letters of that stage: the
+ * repository, the reading of those repositories' files' text, which writes each document again with it, at a version
+ * above its metadata's ({@code EngineVersions}): the metadata is searchable at once, the text follows. The text is
+ * read in a branch of the job ({@code --file-text branch}: its own operator chain, parallelism and slot sharing group,
+ * {@code --file-text-parallelism}, {@code --file-text-slot-sharing-group}, but fed by the same source, which a
+ * slower extraction holds back), or by an index job of its own ({@code --file-text only}, beside one of
+ * {@code none}), which reads the imported topic in a group of its own and so holds nothing back. Its metrics are
+ * stage {@value MetricNames#FILE_TEXT}'s; the text's writes refused by the engine are dead letters of that stage: the
  * document itself is indexed. The index job, the import-and-index job and the reindex all apply it, so a savepoint
  * of one restores into the same operators in the other.
  */
@@ -84,28 +86,39 @@ public final class IndexStage {
         return Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class);
     }
 
-    /** Adds the stage after {@code imported}; returns the indexed documents and the dead letters. */
+    /**
+     * Adds the stage after {@code imported}: the metadata's writes and the files' text's branch, or either alone
+     * ({@code --file-text}); returns what was written (the metadata, or the text alone) and the dead letters.
+     */
     public StageOutput<ImportedEvent> apply(DataStream<ImportedEvent> imported) {
+        if (settings.fileText == IndexSettings.FileText.only) {
+            return fileText(imported);
+        }
         SingleOutputStreamOperator<ImportedEvent> indexed = imported
                 .transform("Index in Elasticsearch", IMPORTED, writer(MetricNames.INDEX, index))
                 .uid("index.elasticsearch-writer");
         DataStream<DeadLetter> deadLetters = indexed.getSideOutput(DeadLetters.TAG);
-        if (ExtractFileText.needed(layouts)) {
-            int parallelism = settings.fileTextParallelism > 0 ? settings.fileTextParallelism
-                    : imported.getExecutionEnvironment().getParallelism();
-            String group = settings.fileTextSlotSharingGroup;
-            SingleOutputStreamOperator<ImportedEvent> texts = imported.rebalance()
-                    .flatMap(new ExtractFileText(layouts, blobStores, settings.fileTextTimeout, settings.fileTextMaxChars,
-                            settings.fileTextMaxMemory)).uid("index.file-text").name("Read files' text")
-                    .setParallelism(parallelism).slotSharingGroup(group);
-            SingleOutputStreamOperator<ImportedEvent> textIndexed = texts
-                    .transform("Index files' text in Elasticsearch", IMPORTED, writer(MetricNames.FILE_TEXT, fileText))
-                    .uid("index.file-text-writer").setParallelism(parallelism).slotSharingGroup(group);
-            textIndexed.sinkTo(new FileTextDelay()).uid("index.file-text-indexed").name("Files' text indexed")
-                    .setParallelism(parallelism).slotSharingGroup(group);
-            deadLetters = deadLetters.union(textIndexed.getSideOutput(DeadLetters.TAG));
+        if (settings.fileText == IndexSettings.FileText.branch && ExtractFileText.needed(layouts)) {
+            deadLetters = deadLetters.union(fileText(imported.rebalance()).deadLetters());
         }
         return new StageOutput<>(indexed, deadLetters);
+    }
+
+    /** Live repositories' files' text read and written: in slots of its own when so configured. */
+    private StageOutput<ImportedEvent> fileText(DataStream<ImportedEvent> imported) {
+        int parallelism = settings.fileTextParallelism > 0 ? settings.fileTextParallelism
+                : imported.getExecutionEnvironment().getParallelism();
+        String group = settings.fileTextSlotSharingGroup;
+        SingleOutputStreamOperator<ImportedEvent> texts = imported
+                .flatMap(new ExtractFileText(layouts, blobStores, settings.fileTextTimeout, settings.fileTextMaxChars,
+                        settings.fileTextMaxMemory)).uid("index.file-text").name("Read files' text")
+                .setParallelism(parallelism).slotSharingGroup(group);
+        SingleOutputStreamOperator<ImportedEvent> textIndexed = texts
+                .transform("Index files' text in Elasticsearch", IMPORTED, writer(MetricNames.FILE_TEXT, fileText))
+                .uid("index.file-text-writer").setParallelism(parallelism).slotSharingGroup(group);
+        textIndexed.sinkTo(new FileTextDelay()).uid("index.file-text-indexed").name("Files' text indexed")
+                .setParallelism(parallelism).slotSharingGroup(group);
+        return new StageOutput<>(textIndexed, textIndexed.getSideOutput(DeadLetters.TAG));
     }
 
     private BulkWriteOperator<ImportedEvent> writer(String stage, BulkWriter<ImportedEvent> writer) {

@@ -14,6 +14,8 @@ import java.util.function.Consumer;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -32,6 +34,7 @@ import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.keys.ProgressMarks;
+import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.search.SearchEngine;
@@ -80,7 +83,7 @@ public final class Stores implements AutoCloseable {
 
     /** Every document indexed so far: the index is refreshed first. */
     public long elasticsearchCount(String repository) throws IOException {
-        return elasticsearchCount(options.indices(), repository, true);
+        return elasticsearchCount(options.indices(), repository, true, null);
     }
 
     /**
@@ -89,8 +92,22 @@ public final class Stores implements AutoCloseable {
      * created (its shard not started yet).
      */
     public long searchableCount(IndexNames indices, String repository) throws IOException {
+        return searchableCount(indices, repository, null);
+    }
+
+    /**
+     * The documents of a live repository whose file's text a search sees now ({@link DocumentFields#FILE_TEXT_INDEXED}),
+     * without forcing a refresh, as {@link #searchableCount(IndexNames, String)}.
+     */
+    public long searchableFileTexts(IndexNames indices, String repository) throws IOException {
+        ObjectNode withText = JsonNodeFactory.instance.objectNode();
+        withText.putObject("term").put(DocumentFields.FILE_TEXT_INDEXED, true);
+        return searchableCount(indices, repository, withText);
+    }
+
+    private long searchableCount(IndexNames indices, String repository, ObjectNode query) throws IOException {
         try {
-            return elasticsearchCount(indices, repository, false);
+            return elasticsearchCount(indices, repository, false, query);
         } catch (SearchException e) {
             if (e.kind() == SearchException.Kind.UNAVAILABLE) {
                 return 0;
@@ -99,13 +116,14 @@ public final class Stores implements AutoCloseable {
         }
     }
 
-    private long elasticsearchCount(IndexNames indices, String repository, boolean refresh) throws IOException {
+    private long elasticsearchCount(IndexNames indices, String repository, boolean refresh, ObjectNode query)
+            throws IOException {
         String alias = indices.of(repository);
         try {
             if (refresh) {
                 search.indices(indices).refresh(alias);
             }
-            return search.reader().count(List.of(alias), null);
+            return search.reader().count(List.of(alias), query);
         } catch (SearchException e) {
             if (e.kind() == SearchException.Kind.NOT_FOUND) {
                 return 0;

@@ -14,18 +14,20 @@ public final class ConsumerGroups {
     /** The two readers of a repository's topics: the import (the documents topic) and the index (the imported one). */
     public static final String IMPORT = "import";
     public static final String INDEX = "index";
+    /** The index job that reads live repositories' files' text alone ({@code --file-text only}). */
+    public static final String FILE_TEXT = "file-text";
 
     private ConsumerGroups() {
     }
 
     /**
-     * The group {@code reader} ({@link #IMPORT} or {@link #INDEX}) reads in for {@code repository} ({@code null}: none
+     * The group {@code reader} ({@link #IMPORT}, {@link #INDEX} or {@link #FILE_TEXT}) reads in for {@code repository} ({@code null}: none
      * named); {@link io.volumizer.options.steps.Step#consumerGroup} says which reader each step is.
      *
      * @throws IllegalArgumentException for another reader, or a repository whose name breaks the rule
      */
     public static String of(String repository, String reader) {
-        if (!reader.equals(IMPORT) && !reader.equals(INDEX)) {
+        if (!reader.equals(IMPORT) && !reader.equals(INDEX) && !reader.equals(FILE_TEXT)) {
             throw new IllegalArgumentException("no consumer group is named for '" + reader + "'");
         }
         return PREFIX + (repository == null ? "" : TopicNames.valid(repository) + "-") + reader;

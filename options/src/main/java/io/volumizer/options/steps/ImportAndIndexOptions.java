@@ -22,6 +22,7 @@ public final class ImportAndIndexOptions extends ConsumerStepOptions {
     protected void validateStep() {
         importSettings.validate();
         indexSettings.validate();
+        indexSettings.requireFileTextHere(Step.IMPORT_AND_INDEX);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.volumizer.options.steps;
 
+import io.volumizer.options.conventions.ConsumerGroups;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -12,7 +13,8 @@ public final class IndexOptions extends ConsumerStepOptions {
     @Mixin public IndexSettings settings = new IndexSettings();
 
     @Option(names = "--index-group-id",
-            description = "Kafka consumer group reading the imported topic (default: --topics-of's, volumizer-<repository>-index).")
+            description = "Kafka consumer group reading the imported topic (default: --topics-of's, volumizer-<repository>-index, "
+                    + "or -file-text with --file-text only).")
     private String groupId;
 
     public IndexOptions() {
@@ -24,8 +26,10 @@ public final class IndexOptions extends ConsumerStepOptions {
         settings.validate();
     }
 
+    /** A job of the files' text alone reads in a group of its own: it must see every record an index job sees. */
     @Override
     protected String groupIdOption() {
-        return groupId;
+        return groupId == null && settings.fileText == IndexSettings.FileText.only
+                ? ConsumerGroups.of(pipeline.documents.repository(), ConsumerGroups.FILE_TEXT) : groupId;
     }
 }

@@ -34,6 +34,23 @@ public final class IndexSettings {
             + "is stopped at the budget (default: ${DEFAULT-VALUE}, 256 MiB).")
     public long fileTextMaxMemory;
 
+    /** Where a live repository's files' text is read and indexed, as {@code --file-text} names it. */
+    public enum FileText {
+        /** In a branch of this job: apart from the metadata's writes, but fed by the same source. */
+        branch,
+        /** Not in this job: another reads the imported topic for it ({@code only}). */
+        none,
+        /** Only the files' text: this job reads the imported topic in a consumer group of its own for it. */
+        only
+    }
+
+    @Option(names = "--file-text", defaultValue = "branch", description = "Where live repositories' files' text is read "
+            + "and indexed: 'branch', in a branch of this job (fed by the metadata's source, so a slower extraction "
+            + "holds it back); 'none', not in this job; 'only', the index job reading the imported topic for the text "
+            + "alone, in a consumer group of its own (volumizer-<repository>-file-text), beside an index job of 'none' "
+            + "(default: ${DEFAULT-VALUE}).")
+    public FileText fileText;
+
     @Option(names = "--file-text-parallelism", defaultValue = "0", description = "Subtasks that read live repositories' "
             + "files' text and index it, apart from the metadata's; 0 for the job's parallelism (default: ${DEFAULT-VALUE}).")
     public int fileTextParallelism;
@@ -43,6 +60,12 @@ public final class IndexSettings {
             + "of parallelism p with a live repository then takes p + --file-text-parallelism slots, which a session "
             + "cluster must have free; the chart's deployments get them as they ask) (default: ${DEFAULT-VALUE}).")
     public String fileTextSlotSharingGroup;
+
+    /** For a job that writes no imported topic another could read the text from (import-and-index, reindex). */
+    public void requireFileTextHere(Step step) {
+        require(fileText == FileText.branch, "--file-text " + fileText + " is the index job's: " + step.id()
+                + " reads no imported topic that another job could read the files' text from");
+    }
 
     public void validate() {
         require(batchSize >= 1, "--index-batch-size must be at least 1, was " + batchSize);

@@ -47,5 +47,6 @@ public final class ReindexOptions extends CommandStepOptions {
         require(maxDocsPerSecond >= 0, "--max-docs-per-second must be 0 (no limit) or positive, was " + maxDocsPerSecond);
         require(!catchUpMargin.isNegative(), "--catch-up-margin must not be negative, was " + catchUpMargin);
         settings.validate();
+        settings.requireFileTextHere(Step.REINDEX);
     }
 }
