@@ -39,7 +39,8 @@ public final class DocumentFields {
     public static final String FULLTEXT = "fulltext";
     /**
      * In repositories of the live profile, the text inside the document's file, once read: Elasticsearch indexes it,
-     * MongoDB keeps it with the document's version it was read for, for a reindex to carry (not shown by the API).
+     * MongoDB keeps it, an object of {@link FileText}'s fields, with the document's version it was read for, for a
+     * reindex to carry (not shown by the API).
      */
     public static final String FILE_TEXT = "fileText";
     /**
@@ -80,6 +81,16 @@ public final class DocumentFields {
     }
 
     /** Fields of {@link #ORIGIN}. */
+    /** Fields of {@link #FILE_TEXT} in MongoDB. */
+    public static final class FileText {
+        /** The document's version whose file the text was read from: the text of another version is not its own. */
+        public static final String VERSION = "version";
+        public static final String TEXT = "text";
+
+        private FileText() {
+        }
+    }
+
     public static final class Origin {
         public static final String SOURCE = "source";
         public static final String SEED = "seed";

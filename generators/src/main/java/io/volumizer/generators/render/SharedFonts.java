@@ -28,6 +28,11 @@ final class SharedFonts extends DefaultResourceCache {
     private static final int MAX_FONTS = 64;
     /** A dictionary nested deeper than this is not shared (and a reference cycle ends here). */
     private static final int MAX_DEPTH = 8;
+    /**
+     * A definition longer than this is not shared: a standard font's, widths and all, takes a few kilobytes, and a
+     * crafted one (arrays of references to the same large arrays) would expand without end.
+     */
+    private static final int MAX_DEFINITION = 16 * 1024;
     private static final ThreadLocal<Map<String, PDFont>> FONTS = ThreadLocal.withInitial(() ->
             new LinkedHashMap<>(16, 0.75f, true) {
                 @Override
@@ -69,7 +74,7 @@ final class SharedFonts extends DefaultResourceCache {
     }
 
     private static boolean write(COSBase value, StringBuilder text, int depth) {
-        if (depth > MAX_DEPTH || value instanceof COSStream) {
+        if (depth > MAX_DEPTH || text.length() > MAX_DEFINITION || value instanceof COSStream) {
             return false;
         }
         if (value instanceof COSObject reference) {

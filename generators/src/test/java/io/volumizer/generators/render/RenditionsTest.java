@@ -250,6 +250,17 @@ class RenditionsTest {
         assertThat(SharedFonts.definition(helvetica)).isNotNull().isEqualTo(SharedFonts.definition(same))
                 .isNotEqualTo(SharedFonts.definition(otherEncoding));
         assertThat(SharedFonts.definition(embedded)).as("a font program of its own").isNull();
+        var widths = new org.apache.pdfbox.cos.COSArray();
+        for (int i = 0; i < 1000; i++) {
+            widths.add(org.apache.pdfbox.cos.COSInteger.get(500 + i));
+        }
+        var crafted = new org.apache.pdfbox.cos.COSDictionary(helvetica);
+        var references = new org.apache.pdfbox.cos.COSArray();
+        for (int i = 0; i < 100; i++) {
+            references.add(widths); // the same large array a hundred times: a definition without end, not shared
+        }
+        crafted.setItem(org.apache.pdfbox.cos.COSName.WIDTHS, references);
+        assertThat(SharedFonts.definition(crafted)).isNull();
     }
 
     private static byte[] pdfBomb(int lines, String line) throws Exception {

@@ -22,6 +22,7 @@ import static io.volumizer.stores.DocumentFields.VERSION;
 import static io.volumizer.stores.DocumentFields.WRITE_ACL;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,35 +138,66 @@ public final class MongoDocumentStore {
     }
 
     /**
-     * Stores each event's file text in its document, if the document is still of the event's version (a newer
-     * version or a delete holds its own, or none yet), so that a reindex reads it back with the document
-     * ({@link #toImported}) rather than reading the file again. Retried with backoff while the server is unreachable;
-     * a text the server refuses as the document's fault is left out (its document indexes it all the same).
+     * Stores each event's file text in its document, with the version it was read from, if the document is still of
+     * that version (a newer version or a delete holds its own, or none yet), so that a reindex reads it back with the
+     * document ({@link #toImported}) rather than reading the file again. The documents are read first, by id (a
+     * filter the local stand-in serves from its index), and each text written by id alone: one that lands on a newer
+     * version written in between is not that version's ({@link #toImported} checks). Retried with backoff while the
+     * server is unreachable; a text the server refuses as the document's fault is left out.
+     *
+     * @return the events whose document is still of their version: only those have a text to index (a late text of
+     *         a deleted document must not bring it back into an index whose delete is forgotten)
      */
-    public void storeFileTexts(List<ImportedEvent> batch) {
-        Map<String, List<WriteModel<Document>>> byRepository = new LinkedHashMap<>();
-        for (ImportedEvent event : batch) {
-            DocumentEvent document = event.getDocument();
-            byRepository.computeIfAbsent(document.getRepository(), r -> new ArrayList<>()).add(new UpdateOneModel<>(
-                    Filters.and(Filters.eq(KEY, document.getId()), Filters.eq(VERSION, document.getVersion()),
-                            Filters.ne(DELETED, true)), Updates.set(FILE_TEXT, event.getFileText())));
-        }
-        byRepository.forEach((repository, updates) -> {
-            for (int attempt = 0; ; attempt++) {
-                try {
-                    collection(repository).bulkWrite(updates, UNORDERED);
-                    return;
-                } catch (MongoBulkWriteException e) {
-                    if (e.getWriteConcernError() == null && e.getWriteErrors().stream()
-                            .allMatch(error -> DOCUMENT_FAULTS.contains(error.getCode()))) {
-                        return;
+    public List<ImportedEvent> storeFileTexts(List<ImportedEvent> batch) {
+        Map<String, List<ImportedEvent>> byRepository = new LinkedHashMap<>();
+        batch.forEach(e -> byRepository.computeIfAbsent(e.getDocument().getRepository(), r -> new ArrayList<>()).add(e));
+        List<ImportedEvent> current = new ArrayList<>();
+        byRepository.forEach((repository, events) -> {
+            List<ImportedEvent> ofTheirVersion = retried(() -> ofTheirVersion(repository, events));
+            List<WriteModel<Document>> updates = ofTheirVersion.stream().<WriteModel<Document>>map(event ->
+                    new UpdateOneModel<>(Filters.eq(KEY, event.getDocument().getId()), Updates.set(FILE_TEXT,
+                            new Document(DocumentFields.FileText.VERSION, event.getDocument().getVersion())
+                                    .append(DocumentFields.FileText.TEXT, event.getFileText())))).toList();
+            if (!updates.isEmpty()) {
+                retried(() -> {
+                    try {
+                        collection(repository).bulkWrite(updates, UNORDERED);
+                    } catch (MongoBulkWriteException e) {
+                        if (e.getWriteConcernError() != null || !e.getWriteErrors().stream()
+                                .allMatch(error -> DOCUMENT_FAULTS.contains(error.getCode()))) {
+                            throw e;
+                        }
                     }
-                    retryOrFail(attempt, e);
-                } catch (MongoException e) {
-                    retryOrFail(attempt, e);
-                }
+                    return null;
+                });
             }
+            current.addAll(ofTheirVersion);
         });
+        return current;
+    }
+
+    /** The events whose document is stored, not deleted, at their version. */
+    private List<ImportedEvent> ofTheirVersion(String repository, List<ImportedEvent> events) {
+        Map<String, Long> versions = new HashMap<>();
+        collection(repository).find(Filters.in(KEY, events.stream().map(e -> e.getDocument().getId()).toList()))
+                .projection(Projections.include(VERSION, DELETED)).forEach(stored -> {
+                    if (!isTombstone(stored)) {
+                        versions.put(stored.getString(KEY), stored.getLong(VERSION));
+                    }
+                });
+        return events.stream().filter(e -> Long.valueOf(e.getDocument().getVersion())
+                .equals(versions.get(e.getDocument().getId()))).toList();
+    }
+
+    /** A read or write of this store, retried with backoff while the server is unreachable. */
+    private <T> T retried(java.util.function.Supplier<T> operation) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return operation.get();
+            } catch (MongoException e) {
+                retryOrFail(attempt, e);
+            }
+        }
     }
 
     /** Waits before the next attempt, or fails past the retries. */
@@ -344,7 +376,14 @@ public final class MongoDocumentStore {
         return ImportedEvent.newBuilder().setDocument(document)
                 .setAncestorIds(new ArrayList<>(stored.getList(ANCESTOR_IDS, String.class)))
                 .setPath(stored.getString(PATH)).setImportedAt(stored.getDate(IMPORTED_AT).toInstant())
-                .setEffectiveAcl(StoredForm.effectiveAcl(stored)).setFileText(stored.getString(FILE_TEXT)).build();
+                .setEffectiveAcl(StoredForm.effectiveAcl(stored)).setFileText(fileText(stored)).build();
+    }
+
+    /** The stored text of the document's file, if it was read from this version's. */
+    private static String fileText(Document stored) {
+        Document text = stored.get(FILE_TEXT, Document.class);
+        return text != null && Long.valueOf(stored.getLong(VERSION)).equals(text.getLong(DocumentFields.FileText.VERSION))
+                ? text.getString(DocumentFields.FileText.TEXT) : null;
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.volumizer.jobs.internal.stores;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.flink.api.common.functions.RuntimeContext;
 
@@ -11,8 +14,8 @@ import io.volumizer.stores.mongodb.MongoDocumentStore;
 
 /**
  * Writes live repositories' files' text once read: into each document's MongoDB record of that version, for a
- * reindex to carry ({@link MongoDocumentStore#storeFileTexts}), then into the index, in the document's form with its
- * text, whose outcome (written, stale, failed) is the batch's.
+ * reindex to carry ({@link MongoDocumentStore#storeFileTexts}), then, for the documents still of that version, into
+ * the index, in the document's form with its text.
  */
 public final class FileTextBulkWriter implements BulkWriter<ImportedEvent> {
 
@@ -33,10 +36,15 @@ public final class FileTextBulkWriter implements BulkWriter<ImportedEvent> {
         index.open(context);
     }
 
+    /** The texts of documents no longer of their version (changed or deleted since) are stale: not indexed. */
     @Override
     public BulkResult<ImportedEvent> write(List<ImportedEvent> batch) {
-        store.storeFileTexts(batch);
-        return index.write(batch);
+        List<ImportedEvent> current = store.storeFileTexts(batch);
+        BulkResult<ImportedEvent> result = current.isEmpty() ? new BulkResult<>() : index.write(current);
+        Set<ImportedEvent> written = Collections.newSetFromMap(new IdentityHashMap<>());
+        written.addAll(current);
+        batch.stream().filter(event -> !written.contains(event)).forEach(result::stale);
+        return result;
     }
 
     @Override
