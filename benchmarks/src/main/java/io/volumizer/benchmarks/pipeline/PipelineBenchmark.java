@@ -253,9 +253,11 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         try (MeasuredJob liveImport = submit(stores, LIVE_IMPORT, Step.IMPORT, "--group-id", "bench-live-import-" + tag,
                     "--mongodb-database", liveDb, "--topology", topology);
                 MeasuredJob liveIndex = submit(stores, LIVE_INDEX, Step.INDEX, "--index-group-id", "bench-live-index-" + tag,
-                        "--index-prefix", liveIndices.prefix(), "--topology", topology, "--file-text", "none");
+                        "--index-prefix", liveIndices.prefix(), "--topology", topology, "--file-text", "none",
+                        "--mongodb-database", liveDb);
                 MeasuredJob liveText = submit(stores, LIVE_TEXT, Step.INDEX, "--index-group-id", "bench-live-text-" + tag,
-                        "--index-prefix", liveIndices.prefix(), "--topology", topology, "--file-text", "only")) {
+                        "--index-prefix", liveIndices.prefix(), "--topology", topology, "--file-text", "only",
+                        "--mongodb-database", liveDb)) {
             Through imported = liveImport.through(Progress.startingNow(n), () -> count(mongo, liveDb));
             Through indexed = new Through(LIVE_INDEX, Progress.startingNow(n), () -> esCount(stores, liveIndices),
                     () -> liveImport.deadLetters().count() + liveIndex.deadLetters().count());
