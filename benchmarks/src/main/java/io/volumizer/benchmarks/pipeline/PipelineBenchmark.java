@@ -425,16 +425,17 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     private long fileTexts(Stores stores, IndexNames indices) {
-        try {
-            return stores.searchableFileTexts(indices, repository());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return searchable(() -> stores.searchableFileTexts(indices, repository()));
     }
 
     private long esCount(Stores stores, IndexNames indices) {
+        return searchable(() -> stores.searchableCount(indices, repository()));
+    }
+
+    /** A count of the search engine's, for polling: a failure to count fails the measure. */
+    private static long searchable(java.util.concurrent.Callable<Long> count) {
         try {
-            return stores.searchableCount(indices, repository());
+            return count.call();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.bson.Document;
 import org.bson.RawBsonDocument;
@@ -122,19 +123,13 @@ public final class MongoDocumentStore {
         if (indexedRepositories.add(repository)) {
             ensureIndexes(repository);
         }
-        for (int attempt = 0; ; attempt++) {
-            // Each attempt starts afresh: events an attempt wrote before failing are written (or found) again by the
-            // next, and must be reported once.
+        // Each attempt starts afresh: events an attempt wrote before failing are written (or found) again by the
+        // next, and must be reported once.
+        result.addAll(retried(() -> {
             BulkResult<ImportedEvent> attemptResult = new BulkResult<>();
-            try {
-                writeOnce(collection(repository).withDocumentClass(RawBsonDocument.class), events, attemptResult);
-                result.addAll(attemptResult);
-                return;
-            } catch (MongoException e) {
-                result.retried();
-                retryOrFail(attempt, e);
-            }
-        }
+            writeOnce(collection(repository).withDocumentClass(RawBsonDocument.class), events, attemptResult);
+            return attemptResult;
+        }, result::retried));
     }
 
     /**
@@ -190,22 +185,24 @@ public final class MongoDocumentStore {
     }
 
     /** A read or write of this store, retried with backoff while the server is unreachable. */
-    private <T> T retried(java.util.function.Supplier<T> operation) {
+    private <T> T retried(Supplier<T> operation) {
+        return retried(operation, () -> { });
+    }
+
+    /** {@link #retried(Supplier)}, telling {@code onRetry} before each new attempt; fails past the retries. */
+    private <T> T retried(Supplier<T> operation, Runnable onRetry) {
         for (int attempt = 0; ; attempt++) {
             try {
                 return operation.get();
             } catch (MongoException e) {
-                retryOrFail(attempt, e);
+                onRetry.run();
+                if (attempt >= backoff.maxRetries()) {
+                    throw new StoreUnavailableException("MongoDB unavailable after " + attempt + " retries: "
+                            + e.getMessage(), e);
+                }
+                backoff.sleep(attempt + 1);
             }
         }
-    }
-
-    /** Waits before the next attempt, or fails past the retries. */
-    private void retryOrFail(int attempt, MongoException e) {
-        if (attempt >= backoff.maxRetries()) {
-            throw new StoreUnavailableException("MongoDB unavailable after " + attempt + " retries: " + e.getMessage(), e);
-        }
-        backoff.sleep(attempt + 1);
     }
 
     /**
