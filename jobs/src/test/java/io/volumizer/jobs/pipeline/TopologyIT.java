@@ -26,8 +26,6 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.generators.BlobKey;
-import io.volumizer.generators.model.BankModel;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.stores.mongodb.BruteForceAcls;
 import io.volumizer.jobs.testing.PipelineRun;
@@ -99,7 +97,7 @@ class TopologyIT {
                     expected.get(repository), Duration.ofMinutes(3));
         }
         for (String repository : topology.repositories()) {
-            await("documents in Elasticsearch's " + repository, () -> elasticsearchCount(repository),
+            await("documents in Elasticsearch's " + repository, () -> it.stores.elasticsearchCount(repository),
                     expected.get(repository), Duration.ofMinutes(3));
         }
         assertThat(it.deadLetters()).isZero();
@@ -204,7 +202,7 @@ class TopologyIT {
                     Duration.ofMinutes(2));
         }
         for (String repository : topology.repositories()) {
-            await("documents in Elasticsearch's " + repository + " after archiving", () -> elasticsearchCount(repository),
+            await("documents in Elasticsearch's " + repository + " after archiving", () -> it.stores.elasticsearchCount(repository),
                     expectedNow.getOrDefault(repository, 0L), Duration.ofMinutes(2));
         }
         assertThat(it.deadLetters()).isZero();
@@ -218,10 +216,7 @@ class TopologyIT {
 
     /** A counterparty of the statement's operations: words its PDF holds and its metadata does not. */
     private String counterparty(DocumentEvent statement) {
-        BlobKey key = BlobKey.parse(statement.getBlob().getKey(), it.repository);
-        BankModel model = new BankModel(it.settings(CUSTOMERS, STATEMENTS));
-        return model.statement(model.account(model.customer(key.customer()), key.account()), key.statement())
-                .operations().get(0).counterparty();
+        return it.counterparties(statement, CUSTOMERS, STATEMENTS).get(0);
     }
 
     /** The first 100 documents of a repository's index that {@code query} finds, once everything written is searchable. */
@@ -232,12 +227,8 @@ class TopologyIT {
                 .withFields(List.of())).hits();
     }
 
-    private long textIndexed(String repository) {
-        try {
-            return it.stores.searchableFileTexts(it.pipeline.indices(), repository);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+    private long textIndexed(String repository) throws IOException {
+        return it.stores.searchableFileTexts(it.pipeline.indices(), repository);
     }
 
     private boolean indexExists(String indexOrAlias) throws IOException {
@@ -250,13 +241,5 @@ class TopologyIT {
 
     private Document stored(String repository, String id) {
         return collection(repository).find(Filters.eq(DocumentFields.KEY, id)).first();
-    }
-
-    private long elasticsearchCount(String repository) {
-        try {
-            return it.stores.elasticsearchCount(repository);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

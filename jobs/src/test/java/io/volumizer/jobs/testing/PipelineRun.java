@@ -8,13 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.UUID;
-import java.util.function.LongSupplier;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.generators.model.BankModel;
+import io.volumizer.generators.model.Operation;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.stores.Stores;
@@ -115,6 +117,14 @@ public final class PipelineRun implements AutoCloseable {
         return new GeneratorSettings(SEED, customers, statements, 2.0, GeneratorSettings.DEFAULT_LAST_PERIOD, repository);
     }
 
+    /** The counterparties of a generated statement's operations: words its PDF holds and its metadata does not. */
+    public List<String> counterparties(DocumentEvent statement, long customers, int statements) {
+        BlobKey key = BlobKey.parse(statement.getBlob().getKey(), repository);
+        BankModel model = new BankModel(settings(customers, statements));
+        return model.statement(model.account(model.customer(key.customer()), key.account()), key.statement())
+                .operations().stream().map(Operation::counterparty).toList();
+    }
+
     public long mongoCount() {
         return mongoCount(pipeline.mongodb.database);
     }
@@ -123,12 +133,8 @@ public final class PipelineRun implements AutoCloseable {
         return mongo.getDatabase(database).getCollection(repository).countDocuments();
     }
 
-    public long elasticsearchCount() {
-        try {
-            return stores.elasticsearchCount(repository);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+    public long elasticsearchCount() throws IOException {
+        return stores.elasticsearchCount(repository);
     }
 
     public long deadLetters() {
@@ -136,14 +142,20 @@ public final class PipelineRun implements AutoCloseable {
     }
 
     /** Waits until {@code actual} is {@code expected} (or the time is up), then asserts it is exactly that. */
-    public static void await(String what, LongSupplier actual, long expected, Duration timeout) throws Exception {
+    public static void await(String what, Count actual, long expected, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        long value = actual.getAsLong();
+        long value = actual.get();
         while (value != expected && System.nanoTime() < deadline) {
             Thread.sleep(500);
-            value = actual.getAsLong();
+            value = actual.get();
         }
         assertThat(value).as(what).isEqualTo(expected);
+    }
+
+    /** A count read from a store, which may fail as the store's client does. */
+    @FunctionalInterface
+    public interface Count {
+        long get() throws Exception;
     }
 
     @Override

@@ -1,0 +1,190 @@
+package io.volumizer.jobs.pipeline;
+
+import static io.volumizer.jobs.testing.PipelineRun.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.bson.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+
+import io.volumizer.generators.render.FileText;
+import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.BlobRef;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.schemas.event.Operation;
+import io.volumizer.schemas.keys.DocumentKeys;
+import io.volumizer.schemas.registry.SchemaRegistryClient;
+import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+import io.volumizer.stores.search.SearchQuery;
+import io.volumizer.stores.search.SearchResult;
+
+/**
+ * A file's text read while its document changes, by the index job of the text alone ({@code --file-text only}) beside
+ * the metadata's: whatever order the metadata, the texts and a delete reach MongoDB and Elasticsearch in, a document
+ * ends at its newest version with that version's text, and a deleted one stays deleted.
+ */
+class FileTextIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The one repository of the test's topology: of the live profile, every document routed to it. */
+    private static final String LIVE = "live";
+    private static final int CUSTOMERS = 4;
+    private static final int STATEMENTS = 3;
+
+    private PipelineRun it;
+    private SearchEngine search;
+    private AvroCodec<DocumentEvent> codec;
+
+    @BeforeEach
+    void configure(@TempDir Path folder) throws IOException {
+        Path topology = Files.writeString(folder.resolve("live.yaml"),
+                "repositories:\n  " + LIVE + ": {profile: live}\nrouting:\n  - to: " + LIVE + "\n");
+        it = new PipelineRun("--topology=" + topology);
+        search = SearchEngines.open(it.pipeline.search);
+        codec = AvroCodec.forSpecific(new SchemaRegistryClient(it.pipeline.registry.url),
+                AvroCodec.valueSubject(it.pipeline.documentsTopic()), DocumentEvent.class);
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        it.stores.reset(LIVE);
+        search.close();
+        it.close();
+    }
+
+    @Test
+    void aDocumentChangedWhileItsTextIsReadEndsWithItsNewestVersionAndThatVersionsText() throws Exception {
+        it.submit(Step.IMPORT, it.args("--group-id", "it-import-" + it.run), null);
+        it.submit(Step.INDEX, it.args("--index-group-id", "it-index-" + it.run, "--file-text", "none"), null);
+        it.generate(CUSTOMERS, STATEMENTS);
+        List<DocumentEvent> generated = it.generated(CUSTOMERS, STATEMENTS);
+        List<DocumentEvent> statements = generated.stream().filter(d -> d.getType().equals("Statement")).toList();
+        DocumentEvent changed = statements.get(0);
+        DocumentEvent deleted = statements.get(1);
+        DocumentEvent other = statements.get(statements.size() - 1); // another customer's: other counterparties
+        String changedOnly = only(changed, other);
+        String otherOnly = only(other, changed);
+        await("documents in MongoDB", () -> collection().countDocuments(), generated.size(), Duration.ofMinutes(3));
+        await("documents in Elasticsearch", () -> it.stores.elasticsearchCount(LIVE), generated.size(),
+                Duration.ofMinutes(3));
+
+        // Before any text is read (the text's job is not running yet), one statement gets the other's file, another
+        // is deleted: the texts of their first versions, read next, are of versions that are gone.
+        send(changed(changed, 2, other.getBlob(), "replaced"), changed(deleted, 2, deleted.getBlob(), null));
+        await("the change and the delete in MongoDB", () -> collection().countDocuments(Filters.or(
+                Filters.and(Filters.eq(DocumentFields.KEY, changed.getId()), Filters.eq(DocumentFields.VERSION, 2L)),
+                Filters.and(Filters.eq(DocumentFields.KEY, deleted.getId()), Filters.eq(DocumentFields.DELETED, true)))),
+                2, Duration.ofMinutes(1));
+        await("the delete in Elasticsearch", () -> it.stores.elasticsearchCount(LIVE), generated.size() - 1,
+                Duration.ofMinutes(1));
+        it.submit(Step.INDEX, it.args("--index-group-id", "it-file-text-" + it.run, "--file-text", "only"), null);
+        long withText = generated.stream()
+                .filter(d -> d.getBlob() != null && FileText.readable(d.getBlob().getMimeType())).count() - 1;
+        await("documents with their file's text", () -> it.stores.searchableFileTexts(it.pipeline.indices(), LIVE),
+                withText, Duration.ofMinutes(3));
+
+        SearchResult.Hit hit = only(find(otherOnly), changed.getId());
+        assertThat(hit.source().path(DocumentFields.VERSION).asLong()).isEqualTo(2);
+        assertThat(hit.source().path(DocumentFields.TITLE).asText()).isEqualTo("replaced");
+        assertThat(ids(find(changedOnly))).as("its first file's text").doesNotContain(changed.getId());
+        assertThat(ids(find(counterpartiesOf(deleted)))).as("a deleted document's text").doesNotContain(deleted.getId());
+        assertThat(stored(changed).get(DocumentFields.FILE_TEXT, Document.class)
+                .getLong(DocumentFields.FileText.VERSION)).isEqualTo(2);
+        assertThat(stored(deleted).containsKey(DocumentFields.FILE_TEXT)).isFalse();
+
+        // Changed back while both jobs run: the metadata and the text of version 3 land in either order; the end is
+        // version 3 with its first file's text.
+        send(changed(changed, 3, changed.getBlob(), "restored"));
+        await("version 3's text", () -> find(changedOnly).stream().filter(h -> h.id().equals(changed.getId()))
+                .filter(h -> h.source().path(DocumentFields.VERSION).asLong() == 3).count(), 1, Duration.ofMinutes(2));
+        assertThat(ids(find(otherOnly))).as("version 2's text").doesNotContain(changed.getId());
+        await("documents with their file's text", () -> it.stores.searchableFileTexts(it.pipeline.indices(), LIVE),
+                withText, Duration.ofMinutes(1));
+        assertThat(stored(changed).get(DocumentFields.FILE_TEXT, Document.class)
+                .getLong(DocumentFields.FileText.VERSION)).isEqualTo(3);
+        assertThat(it.deadLetters()).isZero();
+    }
+
+    /** A counterparty of {@code statement}'s operations that is none of {@code other}'s. */
+    private String only(DocumentEvent statement, DocumentEvent other) {
+        List<String> others = it.counterparties(other, CUSTOMERS, STATEMENTS);
+        return it.counterparties(statement, CUSTOMERS, STATEMENTS).stream().filter(c -> !others.contains(c))
+                .findFirst().orElseThrow();
+    }
+
+    private String counterpartiesOf(DocumentEvent statement) {
+        return it.counterparties(statement, CUSTOMERS, STATEMENTS).get(0);
+    }
+
+    /**
+     * {@code document} at {@code version}: with {@code blob} and {@code title}, or deleted when the title is null; of
+     * the repository the generate step routed it to, as a change of it is.
+     */
+    private static DocumentEvent changed(DocumentEvent document, long version, BlobRef blob, String title) {
+        DocumentEvent.Builder change = DocumentEvent.newBuilder(document).setRepository(LIVE).setVersion(version)
+                .setBlob(BlobRef.newBuilder(blob).build()).setParentVersion(null);
+        return title == null ? change.setOperation(Operation.DELETE).build()
+                : change.setOperation(Operation.UPDATE).setTitle(title).build();
+    }
+
+    private void send(DocumentEvent... changes) {
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, it.pipeline.kafka.bootstrapServers);
+        try (var producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+            for (DocumentEvent change : changes) {
+                producer.send(new ProducerRecord<>(it.pipeline.documentsTopic(), DocumentKeys.parentKey(change),
+                        codec.encode(change)));
+            }
+        }
+    }
+
+    /** The documents whose file's text holds {@code phrase}, once everything written is searchable. */
+    private List<SearchResult.Hit> find(String phrase) throws IOException {
+        String alias = it.pipeline.indices().of(LIVE);
+        search.indices(it.pipeline.indices()).refresh(alias);
+        ObjectNode query = JSON.createObjectNode();
+        query.putObject("match_phrase").put(DocumentFields.FILE_TEXT, phrase);
+        return search.reader().search(List.of(alias), SearchQuery.of(query).withSize(100)
+                .withFields(List.of(DocumentFields.VERSION, DocumentFields.TITLE))).hits();
+    }
+
+    private static SearchResult.Hit only(List<SearchResult.Hit> hits, String id) {
+        return hits.stream().filter(h -> h.id().equals(id)).findFirst()
+                .orElseThrow(() -> new AssertionError(id + " not found among " + ids(hits)));
+    }
+
+    private static List<String> ids(List<SearchResult.Hit> hits) {
+        return hits.stream().map(SearchResult.Hit::id).toList();
+    }
+
+    private MongoCollection<Document> collection() {
+        return it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(LIVE);
+    }
+
+    private Document stored(DocumentEvent document) {
+        return collection().find(Filters.eq(DocumentFields.KEY, document.getId())).first();
+    }
+}
