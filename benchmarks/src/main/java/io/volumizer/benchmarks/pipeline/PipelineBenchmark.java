@@ -77,6 +77,11 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     @Option(names = "--rounds", defaultValue = "3", description = "Rounds of every measure; the table shows medians (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(names = "--steady-import-rate", defaultValue = "0", description = "Also measures a live repository's delay "
+            + "from import to text searchable with the documents generated at this rate, below what the text's job "
+            + "reads, as in a repository that takes new documents all day (0, the default: not measured).")
+    int steadyImportRate;
+
     private static final String GENERATE_JOB = "generate job (into Kafka)";
     private static final String RAW_MONGODB = "raw MongoDB bulk upsert loop (baseline)";
     private static final String IMPORT_BY_PARENT = "import job, keyed by parent";
@@ -95,6 +100,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     private static final String LIVE_INDEX = "live end to end, its metadata index stage";
     private static final String LIVE_TEXT = "live end to end, its files' text";
     private static final String TEXT_DELAY = "live end to end, seconds from import to text searchable, p";
+    private static final String STEADY_TEXT_DELAY = "live end to end, steady import, seconds from import to text searchable, p";
 
     private static final String SUSTAINED = ", sustained";
     private static final String DEAD_LETTERED = ", dead-lettered";
@@ -143,7 +149,10 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             for (int round = 1; round <= rounds; round++) {
                 System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
                 round(round, documents, stores, mongo, search);
-                live(round, documents.size(), withText, stores, mongo);
+                live(round, documents.size(), withText, stores, mongo, search, 0);
+                if (steadyImportRate > 0) {
+                    live(round, documents.size(), withText, stores, mongo, search, steadyImportRate);
+                }
             }
             dropDatabases(mongo);
         } finally {
@@ -239,16 +248,19 @@ public final class PipelineBenchmark extends PipelineRunCommand {
      * End to end again into a repository of the live profile: its import and its metadata index next to the metadata
      * profile's of the round, its files' text (counted searchable by {@code fileTextIndexed}) as it follows, read by
      * an index job of its own ({@code --file-text only}, the metadata's {@code none}), and the delay from a
-     * document's import to its text being searchable, each percent of them ({@link Progress#delaysSeconds}).
+     * document's import to its text being searchable, each percent of them ({@link Progress#delaysSeconds}). With a
+     * {@code generateRate} (docs/s, 0: none), only that delay is recorded, of documents generated at that rate.
      */
-    private void live(int round, long n, long withText, Stores stores, MongoClient mongo)
-            throws Exception {
-        String tag = round + "-" + runId;
+    private void live(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search,
+            int generateRate) throws Exception {
+        String kind = generateRate > 0 ? "steady" : "live"; // index prefixes apart: templates of overlapping patterns clash
+        String tag = round + "-" + runId + "-" + kind;
         String topology = LiveTopology.file("bench-" + tag, repository()).toString();
         stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic());
         dropDatabases(mongo);
-        String liveDb = database("bench_live", round);
-        IndexNames liveIndices = indices("live-");
+        String liveDb = database("bench_" + kind.replace('-', '_'), round);
+        IndexNames liveIndices = indices(kind + "-");
+        search.indices(liveIndices).deleteAll();
         quiet.settle();
         try (MeasuredJob liveImport = submit(stores, LIVE_IMPORT, Step.IMPORT, "--group-id", "bench-live-import-" + tag,
                     "--mongodb-database", liveDb, "--topology", topology);
@@ -262,16 +274,24 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             Through indexed = new Through(LIVE_INDEX, Progress.startingNow(n), () -> esCount(stores, liveIndices),
                     () -> liveImport.deadLetters().count() + liveIndex.deadLetters().count());
             Through texts = Through.stored(LIVE_TEXT, Progress.startingNow(withText), () -> fileTexts(stores, liveIndices));
-            generate();
+            List<String> generate = new ArrayList<>(generateArguments());
+            if (generateRate > 0) {
+                generate.addAll(List.of("--max-docs-per-second", Integer.toString(generateRate)));
+            }
+            run(Step.GENERATE, generate);
             polling.untilThrough(List.of(imported, indexed, texts), () -> { });
-            record(imported);
-            record(indexed);
-            record(texts);
-            List<Double> delays = Progress.delaysSeconds(imported.progress(), texts.progress());
-            sample(TEXT_DELAY + "50", delays.get(49));
-            sample(TEXT_DELAY + "95", delays.get(94));
-            System.out.printf(Locale.ROOT, "%-45s p50 %.1f s, p95 %.1f s%n", "text searchable after import",
-                    delays.get(49), delays.get(94));
+            if (generateRate == 0) {
+                record(imported);
+                record(indexed);
+                record(texts);
+            }
+            // Percentiles of the delays of each percent of the documents (they need not grow in the import's order).
+            List<Double> delays = Progress.delaysSeconds(imported.progress(), texts.progress()).stream().sorted().toList();
+            String delay = generateRate > 0 ? STEADY_TEXT_DELAY : TEXT_DELAY;
+            sample(delay + "50", delays.get(49));
+            sample(delay + "95", delays.get(94));
+            System.out.printf(Locale.ROOT, "%-45s p50 %.1f s, p95 %.1f s%n", "text searchable after import"
+                    + (generateRate > 0 ? " (" + generateRate + " docs/s)" : ""), delays.get(49), delays.get(94));
             for (MeasuredJob job : List.of(liveImport, liveIndex, liveText)) {
                 flink.cancel(job.id(), CANCEL_TIMEOUT);
             }
@@ -560,6 +580,10 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                         median(samples.get(LIVE_TEXT + SUSTAINED)) / cores(), median(samples.get(LIVE_TEXT)) / cores()),
                 String.format(Locale.ROOT, "| — from a document's import to its text searchable, p50 / p95 | %.1f s / %.1f s "
                         + "| | | | | |", median(samples.get(TEXT_DELAY + "50")), median(samples.get(TEXT_DELAY + "95"))),
+                steadyImportRate <= 0 ? "| — the same under a steady import | not measured (no --steady-import-rate) | | | | | |"
+                        : String.format(Locale.ROOT, "| — the same, the documents generated at %,d a second | %.1f s / %.1f s "
+                        + "| | | | | |", steadyImportRate, median(samples.get(STEADY_TEXT_DELAY + "50")),
+                        median(samples.get(STEADY_TEXT_DELAY + "95"))),
                 String.format(Locale.ROOT, "| generate job (into Kafka), whole run | %,.0f | | | | | |",
                         median(samples.get(GENERATE_JOB))), "");
         Files.writeString(results.folder.resolve("pipeline.md"), table);

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -28,6 +29,8 @@ import com.mongodb.client.model.Filters;
 
 import io.volumizer.generators.render.FileText;
 import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.ops.metrics.PrometheusScrape;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.BlobRef;
@@ -70,9 +73,12 @@ class FileTextIT {
 
     @AfterEach
     void cleanUp() throws Exception {
-        it.stores.reset(LIVE);
-        search.close();
-        it.close();
+        try {
+            it.stores.reset(LIVE);
+        } finally {
+            search.close();
+            it.close(); // cancels the jobs
+        }
     }
 
     @Test
@@ -100,11 +106,15 @@ class FileTextIT {
                 2, Duration.ofMinutes(1));
         await("the delete in Elasticsearch", () -> it.stores.elasticsearchCount(LIVE), generated.size() - 1,
                 Duration.ofMinutes(1));
-        it.submit(Step.INDEX, it.args("--index-group-id", "it-file-text-" + it.run, "--file-text", "only"), null);
+        String textJob = it.submit(Step.INDEX, it.args("--index-group-id", "it-file-text-" + it.run, "--file-text", "only"), null);
         long withText = generated.stream()
                 .filter(d -> d.getBlob() != null && FileText.readable(d.getBlob().getMimeType())).count() - 1;
         await("documents with their file's text", () -> it.stores.searchableFileTexts(it.pipeline.indices(), LIVE),
                 withText, Duration.ofMinutes(3));
+        // Both first versions' texts read and found stale, not merely not yet read.
+        await("stale texts", () -> (long) PrometheusScrape.of(PipelineRun.FLINK_METRICS).sum(
+                MetricNames.prometheusName(MetricNames.STALE), Map.of(MetricNames.JOB_ID_LABEL, textJob, MetricNames.STAGE_LABEL,
+                MetricNames.prometheusLabelValue(MetricNames.FILE_TEXT))), 2, Duration.ofMinutes(1));
 
         SearchResult.Hit hit = only(find(otherOnly), changed.getId());
         assertThat(hit.source().path(DocumentFields.VERSION).asLong()).isEqualTo(2);
@@ -121,8 +131,7 @@ class FileTextIT {
         await("version 3's text", () -> find(changedOnly).stream().filter(h -> h.id().equals(changed.getId()))
                 .filter(h -> h.source().path(DocumentFields.VERSION).asLong() == 3).count(), 1, Duration.ofMinutes(2));
         assertThat(ids(find(otherOnly))).as("version 2's text").doesNotContain(changed.getId());
-        await("documents with their file's text", () -> it.stores.searchableFileTexts(it.pipeline.indices(), LIVE),
-                withText, Duration.ofMinutes(1));
+        assertThat(it.stores.searchableFileTexts(it.pipeline.indices(), LIVE)).isEqualTo(withText);
         assertThat(stored(changed).get(DocumentFields.FILE_TEXT, Document.class)
                 .getLong(DocumentFields.FileText.VERSION)).isEqualTo(3);
         assertThat(it.deadLetters()).isZero();

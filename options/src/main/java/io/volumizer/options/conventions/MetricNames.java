@@ -135,6 +135,14 @@ public final class MetricNames {
         return PROMETHEUS_PREFIX + (stageMetric.equals(DEAD_LETTERED) ? REASON_LABEL + "_" : "") + stageMetric;
     }
 
+    /**
+     * A label's value as Flink's Prometheus reporter exports it: every character Prometheus does not take in a name
+     * replaced by an underscore (stage {@value #FILE_TEXT} is {@code file_text} there).
+     */
+    public static String prometheusLabelValue(String value) {
+        return value.replaceAll("[^a-zA-Z0-9:_]", "_");
+    }
+
     /** The exported name of every stage metric. */
     public static Set<String> stagePrometheusNames() {
         return STAGE_METRICS.stream().map(MetricNames::prometheusName).collect(Collectors.toUnmodifiableSet());
