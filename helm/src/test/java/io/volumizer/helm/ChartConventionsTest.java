@@ -85,7 +85,7 @@ class ChartConventionsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"values.yaml", "values-import.yaml", "values-run.yaml", "values-csv.yaml"})
+    @ValueSource(strings = {"values.yaml", "values-import.yaml", "values-run.yaml", "values-csv.yaml", "values-live.yaml"})
     void noProfileNamesATopicGroupOrStoreTheJobsDerive(String profile) throws IOException {
         JsonNode steps = YAML.readTree(CHART.resolve(profile).toFile()).path("steps");
 

@@ -57,7 +57,8 @@ class HelmChartTest {
 
     /** The chart's values files: none (its defaults), then each profile. */
     static Stream<String> profiles() {
-        return Stream.of("", "values-import.yaml", "values-run.yaml", "values-csv.yaml", "values-opensearch.yaml");
+        return Stream.of("", "values-import.yaml", "values-run.yaml", "values-csv.yaml", "values-opensearch.yaml",
+                "values-live.yaml");
     }
 
     @ParameterizedTest
@@ -101,6 +102,10 @@ class HelmChartTest {
                     .isEqualTo(TopicNames.of(repository).all());
             if (step == Step.IMPORT_CSV) {
                 assertThat(((CsvImportOptions) options).repository).as("the CSV import's repository").isEqualTo(repository);
+            } else if (List.of(job.getArgs()).contains("only")) {
+                assertThat(step).isEqualTo(Step.INDEX);
+                assertThat(options.instance()).as("the files' text job's consumer group")
+                        .isEqualTo(ConsumerGroups.of(repository, ConsumerGroups.FILE_TEXT));
             } else if (step != Step.GENERATE) {
                 assertThat(options.instance()).as("%s's consumer group", step.id()).isEqualTo(step.consumerGroup(repository));
             }
