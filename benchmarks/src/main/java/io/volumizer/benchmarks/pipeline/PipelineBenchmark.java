@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -188,7 +189,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
 
         quiet.settle();
         long started = System.nanoTime();
-        awaitFinished(generate());
+        awaitFinished(generate(0));
         sample(GENERATE_JOB, n / ((System.nanoTime() - started) / 1e9));
 
         pair(baselineFirst, () -> record(rawMongo(RAW_MONGODB, mongo, documents, raw)), () -> {
@@ -231,7 +232,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             // A document the import dead-lettered never reaches the index stage: it is through that stage too.
             Through indexed = new Through(END_TO_END_INDEX, Progress.startingNow(n), () -> esCount(stores, indices("e2e-")),
                     () -> e2eImport.deadLetters().count() + e2eIndex.deadLetters().count());
-            generate();
+            generate(0);
             polling.untilThrough(List.of(imported, indexed), () -> { });
             // The index stage reads what the import committed at its last checkpoint, so it follows in bursts and
             // catches up at full speed once the import is done: its own sustained rate alone would overstate the run's.
@@ -258,7 +259,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         String topology = LiveTopology.file("bench-" + tag, repository()).toString();
         stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic());
         dropDatabases(mongo);
-        String liveDb = database("bench_" + kind.replace('-', '_'), round);
+        String liveDb = database("bench_" + kind, round);
         IndexNames liveIndices = indices(kind + "-");
         search.indices(liveIndices).deleteAll();
         quiet.settle();
@@ -274,11 +275,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             Through indexed = new Through(LIVE_INDEX, Progress.startingNow(n), () -> esCount(stores, liveIndices),
                     () -> liveImport.deadLetters().count() + liveIndex.deadLetters().count());
             Through texts = Through.stored(LIVE_TEXT, Progress.startingNow(withText), () -> fileTexts(stores, liveIndices));
-            List<String> generate = new ArrayList<>(generateArguments());
-            if (generateRate > 0) {
-                generate.addAll(List.of("--max-docs-per-second", Integer.toString(generateRate)));
-            }
-            run(Step.GENERATE, generate);
+            generate(generateRate);
             polling.untilThrough(List.of(imported, indexed, texts), () -> { });
             if (generateRate == 0) {
                 record(imported);
@@ -417,9 +414,13 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         return id;
     }
 
-    /** Submits the generate job of the measured run. */
-    private String generate() throws Exception {
-        return run(Step.GENERATE, generateArguments());
+    /** Submits the generate job of the measured run, at most {@code maxDocsPerSecond} (0: no limit). */
+    private String generate(int maxDocsPerSecond) throws Exception {
+        List<String> arguments = new ArrayList<>(generateArguments());
+        if (maxDocsPerSecond > 0) {
+            arguments.addAll(List.of("--max-docs-per-second", Integer.toString(maxDocsPerSecond)));
+        }
+        return run(Step.GENERATE, arguments);
     }
 
     private String repository() {
@@ -453,7 +454,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     /** A count of the search engine's, for polling: a failure to count fails the measure. */
-    private static long searchable(java.util.concurrent.Callable<Long> count) {
+    private static long searchable(Callable<Long> count) {
         try {
             return count.call();
         } catch (Exception e) {

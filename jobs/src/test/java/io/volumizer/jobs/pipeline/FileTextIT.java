@@ -14,7 +14,6 @@ import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
@@ -32,12 +31,11 @@ import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
-import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.keys.DocumentKeys;
-import io.volumizer.schemas.registry.SchemaRegistryClient;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
@@ -59,7 +57,6 @@ class FileTextIT {
 
     private PipelineRun it;
     private SearchEngine search;
-    private AvroCodec<DocumentEvent> codec;
 
     @BeforeEach
     void configure(@TempDir Path folder) throws IOException {
@@ -67,8 +64,6 @@ class FileTextIT {
                 "repositories:\n  " + LIVE + ": {profile: live}\nrouting:\n  - to: " + LIVE + "\n");
         it = new PipelineRun("--topology=" + topology);
         search = SearchEngines.open(it.pipeline.search);
-        codec = AvroCodec.forSpecific(new SchemaRegistryClient(it.pipeline.registry.url),
-                AvroCodec.valueSubject(it.pipeline.documentsTopic()), DocumentEvent.class);
     }
 
     @AfterEach
@@ -91,8 +86,8 @@ class FileTextIT {
         DocumentEvent changed = statements.get(0);
         DocumentEvent deleted = statements.get(1);
         DocumentEvent other = statements.get(statements.size() - 1); // another customer's: other counterparties
-        String changedOnly = only(changed, other);
-        String otherOnly = only(other, changed);
+        String changedOnly = distinctCounterparty(changed, other);
+        String otherOnly = distinctCounterparty(other, changed);
         await("documents in MongoDB", () -> collection().countDocuments(), generated.size(), Duration.ofMinutes(3));
         await("documents in Elasticsearch", () -> it.stores.elasticsearchCount(LIVE), generated.size(),
                 Duration.ofMinutes(3));
@@ -116,11 +111,11 @@ class FileTextIT {
                 MetricNames.prometheusName(MetricNames.STALE), Map.of(MetricNames.JOB_ID_LABEL, textJob, MetricNames.STAGE_LABEL,
                 MetricNames.prometheusLabelValue(MetricNames.FILE_TEXT))), 2, Duration.ofMinutes(1));
 
-        SearchResult.Hit hit = only(find(otherOnly), changed.getId());
+        SearchResult.Hit hit = hitOf(find(otherOnly), changed.getId());
         assertThat(hit.source().path(DocumentFields.VERSION).asLong()).isEqualTo(2);
         assertThat(hit.source().path(DocumentFields.TITLE).asText()).isEqualTo("replaced");
         assertThat(ids(find(changedOnly))).as("its first file's text").doesNotContain(changed.getId());
-        assertThat(ids(find(counterpartiesOf(deleted)))).as("a deleted document's text").doesNotContain(deleted.getId());
+        assertThat(ids(find(counterparty(deleted)))).as("a deleted document's text").doesNotContain(deleted.getId());
         assertThat(stored(changed).get(DocumentFields.FILE_TEXT, Document.class)
                 .getLong(DocumentFields.FileText.VERSION)).isEqualTo(2);
         assertThat(stored(deleted).containsKey(DocumentFields.FILE_TEXT)).isFalse();
@@ -138,13 +133,13 @@ class FileTextIT {
     }
 
     /** A counterparty of {@code statement}'s operations that is none of {@code other}'s. */
-    private String only(DocumentEvent statement, DocumentEvent other) {
+    private String distinctCounterparty(DocumentEvent statement, DocumentEvent other) {
         List<String> others = it.counterparties(other, CUSTOMERS, STATEMENTS);
         return it.counterparties(statement, CUSTOMERS, STATEMENTS).stream().filter(c -> !others.contains(c))
                 .findFirst().orElseThrow();
     }
 
-    private String counterpartiesOf(DocumentEvent statement) {
+    private String counterparty(DocumentEvent statement) {
         return it.counterparties(statement, CUSTOMERS, STATEMENTS).get(0);
     }
 
@@ -162,10 +157,10 @@ class FileTextIT {
     private void send(DocumentEvent... changes) {
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, it.pipeline.kafka.bootstrapServers);
-        try (var producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+        try (var producer = new KafkaProducer<>(config, new StringSerializer(),
+                KafkaAvroSerde.serializer(it.pipeline.registry.url, DocumentEvent.class))) {
             for (DocumentEvent change : changes) {
-                producer.send(new ProducerRecord<>(it.pipeline.documentsTopic(), DocumentKeys.parentKey(change),
-                        codec.encode(change)));
+                producer.send(new ProducerRecord<>(it.pipeline.documentsTopic(), DocumentKeys.parentKey(change), change));
             }
         }
     }
@@ -180,7 +175,7 @@ class FileTextIT {
                 .withFields(List.of(DocumentFields.VERSION, DocumentFields.TITLE))).hits();
     }
 
-    private static SearchResult.Hit only(List<SearchResult.Hit> hits, String id) {
+    private static SearchResult.Hit hitOf(List<SearchResult.Hit> hits, String id) {
         return hits.stream().filter(h -> h.id().equals(id)).findFirst()
                 .orElseThrow(() -> new AssertionError(id + " not found among " + ids(hits)));
     }
