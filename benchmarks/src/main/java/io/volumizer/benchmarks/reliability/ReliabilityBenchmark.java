@@ -52,6 +52,7 @@ import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
+import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DeadLetter;
@@ -90,12 +91,22 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         /** The CSV job reads the run's export into the documents topic while import-and-index runs, both hit. */
         CSV_IMPORT("-csv-import"),
         /** Import-and-index into one live repository: the branch that reads its files' text is hit as well. */
-        LIVE_FILE_TEXT("-live-file-text");
+        LIVE_FILE_TEXT("-live-file-text"),
+        /**
+         * A live repository as the chart's values-live.yaml deploys it: import, an index job of the metadata alone
+         * ({@code --file-text none}) and one of the files' text alone ({@code --file-text only}), each its own job.
+         */
+        LIVE_TEXT_JOB("-live-text-job");
 
         final String idSuffix;
 
         Topology(String idSuffix) {
             this.idSuffix = idSuffix;
+        }
+
+        /** Whether the run's repository is live: its files' text read, every readable one to be found at the end. */
+        boolean live() {
+            return this == LIVE_FILE_TEXT || this == LIVE_TEXT_JOB;
         }
     }
 
@@ -120,6 +131,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                 on(Topology.CSV_IMPORT, Fault.TASKMANAGER_KILLED, Fault.JOBMANAGER_KILLED, Fault.KAFKA_KILLED,
                         Fault.TWO_OUTAGES, Fault.BACKLOG),
                 on(Topology.LIVE_FILE_TEXT, Fault.TASKMANAGER_KILLED, Fault.ELASTICSEARCH_DOWN, Fault.TWO_OUTAGES,
+                        Fault.BACKLOG),
+                on(Topology.LIVE_TEXT_JOB, Fault.TASKMANAGER_KILLED, Fault.ELASTICSEARCH_DOWN, Fault.TWO_OUTAGES,
                         Fault.BACKLOG))
                 .flatMap(List::stream).toList();
         /** {@code bench fuzz}: the clean baseline, then the same run fuzzed. */
@@ -138,7 +151,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
         /** Whether the run's repository is live: its fault needs it ({@link Fault#readsFiles}), or its topology is. */
         boolean readsFiles() {
-            return fault.readsFiles() || topology == Topology.LIVE_FILE_TEXT;
+            return fault.readsFiles() || topology.live();
         }
 
         /** Scenarios on the command line, by their ids. */
@@ -233,9 +246,10 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         private final GeneratorSettings settings;
         private final PipelineOptions options;
         private final List<String> jobs = new ArrayList<>();
-        private final Map<Step, List<String>> submitted = new LinkedHashMap<>();
-        /** Each step's job now: the one submitted, recovered or resumed last. */
-        private final Map<Step, String> running = new LinkedHashMap<>();
+        /** The scenario's jobs by name: a step's id, or {@link #FILE_TEXT_JOB}. */
+        private final Map<String, Submission> submitted = new LinkedHashMap<>();
+        /** Each submission's job now: the one submitted, recovered or resumed last. */
+        private final Map<String, String> running = new LinkedHashMap<>();
         private final Throughput imported = new Throughput();
         private final Throughput indexed = new Throughput();
         private final long started = System.currentTimeMillis();
@@ -270,7 +284,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     Map<String, Long> expected = generated.stream().filter(d -> !bad.replacedIds().contains(d.getId()))
                             .collect(Collectors.toMap(DocumentEvent::getId, DocumentEvent::getVersion));
                     // The texts come after their documents: the live topology's run is through once they are in too.
-                    long texts = scenario.topology == Topology.LIVE_FILE_TEXT ? readableFiles(bad) : 0;
+                    long texts = scenario.topology.live() ? readableFiles(bad) : 0;
                     submittedAt = System.currentTimeMillis();
                     submit(switch (scenario.fault) {
                         case BAD_INPUT, CLEAN, FUZZ -> List.of("--parent-wait-margin", "PT5S");
@@ -355,23 +369,35 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             List<String> importArgs = Options.with(options, "--group-id", group);
             importArgs.addAll(importOptions);
             switch (scenario.topology) {
-                case IMPORT_AND_INDEX, LIVE_FILE_TEXT -> submitted.put(Step.IMPORT_AND_INDEX, importArgs);
+                case IMPORT_AND_INDEX, LIVE_FILE_TEXT -> submit(Step.IMPORT_AND_INDEX, importArgs);
                 case SEPARATE_JOBS -> {
-                    submitted.put(Step.IMPORT, importArgs);
-                    submitted.put(Step.INDEX, Options.with(options, "--index-group-id", group + "-index"));
+                    submit(Step.IMPORT, importArgs);
+                    submit(Step.INDEX, Options.with(options, "--index-group-id", group + "-index"));
+                }
+                case LIVE_TEXT_JOB -> {
+                    submit(Step.IMPORT, importArgs);
+                    submit(Step.INDEX, Options.with(options, "--index-group-id", group + "-index", "--file-text",
+                            IndexSettings.FileText.none.name()));
+                    submitted.put(FILE_TEXT_JOB, new Submission(Step.INDEX, Options.with(options, "--index-group-id",
+                            group + "-file-text", "--file-text", IndexSettings.FileText.only.name())));
                 }
                 case CSV_IMPORT -> {
-                    submitted.put(Step.IMPORT_AND_INDEX, importArgs);
-                    submitted.put(Step.IMPORT_CSV, Options.with(options, "--repository", settings.repository(), "--path",
+                    submit(Step.IMPORT_AND_INDEX, importArgs);
+                    submit(Step.IMPORT_CSV, Options.with(options, "--repository", settings.repository(), "--path",
                             exportCsv().toString()));
                     new ThrottleSettings(options.kafka.clientProperties(), options.registry.url, options.controlTopic(),
                             options.topicSettings).change(Step.IMPORT_CSV.id(),
                                     new ThrottleSettings.Change.Limit(CSV_DOCS_PER_SECOND), "reliability-benchmark");
                 }
             }
-            for (Step step : submitted.keySet()) {
-                start(step, null);
+            for (String name : submitted.keySet()) {
+                start(name, null);
             }
+        }
+
+        /** A job of the step, named after it. */
+        private void submit(Step step, List<String> args) {
+            submitted.put(step.id(), new Submission(step, args));
         }
 
         /** The run as the generator's CSV export writes it, in a file of the scenario's. */
@@ -381,39 +407,40 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             return file;
         }
 
-        /** Runs a step with the options it was submitted with, from a savepoint or none. */
-        private void start(Step step, String savepoint) throws Exception {
-            String job = flink.run(jarId, step, submitted.get(step), savepoint);
+        /** Runs a submission's step with the options it was submitted with, from a savepoint or none. */
+        private void start(String name, String savepoint) throws Exception {
+            Submission submission = submitted.get(name);
+            String job = flink.run(jarId, submission.step(), submission.args(), savepoint);
             jobs.add(job);
-            running.put(step, job);
+            running.put(name, job);
             flink.awaitState(job, "RUNNING", Duration.ofMinutes(2));
         }
 
         /** Each step stopped with a savepoint for the outage, then resumed from it with the options it ran with. */
         private void pause() throws Exception {
-            Map<Step, String> savepoints = new LinkedHashMap<>();
-            for (Map.Entry<Step, String> job : running.entrySet()) {
+            Map<String, String> savepoints = new LinkedHashMap<>();
+            for (Map.Entry<String, String> job : running.entrySet()) {
                 if (!FlinkSessionClient.isTerminal(flink.state(job.getValue()))) { // a bounded job may be done
                     savepoints.put(job.getKey(), flink.stopWithSavepoint(job.getValue(), Duration.ofMinutes(5)));
                 }
             }
             Thread.sleep(outage.toMillis());
-            for (Map.Entry<Step, String> savepoint : savepoints.entrySet()) {
+            for (Map.Entry<String, String> savepoint : savepoints.entrySet()) {
                 start(savepoint.getKey(), savepoint.getValue());
             }
         }
 
         /** After the JobManager was lost with the jobs: each step resumed from its newest checkpoint, as a user would. */
         private void recover() {
-            for (Map.Entry<Step, List<String>> step : submitted.entrySet()) {
-                List<String> args = new ArrayList<>(List.of("job", "recover", "--json", step.getKey().id()));
-                args.addAll(step.getValue());
+            for (Map.Entry<String, Submission> submission : submitted.entrySet()) {
+                List<String> args = new ArrayList<>(List.of("job", "recover", "--json", submission.getValue().step().id()));
+                args.addAll(submission.getValue().args());
                 String output = services.volumizer(Map.of(), args);
                 String jobId = output.lines().filter(line -> line.startsWith("{")).reduce((a, b) -> b)
                         .map(line -> readJson(line).path("jobId").asText())
                         .orElseThrow(() -> new IllegalStateException("job recover printed no job: " + output));
                 jobs.add(jobId);
-                running.put(step.getKey(), jobId);
+                running.put(submission.getKey(), jobId);
             }
         }
 
@@ -510,7 +537,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     / (Math.max(intoMongo.getAsLong(), intoIndex.getAsLong()) - (submittedAt - started));
             ImportedTopic importedTopic = scenario.topology == Topology.SEPARATE_JOBS ? importedTopic(stores) : null;
             // The index was refreshed by its audit above.
-            FileTexts fileTexts = scenario.topology == Topology.LIVE_FILE_TEXT ? new FileTexts(texts, textsIndexed(stores),
+            FileTexts fileTexts = scenario.topology.live() ? new FileTexts(texts, textsIndexed(stores),
                     collection.countDocuments(Filters.exists(DocumentFields.FILE_TEXT))) : null;
             return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), expected.size(),
                     bad.positions().size(), mongo, indexedDocuments, expectedLetters, unexpectedLetters, reasons,
@@ -594,6 +621,13 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             throw new IllegalStateException(e);
         }
     }
+
+    /** A job of a scenario's: the step it runs, and the options it was submitted with (and is resumed with). */
+    private record Submission(Step step, List<String> args) {
+    }
+
+    /** The name of a live repository's job of its files' text alone, beside the index step's job of the metadata. */
+    private static final String FILE_TEXT_JOB = "file-text";
 
     /** The imported topic: its committed records, and how many documents they are about. */
     record ImportedTopic(long records, long documents) {
@@ -718,9 +752,12 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             return String.format(Locale.ROOT, "import-csv (the run's export, at %,.0f docs/s) beside import-and-index",
                     CSV_DOCS_PER_SECOND);
         }
+        String fileTexts = row.fileTexts() == null ? "" : " (" + row.fileTexts().describe() + ")";
         if (row.jobs().equals(Topology.LIVE_FILE_TEXT.name())) {
-            return "import-and-index, one live repository"
-                    + (row.fileTexts() == null ? "" : " (" + row.fileTexts().describe() + ")");
+            return "import-and-index, one live repository" + fileTexts;
+        }
+        if (row.jobs().equals(Topology.LIVE_TEXT_JOB.name())) {
+            return "import, index --file-text none, index --file-text only, one live repository" + fileTexts;
         }
         return "import-and-index";
     }
