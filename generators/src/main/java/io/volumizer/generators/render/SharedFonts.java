@@ -1,6 +1,8 @@
 package io.volumizer.generators.render;
 
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +16,8 @@ import org.apache.pdfbox.cos.COSStream;
 import org.apache.pdfbox.cos.COSString;
 import org.apache.pdfbox.pdmodel.DefaultResourceCache;
 import org.apache.pdfbox.pdmodel.font.PDFont;
+import org.apache.pdfbox.pdmodel.font.PDType1Font;
+import org.apache.pdfbox.pdmodel.font.encoding.GlyphList;
 
 /**
  * A document's resource cache whose fonts are shared with the documents read before on the same thread when their
@@ -21,7 +25,7 @@ import org.apache.pdfbox.pdmodel.font.PDFont;
  * and no ToUnicode map, is defined by that content alone, the same in every file that writes it (a standard font in
  * an encoding, with its widths). Building such a font (its metrics, its encoding's glyph names) and its widths cache
  * again for every statement was a tenth of their reading (JFR). Per thread, as PDFBox's fonts are not thread-safe;
- * the {@value #MAX_FONTS} used last are kept.
+ * the {@value #MAX_FONTS} used last are kept. A shared Type 1 font knows its glyphs ({@link KnownGlyphs}).
  */
 final class SharedFonts extends DefaultResourceCache {
 
@@ -57,10 +61,70 @@ final class SharedFonts extends DefaultResourceCache {
 
     @Override
     public void put(COSObject indirect, PDFont font) {
-        super.put(indirect, font);
         String definition = definition(indirect.getObject());
+        PDFont shared = definition == null ? font : KnownGlyphs.of(font);
+        super.put(indirect, shared);
         if (definition != null) {
-            FONTS.get().put(definition, font);
+            FONTS.get().put(definition, shared);
+        }
+    }
+
+    /**
+     * A Type 1 font that keeps each code's width and Unicode once read: the text engine asks for both at every glyph,
+     * and PDFBox looks them up by the glyph's name in maps each time (a tenth of the statements' reading, JFR). Only
+     * for a font defined by its dictionary alone (no program, no ToUnicode map), which nothing changes once loaded.
+     */
+    static final class KnownGlyphs extends PDType1Font {
+
+        private static final int CODES = 256;
+        private final float[] widths = new float[CODES];
+        private final String[] unicode = new String[CODES];
+        private final boolean[] unicodeKnown = new boolean[CODES];
+        /** The glyph list the Unicode was read with: the text engine passes its own, which another may not. */
+        private GlyphList unicodeGlyphs;
+
+        private KnownGlyphs(COSDictionary dictionary) throws IOException {
+            super(dictionary);
+            Arrays.fill(widths, Float.NaN);
+        }
+
+        /** The font as one that knows its glyphs, when it is a plain Type 1 font; otherwise as it is. */
+        static PDFont of(PDFont font) {
+            if (font.getClass() != PDType1Font.class) {
+                return font;
+            }
+            try {
+                return new KnownGlyphs(font.getCOSObject());
+            } catch (IOException unreadable) {
+                return font; // read as PDFBox read it
+            }
+        }
+
+        @Override
+        public float getWidth(int code) throws IOException {
+            if (code < 0 || code >= CODES) {
+                return super.getWidth(code);
+            }
+            if (Float.isNaN(widths[code])) {
+                widths[code] = super.getWidth(code);
+            }
+            return widths[code];
+        }
+
+        @Override
+        public String toUnicode(int code, GlyphList glyphs) {
+            if (code < 0 || code >= CODES) {
+                return super.toUnicode(code, glyphs);
+            }
+            if (glyphs != unicodeGlyphs) {
+                Arrays.fill(unicodeKnown, false);
+                unicodeGlyphs = glyphs;
+            }
+            if (!unicodeKnown[code]) {
+                unicode[code] = super.toUnicode(code, glyphs);
+                unicodeKnown[code] = true;
+            }
+            return unicode[code];
         }
     }
 

@@ -263,6 +263,39 @@ class RenditionsTest {
         assertThat(SharedFonts.definition(crafted)).isNull();
     }
 
+    /** A shared font's widths and Unicode, each code's kept once read, are PDFBox's own, whatever the glyph list. */
+    @Test
+    void aFontThatKnowsItsGlyphsAnswersAsPdfBoxDoes() throws Exception {
+        var helvetica = new org.apache.pdfbox.cos.COSDictionary();
+        helvetica.setName(org.apache.pdfbox.cos.COSName.SUBTYPE, "Type1");
+        helvetica.setName(org.apache.pdfbox.cos.COSName.BASE_FONT, "Helvetica");
+        helvetica.setName(org.apache.pdfbox.cos.COSName.ENCODING, "WinAnsiEncoding");
+        var withWidths = new org.apache.pdfbox.cos.COSDictionary(helvetica);
+        var widths = new org.apache.pdfbox.cos.COSArray();
+        for (int i = 0; i < 64; i++) {
+            widths.add(org.apache.pdfbox.cos.COSInteger.get(300 + 7 * i));
+        }
+        withWidths.setInt(org.apache.pdfbox.cos.COSName.FIRST_CHAR, 40);
+        withWidths.setInt(org.apache.pdfbox.cos.COSName.LAST_CHAR, 103);
+        withWidths.setItem(org.apache.pdfbox.cos.COSName.WIDTHS, widths);
+        var glyphLists = java.util.List.of(org.apache.pdfbox.pdmodel.font.encoding.GlyphList.getAdobeGlyphList(),
+                org.apache.pdfbox.pdmodel.font.encoding.GlyphList.getZapfDingbats());
+        for (var dictionary : java.util.List.of(helvetica, withWidths)) {
+            var plain = new org.apache.pdfbox.pdmodel.font.PDType1Font(dictionary);
+            var known = SharedFonts.KnownGlyphs.of(new org.apache.pdfbox.pdmodel.font.PDType1Font(dictionary));
+            assertThat(known).isInstanceOf(SharedFonts.KnownGlyphs.class);
+            for (int round = 0; round < 2; round++) { // read, then known
+                for (var glyphs : glyphLists) {
+                    for (int code = -1; code <= 256; code++) {
+                        assertThat(known.getWidth(code)).as("width of %d", code).isEqualTo(plain.getWidth(code));
+                        assertThat(known.toUnicode(code, glyphs)).as("unicode of %d", code)
+                                .isEqualTo(plain.toUnicode(code, glyphs));
+                    }
+                }
+            }
+        }
+    }
+
     private static byte[] pdfBomb(int lines, String line) throws Exception {
         try (PDDocument document = new PDDocument(); var out = new java.io.ByteArrayOutputStream()) {
             var page = new org.apache.pdfbox.pdmodel.PDPage();
