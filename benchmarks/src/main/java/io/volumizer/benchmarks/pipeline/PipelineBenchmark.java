@@ -43,6 +43,7 @@ import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
+import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
@@ -83,6 +84,11 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             + "reads, as in a repository that takes new documents all day (0, the default: not measured).")
     int steadyImportRate;
 
+    @Option(names = "--text-after-import", description = "Also measures a live repository whose files' text is read "
+            + "only once its import and metadata index are through, as when the text's job has hosts of its own: the "
+            + "import's path at its own speed, then the text's catch-up with the machine to itself.")
+    boolean textAfterImport;
+
     private static final String GENERATE_JOB = "generate job (into Kafka)";
     private static final String RAW_MONGODB = "raw MongoDB bulk upsert loop (baseline)";
     private static final String IMPORT_BY_PARENT = "import job, keyed by parent";
@@ -102,6 +108,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     private static final String LIVE_TEXT = "live end to end, its files' text";
     private static final String TEXT_DELAY = "live end to end, seconds from import to text searchable, p";
     private static final String STEADY_TEXT_DELAY = "live end to end, steady import, seconds from import to text searchable, p";
+    private static final String AFTER_IMPORT = "live, text after the import, its import stage";
+    private static final String AFTER_INDEX = "live, text after the import, its metadata index stage";
+    private static final String AFTER_TEXT = "live, text after the import, its files' text catching up";
 
     private static final String SUSTAINED = ", sustained";
     private static final String DEAD_LETTERED = ", dead-lettered";
@@ -153,6 +162,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                 live(round, documents.size(), withText, stores, mongo, search, 0);
                 if (steadyImportRate > 0) {
                     live(round, documents.size(), withText, stores, mongo, search, steadyImportRate);
+                }
+                if (textAfterImport) {
+                    textAfterImport(round, documents.size(), withText, stores, mongo, search);
                 }
             }
             dropDatabases(mongo);
@@ -255,26 +267,14 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     private void live(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search,
             int generateRate) throws Exception {
         String kind = generateRate > 0 ? "steady" : "live"; // index prefixes apart: templates of overlapping patterns clash
-        String tag = round + "-" + runId + "-" + kind;
-        String topology = LiveTopology.file("bench-" + tag, repository()).toString();
-        stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic());
-        dropDatabases(mongo);
-        String liveDb = database("bench_" + kind, round);
-        IndexNames liveIndices = indices(kind + "-");
-        search.indices(liveIndices).deleteAll();
+        LiveRepository live = liveRepository(round, kind, n, stores, mongo, search);
         quiet.settle();
-        try (MeasuredJob liveImport = submit(stores, LIVE_IMPORT, Step.IMPORT, "--group-id", "bench-live-import-" + tag,
-                    "--mongodb-database", liveDb, "--topology", topology);
-                MeasuredJob liveIndex = submit(stores, LIVE_INDEX, Step.INDEX, "--index-group-id", "bench-live-index-" + tag,
-                        "--index-prefix", liveIndices.prefix(), "--topology", topology, "--file-text", "none",
-                        "--mongodb-database", liveDb);
-                MeasuredJob liveText = submit(stores, LIVE_TEXT, Step.INDEX, "--index-group-id", "bench-live-text-" + tag,
-                        "--index-prefix", liveIndices.prefix(), "--topology", topology, "--file-text", "only",
-                        "--mongodb-database", liveDb)) {
-            Through imported = liveImport.through(Progress.startingNow(n), () -> count(mongo, liveDb));
-            Through indexed = new Through(LIVE_INDEX, Progress.startingNow(n), () -> esCount(stores, liveIndices),
-                    () -> liveImport.deadLetters().count() + liveIndex.deadLetters().count());
-            Through texts = Through.stored(LIVE_TEXT, Progress.startingNow(withText), () -> fileTexts(stores, liveIndices));
+        try (MeasuredJob liveImport = live.importJob(stores, LIVE_IMPORT);
+                MeasuredJob liveIndex = live.indexJob(stores, LIVE_INDEX, IndexSettings.FileText.none);
+                MeasuredJob liveText = live.indexJob(stores, LIVE_TEXT, IndexSettings.FileText.only)) {
+            Through imported = live.imported(liveImport, mongo);
+            Through indexed = live.indexed(liveImport, liveIndex, stores);
+            Through texts = live.texts(liveText, withText, stores);
             generate(generateRate);
             polling.untilThrough(List.of(imported, indexed, texts), () -> { });
             if (generateRate == 0) {
@@ -292,6 +292,93 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             for (MeasuredJob job : List.of(liveImport, liveIndex, liveText)) {
                 flink.cancel(job.id(), CANCEL_TIMEOUT);
             }
+        }
+    }
+
+    /**
+     * A live repository whose files' text is read only once its import and metadata index are through: the import and
+     * that index next to the metadata profile's of the round, the live profile's work on the import's path without
+     * the text's beside it (a text job on hosts of its own; this machine has none to give it), then the text job
+     * catching up on the imported topic with the machine to itself.
+     */
+    private void textAfterImport(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search)
+            throws Exception {
+        LiveRepository live = liveRepository(round, "after", n, stores, mongo, search);
+        quiet.settle();
+        try (MeasuredJob liveImport = live.importJob(stores, AFTER_IMPORT);
+                MeasuredJob liveIndex = live.indexJob(stores, AFTER_INDEX, IndexSettings.FileText.none)) {
+            Through imported = live.imported(liveImport, mongo);
+            Through indexed = live.indexed(liveImport, liveIndex, stores);
+            generate(0);
+            polling.untilThrough(List.of(imported, indexed), () -> { });
+            record(imported);
+            record(indexed);
+            flink.cancel(liveImport.id(), CANCEL_TIMEOUT);
+            flink.cancel(liveIndex.id(), CANCEL_TIMEOUT);
+        }
+        quiet.settle();
+        try (MeasuredJob text = live.indexJob(stores, AFTER_TEXT, IndexSettings.FileText.only)) {
+            record(poll(live.texts(text, withText, stores)));
+            flink.cancel(text.id(), CANCEL_TIMEOUT);
+        }
+    }
+
+    /** A pass's live repository, on fresh topics, a database and indices of its {@code kind}. */
+    private LiveRepository liveRepository(int round, String kind, long n, Stores stores, MongoClient mongo,
+            SearchEngine search) throws Exception {
+        String tag = round + "-" + runId + "-" + kind;
+        stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic());
+        dropDatabases(mongo);
+        LiveRepository live = new LiveRepository(tag, LiveTopology.file("bench-" + tag, repository()).toString(),
+                database("bench_" + kind, round), indices(kind + "-"), n);
+        search.indices(live.indices()).deleteAll();
+        return live;
+    }
+
+    /** A live repository of a pass: its topology file, database and indices, and its jobs' measures. */
+    private final class LiveRepository {
+
+        private final String tag;
+        private final String topology;
+        private final String database;
+        private final IndexNames indices;
+        private final long documents;
+
+        LiveRepository(String tag, String topology, String database, IndexNames indices, long documents) {
+            this.tag = tag;
+            this.topology = topology;
+            this.database = database;
+            this.indices = indices;
+            this.documents = documents;
+        }
+
+        IndexNames indices() {
+            return indices;
+        }
+
+        MeasuredJob importJob(Stores stores, String what) throws Exception {
+            return submit(stores, what, Step.IMPORT, "--group-id", "bench-live-import-" + tag, "--mongodb-database",
+                    database, "--topology", topology);
+        }
+
+        /** An index job of the metadata alone ({@code none}) or of the files' text alone ({@code only}). */
+        MeasuredJob indexJob(Stores stores, String what, IndexSettings.FileText fileText) throws Exception {
+            return submit(stores, what, Step.INDEX, "--index-group-id", "bench-live-index-" + fileText + "-" + tag,
+                    "--index-prefix", indices.prefix(), "--topology", topology, "--file-text", fileText.name(),
+                    "--mongodb-database", database);
+        }
+
+        Through imported(MeasuredJob importJob, MongoClient mongo) {
+            return importJob.through(Progress.startingNow(documents), () -> count(mongo, database));
+        }
+
+        Through indexed(MeasuredJob importJob, MeasuredJob indexJob, Stores stores) {
+            return new Through(indexJob.what(), Progress.startingNow(documents), () -> esCount(stores, indices),
+                    () -> importJob.deadLetters().count() + indexJob.deadLetters().count());
+        }
+
+        Through texts(MeasuredJob textJob, long withText, Stores stores) {
+            return Through.stored(textJob.what(), Progress.startingNow(withText), () -> fileTexts(stores, indices));
         }
     }
 
@@ -585,6 +672,16 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                         : String.format(Locale.ROOT, "| — the same, the documents generated at %,d a second | %.1f s / %.1f s "
                         + "| | | | | |", steadyImportRate, median(samples.get(STEADY_TEXT_DELAY + "50")),
                         median(samples.get(STEADY_TEXT_DELAY + "95"))),
+                textAfterImport ? String.join("\n",
+                        row("live profile, its text after the import (as a text job on hosts of its own would leave the "
+                                + "import's cores): its import stage", AFTER_IMPORT, "metadata profile's, same round",
+                                END_TO_END_IMPORT, 0.9),
+                        row("— its metadata index stage", AFTER_INDEX, "metadata profile's, same round",
+                                END_TO_END_INDEX, 0.9),
+                        String.format(Locale.ROOT, "| — then its files' text catching up, the machine to itself | %s "
+                                + "(%,.0f a core sustained) | | | | | |", rates(AFTER_TEXT),
+                                median(samples.get(AFTER_TEXT + SUSTAINED)) / cores()))
+                        : "| live profile, its text after the import | not measured (no --text-after-import) | | | | | |",
                 String.format(Locale.ROOT, "| generate job (into Kafka), whole run | %,.0f | | | | | |",
                         median(samples.get(GENERATE_JOB))), "");
         Files.writeString(results.folder.resolve("pipeline.md"), table);

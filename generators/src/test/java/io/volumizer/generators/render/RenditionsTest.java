@@ -284,8 +284,8 @@ class RenditionsTest {
             var plain = new org.apache.pdfbox.pdmodel.font.PDType1Font(dictionary);
             var known = SharedFonts.KnownGlyphs.of(new org.apache.pdfbox.pdmodel.font.PDType1Font(dictionary));
             assertThat(known).isInstanceOf(SharedFonts.KnownGlyphs.class);
-            for (int round = 0; round < 2; round++) { // read, then known
-                for (var glyphs : glyphLists) {
+            for (var glyphs : glyphLists) {
+                for (int round = 0; round < 2; round++) { // read, then known
                     for (int code = -1; code <= 256; code++) {
                         assertThat(known.getWidth(code)).as("width of %d", code).isEqualTo(plain.getWidth(code));
                         assertThat(known.toUnicode(code, glyphs)).as("unicode of %d", code)
