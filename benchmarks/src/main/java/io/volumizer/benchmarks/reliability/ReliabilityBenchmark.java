@@ -50,6 +50,7 @@ import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.conventions.ConsumerGroups;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
 import io.volumizer.options.steps.IndexSettings;
@@ -132,8 +133,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                         Fault.TWO_OUTAGES, Fault.BACKLOG),
                 on(Topology.LIVE_FILE_TEXT, Fault.TASKMANAGER_KILLED, Fault.ELASTICSEARCH_DOWN, Fault.TWO_OUTAGES,
                         Fault.BACKLOG),
-                on(Topology.LIVE_TEXT_JOB, Fault.TASKMANAGER_KILLED, Fault.ELASTICSEARCH_DOWN, Fault.TWO_OUTAGES,
-                        Fault.BACKLOG))
+                on(Topology.LIVE_TEXT_JOB, Fault.TASKMANAGER_KILLED, Fault.JOBMANAGER_KILLED,
+                        Fault.ELASTICSEARCH_DOWN, Fault.TWO_OUTAGES, Fault.BACKLOG))
                 .flatMap(List::stream).toList();
         /** {@code bench fuzz}: the clean baseline, then the same run fuzzed. */
         static final List<Scenario> FUZZING = List.of(new Scenario(Fault.CLEAN, Topology.IMPORT_AND_INDEX),
@@ -246,7 +247,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         private final GeneratorSettings settings;
         private final PipelineOptions options;
         private final List<String> jobs = new ArrayList<>();
-        /** The scenario's jobs by name: a step's id, or {@link #FILE_TEXT_JOB}. */
+        /** The scenario's jobs by name: a step's id, or the files' text's consumer group for its index job of it. */
         private final Map<String, Submission> submitted = new LinkedHashMap<>();
         /** Each submission's job now: the one submitted, recovered or resumed last. */
         private final Map<String, String> running = new LinkedHashMap<>();
@@ -369,21 +370,22 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             List<String> importArgs = Options.with(options, "--group-id", group);
             importArgs.addAll(importOptions);
             switch (scenario.topology) {
-                case IMPORT_AND_INDEX, LIVE_FILE_TEXT -> submit(Step.IMPORT_AND_INDEX, importArgs);
+                case IMPORT_AND_INDEX, LIVE_FILE_TEXT -> add(Step.IMPORT_AND_INDEX, importArgs);
                 case SEPARATE_JOBS -> {
-                    submit(Step.IMPORT, importArgs);
-                    submit(Step.INDEX, Options.with(options, "--index-group-id", group + "-index"));
+                    add(Step.IMPORT, importArgs);
+                    add(Step.INDEX, Options.with(options, "--index-group-id", group + "-index"));
                 }
                 case LIVE_TEXT_JOB -> {
-                    submit(Step.IMPORT, importArgs);
-                    submit(Step.INDEX, Options.with(options, "--index-group-id", group + "-index", "--file-text",
+                    add(Step.IMPORT, importArgs);
+                    add(Step.INDEX, Options.with(options, "--index-group-id", group + "-index", "--file-text",
                             IndexSettings.FileText.none.name()));
-                    submitted.put(FILE_TEXT_JOB, new Submission(Step.INDEX, Options.with(options, "--index-group-id",
-                            group + "-file-text", "--file-text", IndexSettings.FileText.only.name())));
+                    String fileText = ConsumerGroups.FILE_TEXT;
+                    submitted.put(fileText, new Submission(Step.INDEX, Options.with(options, "--index-group-id",
+                            group + "-" + fileText, "--file-text", IndexSettings.FileText.only.name())));
                 }
                 case CSV_IMPORT -> {
-                    submit(Step.IMPORT_AND_INDEX, importArgs);
-                    submit(Step.IMPORT_CSV, Options.with(options, "--repository", settings.repository(), "--path",
+                    add(Step.IMPORT_AND_INDEX, importArgs);
+                    add(Step.IMPORT_CSV, Options.with(options, "--repository", settings.repository(), "--path",
                             exportCsv().toString()));
                     new ThrottleSettings(options.kafka.clientProperties(), options.registry.url, options.controlTopic(),
                             options.topicSettings).change(Step.IMPORT_CSV.id(),
@@ -395,8 +397,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             }
         }
 
-        /** A job of the step, named after it. */
-        private void submit(Step step, List<String> args) {
+        /** A job of the step to submit, named after it. */
+        private void add(Step step, List<String> args) {
             submitted.put(step.id(), new Submission(step, args));
         }
 
@@ -416,7 +418,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             flink.awaitState(job, "RUNNING", Duration.ofMinutes(2));
         }
 
-        /** Each step stopped with a savepoint for the outage, then resumed from it with the options it ran with. */
+        /** Each job stopped with a savepoint for the outage, then resumed from it with the options it ran with. */
         private void pause() throws Exception {
             Map<String, String> savepoints = new LinkedHashMap<>();
             for (Map.Entry<String, String> job : running.entrySet()) {
@@ -430,7 +432,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             }
         }
 
-        /** After the JobManager was lost with the jobs: each step resumed from its newest checkpoint, as a user would. */
+        /** After the JobManager was lost with the jobs: each job resumed from its newest checkpoint, as a user would. */
         private void recover() {
             for (Map.Entry<String, Submission> submission : submitted.entrySet()) {
                 List<String> args = new ArrayList<>(List.of("job", "recover", "--json", submission.getValue().step().id()));
@@ -535,7 +537,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             OptionalLong intoIndex = indexed.reached(expected.size());
             Double docsPerSecond = intoMongo.isEmpty() || intoIndex.isEmpty() ? null : expected.size() * 1000.0
                     / (Math.max(intoMongo.getAsLong(), intoIndex.getAsLong()) - (submittedAt - started));
-            ImportedTopic importedTopic = scenario.topology == Topology.SEPARATE_JOBS ? importedTopic(stores) : null;
+            ImportedTopic importedTopic = scenario.topology == Topology.SEPARATE_JOBS
+                    || scenario.topology == Topology.LIVE_TEXT_JOB ? importedTopic(stores) : null;
             // The index was refreshed by its audit above.
             FileTexts fileTexts = scenario.topology.live() ? new FileTexts(texts, textsIndexed(stores),
                     collection.countDocuments(Filters.exists(DocumentFields.FILE_TEXT))) : null;
@@ -625,9 +628,6 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     /** A job of a scenario's: the step it runs, and the options it was submitted with (and is resumed with). */
     private record Submission(Step step, List<String> args) {
     }
-
-    /** The name of a live repository's job of its files' text alone, beside the index step's job of the metadata. */
-    private static final String FILE_TEXT_JOB = "file-text";
 
     /** The imported topic: its committed records, and how many documents they are about. */
     record ImportedTopic(long records, long documents) {
@@ -744,20 +744,23 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
     /** The jobs of a row, and what they carried besides the documents. */
     private static String jobs(Row row) {
-        if (row.importedTopic() != null) {
-            return String.format(Locale.ROOT, "import, index (imported topic: %,d records of %,d documents)",
-                    row.importedTopic().records(), row.importedTopic().documents());
+        String importedTopic = row.importedTopic() == null ? "" : String.format(Locale.ROOT,
+                "imported topic: %,d records of %,d documents", row.importedTopic().records(), row.importedTopic().documents());
+        if (row.jobs().equals(Topology.SEPARATE_JOBS.name())) {
+            return "import, index (" + importedTopic + ")";
         }
         if (row.jobs().equals(Topology.CSV_IMPORT.name())) {
             return String.format(Locale.ROOT, "import-csv (the run's export, at %,.0f docs/s) beside import-and-index",
                     CSV_DOCS_PER_SECOND);
         }
-        String fileTexts = row.fileTexts() == null ? "" : " (" + row.fileTexts().describe() + ")";
+        String fileTexts = row.fileTexts() == null ? "" : row.fileTexts().describe();
         if (row.jobs().equals(Topology.LIVE_FILE_TEXT.name())) {
-            return "import-and-index, one live repository" + fileTexts;
+            return "import-and-index, one live repository (" + fileTexts + ")";
         }
         if (row.jobs().equals(Topology.LIVE_TEXT_JOB.name())) {
-            return "import, index --file-text none, index --file-text only, one live repository" + fileTexts;
+            return String.format(Locale.ROOT, "import, index --file-text %s, index --file-text %s, one live repository "
+                    + "(%s%s)", IndexSettings.FileText.none, IndexSettings.FileText.only, fileTexts,
+                    importedTopic.isEmpty() ? "" : "; " + importedTopic);
         }
         return "import-and-index";
     }
