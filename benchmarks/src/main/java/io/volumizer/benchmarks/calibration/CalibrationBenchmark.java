@@ -461,8 +461,7 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
         DocumentEvent document = event.getDocument();
         ImportedEvent.Builder written = ImportedEvent.newBuilder(event)
                 .setDocument(DocumentEvent.newBuilder(document).setRepository(repository).build());
-        if (profile == IndexProfile.LIVE && document.getBlob() != null
-                && FileText.readable(document.getBlob().getMimeType())) {
+        if (profile == IndexProfile.LIVE && FileText.readable(document.getBlob())) {
             written.setFileText(FileText.extract(fileBytes(event), document.getBlob().getMimeType(),
                     indexSettings.fileTextMaxChars, indexSettings.fileTextMaxMemory));
         }

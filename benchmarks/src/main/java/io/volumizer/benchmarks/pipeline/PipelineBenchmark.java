@@ -152,7 +152,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         figures.put("rounds", rounds);
         figures.put(HIT_RATIO_BOUND, hitRatioBound(generated));
         long withText = generated.stream()
-                .filter(document -> document.getBlob() != null && FileText.readable(document.getBlob().getMimeType())).count();
+                .filter(document -> FileText.readable(document.getBlob())).count();
         figures.put("documents with a file's text", withText);
         try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodb.uri);
              SearchEngine search = SearchEngines.open(pipeline.search)) {
@@ -241,9 +241,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                 MeasuredJob e2eIndex = submit(stores, END_TO_END_INDEX, Step.INDEX, "--index-group-id",
                         "bench-e2e-index-" + tag, "--index-prefix", indices("e2e-").prefix())) {
             Through imported = e2eImport.through(Progress.startingNow(n), () -> count(mongo, endToEndDb));
-            // A document the import dead-lettered never reaches the index stage: it is through that stage too.
-            Through indexed = new Through(END_TO_END_INDEX, Progress.startingNow(n), () -> esCount(stores, indices("e2e-")),
-                    () -> e2eImport.deadLetters().count() + e2eIndex.deadLetters().count());
+            Through indexed = e2eIndex.throughAfter(e2eImport, Progress.startingNow(n), () -> esCount(stores, indices("e2e-")));
             generate(0);
             polling.untilThrough(List.of(imported, indexed), () -> { });
             // The index stage reads what the import committed at its last checkpoint, so it follows in bursts and
@@ -373,8 +371,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         }
 
         Through indexed(MeasuredJob importJob, MeasuredJob indexJob, Stores stores) {
-            return new Through(indexJob.what(), Progress.startingNow(documents), () -> esCount(stores, indices),
-                    () -> importJob.deadLetters().count() + indexJob.deadLetters().count());
+            return indexJob.throughAfter(importJob, Progress.startingNow(documents), () -> esCount(stores, indices));
         }
 
         Through texts(MeasuredJob textJob, long withText, Stores stores) {
@@ -402,6 +399,14 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         /** What the job has taken through: the documents {@code stored} and those it dead-lettered. */
         Through through(Progress progress, LongSupplier stored) {
             return new Through(what, progress, stored, deadLetters::count);
+        }
+
+        /**
+         * What the job has taken through of what {@code upstream} passed on: a document the upstream job dead-lettered
+         * never reaches this one, so it is through this stage too.
+         */
+        Through throughAfter(MeasuredJob upstream, Progress progress, LongSupplier stored) {
+            return new Through(what, progress, stored, () -> upstream.deadLetters().count() + deadLetters.count());
         }
 
         @Override

@@ -494,7 +494,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         /** The good documents with a file whose text the index reads: each must end with its text in both stores. */
         private long readableFiles(BadInput.Injected bad) {
             return generated.stream().filter(d -> !bad.replacedIds().contains(d.getId()))
-                    .filter(d -> d.getBlob() != null && FileText.readable(d.getBlob().getMimeType())).count();
+                    .filter(d -> FileText.readable(d.getBlob())).count();
         }
 
         private Row audit(Stores stores, MongoCollection<Document> collection, SearchEngine search,

@@ -21,6 +21,7 @@ import org.apache.poi.xwpf.extractor.XWPFWordExtractor;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 
 import io.volumizer.generators.BlobKey;
+import io.volumizer.schemas.event.BlobRef;
 
 /**
  * The text inside a document's file, read from its bytes by the libraries that parse those formats (PDFBox for
@@ -37,6 +38,11 @@ public final class FileText {
     /** Whether text can be read from files of this type. */
     public static boolean readable(String mimeType) {
         return PDF.equals(mimeType) || DOCX.equals(mimeType);
+    }
+
+    /** Whether a document's file (null: it has none) is one text can be read from. */
+    public static boolean readable(BlobRef blob) {
+        return blob != null && readable(blob.getMimeType());
     }
 
     /** All of the file's text: {@link #extract(byte[], String, int, long)} without limits. */

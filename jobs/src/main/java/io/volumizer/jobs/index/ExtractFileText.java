@@ -105,7 +105,7 @@ final class ExtractFileText extends RichFlatMapFunction<ImportedEvent, ImportedE
     public void flatMap(ImportedEvent event, Collector<ImportedEvent> out) throws InterruptedException {
         BlobRef blob = event.getDocument().getBlob();
         String repository = event.getDocument().getRepository();
-        if (blob == null || event.getDocument().getOperation() == Operation.DELETE || !FileText.readable(blob.getMimeType())
+        if (!FileText.readable(blob) || event.getDocument().getOperation() == Operation.DELETE
                 || layouts.getOrDefault(repository, IndexLayout.TEMPLATE).profile() != IndexProfile.LIVE) {
             return;
         }
