@@ -80,7 +80,6 @@ public final class DocumentFields {
         }
     }
 
-    /** Fields of {@link #ORIGIN}. */
     /** Fields of {@link #FILE_TEXT} in MongoDB. */
     public static final class FileText {
         /** The document's version whose file the text was read from: the text of another version is not its own. */
@@ -91,6 +90,7 @@ public final class DocumentFields {
         }
     }
 
+    /** Fields of {@link #ORIGIN}. */
     public static final class Origin {
         public static final String SOURCE = "source";
         public static final String SEED = "seed";

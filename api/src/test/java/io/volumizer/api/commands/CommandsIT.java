@@ -70,6 +70,7 @@ class CommandsIT {
     private final LocalServices services = LocalServices.ofThisCheckout();
     private PipelineRun it;
     private Commands commands;
+    private CommandAwait awaitCommand;
     private SearchEngine search;
     private MongoCollection<Document> documents;
 
@@ -79,6 +80,7 @@ class CommandsIT {
         search = SearchEngines.open(it.pipeline.search);
         commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
                 search, it.pipeline.indices(), it.args(), it.pipeline.kafka.clientProperties());
+        awaitCommand = new CommandAwait(commands, LONG);
         documents = it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(it.repository);
         long total = it.generated(CUSTOMERS, STATEMENTS).size();
         it.generate(CUSTOMERS, STATEMENTS);
@@ -101,9 +103,9 @@ class CommandsIT {
 
         String id = commands.reindex(it.repository, List.of("--range-size", "100", "--read-batch-size", "25",
                 "--max-docs-per-second", "150"));
-        awaitStatus(id, s -> s.path("ranges").path("processed").asLong() >= 2, "ranges read");
+        awaitCommand.status(id, s -> s.path("ranges").path("processed").asLong() >= 2, "ranges read");
         it.generate(CUSTOMERS + 10, STATEMENTS, "--from-customer", Integer.toString(CUSTOMERS));
-        JsonNode status = awaitEnd(id);
+        JsonNode status = awaitCommand.end(id);
 
         long total = it.generated(CUSTOMERS + 10, STATEMENTS).size();
         assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
@@ -128,12 +130,12 @@ class CommandsIT {
         store.state(reader, CommandStore.State.RUNNING, Updates.set(CommandStore.SELECTION_INDEX, before));
         String id = commands.reindex(it.repository, List.of("--range-size", "50", "--read-batch-size", "10",
                 "--max-docs-per-second", "100", "--delete-old"));
-        awaitStatus(id, s -> s.path("ranges").path("processed").asLong() >= 3, "ranges read");
+        awaitCommand.status(id, s -> s.path("ranges").path("processed").asLong() >= 3, "ranges read");
 
         services.kill("flink-taskmanager");
         services.start("flink-taskmanager");
 
-        JsonNode status = awaitEnd(id);
+        JsonNode status = awaitCommand.end(id);
         assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
         assertThat(PipelineRun.FLINK.exceptions(status.path("jobId").asText())).as("the job lost its tasks").isNotEmpty();
         assertThat(it.elasticsearchCount()).isEqualTo(it.mongoCount());
@@ -148,7 +150,7 @@ class CommandsIT {
         String before = indices.current(it.repository).orElseThrow();
         String id = commands.reindex(it.repository, List.of("--range-size", "100", "--fail-range", "2"));
 
-        JsonNode failed = awaitEnd(id);
+        JsonNode failed = awaitCommand.end(id);
         assertThat(failed.path("state").asText()).isEqualTo("FAILED");
         assertThat(failed.path("ranges").path("failed").asLong()).isEqualTo(1);
         assertThat(failed.path("ranges").path("failedRanges").get(0).path("index").asInt()).isEqualTo(2);
@@ -158,7 +160,7 @@ class CommandsIT {
         assertThatThrownBy(() -> commands.resume(id)).isInstanceOf(CommandRefusedException.class);
 
         commands.retry(id);
-        JsonNode retried = awaitEnd(id);
+        JsonNode retried = awaitCommand.end(id);
         assertThat(retried.path("state").asText()).isEqualTo("COMPLETED");
         assertThat(retried.path("ranges").path("failed").asLong()).isZero();
         assertThat(retried.path("ranges").path("processed").asLong()).isEqualTo(retried.path("ranges").path("total").asLong());
@@ -170,7 +172,7 @@ class CommandsIT {
     void anAbortedReindexResumesWhereItStoppedAndASecondOneIsRefusedMeanwhile() throws Exception {
         String id = commands.reindex(it.repository, List.of("--range-size", "50", "--read-batch-size", "10",
                 "--max-docs-per-second", "100"));
-        JsonNode running = awaitStatus(id, s -> s.path("ranges").path("processed").asLong() >= 2, "ranges read");
+        JsonNode running = awaitCommand.status(id, s -> s.path("ranges").path("processed").asLong() >= 2, "ranges read");
         Map<String, String> ofTheJob = Map.of("job_id", running.path("jobId").asText(), "stage", "reindex");
         PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
         assertThat(scrape.sum(MetricNames.prometheusName(MetricNames.RANGES_DONE), ofTheJob)).as("ranges done, as scraped")
@@ -188,7 +190,7 @@ class CommandsIT {
         long rangesBefore = aborted.path("ranges").path("processed").asLong();
 
         commands.resume(id);
-        JsonNode resumed = awaitEnd(id);
+        JsonNode resumed = awaitCommand.end(id);
         assertThat(resumed.path("state").asText()).isEqualTo("COMPLETED");
         assertThat(resumed.path("ranges").path("total").asLong()).isGreaterThan(rangesBefore);
         assertThat(it.elasticsearchCount()).isEqualTo(it.mongoCount());
@@ -205,7 +207,7 @@ class CommandsIT {
 
         String id = commands.bulk(it.repository, "setProperties", Map.of("type", "Statement", "state", state), false,
                 JSON.createObjectNode().set("properties", JSON.createObjectNode().put("reviewed", "yes")).get("properties"));
-        JsonNode status = awaitEnd(id);
+        JsonNode status = awaitCommand.end(id);
         assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
         assertThat(status.path("selectionRead").asText()).as("how " + search.name() + " reads a selection")
                 .isEqualTo((search.name().equals(SearchOptions.Engine.opensearch.name())
@@ -246,7 +248,7 @@ class CommandsIT {
 
         String id = commands.bulk(it.repository, "setProperties", Map.of("type", "Statement", "state", state), false,
                 JSON.createObjectNode().set("properties", JSON.createObjectNode().put("reviewed", "later")).get("properties"));
-        JsonNode waiting = awaitEnd(id);
+        JsonNode waiting = awaitCommand.end(id);
         assertThat(waiting.path("state").asText()).as(waiting.toString()).isEqualTo("WAITING_FOR_IMPORT");
         assertThat(waiting.path("message").asText()).contains("bin/volumizer job resume import");
         assertThat(waiting.path("processed").asLong()).isEqualTo(selected);
@@ -256,7 +258,7 @@ class CommandsIT {
                 Step.IMPORT_AND_INDEX.id())).isZero();
         PipelineRun.FLINK.jobs().stream().filter(job -> job.path("state").asText().equals("RUNNING")
                 && job.path("name").asText().endsWith(" it-commands-" + it.run)).forEach(job -> it.adopt(job.path("jid").asText()));
-        JsonNode completed = awaitStatus(id, s -> s.path("state").asText().equals("COMPLETED"), "COMPLETED");
+        JsonNode completed = awaitCommand.status(id, s -> s.path("state").asText().equals("COMPLETED"), "COMPLETED");
         assertThat(completed.path("applied").asLong()).isEqualTo(selected)
                 .isEqualTo(documents.countDocuments(Filters.eq("properties.reviewed", "later")));
         assertThat(waiting.path("indexed").asLong()).as("nothing indexed while the import waited").isZero();
@@ -346,23 +348,5 @@ class CommandsIT {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** Until the command has ended, or waits for an import to apply its changes. */
-    private JsonNode awaitEnd(String commandId) throws Exception {
-        return awaitStatus(commandId, s -> !List.of("SCHEDULED", "RUNNING", "APPLYING").contains(s.path("state").asText()),
-                "the end");
-    }
-
-    private JsonNode awaitStatus(String commandId, java.util.function.Predicate<JsonNode> reached, String what)
-            throws Exception {
-        long deadline = System.nanoTime() + LONG.toNanos();
-        ObjectNode status = commands.status(commandId);
-        while (!reached.test(status)) {
-            assertThat(System.nanoTime()).as("command " + commandId + " waiting for " + what + ": " + status).isLessThan(deadline);
-            Thread.sleep(250);
-            status = commands.status(commandId);
-        }
-        return status;
     }
 }

@@ -31,8 +31,9 @@ public final class ReindexOptions extends CommandStepOptions {
     @Option(names = "--delete-old", description = "Delete the index the alias leaves, once it moved (default: kept, for a rollback).")
     public boolean deleteOld;
 
-    @Option(names = "--catch-up-margin", defaultValue = "PT1M", description = "How far before the newest imported document the catch-up reads from: "
-            + "longer than a batch takes to reach MongoDB and than the TaskManagers' clocks differ (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--catch-up-margin", defaultValue = "PT1M", description = "How far before the reindex's start the "
+            + "catch-up reads what was imported since: longer than a batch takes to reach "
+            + "MongoDB and than the TaskManagers' clocks differ (default: ${DEFAULT-VALUE}).")
     public Duration catchUpMargin;
 
     @Option(names = "--fail-range", defaultValue = "-1", hidden = true, description = "Fails the range of this index (a test's fault).")

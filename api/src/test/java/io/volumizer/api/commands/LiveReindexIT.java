@@ -1,0 +1,142 @@
+package io.volumizer.api.commands;
+
+import static io.volumizer.jobs.testing.PipelineRun.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.bson.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+
+import io.volumizer.generators.render.FileText;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.ops.metrics.PrometheusScrape;
+import io.volumizer.ops.throttle.ThrottleSettings;
+import io.volumizer.ops.throttle.ThrottleSettings.Change;
+import io.volumizer.options.conventions.MetricNames;
+import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.event.DocumentEvent;
+import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.SearchEngine;
+import io.volumizer.stores.search.SearchEngines;
+
+/**
+ * A reindex of a live repository while its text job writes: a document the reindex read before its text was stored
+ * gets its text in the new index all the same (the reindex reads the file of a document it finds without one), so
+ * no text is lost with the old index.
+ */
+class LiveReindexIT {
+
+    /** The one repository of the test's topology: of the live profile, every document routed to it. */
+    private static final String LIVE = "live";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int CUSTOMERS = 20;
+    private static final int STATEMENTS = 6;
+    private static final Duration LONG = Duration.ofMinutes(4);
+
+    private PipelineRun it;
+    private SearchEngine search;
+    private Commands commands;
+    private CommandAwait awaitCommand;
+
+    @BeforeEach
+    void configure(@TempDir Path folder) throws IOException {
+        Path topology = Files.writeString(folder.resolve("live.yaml"),
+                "repositories:\n  " + LIVE + ": {profile: live}\nrouting:\n  - to: " + LIVE + "\n");
+        it = new PipelineRun("--topology=" + topology);
+        search = SearchEngines.open(it.pipeline.search);
+        commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo,
+                it.pipeline.mongodb.database), search, it.pipeline.indices(), it.args(), it.pipeline.kafka.clientProperties());
+        awaitCommand = new CommandAwait(commands, LONG);
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        try {
+            it.stores.reset(LIVE);
+        } finally {
+            search.close();
+            it.close(); // cancels the jobs
+        }
+    }
+
+    @Test
+    void textsStoredAfterTheReindexReadTheirDocumentsAreInTheNewIndex() throws Exception {
+        List<DocumentEvent> generated = it.generated(CUSTOMERS, STATEMENTS);
+        List<DocumentEvent> readable = generated.stream().filter(d -> FileText.readable(d.getBlob())).toList();
+        long total = generated.size();
+        it.submit(Step.IMPORT, it.args("--group-id", "it-import-" + it.run), null);
+        it.submit(Step.INDEX, it.args("--index-group-id", "it-index-" + it.run, "--file-text", "none"), null);
+        it.generate(CUSTOMERS, STATEMENTS);
+        await("documents in MongoDB", () -> collection().countDocuments(), total, LONG);
+        await("documents in Elasticsearch", () -> it.stores.elasticsearchCount(LIVE), total, LONG);
+        String before = search.indices(it.pipeline.indices()).current(LIVE).orElseThrow();
+
+        // The reindex reads statements, without their text yet, then waits (paused) while the text job stores and
+        // indexes every text: into MongoDB and the old index only, where the alias still points. Its catch-up reads
+        // from a second before its start: it takes nothing imported before again.
+        String id = commands.reindex(LIVE, List.of("--range-size", "20", "--read-batch-size", "10",
+                "--max-docs-per-second", "20", "--catch-up-margin", "PT1S"));
+        String generation = awaitCommand.status(id, s -> s.hasNonNull("index"), "its new index").path("index").asText();
+        await("statements in the new index", () -> Math.min(statementsIn(generation), 10), 10, LONG);
+        ThrottleSettings throttles = new ThrottleSettings(it.pipeline.kafka.clientProperties(), it.pipeline.registry.url,
+                it.pipeline.controlTopic(), it.pipeline.topicSettings);
+        throttles.change(id, new Change.Paused(true), "LiveReindexIT");
+        it.submit(Step.INDEX, it.args("--index-group-id", "it-file-text-" + it.run, "--file-text", "only"), null);
+        await("texts stored", () -> collection().countDocuments(Filters.exists(DocumentFields.FILE_TEXT)),
+                readable.size(), LONG);
+        await("texts in the old index", () -> it.stores.searchableFileTexts(it.pipeline.indices(), LIVE),
+                readable.size(), LONG);
+        JsonNode paused = commands.status(id);
+        assertThat(paused.path("state").asText()).as("still reading, paused").isEqualTo("RUNNING");
+        assertThat(search.indices(it.pipeline.indices()).current(LIVE)).as("the alias not moved yet").contains(before);
+        long readWithoutText = statementsIn(generation);
+        String reindexJob = paused.path("jobId").asText();
+        await("files the reindex read itself", () -> Math.min(extracted(reindexJob), readWithoutText), readWithoutText,
+                LONG);
+        throttles.change(id, new Change.Paused(false), "LiveReindexIT");
+
+        JsonNode status = awaitCommand.end(id);
+        assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
+        assertThat(readWithoutText).as("statements read before their text was stored").isGreaterThanOrEqualTo(10);
+        assertThat(search.indices(it.pipeline.indices()).current(LIVE)).as("the alias moved").contains(generation);
+        assertThat(it.stores.searchableFileTexts(it.pipeline.indices(), LIVE)).as("every text in the new index")
+                .isEqualTo(readable.size());
+        assertThat(it.stores.elasticsearchCount(LIVE)).isEqualTo(total);
+        assertThat(it.deadLetters()).isZero();
+    }
+
+    /** The files' texts a job read. */
+    private static long extracted(String jobId) throws IOException, InterruptedException {
+        return (long) PrometheusScrape.of(PipelineRun.FLINK_METRICS).sum(
+                MetricNames.prometheusName(MetricNames.FILE_TEXT_EXTRACTED), Map.of(MetricNames.JOB_ID_LABEL, jobId));
+    }
+
+    /** The statements a reindex wrote into {@code generation} so far. */
+    private long statementsIn(String generation) throws IOException {
+        search.indices(it.pipeline.indices()).refresh(generation);
+        ObjectNode statements = JSON.createObjectNode();
+        statements.putObject("term").put(DocumentFields.TYPE, "Statement");
+        return search.reader().count(List.of(generation), statements);
+    }
+
+    private MongoCollection<Document> collection() {
+        return it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(LIVE);
+    }
+}
