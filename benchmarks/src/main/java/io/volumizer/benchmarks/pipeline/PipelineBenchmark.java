@@ -38,6 +38,7 @@ import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.stores.CommittedRecordCount;
 import io.volumizer.ops.stores.Stores;
+import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
@@ -89,6 +90,12 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             + "import's path at its own speed, then the text's catch-up with the machine to itself.")
     boolean textAfterImport;
 
+    @Option(names = "--text-limit", defaultValue = "0", description = "Also measures a live repository whose text job "
+            + "is limited to this many documents a second (bin/volumizer throttle file-text) beside its import on the "
+            + "same cores: what an operator leaves the import when the text shares its hosts (0, the default: not "
+            + "measured).")
+    int textLimit;
+
     private static final String GENERATE_JOB = "generate job (into Kafka)";
     private static final String RAW_MONGODB = "raw MongoDB bulk upsert loop (baseline)";
     private static final String IMPORT_BY_PARENT = "import job, keyed by parent";
@@ -108,6 +115,10 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     private static final String LIVE_TEXT = "live end to end, its files' text";
     private static final String TEXT_DELAY = "live end to end, seconds from import to text searchable, p";
     private static final String STEADY_TEXT_DELAY = "live end to end, steady import, seconds from import to text searchable, p";
+    private static final String LIMITED_IMPORT = "live, text job limited, its import stage";
+    private static final String LIMITED_INDEX = "live, text job limited, its metadata index stage";
+    private static final String LIMITED_TEXT = "live, text job limited, its files' text";
+    private static final String LIMITED_TEXT_DELAY = "live, text job limited, seconds from import to text searchable, p";
     private static final String AFTER_IMPORT = "live, text after the import, its import stage";
     private static final String AFTER_INDEX = "live, text after the import, its metadata index stage";
     private static final String AFTER_TEXT = "live, text after the import, its files' text catching up";
@@ -159,9 +170,12 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             for (int round = 1; round <= rounds; round++) {
                 System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
                 round(round, documents, stores, mongo, search);
-                live(round, documents.size(), withText, stores, mongo, search, 0);
+                live(round, documents.size(), withText, stores, mongo, search, 0, 0);
                 if (steadyImportRate > 0) {
-                    live(round, documents.size(), withText, stores, mongo, search, steadyImportRate);
+                    live(round, documents.size(), withText, stores, mongo, search, steadyImportRate, 0);
+                }
+                if (textLimit > 0) {
+                    live(round, documents.size(), withText, stores, mongo, search, 0, textLimit);
                 }
                 if (textAfterImport) {
                     textAfterImport(round, documents.size(), withText, stores, mongo, search);
@@ -260,16 +274,25 @@ public final class PipelineBenchmark extends PipelineRunCommand {
      * profile's of the round, its files' text (counted searchable by {@code fileTextIndexed}) as it follows, read by
      * an index job of its own ({@code --file-text only}, the metadata's {@code none}), and the delay from a
      * document's import to its text being searchable, each percent of them ({@link Progress#delaysSeconds}). With a
-     * {@code generateRate} (docs/s, 0: none), only that delay is recorded, of documents generated at that rate.
+     * {@code generateRate} (docs/s, 0: none), only that delay is recorded, of documents generated at that rate. With a
+     * {@code textLimit} (docs/s, 0: none), the text job obeys that limit on its throttle ({@code file-text}).
      */
     private void live(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search,
-            int generateRate) throws Exception {
-        String kind = generateRate > 0 ? "steady" : "live"; // index prefixes apart: templates of overlapping patterns clash
+            int generateRate, int textLimit) throws Exception {
+        // index prefixes apart: templates of overlapping patterns clash
+        String kind = generateRate > 0 ? "steady" : textLimit > 0 ? "limited" : "live";
+        boolean limited = textLimit > 0;
         LiveRepository live = liveRepository(round, kind, n, stores, mongo, search);
+        ThrottleSettings throttles = new ThrottleSettings(pipeline.kafka.clientProperties(), pipeline.registry.url,
+                pipeline.controlTopic(), pipeline.topicSettings);
+        throttles.change(IndexSettings.FileText.THROTTLE_TARGET, new ThrottleSettings.Change.Limit(textLimit),
+                "pipeline benchmark");
         quiet.settle();
-        try (MeasuredJob liveImport = live.importJob(stores, LIVE_IMPORT);
-                MeasuredJob liveIndex = live.indexJob(stores, LIVE_INDEX, IndexSettings.FileText.none);
-                MeasuredJob liveText = live.indexJob(stores, LIVE_TEXT, IndexSettings.FileText.only)) {
+        try (MeasuredJob liveImport = live.importJob(stores, limited ? LIMITED_IMPORT : LIVE_IMPORT);
+                MeasuredJob liveIndex = live.indexJob(stores, limited ? LIMITED_INDEX : LIVE_INDEX,
+                        IndexSettings.FileText.none);
+                MeasuredJob liveText = live.indexJob(stores, limited ? LIMITED_TEXT : LIVE_TEXT,
+                        IndexSettings.FileText.only)) {
             Through imported = live.imported(liveImport, mongo);
             Through indexed = live.indexed(liveImport, liveIndex, stores);
             Through texts = live.texts(liveText, withText, stores);
@@ -282,14 +305,18 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             }
             // Percentiles of the delays of each percent of the documents (they need not grow in the import's order).
             List<Double> delays = Progress.delaysSeconds(imported.progress(), texts.progress()).stream().sorted().toList();
-            String delay = generateRate > 0 ? STEADY_TEXT_DELAY : TEXT_DELAY;
+            String delay = generateRate > 0 ? STEADY_TEXT_DELAY : limited ? LIMITED_TEXT_DELAY : TEXT_DELAY;
             sample(delay + "50", delays.get(49));
             sample(delay + "95", delays.get(94));
             System.out.printf(Locale.ROOT, "%-45s p50 %.1f s, p95 %.1f s%n", "text searchable after import"
-                    + (generateRate > 0 ? " (" + generateRate + " docs/s)" : ""), delays.get(49), delays.get(94));
+                    + (generateRate > 0 ? " (" + generateRate + " docs/s)" : limited ? " (text limited)" : ""),
+                    delays.get(49), delays.get(94));
             for (MeasuredJob job : List.of(liveImport, liveIndex, liveText)) {
                 flink.cancel(job.id(), CANCEL_TIMEOUT);
             }
+        } finally {
+            throttles.change(IndexSettings.FileText.THROTTLE_TARGET, new ThrottleSettings.Change.Limit(0),
+                    "pipeline benchmark");
         }
     }
 
@@ -677,6 +704,17 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                         : String.format(Locale.ROOT, "| — the same, the documents generated at %,d a second | %.1f s / %.1f s "
                         + "| | | | | |", steadyImportRate, median(samples.get(STEADY_TEXT_DELAY + "50")),
                         median(samples.get(STEADY_TEXT_DELAY + "95"))),
+                textLimit > 0 ? String.join("\n",
+                        row("live profile, its text job limited to " + String.format(Locale.ROOT, "%,d", textLimit)
+                                + " docs/s beside the import (bin/volumizer throttle file-text): its import stage",
+                                LIMITED_IMPORT, "metadata profile's, same round", END_TO_END_IMPORT, 0.9),
+                        row("— its metadata index stage", LIMITED_INDEX, "metadata profile's, same round",
+                                END_TO_END_INDEX, 0.9),
+                        String.format(Locale.ROOT, "| — its files' text | %s | | | | | |", rates(LIMITED_TEXT)),
+                        String.format(Locale.ROOT, "| — from a document's import to its text searchable, p50 / p95 "
+                                + "| %.1f s / %.1f s | | | | | |", median(samples.get(LIMITED_TEXT_DELAY + "50")),
+                                median(samples.get(LIMITED_TEXT_DELAY + "95"))))
+                        : "| live profile, its text job limited | not measured (no --text-limit) | | | | | |",
                 textAfterImport ? String.join("\n",
                         row("live profile, its text after the import (as a text job on hosts of its own would leave the "
                                 + "import's cores): its import stage", AFTER_IMPORT, "metadata profile's, same round",

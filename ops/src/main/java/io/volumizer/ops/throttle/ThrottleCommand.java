@@ -36,7 +36,8 @@ import picocli.CommandLine.Parameters;
  * the rate each running job achieves.
  */
 @Command(name = "throttle", mixinStandardHelpOptions = true, description = "Limits, pauses or resumes a step's jobs "
-        + "(import, index, import-and-index, generate, reindex, set-acl) or a command's while they run; with --hold-p95, keeps "
+        + "(import, index, import-and-index, generate, reindex, set-acl), the files' text's index jobs (file-text) or a "
+        + "command's while they run; with --hold-p95, keeps "
         + "setting a step's limit so that the users' p95 stays under a target; lists the throttles and the running "
         + "jobs' rates without arguments.")
 public final class ThrottleCommand implements Callable<Integer> {
@@ -49,7 +50,8 @@ public final class ThrottleCommand implements Callable<Integer> {
     @Mixin HoldOptions hold = new HoldOptions();
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "TARGET", description = "A step's id (generate, import, "
-            + "index, import-and-index, reindex, set-acl) or a reindex or setAcl command's id.")
+            + "index, import-and-index, reindex, set-acl), file-text (the index jobs of the files' text alone, "
+            + "--file-text only; a limit or pause of index holds them too) or a reindex or setAcl command's id.")
     String target;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SETTING", description = "Documents a second (shared by the "

@@ -27,6 +27,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.volumizer.options.pipeline.TopicSettings;
+import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.ThrottleSetting;
@@ -145,11 +146,13 @@ public final class ThrottleSettings {
     }
 
     /**
-     * Whether {@code target} is one a job obeys: a throttled step's id ({@link Step#throttled}) or the id of one of
-     * its commands, a reindex or a setAcl (its job obeys its own and its step's).
+     * Whether {@code target} is one a job obeys: a throttled step's id ({@link Step#throttled}), the text's index
+     * jobs' ({@link IndexSettings.FileText#THROTTLE_TARGET}), or the id of one of a step's commands, a reindex or a
+     * setAcl (its job obeys its own and its step's).
      */
     public static boolean isTarget(String target) {
-        return isStep(target) || Arrays.stream(Step.values()).anyMatch(step -> step.throttled() && step.isCommand(target));
+        return isStep(target) || IndexSettings.FileText.THROTTLE_TARGET.equals(target)
+                || Arrays.stream(Step.values()).anyMatch(step -> step.throttled() && step.isCommand(target));
     }
 
     /** Whether {@code target} is a throttled step's id. */
@@ -159,7 +162,8 @@ public final class ThrottleSettings {
 
     /** What {@link #isTarget} accepts, for an error message. */
     public static String targets() {
-        return steps() + ", or a reindex or setAcl command's id";
+        return steps() + ", " + IndexSettings.FileText.THROTTLE_TARGET + " (the index jobs of the files' text alone), "
+                + "or a reindex or setAcl command's id";
     }
 
     /** The steps whose jobs obey a throttle, for an error message. */

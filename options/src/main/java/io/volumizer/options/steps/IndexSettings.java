@@ -41,7 +41,19 @@ public final class IndexSettings {
         /** Not in this job: another reads the imported topic for it ({@code only}). */
         none,
         /** Only the files' text: this job reads the imported topic in a consumer group of its own for it. */
-        only
+        only;
+
+        /**
+         * The throttle target of the index jobs of the files' text alone ({@code only}), obeyed beside the index
+         * step's: {@code bin/volumizer throttle file-text 300} limits the reading of texts and leaves the metadata's
+         * index job alone (a pause of {@code index} still pauses both).
+         */
+        public static final String THROTTLE_TARGET = "file-text";
+    }
+
+    /** The throttle target this index job obeys beside its step's: the text's for the text's own job, else null. */
+    public String throttleTarget() {
+        return fileText == FileText.only ? FileText.THROTTLE_TARGET : null;
     }
 
     @Option(names = "--file-text", defaultValue = "branch", description = "Where live repositories' files' text is read "

@@ -18,7 +18,7 @@ import io.volumizer.schemas.registry.SchemaRegistryClient;
  * @param kafka         the client properties that reach the control topic
  * @param registryUrl   where the settings' schema is
  * @param controlTopic  the repository's control topic
- * @param targets       the keys obeyed, first first: a command's id, then its step's
+ * @param targets       the keys obeyed, first first: a command's id (or a target of the job's own), then its step's
  * @param weight        documents per record of the source
  * @param stage         the stage whose metrics tell the limit and the rate
  */
@@ -29,10 +29,13 @@ public record Throttle(Properties kafka, String registryUrl, String controlTopic
         targets = List.copyOf(targets);
     }
 
-    /** A step's throttle, or a command's ({@code commandId} not null) which its step's also reaches. */
-    public static Throttle of(PipelineOptions options, String step, String commandId, double weight, String stage) {
+    /**
+     * A step's throttle, or one of a target of its own ({@code ownTarget} not null: a command's id, or the text job's
+     * target) which its step's also reaches.
+     */
+    public static Throttle of(PipelineOptions options, String step, String ownTarget, double weight, String stage) {
         return new Throttle(options.kafka.clientProperties(), options.registry.url, options.controlTopic(),
-                commandId == null ? List.of(step) : List.of(commandId, step), weight, stage);
+                ownTarget == null ? List.of(step) : List.of(ownTarget, step), weight, stage);
     }
 
     ControlFollower follow(Consumer<Optional<ThrottleSetting>> listener) {

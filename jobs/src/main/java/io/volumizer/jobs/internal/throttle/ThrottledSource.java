@@ -36,15 +36,15 @@ public final class ThrottledSource<T, S extends SourceSplit, E> implements Sourc
     }
 
     /**
-     * {@code source}, emitting no faster than the throttle of {@code step} (and of {@code commandId}, when not null)
+     * {@code source}, emitting no faster than the throttle of {@code step} (and of {@code ownTarget}, when not null)
      * on the repository's control topic allows, each record counted as {@code weight} documents; the control topic is
      * created, compacted, if missing.
      */
     public static <T, S extends SourceSplit, E> ThrottledSource<T, S, E> of(Source<T, S, E> source,
-            PipelineOptions options, Step step, String commandId, double weight, String stage) {
+            PipelineOptions options, Step step, String ownTarget, double weight, String stage) {
         Connectors.ensureTopics(options, options.topicSettings.controlConfigs(), TopicSettings.CONTROL_PARTITIONS,
                 options.controlTopic());
-        return new ThrottledSource<>(source, Throttle.of(options, step.id(), commandId, weight, stage));
+        return new ThrottledSource<>(source, Throttle.of(options, step.id(), ownTarget, weight, stage));
     }
 
     @Override
