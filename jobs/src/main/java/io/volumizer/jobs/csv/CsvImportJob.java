@@ -67,7 +67,7 @@ public record CsvImportJob(Source<CsvRow, ?, ?> rows, int readers, ToDocuments t
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.deadletterTopic());
             return new CsvImportJob(
                     ThrottledSource.of(new CsvSource(inputs, options.splitSize),
-                            pipeline, Step.IMPORT_CSV, null, 1, MetricNames.CSV_IMPORT),
+                            options, Step.IMPORT_CSV, 1, MetricNames.CSV_IMPORT),
                     options.readers,
                     new ToDocuments(options.repository, Instant.now(), options.blobs, MongoConnection.of(pipeline),
                             pipeline.repositoryBlobStores()),

@@ -51,7 +51,7 @@ public record GenerateJob(Source<Long, ?, ?> customers, Sink<DocumentEvent> docu
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic());
             return new GenerateJob(ThrottledSource.of(customers(options.fromCustomer, options.endCustomer(),
-                            options.maxCustomersPerSecond()), pipeline, Step.GENERATE, null, options.docsPerCustomer(),
+                            options.maxCustomersPerSecond()), options, Step.GENERATE, options.docsPerCustomer(),
                             MetricNames.GENERATE),
                     Connectors.exactlyOnceSink(pipeline, Step.GENERATE, pipeline.documentsTopic(), DocumentEvent.class,
                             DocumentKeys::parentKey), options);

@@ -36,7 +36,7 @@ public record ImportJob(Source<RawRecord, ?, ?> documents, ProgressMarkWriter pr
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.importedTopic(), pipeline.deadletterTopic());
             return new ImportJob(ThrottledSource.of(Connectors.rawSource(pipeline, pipeline.documentsTopic(), options.groupId()),
-                            pipeline, Step.IMPORT, null, 1, MetricNames.IMPORT),
+                            options, Step.IMPORT, 1, MetricNames.IMPORT),
                     Connectors.progressMarks(pipeline, pipeline.documentsTopic(), options.settings.progressMarkInterval),
                     ImportStage.onMongoDb(pipeline, options.settings)
                             .readingPartitions(Connectors.partitionCount(pipeline, pipeline.documentsTopic())),

@@ -42,7 +42,7 @@ public record IndexJob(Source<RawRecord, ?, ?> imported, AvroCodec<ImportedEvent
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.importedTopic(), pipeline.deadletterTopic());
             return new IndexJob(ThrottledSource.of(Connectors.rawSource(pipeline, pipeline.importedTopic(), options.groupId()),
-                            pipeline, Step.INDEX, options.settings.throttleTarget(), 1, MetricNames.INDEX),
+                            options, Step.INDEX, 1, MetricNames.INDEX),
                     Connectors.codec(pipeline, pipeline.importedTopic(), ImportedEvent.class),
                     IndexStage.onSearchEngine(pipeline, options.settings), Connectors.deadLetterSink(pipeline, Step.INDEX));
         });

@@ -41,7 +41,7 @@ public record ImportAndIndexJob(Source<RawRecord, ?, ?> documents, ProgressMarkW
             var pipeline = options.pipeline;
             Connectors.ensureTopics(pipeline, pipeline.documentsTopic(), pipeline.deadletterTopic());
             return new ImportAndIndexJob(ThrottledSource.of(Connectors.rawSource(pipeline, pipeline.documentsTopic(),
-                            options.groupId()), pipeline, Step.IMPORT_AND_INDEX, null, 1, MetricNames.IMPORT),
+                            options.groupId()), options, Step.IMPORT_AND_INDEX, 1, MetricNames.IMPORT),
                     Connectors.progressMarks(pipeline, pipeline.documentsTopic(), options.importSettings.progressMarkInterval),
                     ImportStage.onMongoDb(pipeline, options.importSettings)
                             .readingPartitions(Connectors.partitionCount(pipeline, pipeline.documentsTopic())),

@@ -71,8 +71,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                     options.commandId, options.rangeSize, options.readBatchSize, options.maxDocsPerSecond, options.retryFailed,
                     options.failRange,
                     Backoff.DEFAULT);
-            return new ReindexJob(ThrottledSource.of(new MongoRangeSource(settings), pipeline, Step.REINDEX,
-                            options.commandId, 1, MetricNames.REINDEX),
+            return new ReindexJob(ThrottledSource.of(new MongoRangeSource(settings), options, Step.REINDEX,
+                            1, MetricNames.REINDEX),
                     IndexStage.intoGeneration(generation, pipeline, options.settings),
                     new FinishReindex(settings, new FinishReindex.Finish(generation, options.catchUpMargin,
                             options.settings.batchSize, options.deleteOld), SearchConnection.of(pipeline), codec),

@@ -99,11 +99,8 @@ public final class EndedRuns {
         boolean stoppedAtIt = "FINISHED".equals(job.path("state").asText())
                 && "COMPLETED".equals(savepoint.path("status").asText())
                 && "SYNC_SAVEPOINT".equals(savepoint.path("checkpoint_type").asText());
-        Map<String, String> parameters = new HashMap<>();
-        config.path("execution-config").path("user-config").fields()
-                .forEachRemaining(entry -> parameters.put(entry.getKey(), entry.getValue().asText()));
         return new EndedRun(job.path("jid").asText(), job.path("name").asText(), job.path("state").asText(),
                 job.path("end-time").asLong(), stoppedAtIt ? savepoint.path("external_path").asText(null) : null,
-                RunArguments.from(parameters).orElse(null));
+                FlinkSessionClient.runArguments(config).orElse(null));
     }
 }

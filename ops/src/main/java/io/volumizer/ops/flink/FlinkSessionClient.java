@@ -12,8 +12,10 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -22,6 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.options.steps.RunArguments;
 import io.volumizer.options.steps.Step;
 
 /**
@@ -148,6 +151,17 @@ public final class FlinkSessionClient {
     /** The job's configuration (GET /jobs/{id}/config): its job parameters among them. */
     public JsonNode config(String jobId) throws IOException {
         return send(request("/jobs/" + jobId + "/config").GET(), "read the configuration of job " + jobId);
+    }
+
+    /**
+     * The arguments a job was submitted with, as its job parameters recorded them ({@link RunArguments}), from its
+     * {@link #config}; empty for a job submitted otherwise.
+     */
+    public static Optional<List<String>> runArguments(JsonNode config) {
+        Map<String, String> parameters = new HashMap<>();
+        config.path("execution-config").path("user-config").fields()
+                .forEachRemaining(entry -> parameters.put(entry.getKey(), entry.getValue().asText()));
+        return RunArguments.from(parameters);
     }
 
     /** Waits until the job reaches {@code wanted}; fails fast if it ends in another terminal state. */

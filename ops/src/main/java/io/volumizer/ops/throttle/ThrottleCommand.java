@@ -1,6 +1,7 @@
 package io.volumizer.ops.throttle;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +18,7 @@ import io.volumizer.ops.throttle.hold.HoldLoop;
 import io.volumizer.ops.throttle.hold.HoldMetrics;
 import io.volumizer.ops.throttle.hold.HoldOptions;
 import io.volumizer.options.Failures;
+import io.volumizer.options.Options;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.endpoints.KafkaOptions;
@@ -128,7 +130,7 @@ public final class ThrottleCommand implements Callable<Integer> {
                 .map(job -> job.path("jid").asText()).collect(Collectors.toSet());
     }
 
-    /** Each running job of a throttled step: what it obeys and the rate its source achieves. */
+    /** Each running job of a throttled step: the settings it obeys, its own first, and the rate its source achieves. */
     private void running(Map<String, ThrottleSetting> all) {
         FlinkSessionClient client = new FlinkSessionClient(flink.rest);
         try {
@@ -139,12 +141,23 @@ public final class ThrottleCommand implements Callable<Integer> {
                     continue;
                 }
                 String id = job.path("jid").asText();
-                ThrottleSetting obeyed = all.get(step.get().id());
+                String obeyed = obeyedTargets(client, id, step.get()).stream().map(target -> target + " " + (all.containsKey(target)
+                        ? describe(all.get(target)) : "no limit")).collect(Collectors.joining(", "));
                 System.out.printf(Locale.ROOT, "  job %s (%s): %s, %,d docs/s now%n", id, job.path("name").asText(),
-                        obeyed == null ? "no limit" : describe(obeyed), client.metricSum(id, "", MetricNames.THROTTLE_ACHIEVED));
+                        obeyed, client.metricSum(id, "", MetricNames.THROTTLE_ACHIEVED));
             }
         } catch (java.io.IOException e) {
             System.out.println("  (running jobs unknown: " + e.getMessage() + ")");
+        }
+    }
+
+    /** The targets a running job obeys, read from the arguments it recorded; its step's alone if it recorded none. */
+    private static List<String> obeyedTargets(FlinkSessionClient client, String jobId, Step step) throws java.io.IOException {
+        Optional<List<String>> arguments = FlinkSessionClient.runArguments(client.config(jobId));
+        try {
+            return arguments.map(each -> ThrottleSettings.targetsOf(step, each)).orElse(List.of(step.id()));
+        } catch (Options.InvalidOptionsException e) { // submitted by another version, with options this one lacks
+            return List.of(step.id());
         }
     }
 

@@ -28,6 +28,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.volumizer.options.pipeline.TopicSettings;
 import io.volumizer.options.steps.IndexSettings;
+import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.ThrottleSetting;
@@ -158,6 +159,15 @@ public final class ThrottleSettings {
     /** Whether {@code target} is a throttled step's id. */
     public static boolean isStep(String target) {
         return Arrays.stream(Step.values()).anyMatch(step -> step.throttled() && step.id().equals(target));
+    }
+
+    /**
+     * The targets a job of {@code step} submitted with {@code arguments} obeys, its own first
+     * ({@link PipelineStepOptions#ownThrottleTarget}), as its source follows them.
+     */
+    public static List<String> targetsOf(Step step, List<String> arguments) {
+        String own = step.parse(arguments) instanceof PipelineStepOptions options ? options.ownThrottleTarget() : null;
+        return own == null ? List.of(step.id()) : List.of(own, step.id());
     }
 
     /** What {@link #isTarget} accepts, for an error message. */

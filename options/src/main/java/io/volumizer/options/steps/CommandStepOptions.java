@@ -36,4 +36,9 @@ public abstract class CommandStepOptions extends PipelineStepOptions {
     public String instance() {
         return commandId;
     }
+
+    @Override
+    public String ownThrottleTarget() {
+        return commandId;
+    }
 }

@@ -26,6 +26,12 @@ public final class IndexOptions extends ConsumerStepOptions {
         settings.validate();
     }
 
+    /** A job of the files' text alone obeys the text's throttle too: it can be held back apart from the metadata's. */
+    @Override
+    public String ownThrottleTarget() {
+        return settings.fileText == IndexSettings.FileText.only ? IndexSettings.FileText.THROTTLE_TARGET : null;
+    }
+
     /** A job of the files' text alone reads in a group of its own: it must see every record an index job sees. */
     @Override
     protected String groupIdOption() {

@@ -51,11 +51,6 @@ public final class IndexSettings {
         public static final String THROTTLE_TARGET = "file-text";
     }
 
-    /** The throttle target this index job obeys beside its step's: the text's for the text's own job, else null. */
-    public String throttleTarget() {
-        return fileText == FileText.only ? FileText.THROTTLE_TARGET : null;
-    }
-
     @Option(names = "--file-text", defaultValue = "branch", description = "Where live repositories' files' text is read "
             + "and indexed: 'branch', in a branch of this job (fed by the metadata's source, so a slower extraction "
             + "holds it back); 'none', not in this job; 'only', the index job reading the imported topic for the text "

@@ -28,4 +28,12 @@ public abstract class PipelineStepOptions implements Options.Validated {
      * go together), or the repository it generates. Part of its job's name and of its checkpoints' folder.
      */
     public abstract String instance();
+
+    /**
+     * The throttle target of its own that this step's job obeys beside its step's ({@code bin/volumizer throttle
+     * <target>}): a command's id, or the text's for an index job of the files' text alone; null for none.
+     */
+    public String ownThrottleTarget() {
+        return null;
+    }
 }

@@ -46,7 +46,7 @@ public record SetAclJob(Source<DocumentEvent, ?, ?> propagation, Sink<DocumentEv
                     new Document("document", options.document).append("acl", Document.parse(acl))));
             return new SetAclJob(ThrottledSource.of(new PropagationSource(new SetAclSettings(pipeline.repositoryDatabases(),
                     options.repository, options.document, acl, options.commandId, commandTime, Backoff.DEFAULT)),
-                    pipeline, Step.SET_ACL, options.commandId, 1, MetricNames.BULK),
+                    options, Step.SET_ACL, 1, MetricNames.BULK),
                     Connectors.atLeastOnceSink(options, pipeline.documentsTopic(), DocumentEvent.class, DocumentKeys::parentKey));
         });
     }

@@ -14,6 +14,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.pipeline.TopicSettings;
+import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
 
 /**
@@ -36,15 +37,16 @@ public final class ThrottledSource<T, S extends SourceSplit, E> implements Sourc
     }
 
     /**
-     * {@code source}, emitting no faster than the throttle of {@code step} (and of {@code ownTarget}, when not null)
-     * on the repository's control topic allows, each record counted as {@code weight} documents; the control topic is
-     * created, compacted, if missing.
+     * {@code source}, emitting no faster than the throttle of {@code step} (and of the job's own target, when it has
+     * one: {@link PipelineStepOptions#ownThrottleTarget}) on the repository's control topic allows, each record
+     * counted as {@code weight} documents; the control topic is created, compacted, if missing.
      */
     public static <T, S extends SourceSplit, E> ThrottledSource<T, S, E> of(Source<T, S, E> source,
-            PipelineOptions options, Step step, String ownTarget, double weight, String stage) {
-        Connectors.ensureTopics(options, options.topicSettings.controlConfigs(), TopicSettings.CONTROL_PARTITIONS,
-                options.controlTopic());
-        return new ThrottledSource<>(source, Throttle.of(options, step.id(), ownTarget, weight, stage));
+            PipelineStepOptions options, Step step, double weight, String stage) {
+        PipelineOptions pipeline = options.pipeline;
+        Connectors.ensureTopics(pipeline, pipeline.topicSettings.controlConfigs(), TopicSettings.CONTROL_PARTITIONS,
+                pipeline.controlTopic());
+        return new ThrottledSource<>(source, Throttle.of(pipeline, step.id(), options.ownThrottleTarget(), weight, stage));
     }
 
     @Override
