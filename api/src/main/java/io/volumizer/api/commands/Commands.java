@@ -339,13 +339,14 @@ public final class Commands {
         }
         List<String> arguments = new ArrayList<>(pipelineArguments);
         arguments.addAll(record.getList(JOB_ARGUMENTS, String.class));
-        PipelineOptions pipeline = ((PipelineStepOptions) step.parse(arguments)).pipeline;
+        PipelineStepOptions options = (PipelineStepOptions) step.parse(arguments);
+        PipelineOptions pipeline = options.pipeline;
         try {
             Map<String, ThrottleSetting> settings = new ThrottleSettings(kafka, pipeline.registry.url,
                     pipeline.controlTopic(), pipeline.topicSettings).read();
             ObjectNode throttle = JSON.createObjectNode();
             ArrayNode obeyed = throttle.putArray("obeys");
-            for (String target : List.of(record.getString(CommandStore.ID), step.id())) {
+            for (String target : options.throttleTargets(step)) {
                 ThrottleSetting setting = settings.get(target);
                 if (setting != null) {
                     obeyed.addObject().put("target", target).put("docsPerSecond", setting.getDocsPerSecond())

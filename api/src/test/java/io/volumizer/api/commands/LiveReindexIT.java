@@ -49,6 +49,8 @@ class LiveReindexIT {
     private static final int CUSTOMERS = 20;
     private static final int STATEMENTS = 6;
     private static final Duration LONG = Duration.ofMinutes(4);
+    /** Longer than a batch the reindex read before it paused waits to be written (the index's flush interval, 1 s). */
+    private static final Duration FLUSHED = Duration.ofSeconds(3);
 
     private PipelineRun it;
     private SearchEngine search;
@@ -93,28 +95,30 @@ class LiveReindexIT {
         // from a second before its start: it takes nothing imported before again.
         String id = commands.reindex(LIVE, List.of("--range-size", "20", "--read-batch-size", "10",
                 "--max-docs-per-second", "20", "--catch-up-margin", "PT1S"));
-        String generation = awaitCommand.status(id, s -> s.hasNonNull("index"), "its new index").path("index").asText();
+        JsonNode started = awaitCommand.status(id, s -> s.hasNonNull("index") && s.hasNonNull("jobId"), "its job");
+        String generation = started.path("index").asText();
+        String reindexJob = started.path("jobId").asText();
         await("statements in the new index", () -> Math.min(statementsIn(generation), 10), 10, LONG);
         ThrottleSettings throttles = new ThrottleSettings(it.pipeline.kafka.clientProperties(), it.pipeline.registry.url,
                 it.pipeline.controlTopic(), it.pipeline.topicSettings);
         throttles.change(id, new Change.Paused(true), "LiveReindexIT");
+        await("every reader of the reindex paused", () -> metric(reindexJob, MetricNames.THROTTLE_PAUSED),
+                it.pipeline.parallelism, LONG);
+        Thread.sleep(FLUSHED.toMillis());
+        long readWithoutText = statementsIn(generation);
         it.submit(Step.INDEX, it.args("--index-group-id", "it-file-text-" + it.run, "--file-text", "only"), null);
         await("texts stored", () -> collection().countDocuments(Filters.exists(DocumentFields.FILE_TEXT)),
                 readable.size(), LONG);
         await("texts in the old index", () -> it.stores.searchableFileTexts(it.pipeline.indices(), LIVE),
                 readable.size(), LONG);
-        JsonNode paused = commands.status(id);
-        assertThat(paused.path("state").asText()).as("still reading, paused").isEqualTo("RUNNING");
+        assertThat(commands.status(id).path("state").asText()).as("still reading, paused").isEqualTo("RUNNING");
         assertThat(search.indices(it.pipeline.indices()).current(LIVE)).as("the alias not moved yet").contains(before);
-        long readWithoutText = statementsIn(generation);
-        String reindexJob = paused.path("jobId").asText();
-        await("files the reindex read itself", () -> Math.min(extracted(reindexJob), readWithoutText), readWithoutText,
-                LONG);
+        await("files the reindex read itself", () -> Math.min(metric(reindexJob, MetricNames.FILE_TEXT_EXTRACTED),
+                readWithoutText), readWithoutText, LONG);
         throttles.change(id, new Change.Paused(false), "LiveReindexIT");
 
         JsonNode status = awaitCommand.end(id);
         assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
-        assertThat(readWithoutText).as("statements read before their text was stored").isGreaterThanOrEqualTo(10);
         assertThat(search.indices(it.pipeline.indices()).current(LIVE)).as("the alias moved").contains(generation);
         assertThat(it.stores.searchableFileTexts(it.pipeline.indices(), LIVE)).as("every text in the new index")
                 .isEqualTo(readable.size());
@@ -122,10 +126,10 @@ class LiveReindexIT {
         assertThat(it.deadLetters()).isZero();
     }
 
-    /** The files' texts a job read. */
-    private static long extracted(String jobId) throws IOException, InterruptedException {
-        return (long) PrometheusScrape.of(PipelineRun.FLINK_METRICS).sum(
-                MetricNames.prometheusName(MetricNames.FILE_TEXT_EXTRACTED), Map.of(MetricNames.JOB_ID_LABEL, jobId));
+    /** A metric of a job, summed over its subtasks. */
+    private static long metric(String jobId, String name) throws IOException, InterruptedException {
+        return (long) PrometheusScrape.of(PipelineRun.FLINK_METRICS).sum(MetricNames.prometheusName(name),
+                Map.of(MetricNames.JOB_ID_LABEL, jobId));
     }
 
     /** The statements a reindex wrote into {@code generation} so far. */

@@ -275,18 +275,34 @@ public final class PipelineBenchmark extends PipelineRunCommand {
      * an index job of its own ({@code --file-text only}, the metadata's {@code none}), and the delay from a
      * document's import to its text being searchable, each percent of them ({@link Progress#delaysSeconds}). With a
      * {@code generateRate} (docs/s, 0: none), only that delay is recorded, of documents generated at that rate. With a
-     * {@code textLimit} (docs/s, 0: none), the text job obeys that limit on its throttle ({@code file-text}).
+     * {@code textJobLimit} (docs/s, 0: none), the text job obeys that limit on its throttle ({@code file-text}), set
+     * for the pass and lifted after it.
      */
     private void live(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search,
-            int generateRate, int textLimit) throws Exception {
+            int generateRate, int textJobLimit) throws Exception {
         // index prefixes apart: templates of overlapping patterns clash
-        String kind = generateRate > 0 ? "steady" : textLimit > 0 ? "limited" : "live";
-        boolean limited = textLimit > 0;
+        String kind = generateRate > 0 ? "steady" : textJobLimit > 0 ? "limited" : "live";
+        boolean limited = textJobLimit > 0;
         LiveRepository live = liveRepository(round, kind, n, stores, mongo, search);
         ThrottleSettings throttles = new ThrottleSettings(pipeline.kafka.clientProperties(), pipeline.registry.url,
                 pipeline.controlTopic(), pipeline.topicSettings);
-        throttles.change(IndexSettings.FileText.THROTTLE_TARGET, new ThrottleSettings.Change.Limit(textLimit),
-                "pipeline benchmark");
+        try {
+            if (limited) {
+                throttles.change(IndexSettings.FileText.THROTTLE_TARGET,
+                        new ThrottleSettings.Change.Setting(textJobLimit, false), "pipeline benchmark");
+            }
+            livePass(live, withText, stores, mongo, generateRate, limited);
+        } finally {
+            if (limited) {
+                throttles.change(IndexSettings.FileText.THROTTLE_TARGET, new ThrottleSettings.Change.Setting(0, false),
+                        "pipeline benchmark");
+            }
+        }
+    }
+
+    /** {@link #live}'s jobs on {@code live}, measured as it says, those of a limited text job under their own names. */
+    private void livePass(LiveRepository live, long withText, Stores stores, MongoClient mongo, int generateRate,
+            boolean limited) throws Exception {
         quiet.settle();
         try (MeasuredJob liveImport = live.importJob(stores, limited ? LIMITED_IMPORT : LIVE_IMPORT);
                 MeasuredJob liveIndex = live.indexJob(stores, limited ? LIMITED_INDEX : LIVE_INDEX,
@@ -314,9 +330,6 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             for (MeasuredJob job : List.of(liveImport, liveIndex, liveText)) {
                 flink.cancel(job.id(), CANCEL_TIMEOUT);
             }
-        } finally {
-            throttles.change(IndexSettings.FileText.THROTTLE_TARGET, new ThrottleSettings.Change.Limit(0),
-                    "pipeline benchmark");
         }
     }
 

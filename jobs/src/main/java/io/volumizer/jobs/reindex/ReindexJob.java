@@ -22,7 +22,6 @@ import io.volumizer.jobs.internal.throttle.ThrottledSource;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
 import io.volumizer.jobs.internal.stores.MongoDriverRelease;
-import io.volumizer.jobs.internal.stores.SearchBulkWriter;
 import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.ReindexOptions;

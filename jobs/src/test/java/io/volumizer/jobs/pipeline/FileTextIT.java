@@ -29,7 +29,10 @@ import com.mongodb.client.model.Filters;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
+import io.volumizer.ops.throttle.ThrottleSettings;
+import io.volumizer.ops.throttle.ThrottleSettings.Change;
 import io.volumizer.options.conventions.MetricNames;
+import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.KafkaAvroSerde;
 import io.volumizer.schemas.event.BlobRef;
@@ -54,6 +57,8 @@ class FileTextIT {
     private static final String LIVE = "live";
     private static final int CUSTOMERS = 4;
     private static final int STATEMENTS = 3;
+    /** Longer than a running job takes to read what it was given: a paused one has read nothing by then. */
+    private static final Duration SETTLE = Duration.ofSeconds(5);
 
     private PipelineRun it;
     private SearchEngine search;
@@ -130,6 +135,37 @@ class FileTextIT {
         assertThat(stored(changed).get(DocumentFields.FILE_TEXT, Document.class)
                 .getLong(DocumentFields.FileText.VERSION)).isEqualTo(3);
         assertThat(it.deadLetters()).isZero();
+    }
+
+    /**
+     * The text's own throttle ({@code bin/volumizer throttle file-text pause}) holds the index job of the text alone
+     * and leaves the metadata's running: every document imported and indexed, no text read until resumed.
+     */
+    @Test
+    void theTextsOwnThrottleHoldsTheTextsJobAndLeavesTheMetadatasIndexAlone() throws Exception {
+        ThrottleSettings throttles = new ThrottleSettings(it.pipeline.kafka.clientProperties(), it.pipeline.registry.url,
+                it.pipeline.controlTopic(), it.pipeline.topicSettings);
+        String target = IndexSettings.FileText.THROTTLE_TARGET;
+        throttles.change(target, new Change.Paused(true), "FileTextIT");
+        try {
+            it.submit(Step.IMPORT, it.args("--group-id", "it-import-" + it.run), null);
+            it.submit(Step.INDEX, it.args("--index-group-id", "it-index-" + it.run, "--file-text", "none"), null);
+            it.submit(Step.INDEX, it.args("--index-group-id", "it-file-text-" + it.run, "--file-text", "only"), null);
+            it.generate(CUSTOMERS, STATEMENTS);
+            List<DocumentEvent> generated = it.generated(CUSTOMERS, STATEMENTS);
+            await("documents in MongoDB", () -> collection().countDocuments(), generated.size(), Duration.ofMinutes(3));
+            await("documents in Elasticsearch", () -> it.stores.elasticsearchCount(LIVE), generated.size(),
+                    Duration.ofMinutes(3));
+            Thread.sleep(SETTLE.toMillis());
+            assertThat(collection().countDocuments(Filters.exists(DocumentFields.FILE_TEXT))).as("texts stored").isZero();
+            assertThat(it.stores.searchableFileTexts(it.pipeline.indices(), LIVE)).as("texts indexed").isZero();
+
+            throttles.change(target, new Change.Paused(false), "FileTextIT");
+            await("documents with their file's text", () -> it.stores.searchableFileTexts(it.pipeline.indices(), LIVE),
+                    generated.stream().filter(d -> FileText.readable(d.getBlob())).count(), Duration.ofMinutes(3));
+        } finally {
+            throttles.change(target, new Change.Setting(0, false), "FileTextIT"); // the control topic is shared
+        }
     }
 
     /** A counterparty of {@code statement}'s operations that is none of {@code other}'s. */

@@ -18,7 +18,6 @@ import io.volumizer.ops.throttle.hold.HoldLoop;
 import io.volumizer.ops.throttle.hold.HoldMetrics;
 import io.volumizer.ops.throttle.hold.HoldOptions;
 import io.volumizer.options.Failures;
-import io.volumizer.options.Options;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.endpoints.FlinkOptions;
 import io.volumizer.options.endpoints.KafkaOptions;
@@ -38,8 +37,8 @@ import picocli.CommandLine.Parameters;
  * the rate each running job achieves.
  */
 @Command(name = "throttle", mixinStandardHelpOptions = true, description = "Limits, pauses or resumes a step's jobs "
-        + "(import, index, import-and-index, generate, reindex, set-acl), the files' text's index jobs (file-text) or a "
-        + "command's while they run; with --hold-p95, keeps "
+        + "(import, index, import-and-index, generate, reindex, set-acl, import-csv), the files' text's index jobs "
+        + "(file-text) or a command's while they run; with --hold-p95, keeps "
         + "setting a step's limit so that the users' p95 stays under a target; lists the throttles and the running "
         + "jobs' rates without arguments.")
 public final class ThrottleCommand implements Callable<Integer> {
@@ -52,7 +51,7 @@ public final class ThrottleCommand implements Callable<Integer> {
     @Mixin HoldOptions hold = new HoldOptions();
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "TARGET", description = "A step's id (generate, import, "
-            + "index, import-and-index, reindex, set-acl), file-text (the index jobs of the files' text alone, "
+            + "index, import-and-index, reindex, set-acl, import-csv), file-text (the index jobs of the files' text alone, "
             + "--file-text only; a limit or pause of index holds them too) or a reindex or setAcl command's id.")
     String target;
 
@@ -137,27 +136,33 @@ public final class ThrottleCommand implements Callable<Integer> {
             for (JsonNode job : client.jobs()) {
                 Optional<Step> step = Arrays.stream(Step.values())
                         .filter(each -> job.path("name").asText().startsWith(each.jobName() + " ")).findFirst();
-                if (step.isEmpty() || !job.path("state").asText().equals("RUNNING")) {
+                if (step.isEmpty() || !step.get().throttled() || !job.path("state").asText().equals("RUNNING")) {
                     continue;
                 }
                 String id = job.path("jid").asText();
-                String obeyed = obeyedTargets(client, id, step.get()).stream().map(target -> target + " " + (all.containsKey(target)
-                        ? describe(all.get(target)) : "no limit")).collect(Collectors.joining(", "));
                 System.out.printf(Locale.ROOT, "  job %s (%s): %s, %,d docs/s now%n", id, job.path("name").asText(),
-                        obeyed, client.metricSum(id, "", MetricNames.THROTTLE_ACHIEVED));
+                        obeyed(client, id, step.get(), all), client.metricSum(id, "", MetricNames.THROTTLE_ACHIEVED));
             }
         } catch (java.io.IOException e) {
             System.out.println("  (running jobs unknown: " + e.getMessage() + ")");
         }
     }
 
-    /** The targets a running job obeys, read from the arguments it recorded; its step's alone if it recorded none. */
-    private static List<String> obeyedTargets(FlinkSessionClient client, String jobId, Step step) throws java.io.IOException {
-        Optional<List<String>> arguments = FlinkSessionClient.runArguments(client.config(jobId));
+    /**
+     * The targets a running job obeys with their settings, read from the arguments it recorded; its step's alone if
+     * it recorded none, and "unknown" if they cannot be read here (options of another version, a topology file
+     * this host cannot read).
+     */
+    private static String obeyed(FlinkSessionClient client, String jobId, Step step, Map<String, ThrottleSetting> all)
+            throws java.io.IOException {
+        JsonNode config = client.config(jobId);
         try {
-            return arguments.map(each -> ThrottleSettings.targetsOf(step, each)).orElse(List.of(step.id()));
-        } catch (Options.InvalidOptionsException e) { // submitted by another version, with options this one lacks
-            return List.of(step.id());
+            List<String> targets = FlinkSessionClient.runArguments(config)
+                    .map(arguments -> ThrottleSettings.targetsOf(step, arguments)).orElse(List.of(step.id()));
+            return targets.stream().map(target -> target + " " + (all.containsKey(target) ? describe(all.get(target))
+                    : "no limit")).collect(Collectors.joining(", "));
+        } catch (IllegalArgumentException e) {
+            return "targets unknown (" + e.getMessage() + ")";
         }
     }
 

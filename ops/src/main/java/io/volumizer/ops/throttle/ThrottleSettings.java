@@ -162,12 +162,14 @@ public final class ThrottleSettings {
     }
 
     /**
-     * The targets a job of {@code step} submitted with {@code arguments} obeys, its own first
-     * ({@link PipelineStepOptions#ownThrottleTarget}), as its source follows them.
+     * The targets a job of {@code step} submitted with {@code arguments} obeys, its own first, as its source follows
+     * them ({@link PipelineStepOptions#throttleTargets}); none for a step whose jobs obey no throttle.
+     *
+     * @throws IllegalArgumentException for arguments that do not parse into the step's options
      */
     public static List<String> targetsOf(Step step, List<String> arguments) {
-        String own = step.parse(arguments) instanceof PipelineStepOptions options ? options.ownThrottleTarget() : null;
-        return own == null ? List.of(step.id()) : List.of(own, step.id());
+        return step.throttled() && step.parse(arguments) instanceof PipelineStepOptions options
+                ? options.throttleTargets(step) : List.of();
     }
 
     /** What {@link #isTarget} accepts, for an error message. */

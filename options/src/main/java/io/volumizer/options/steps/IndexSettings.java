@@ -45,8 +45,8 @@ public final class IndexSettings {
 
         /**
          * The throttle target of the index jobs of the files' text alone ({@code only}), obeyed beside the index
-         * step's: {@code bin/volumizer throttle file-text 300} limits the reading of texts and leaves the metadata's
-         * index job alone (a pause of {@code index} still pauses both).
+         * step's: {@code bin/volumizer throttle file-text 300} limits the imported documents such a job reads (with
+         * a file or not) and leaves the metadata's index job alone (a pause of {@code index} still pauses both).
          */
         public static final String THROTTLE_TARGET = "file-text";
     }

@@ -1,5 +1,7 @@
 package io.volumizer.options.steps;
 
+import java.util.List;
+
 import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
 import picocli.CommandLine.Command;
@@ -35,5 +37,11 @@ public abstract class PipelineStepOptions implements Options.Validated {
      */
     public String ownThrottleTarget() {
         return null;
+    }
+
+    /** The throttle targets this step's job obeys, first first: its own ({@link #ownThrottleTarget}), then its step's. */
+    public final List<String> throttleTargets(Step step) {
+        String own = ownThrottleTarget();
+        return own == null ? List.of(step.id()) : List.of(own, step.id());
     }
 }

@@ -23,7 +23,7 @@ import io.volumizer.schemas.event.ThrottleSetting;
 /**
  * Follows a control topic on a thread of its own: reads it from the start (it is compacted: the last setting of
  * each target), then as it changes, and tells its listener what its targets' settings together allow: paused if
- * any is, the lowest of their limits (a command is held by its own throttle and by its step's). It tells nothing
+ * any is, the lowest of their limits (a job is held by its own throttle, a command's or file-text, and by its step's). It tells nothing
  * before it has read up to the topic's end as of its start, nor after a reconnection until it has read it again:
  * a job restarted while paused stays paused, and a re-read never replays old settings. It never fails: a Kafka or
  * a registry it cannot reach is logged and the last setting kept until it can; a record that is no setting is
@@ -46,7 +46,7 @@ final class ControlFollower implements AutoCloseable {
     private volatile KafkaConsumer<byte[], byte[]> consumer;
 
     /**
-     * @param targets  the keys obeyed, first first: a command's id, then its step's
+     * @param targets  the keys obeyed, first first: the job's own (a command's id, file-text), then its step's
      * @param listener told the setting obeyed (none: no limit) once the topic is read to its end, then at each change
      */
     ControlFollower(Properties kafka, String topic, AvroCodec<ThrottleSetting> codec, List<String> targets,

@@ -7,6 +7,8 @@ import java.util.Properties;
 import java.util.function.Consumer;
 
 import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.PipelineStepOptions;
+import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.ThrottleSetting;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
@@ -18,7 +20,7 @@ import io.volumizer.schemas.registry.SchemaRegistryClient;
  * @param kafka         the client properties that reach the control topic
  * @param registryUrl   where the settings' schema is
  * @param controlTopic  the repository's control topic
- * @param targets       the keys obeyed, first first: a command's id (or a target of the job's own), then its step's
+ * @param targets       the keys obeyed, first first: the job's own (a command's id, file-text), then its step's
  * @param weight        documents per record of the source
  * @param stage         the stage whose metrics tell the limit and the rate
  */
@@ -29,13 +31,11 @@ public record Throttle(Properties kafka, String registryUrl, String controlTopic
         targets = List.copyOf(targets);
     }
 
-    /**
-     * A step's throttle, or one of a target of its own ({@code ownTarget} not null: a command's id, or the text job's
-     * target) which its step's also reaches.
-     */
-    public static Throttle of(PipelineOptions options, String step, String ownTarget, double weight, String stage) {
-        return new Throttle(options.kafka.clientProperties(), options.registry.url, options.controlTopic(),
-                ownTarget == null ? List.of(step) : List.of(ownTarget, step), weight, stage);
+    /** The throttle of a job of {@code step} with these options: of its targets ({@link PipelineStepOptions#throttleTargets}). */
+    public static Throttle of(PipelineStepOptions options, Step step, double weight, String stage) {
+        PipelineOptions pipeline = options.pipeline;
+        return new Throttle(pipeline.kafka.clientProperties(), pipeline.registry.url, pipeline.controlTopic(),
+                options.throttleTargets(step), weight, stage);
     }
 
     ControlFollower follow(Consumer<Optional<ThrottleSetting>> listener) {

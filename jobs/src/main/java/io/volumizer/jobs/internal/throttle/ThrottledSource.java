@@ -37,8 +37,9 @@ public final class ThrottledSource<T, S extends SourceSplit, E> implements Sourc
     }
 
     /**
-     * {@code source}, emitting no faster than the throttle of {@code step} (and of the job's own target, when it has
-     * one: {@link PipelineStepOptions#ownThrottleTarget}) on the repository's control topic allows, each record
+     * {@code source}, emitting no faster than the throttles of the job's targets ({@link
+     * PipelineStepOptions#throttleTargets}: its own, if it has one, and {@code step}'s) on the repository's control
+     * topic allow, each record
      * counted as {@code weight} documents; the control topic is created, compacted, if missing.
      */
     public static <T, S extends SourceSplit, E> ThrottledSource<T, S, E> of(Source<T, S, E> source,
@@ -46,7 +47,7 @@ public final class ThrottledSource<T, S extends SourceSplit, E> implements Sourc
         PipelineOptions pipeline = options.pipeline;
         Connectors.ensureTopics(pipeline, pipeline.topicSettings.controlConfigs(), TopicSettings.CONTROL_PARTITIONS,
                 pipeline.controlTopic());
-        return new ThrottledSource<>(source, Throttle.of(pipeline, step.id(), options.ownThrottleTarget(), weight, stage));
+        return new ThrottledSource<>(source, Throttle.of(options, step, weight, stage));
     }
 
     @Override
