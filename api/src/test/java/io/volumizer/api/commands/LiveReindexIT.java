@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
+import io.volumizer.domain.topology.LiveTopology;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.jobs.testing.JobsJar;
 import io.volumizer.jobs.testing.PipelineRun;
@@ -59,8 +60,7 @@ class LiveReindexIT {
 
     @BeforeEach
     void configure(@TempDir Path folder) throws IOException {
-        Path topology = Files.writeString(folder.resolve("live.yaml"),
-                "repositories:\n  " + LIVE + ": {profile: live}\nrouting:\n  - to: " + LIVE + "\n");
+        Path topology = Files.writeString(folder.resolve("live.yaml"), LiveTopology.yaml(LIVE));
         it = new PipelineRun("--topology=" + topology);
         search = SearchEngines.open(it.pipeline.search);
         commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo,

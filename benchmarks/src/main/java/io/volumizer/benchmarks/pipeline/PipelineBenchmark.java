@@ -28,8 +28,8 @@ import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
 
 import io.volumizer.benchmarks.internal.ImportedForm;
-import io.volumizer.benchmarks.internal.LiveTopology;
 import io.volumizer.benchmarks.internal.UnfinishedJobs;
+import io.volumizer.domain.topology.LiveTopology;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.render.FileText;

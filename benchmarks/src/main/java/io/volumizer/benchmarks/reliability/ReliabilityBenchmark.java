@@ -34,7 +34,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
-import io.volumizer.benchmarks.internal.LiveTopology;
+import io.volumizer.domain.topology.LiveTopology;
 import io.volumizer.stores.blob.Uploads;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.render.FileText;
