@@ -4,7 +4,6 @@ import static io.volumizer.jobs.testing.PipelineRun.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,9 +21,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
-import io.volumizer.domain.topology.LiveTopology;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.jobs.testing.LiveRun;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.throttle.ThrottleSettings;
@@ -35,7 +34,6 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.SearchEngine;
-import io.volumizer.stores.search.SearchEngines;
 
 /**
  * A reindex of a live repository while its text job writes: a document the reindex read before its text was stored
@@ -44,8 +42,7 @@ import io.volumizer.stores.search.SearchEngines;
  */
 class LiveReindexIT {
 
-    /** The one repository of the test's topology: of the live profile, every document routed to it. */
-    private static final String LIVE = "live";
+    private static final String LIVE = LiveRun.REPOSITORY;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int CUSTOMERS = 20;
     private static final int STATEMENTS = 6;
@@ -53,6 +50,7 @@ class LiveReindexIT {
     /** Longer than a batch the reindex read before it paused waits to be written (the index's flush interval, 1 s). */
     private static final Duration FLUSHED = Duration.ofSeconds(3);
 
+    private LiveRun live;
     private PipelineRun it;
     private SearchEngine search;
     private Commands commands;
@@ -60,9 +58,9 @@ class LiveReindexIT {
 
     @BeforeEach
     void configure(@TempDir Path folder) throws IOException {
-        Path topology = Files.writeString(folder.resolve("live.yaml"), LiveTopology.yaml(LIVE));
-        it = new PipelineRun("--topology=" + topology);
-        search = SearchEngines.open(it.pipeline.search);
+        live = new LiveRun(folder);
+        it = live.it;
+        search = live.search;
         commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo,
                 it.pipeline.mongodb.database), search, it.pipeline.indices(), it.args(), it.pipeline.kafka.clientProperties());
         awaitCommand = new CommandAwait(commands, LONG);
@@ -70,12 +68,7 @@ class LiveReindexIT {
 
     @AfterEach
     void cleanUp() throws Exception {
-        try {
-            it.stores.reset(LIVE);
-        } finally {
-            search.close();
-            it.close(); // cancels the jobs
-        }
+        live.close();
     }
 
     @Test

@@ -4,7 +4,6 @@ import static io.volumizer.jobs.testing.PipelineRun.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,8 +25,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
-import io.volumizer.domain.topology.LiveTopology;
 import io.volumizer.generators.render.FileText;
+import io.volumizer.jobs.testing.LiveRun;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.throttle.ThrottleSettings;
@@ -42,7 +41,6 @@ import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.search.SearchEngine;
-import io.volumizer.stores.search.SearchEngines;
 import io.volumizer.stores.search.SearchQuery;
 import io.volumizer.stores.search.SearchResult;
 
@@ -54,31 +52,26 @@ import io.volumizer.stores.search.SearchResult;
 class FileTextIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The one repository of the test's topology: of the live profile, every document routed to it. */
-    private static final String LIVE = "live";
+    private static final String LIVE = LiveRun.REPOSITORY;
     private static final int CUSTOMERS = 4;
     private static final int STATEMENTS = 3;
     /** Longer than a running job takes to read what it was given: a paused one has read nothing by then. */
     private static final Duration SETTLE = Duration.ofSeconds(5);
 
+    private LiveRun live;
     private PipelineRun it;
     private SearchEngine search;
 
     @BeforeEach
     void configure(@TempDir Path folder) throws IOException {
-        Path topology = Files.writeString(folder.resolve("live.yaml"), LiveTopology.yaml(LIVE));
-        it = new PipelineRun("--topology=" + topology);
-        search = SearchEngines.open(it.pipeline.search);
+        live = new LiveRun(folder);
+        it = live.it;
+        search = live.search;
     }
 
     @AfterEach
     void cleanUp() throws Exception {
-        try {
-            it.stores.reset(LIVE);
-        } finally {
-            search.close();
-            it.close(); // cancels the jobs
-        }
+        live.close();
     }
 
     @Test
