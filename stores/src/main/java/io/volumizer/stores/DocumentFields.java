@@ -38,9 +38,10 @@ public final class DocumentFields {
     /** Elasticsearch only: the title and every text property, for fulltext search. */
     public static final String FULLTEXT = "fulltext";
     /**
-     * In repositories of the live profile, the text inside the document's file, once read: Elasticsearch indexes it,
-     * MongoDB keeps it, an object of {@link FileText}'s fields, with the document's version it was read for, for a
-     * reindex to carry (not shown by the API).
+     * In repositories of the live profile, the text inside the document's file, once read: Elasticsearch indexes it;
+     * MongoDB keeps it apart from the document, in the repository's collection of files' texts
+     * ({@code MongoRepositories.fileTexts}), a record of {@link FileText}'s fields by document id, for a reindex to
+     * carry.
      */
     public static final String FILE_TEXT = "fileText";
     /**
@@ -80,7 +81,7 @@ public final class DocumentFields {
         }
     }
 
-    /** Fields of {@link #FILE_TEXT} in MongoDB. */
+    /** Fields of a document's record in its repository's collection of files' texts in MongoDB, beside {@link #KEY}. */
     public static final class FileText {
         /** The document's version whose file the text was read from: the text of another version is not its own. */
         public static final String VERSION = "version";

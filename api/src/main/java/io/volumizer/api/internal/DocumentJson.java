@@ -22,14 +22,14 @@ import io.volumizer.stores.DocumentFields;
 /**
  * The JSON a client sees of a stored document: {@code _id} as {@code id}, dates as ISO-8601, without the effective
  * ACLs (which principals may read, write or manage it: the stores' security index, not the document's content;
- * its own ACL is shown), nor its file's text (kept for the index: its file is the document's content). Its location (path, ancestor ids) names every ancestor, so it is shown only to a caller that
+ * its own ACL is shown). Its location (path, ancestor ids) names every ancestor, so it is shown only to a caller that
  * reads everything; others have the ancestors route, which leaves out the ancestors they may not read.
  */
 public final class DocumentJson {
 
     private static final JsonNodeFactory NODES = new ObjectMapper().getNodeFactory();
     private static final Set<String> HIDDEN = Set.of(DocumentFields.READ_ACL, DocumentFields.WRITE_ACL,
-            DocumentFields.MANAGE_ACL, DocumentFields.FILE_TEXT);
+            DocumentFields.MANAGE_ACL);
     private static final Set<String> LOCATION = Set.of(DocumentFields.PATH, DocumentFields.ANCESTOR_IDS);
 
     private DocumentJson() {

@@ -19,7 +19,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.model.Filters;
 
 import io.volumizer.generators.render.FileText;
 import io.volumizer.jobs.testing.JobsJar;
@@ -100,8 +99,7 @@ class LiveReindexIT {
         Thread.sleep(FLUSHED.toMillis());
         long readWithoutText = statementsIn(generation);
         it.submit(Step.INDEX, it.args("--index-group-id", "it-file-text-" + it.run, "--file-text", "only"), null);
-        await("texts stored", () -> collection().countDocuments(Filters.exists(DocumentFields.FILE_TEXT)),
-                readable.size(), LONG);
+        await("texts stored", () -> it.stores.storedFileTexts(LIVE), readable.size(), LONG);
         await("texts in the old index", () -> it.stores.searchableFileTexts(it.pipeline.indices(), LIVE),
                 readable.size(), LONG);
         assertThat(commands.status(id).path("state").asText()).as("still reading, paused").isEqualTo("RUNNING");

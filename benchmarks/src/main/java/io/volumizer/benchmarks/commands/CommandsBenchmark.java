@@ -183,7 +183,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
                     return;
                 }
                 List<ImportedEvent> events = batch.stream().filter(d -> !MongoDocumentStore.isTombstone(d))
-                        .map(MongoDocumentStore::toImported).toList();
+                        .map(d -> MongoDocumentStore.toImported(d, null)).toList(); // files' texts: none in this repository
                 var result = store.write(events);
                 if (!result.failed().isEmpty()) {
                     throw new CompletionException(new IllegalStateException("raw loop: " + result.failed().get(0).reason()));

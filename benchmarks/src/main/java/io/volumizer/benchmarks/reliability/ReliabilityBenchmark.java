@@ -32,7 +32,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.model.Filters;
 
 import io.volumizer.domain.topology.LiveTopology;
 import io.volumizer.stores.blob.Uploads;
@@ -60,7 +59,6 @@ import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
-import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
@@ -541,7 +539,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     || scenario.topology == Topology.LIVE_TEXT_JOB ? importedTopic(stores) : null;
             // The index was refreshed by its audit above.
             FileTexts fileTexts = scenario.topology.live() ? new FileTexts(texts, textsIndexed(stores),
-                    collection.countDocuments(Filters.exists(DocumentFields.FILE_TEXT))) : null;
+                    stores.storedFileTexts(settings.repository())) : null;
             return new Row(scenario.id(), scenario.fault.description(outage), scenario.topology.name(), expected.size(),
                     bad.positions().size(), mongo, indexedDocuments, expectedLetters, unexpectedLetters, reasons,
                     importedTopic, faultSeconds(windows), recoverySeconds(windows, expected.size()),

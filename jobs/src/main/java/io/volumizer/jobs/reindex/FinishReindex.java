@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.flink.api.common.state.ListState;
@@ -159,32 +160,39 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
                 processed, finish.generation(), caughtUp, search.names().of(settings.repository()), left.orElse("nothing"));
     }
 
-    /** Writes what was imported since {@code from} (deletes included) into the new index; returns how many. */
+    /**
+     * Writes what was imported since {@code from} (deletes included), with the files' texts stored for it, into the
+     * new index; returns how many.
+     */
     private long catchUp(Instant from) {
         int batchSize = finish.batchSize();
-        List<ImportedEvent> batch = new ArrayList<>(batchSize);
+        List<Document> page = new ArrayList<>(batchSize);
         long written = 0;
         for (Document stored : repositories.collection(settings.repository())
                 .find(Filters.gte(DocumentFields.IMPORTED_AT, Date.from(from))).batchSize(batchSize)) {
-            batch.add(MongoDocumentStore.toImported(stored));
-            if (batch.size() >= batchSize) {
-                written += write(batch);
+            page.add(stored);
+            if (page.size() >= batchSize) {
+                written += write(page);
             }
         }
-        return written + write(batch);
+        return written + write(page);
     }
 
-    private long write(List<ImportedEvent> batch) {
-        if (batch.isEmpty()) {
+    /** Writes a page of stored documents, with their files' texts, and empties it; returns how many. */
+    private long write(List<Document> page) {
+        if (page.isEmpty()) {
             return 0;
         }
+        Map<String, String> texts = MongoDocumentStore.fileTexts(repositories.fileTexts(settings.repository()), page);
+        List<ImportedEvent> batch = page.stream().map(stored ->
+                MongoDocumentStore.toImported(stored, texts.get(stored.getString(DocumentFields.KEY)))).toList();
+        page.clear();
         BulkResult<ImportedEvent> result = catchUpWriter.write(batch);
         for (BulkResult.Failure<ImportedEvent> failure : result.failed()) {
             errors++;
             output.collect(new StreamRecord<>(deadLetters.of(failure.reasonClass(), failure.reason(),
                     catchUpWriter.idOf(failure.item()), catchUpWriter.payloadOf(failure.item()))));
         }
-        batch.clear();
         return result.written().size() + result.stale().size();
     }
 

@@ -40,6 +40,7 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchQuery;
 import io.volumizer.stores.search.SearchResult;
@@ -114,9 +115,8 @@ class FileTextIT {
         assertThat(hit.source().path(DocumentFields.TITLE).asText()).isEqualTo("replaced");
         assertThat(ids(find(changedOnly))).as("its first file's text").doesNotContain(changed.getId());
         assertThat(ids(find(counterparty(deleted)))).as("a deleted document's text").doesNotContain(deleted.getId());
-        assertThat(stored(changed).get(DocumentFields.FILE_TEXT, Document.class)
-                .getLong(DocumentFields.FileText.VERSION)).isEqualTo(2);
-        assertThat(stored(deleted).containsKey(DocumentFields.FILE_TEXT)).isFalse();
+        assertThat(storedText(changed).getLong(DocumentFields.FileText.VERSION)).isEqualTo(2);
+        assertThat(storedText(deleted)).as("a deleted document's text").isNull();
 
         // Changed back while both jobs run: the metadata and the text of version 3 land in either order; the end is
         // version 3 with its first file's text.
@@ -125,8 +125,7 @@ class FileTextIT {
                 .filter(h -> h.source().path(DocumentFields.VERSION).asLong() == 3).count(), 1, Duration.ofMinutes(2));
         assertThat(ids(find(otherOnly))).as("version 2's text").doesNotContain(changed.getId());
         assertThat(it.stores.searchableFileTexts(it.pipeline.indices(), LIVE)).isEqualTo(withText);
-        assertThat(stored(changed).get(DocumentFields.FILE_TEXT, Document.class)
-                .getLong(DocumentFields.FileText.VERSION)).isEqualTo(3);
+        assertThat(storedText(changed).getLong(DocumentFields.FileText.VERSION)).isEqualTo(3);
         assertThat(it.deadLetters()).isZero();
     }
 
@@ -150,7 +149,7 @@ class FileTextIT {
             await("documents in Elasticsearch", () -> it.stores.elasticsearchCount(LIVE), generated.size(),
                     Duration.ofMinutes(3));
             Thread.sleep(SETTLE.toMillis());
-            assertThat(collection().countDocuments(Filters.exists(DocumentFields.FILE_TEXT))).as("texts stored").isZero();
+            assertThat(it.stores.storedFileTexts(LIVE)).as("texts stored").isZero();
             assertThat(it.stores.searchableFileTexts(it.pipeline.indices(), LIVE)).as("texts indexed").isZero();
 
             throttles.change(target, new Change.Paused(false), "FileTextIT");
@@ -217,7 +216,9 @@ class FileTextIT {
         return it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(LIVE);
     }
 
-    private Document stored(DocumentEvent document) {
-        return collection().find(Filters.eq(DocumentFields.KEY, document.getId())).first();
+    /** The document's file's text stored in MongoDB, if any. */
+    private Document storedText(DocumentEvent document) {
+        return MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database).fileTexts(LIVE)
+                .find(Filters.eq(DocumentFields.KEY, document.getId())).first();
     }
 }

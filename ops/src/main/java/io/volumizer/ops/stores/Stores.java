@@ -72,6 +72,11 @@ public final class Stores implements AutoCloseable {
         return mongo.collection(repository).countDocuments();
     }
 
+    /** The repository's files' texts stored in MongoDB (of a live repository), counted one by one. */
+    public long storedFileTexts(String repository) {
+        return mongo.fileTexts(repository).countDocuments();
+    }
+
     /**
      * The repository's documents in MongoDB from the collection's metadata, without reading them: for progress,
      * polled often. {@link #mongoCount} reads every document (an aggregation), which at a billion documents takes
@@ -241,7 +246,7 @@ public final class Stores implements AutoCloseable {
     }
 
     /**
-     * Deletes the pipeline's topics (its throttles' too), the repository's collection and its index: the next run
+     * Deletes the pipeline's topics (its throttles' too), the repository's collections and its index: the next run
      * starts from nothing.
      */
     public void reset(String repository) throws IOException {
@@ -249,10 +254,11 @@ public final class Stores implements AutoCloseable {
                 options.controlTopic());
     }
 
-    /** Deletes the topics, the repository's collection and its index. */
+    /** Deletes the topics, the repository's collections (its documents, its files' texts) and its index. */
     public void reset(String repository, String... topics) throws IOException {
         deleteTopics(topics);
         mongo.collection(repository).drop();
+        mongo.fileTexts(repository).drop();
         search.indices(options.indices()).delete(repository);
     }
 

@@ -4,7 +4,6 @@ import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.stores.DocumentFields.BLOB;
 import static io.volumizer.stores.DocumentFields.CREATED;
 import static io.volumizer.stores.DocumentFields.DELETED;
-import static io.volumizer.stores.DocumentFields.FILE_TEXT;
 import static io.volumizer.stores.DocumentFields.IMPORTED_AT;
 import static io.volumizer.stores.DocumentFields.KEY;
 import static io.volumizer.stores.DocumentFields.MANAGE_ACL;
@@ -44,6 +43,8 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.InsertOneModel;
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.WriteModel;
@@ -82,6 +83,7 @@ public final class MongoDocumentStore {
     /** The unique (parentId, name) index: a name is taken once under a parent. */
     private static final String CHILDREN_INDEX = "children";
     private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
+    private static final ReplaceOptions UPSERT = new ReplaceOptions().upsert(true);
 
     private final MongoRepositories repositories;
     private final Backoff backoff;
@@ -133,11 +135,12 @@ public final class MongoDocumentStore {
     }
 
     /**
-     * Stores each event's file text in its document, with the version it was read from, if the document is still of
-     * that version (a newer version or a delete holds its own, or none yet), so that a reindex reads it back with the
-     * document ({@link #toImported}) rather than reading the file again. The documents are read first, by id (a
-     * filter the local stand-in serves from its index), and each text written by id alone: one that lands on a newer
-     * version written in between is not that version's ({@link #toImported} checks). Retried with backoff while the
+     * Stores each event's file text in its repository's collection of texts ({@link MongoRepositories#fileTexts}),
+     * with the version it was read from, if the document is still of that version (a newer version or a delete holds
+     * its own, or none yet), so that a reindex reads it back with the document ({@link #fileTexts}) rather than
+     * reading the file again. The documents are read first, by id (a filter the local stand-in serves from its index),
+     * and each text written by id alone: one that a newer version overtakes in between is not that version's
+     * ({@link #fileTexts} checks). Retried with backoff while the
      * server is unreachable; a text the server refuses as the document's fault is left out.
      *
      * @return the events whose document is still of their version: only those have a text to index (a late text of
@@ -149,14 +152,15 @@ public final class MongoDocumentStore {
         List<ImportedEvent> current = new ArrayList<>();
         byRepository.forEach((repository, events) -> {
             List<ImportedEvent> ofTheirVersion = retried(() -> ofTheirVersion(repository, events));
-            List<WriteModel<Document>> updates = ofTheirVersion.stream().<WriteModel<Document>>map(event ->
-                    new UpdateOneModel<>(Filters.eq(KEY, event.getDocument().getId()), Updates.set(FILE_TEXT,
-                            new Document(DocumentFields.FileText.VERSION, event.getDocument().getVersion())
-                                    .append(DocumentFields.FileText.TEXT, event.getFileText())))).toList();
-            if (!updates.isEmpty()) {
+            List<WriteModel<Document>> texts = ofTheirVersion.stream().<WriteModel<Document>>map(event ->
+                    new ReplaceOneModel<>(Filters.eq(KEY, event.getDocument().getId()),
+                            new Document(KEY, event.getDocument().getId())
+                                    .append(DocumentFields.FileText.VERSION, event.getDocument().getVersion())
+                                    .append(DocumentFields.FileText.TEXT, event.getFileText()), UPSERT)).toList();
+            if (!texts.isEmpty()) {
                 retried(() -> {
                     try {
-                        collection(repository).bulkWrite(updates, UNORDERED);
+                        repositories.fileTexts(repository).bulkWrite(texts, UNORDERED);
                     } catch (MongoBulkWriteException e) {
                         if (e.getWriteConcernError() != null || !e.getWriteErrors().stream()
                                 .allMatch(error -> DOCUMENT_FAULTS.contains(error.getCode()))) {
@@ -366,21 +370,35 @@ public final class MongoDocumentStore {
 
     /**
      * A stored document as the imported event the index stage takes (a tombstone as a delete), with its file's text
-     * where it was stored ({@link #storeFileTexts}): what a reindex reads back from MongoDB.
+     * ({@link #fileTexts}, null: none stored): what a reindex reads back from MongoDB.
      */
-    public static ImportedEvent toImported(Document stored) {
+    public static ImportedEvent toImported(Document stored, String fileText) {
         DocumentEvent document = toEvent(stored, isTombstone(stored) ? Operation.DELETE : Operation.UPDATE);
         return ImportedEvent.newBuilder().setDocument(document)
                 .setAncestorIds(new ArrayList<>(stored.getList(ANCESTOR_IDS, String.class)))
                 .setPath(stored.getString(PATH)).setImportedAt(stored.getDate(IMPORTED_AT).toInstant())
-                .setEffectiveAcl(StoredForm.effectiveAcl(stored)).setFileText(fileText(stored)).build();
+                .setEffectiveAcl(StoredForm.effectiveAcl(stored)).setFileText(fileText).build();
     }
 
-    /** The stored text of the document's file, if it was read from this version's. */
-    private static String fileText(Document stored) {
-        Document text = stored.get(FILE_TEXT, Document.class);
-        return text != null && Long.valueOf(stored.getLong(VERSION)).equals(text.getLong(DocumentFields.FileText.VERSION))
-                ? text.getString(DocumentFields.FileText.TEXT) : null;
+    /**
+     * The texts stored ({@link #storeFileTexts}) of these stored documents' files, by document id, each only if it
+     * was read from the stored version's file: one read in one query from {@code texts}, the collection of
+     * {@link MongoRepositories#fileTexts}. A tombstone has none.
+     */
+    public static Map<String, String> fileTexts(MongoCollection<Document> texts, List<Document> stored) {
+        Map<Object, Object> versions = new HashMap<>();
+        stored.stream().filter(document -> !isTombstone(document))
+                .forEach(document -> versions.put(document.get(KEY), document.get(VERSION)));
+        Map<String, String> read = new HashMap<>();
+        if (!versions.isEmpty()) {
+            texts.find(Filters.in(KEY, versions.keySet())).forEach(text -> {
+                if (text.get(KEY) instanceof String id && text.get(DocumentFields.FileText.TEXT) instanceof String body
+                        && versions.get(id) != null && versions.get(id).equals(text.get(DocumentFields.FileText.VERSION))) {
+                    read.put(id, body);
+                }
+            });
+        }
+        return read;
     }
 
     /**

@@ -14,9 +14,13 @@ import com.mongodb.client.MongoDatabase;
 
 /**
  * The repositories' databases, opened: one client per MongoDB deployment, however many repositories it holds.
- * A repository is a collection of its database; the shared database also holds the commands' records.
+ * A repository is a collection of its database, and its files' texts a second one; the shared database also holds
+ * the commands' records.
  */
 public final class MongoRepositories implements AutoCloseable {
+
+    /** A repository's collection of files' texts is named after it, with this suffix (no repository name has a dot). */
+    private static final String FILE_TEXTS_SUFFIX = ".fileTexts";
 
     private final RepositoryDatabases databases;
     private final Map<String, MongoClient> clients = new LinkedHashMap<>();
@@ -51,6 +55,14 @@ public final class MongoRepositories implements AutoCloseable {
 
     public MongoCollection<Document> collection(String repository) {
         return database(repository).getCollection(repository);
+    }
+
+    /**
+     * The repository's files' texts (live repositories), apart from its documents: a text, large and written once
+     * its file is read, neither grows the documents every navigation reads nor waits on their writes.
+     */
+    public MongoCollection<Document> fileTexts(String repository) {
+        return database(repository).getCollection(repository + FILE_TEXTS_SUFFIX);
     }
 
     /** The job's database: where repositories without a location of their own are, and the commands' records. */

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
 import io.volumizer.schemas.event.EffectiveAcl;
@@ -67,8 +68,9 @@ class MongoDocumentStoreIT {
     }
 
     /**
-     * A file's text is kept with the version it was read for, and read back with the document (a reindex): a text
-     * late for a newer version, or for a deleted document, is not kept, and a new version starts without it.
+     * A file's text is kept apart from its document, with the version it was read for, and read back with the
+     * document (a reindex): a text late for a newer version, or for a deleted document, is not kept, and a new version
+     * starts without it.
      */
     @Test
     void aFilesTextIsStoredWithItsVersionAndReadBackWithTheDocumentButNeverOnANewerOne() {
@@ -88,24 +90,35 @@ class MongoDocumentStoreIT {
         assertThat(current).as("the texts still of their document's version, to index")
                 .extracting(e -> e.getDocument().getId()).containsExactly("kept");
 
-        assertThat(MongoDocumentStore.toImported(stored("kept")).getFileText()).isEqualTo("January");
-        assertThat(stored("changed").containsKey("fileText")).as("a newer version's").isFalse();
-        assertThat(stored("gone").containsKey("fileText")).as("a tombstone's").isFalse();
+        assertThat(readBack("kept").getFileText()).isEqualTo("January");
+        assertThat(stored("kept")).as("the document itself, without its text").doesNotContainKey("fileText");
+        assertThat(texts().find(Filters.eq("_id", "changed")).first()).as("a newer version's").isNull();
+        assertThat(texts().find(Filters.eq("_id", "gone")).first()).as("a tombstone's").isNull();
         store.storeFileTexts(List.of(withText(imported("bank", "kept", "p", "kept.pdf", 1, "Kept"), "January")));
         store.write(List.of(imported("bank", "kept", "p", "kept.pdf", 1, "Kept")));
-        assertThat(MongoDocumentStore.toImported(stored("kept")).getFileText()).as("stored again, its version replayed")
+        assertThat(readBack("kept").getFileText()).as("stored again, its version replayed")
                 .isEqualTo("January");
         store.write(List.of(imported("bank", "kept", "p", "kept.pdf", 3, "Kept again")));
-        assertThat(MongoDocumentStore.toImported(stored("kept")).getFileText()).as("its next version's is to come")
+        assertThat(readBack("kept").getFileText()).as("its next version's is to come")
                 .isNull();
         // a text read from version 1 that lands on version 3, written between the check and the write, is not its own
-        store.collection("bank").updateOne(Filters.eq("_id", "kept"), new Document("$set", new Document("fileText",
-                new Document("version", 1L).append("text", "January"))));
-        assertThat(MongoDocumentStore.toImported(stored("kept")).getFileText()).isNull();
+        texts().replaceOne(Filters.eq("_id", "kept"), new Document("_id", "kept").append("version", 1L)
+                .append("text", "January"));
+        assertThat(readBack("kept").getFileText()).isNull();
     }
 
     private Document stored(String id) {
         return store.collection("bank").find(Filters.eq("_id", id)).first();
+    }
+
+    private MongoCollection<Document> texts() {
+        return MongoRepositories.sharing(client, database).fileTexts("bank");
+    }
+
+    /** The stored document as a reindex reads it back, with its file's text. */
+    private ImportedEvent readBack(String id) {
+        Document stored = stored(id);
+        return MongoDocumentStore.toImported(stored, MongoDocumentStore.fileTexts(texts(), List.of(stored)).get(id));
     }
 
     private static ImportedEvent withText(ImportedEvent event, String text) {

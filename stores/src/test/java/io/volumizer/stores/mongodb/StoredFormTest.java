@@ -101,7 +101,7 @@ class StoredFormTest {
         assertThat(stored.getList("manageAcl", String.class)).isEmpty();
         assertThat(List.copyOf(stored.keySet())).endsWith("origin", "acl", "readAcl", "writeAcl", "manageAcl");
         assertThat(MongoDocumentStore.toEvent(stored, Operation.UPDATE).getAcl()).isEqualTo(own);
-        assertThat(MongoDocumentStore.toImported(stored).getEffectiveAcl()).isEqualTo(effective);
+        assertThat(MongoDocumentStore.toImported(stored, null).getEffectiveAcl()).isEqualTo(effective);
     }
 
     @Test
@@ -110,7 +110,7 @@ class StoredFormTest {
 
         assertThat(stored).doesNotContainKeys("acl", "readAcl", "writeAcl", "manageAcl");
         assertThat(MongoDocumentStore.toEvent(stored, Operation.UPDATE).getAcl()).isNull();
-        assertThat(MongoDocumentStore.toImported(stored).getEffectiveAcl()).isNull();
+        assertThat(MongoDocumentStore.toImported(stored, null).getEffectiveAcl()).isNull();
     }
 
     @Test

@@ -13,9 +13,9 @@ import io.volumizer.stores.BulkResult;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 
 /**
- * Writes live repositories' files' text once read: into each document's MongoDB record of that version, for a
- * reindex to carry ({@link MongoDocumentStore#storeFileTexts}), then, for the documents still of that version, into
- * the index, in the document's form with its text.
+ * Writes live repositories' files' text once read: into MongoDB beside the documents still of that version, for a
+ * reindex to carry ({@link MongoDocumentStore#storeFileTexts}), then, for those documents, into the index, in the
+ * document's form with its text.
  */
 public final class FileTextBulkWriter implements BulkWriter<ImportedEvent> {
 

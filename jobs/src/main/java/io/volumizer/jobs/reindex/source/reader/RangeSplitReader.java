@@ -2,7 +2,10 @@ package io.volumizer.jobs.reindex.source.reader;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
+import java.util.Map;
 
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
@@ -30,8 +33,9 @@ import io.volumizer.jobs.reindex.source.split.IdRange;
 
 /**
  * Reads its ranges one after the other, each with one cursor sorted by id, a batch per fetch, on the fetcher's
- * thread (so documents are decoded beside the task's thread, not on it). Deleted documents (tombstones) are passed
- * over: the new index starts empty. A lost connection is retried with backoff from the last id read; a database
+ * thread (so documents are decoded beside the task's thread, not on it), with the files' texts stored for them (one
+ * read of the repository's texts per batch). Deleted documents (tombstones) are passed over: the new index starts
+ * empty. A lost connection is retried with backoff from the last id read; a database
  * still unreachable after that fails the job, which resumes from its checkpoint. A range whose documents cannot be
  * read (a stored document the reindex cannot turn into an event) is recorded as failed, with why, and the reader
  * goes on with the next: a retry reads only those again.
@@ -45,6 +49,7 @@ public final class RangeSplitReader implements SplitReader<ImportedEvent, IdRang
     private final Deque<IdRange> ranges = new ArrayDeque<>();
     private MongoRepositories repositories;
     private MongoCollection<Document> documents;
+    private MongoCollection<Document> fileTexts;
     private CommandRanges ledger;
     private IdRange current;
     private MongoCursor<Document> cursor;
@@ -79,15 +84,17 @@ public final class RangeSplitReader implements SplitReader<ImportedEvent, IdRang
                 cursor = documents.find(current.filterAfter(lastRead)).sort(Sorts.ascending(DocumentFields.KEY))
                         .batchSize(settings.batchSize()).iterator();
             }
-            int fetched = 0;
-            while (fetched < settings.batchSize() && cursor.hasNext()) {
-                Document stored = cursor.next();
+            List<Document> page = new ArrayList<>(settings.batchSize());
+            while (page.size() < settings.batchSize() && cursor.hasNext()) {
+                page.add(cursor.next());
+            }
+            Map<String, String> texts = MongoDocumentStore.fileTexts(fileTexts, page);
+            for (Document stored : page) {
                 String id = stored.getString(DocumentFields.KEY);
-                fetched++;
                 if (!MongoDocumentStore.isTombstone(stored)) {
                     ImportedEvent event;
                     try {
-                        event = MongoDocumentStore.toImported(stored);
+                        event = MongoDocumentStore.toImported(stored, texts.get(id));
                     } catch (RuntimeException e) {
                         finish(batch, "document " + id + " cannot be read: " + e);
                         return batch.build();
@@ -99,7 +106,7 @@ public final class RangeSplitReader implements SplitReader<ImportedEvent, IdRang
                 readSinceStart++;
             }
             failedAttempts = 0;
-            if (fetched < settings.batchSize()) {
+            if (page.size() < settings.batchSize()) {
                 finish(batch, null);
             }
         } catch (MongoException e) {
@@ -168,6 +175,7 @@ public final class RangeSplitReader implements SplitReader<ImportedEvent, IdRang
         if (repositories == null) {
             repositories = new MongoRepositories(settings.databases(), MongoClients::create);
             documents = repositories.collection(settings.repository());
+            fileTexts = repositories.fileTexts(settings.repository());
             ledger = new CommandRanges(repositories.shared());
         }
         ranges.addAll(change.splits());
