@@ -40,7 +40,7 @@ public final class DocumentFields {
     /**
      * In repositories of the live profile, the text inside the document's file, once read: Elasticsearch indexes it;
      * MongoDB keeps it apart from the document, in the repository's collection of files' texts
-     * ({@code MongoRepositories.fileTexts}), a record of {@link FileText}'s fields by document id, for a reindex to
+     * ({@link io.volumizer.stores.mongodb.MongoRepositories#fileTexts}), a record of {@link FileText}'s fields by document id, for a reindex to
      * carry.
      */
     public static final String FILE_TEXT = "fileText";

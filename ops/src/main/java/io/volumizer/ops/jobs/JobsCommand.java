@@ -270,7 +270,7 @@ public final class JobsCommand {
     }
 
     /** Empties the pipeline's topics and repositories' collections and indices, so the next run starts from nothing. */
-    @Command(name = "reset", description = "Delete the topics, and each repository's MongoDB collection and Elasticsearch index.")
+    @Command(name = "reset", description = "Delete the topics, and each repository's MongoDB collections (documents, files' texts) and Elasticsearch index.")
     static final class Reset implements Callable<Integer> {
         @Mixin PipelineOptions pipeline = new PipelineOptions();
 

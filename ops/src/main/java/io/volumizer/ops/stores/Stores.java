@@ -72,7 +72,10 @@ public final class Stores implements AutoCloseable {
         return mongo.collection(repository).countDocuments();
     }
 
-    /** The repository's files' texts stored in MongoDB (of a live repository), counted one by one. */
+    /**
+     * The repository's files' texts stored in MongoDB (of a live repository), counted one by one: every one stored,
+     * those of versions since changed or deleted too.
+     */
     public long storedFileTexts(String repository) {
         return mongo.fileTexts(repository).countDocuments();
     }

@@ -139,9 +139,10 @@ public final class MongoDocumentStore {
      * with the version it was read from, if the document is still of that version (a newer version or a delete holds
      * its own, or none yet), so that a reindex reads it back with the document ({@link #fileTexts}) rather than
      * reading the file again. The documents are read first, by id (a filter the local stand-in serves from its index),
-     * and each text written by id alone: one that a newer version overtakes in between is not that version's
-     * ({@link #fileTexts} checks). Retried with backoff while the
-     * server is unreachable; a text the server refuses as the document's fault is left out.
+     * then each text replaces the stored one of its version or an older one only: a text of a newer version, stored
+     * by another writer in between, stays (the insert the upsert falls back to finds its id taken); and a text that a
+     * newer version overtakes in between is not that version's ({@link #fileTexts} checks). Retried with backoff
+     * while the server is unreachable; a text the server refuses as the document's fault is left out.
      *
      * @return the events whose document is still of their version: only those have a text to index (a late text of
      *         a deleted document must not bring it back into an index whose delete is forgotten)
@@ -153,7 +154,8 @@ public final class MongoDocumentStore {
         byRepository.forEach((repository, events) -> {
             List<ImportedEvent> ofTheirVersion = retried(() -> ofTheirVersion(repository, events));
             List<WriteModel<Document>> texts = ofTheirVersion.stream().<WriteModel<Document>>map(event ->
-                    new ReplaceOneModel<>(Filters.eq(KEY, event.getDocument().getId()),
+                    new ReplaceOneModel<>(Filters.and(Filters.eq(KEY, event.getDocument().getId()),
+                            Filters.lte(DocumentFields.FileText.VERSION, event.getDocument().getVersion())),
                             new Document(KEY, event.getDocument().getId())
                                     .append(DocumentFields.FileText.VERSION, event.getDocument().getVersion())
                                     .append(DocumentFields.FileText.TEXT, event.getFileText()), UPSERT)).toList();
@@ -162,8 +164,8 @@ public final class MongoDocumentStore {
                     try {
                         repositories.fileTexts(repository).bulkWrite(texts, UNORDERED);
                     } catch (MongoBulkWriteException e) {
-                        if (e.getWriteConcernError() != null || !e.getWriteErrors().stream()
-                                .allMatch(error -> DOCUMENT_FAULTS.contains(error.getCode()))) {
+                        if (e.getWriteConcernError() != null || !e.getWriteErrors().stream().allMatch(error ->
+                                error.getCode() == DUPLICATE_KEY || DOCUMENT_FAULTS.contains(error.getCode()))) {
                             throw e;
                         }
                     }
@@ -386,9 +388,9 @@ public final class MongoDocumentStore {
      * {@link MongoRepositories#fileTexts}. A tombstone has none.
      */
     public static Map<String, String> fileTexts(MongoCollection<Document> texts, List<Document> stored) {
-        Map<Object, Object> versions = new HashMap<>();
-        stored.stream().filter(document -> !isTombstone(document))
-                .forEach(document -> versions.put(document.get(KEY), document.get(VERSION)));
+        Map<String, Object> versions = new HashMap<>();
+        stored.stream().filter(document -> !isTombstone(document) && document.get(KEY) instanceof String)
+                .forEach(document -> versions.put(document.getString(KEY), document.get(VERSION)));
         Map<String, String> read = new HashMap<>();
         if (!versions.isEmpty()) {
             texts.find(Filters.in(KEY, versions.keySet())).forEach(text -> {

@@ -35,10 +35,10 @@ import io.volumizer.jobs.reindex.source.split.IdRange;
  * Reads its ranges one after the other, each with one cursor sorted by id, a batch per fetch, on the fetcher's
  * thread (so documents are decoded beside the task's thread, not on it), with the files' texts stored for them (one
  * read of the repository's texts per batch). Deleted documents (tombstones) are passed over: the new index starts
- * empty. A lost connection is retried with backoff from the last id read; a database
- * still unreachable after that fails the job, which resumes from its checkpoint. A range whose documents cannot be
- * read (a stored document the reindex cannot turn into an event) is recorded as failed, with why, and the reader
- * goes on with the next: a retry reads only those again.
+ * empty. A lost connection is retried with backoff from the last id read; a database still unreachable after that
+ * fails the job, which resumes from its checkpoint. A range whose documents cannot be read (a stored document the
+ * reindex cannot turn into an event) is recorded as failed, with why, and the reader goes on with the next: a retry
+ * reads only those again.
  */
 public final class RangeSplitReader implements SplitReader<ImportedEvent, IdRange> {
 
