@@ -107,22 +107,6 @@ class MongoDocumentStoreIT {
         assertThat(readBack("kept").getFileText()).isNull();
     }
 
-    /**
-     * Two writers' texts of one document: an older version's, written after another writer stored a newer one's
-     * (both found the document of their version when they checked), leaves the newer one in place.
-     */
-    @Test
-    void anOlderTextNeverReplacesANewerOne() {
-        store.write(List.of(imported("bank", "d", "p", "d.pdf", 1, "D")));
-        texts().insertOne(new Document("_id", "d").append("version", 2L).append("text", "February"));
-
-        List<ImportedEvent> current = store.storeFileTexts(List.of(
-                withText(imported("bank", "d", "p", "d.pdf", 1, "D"), "January")));
-
-        assertThat(current).as("of its version when checked: the index's own version check decides").hasSize(1);
-        assertThat(texts().find(Filters.eq("_id", "d")).first().getString("text")).isEqualTo("February");
-    }
-
     private Document stored(String id) {
         return store.collection("bank").find(Filters.eq("_id", id)).first();
     }
