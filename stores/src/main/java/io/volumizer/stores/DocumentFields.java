@@ -40,8 +40,8 @@ public final class DocumentFields {
     /**
      * In repositories of the live profile, the text inside the document's file, once read: Elasticsearch indexes it;
      * MongoDB keeps it apart from the document, in the repository's collection of files' texts
-     * ({@link io.volumizer.stores.mongodb.MongoRepositories#fileTexts}), a record of {@link FileText}'s fields by document id, for a reindex to
-     * carry.
+     * ({@link io.volumizer.stores.mongodb.MongoRepositories#fileTexts}), a record of {@link FileText}'s fields by
+     * document id, for a reindex to carry.
      */
     public static final String FILE_TEXT = "fileText";
     /**

@@ -21,6 +21,7 @@ import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
@@ -166,24 +167,25 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
      */
     private long catchUp(Instant from) {
         int batchSize = finish.batchSize();
+        MongoCollection<Document> fileTexts = repositories.fileTexts(settings.repository());
         List<Document> page = new ArrayList<>(batchSize);
         long written = 0;
         for (Document stored : repositories.collection(settings.repository())
                 .find(Filters.gte(DocumentFields.IMPORTED_AT, Date.from(from))).batchSize(batchSize)) {
             page.add(stored);
             if (page.size() >= batchSize) {
-                written += write(page);
+                written += write(page, fileTexts);
             }
         }
-        return written + write(page);
+        return written + write(page, fileTexts);
     }
 
-    /** Writes a page of stored documents, with their files' texts, and empties it; returns how many. */
-    private long write(List<Document> page) {
+    /** Writes a page of stored documents, with their texts from {@code fileTexts}, and empties it; returns how many. */
+    private long write(List<Document> page, MongoCollection<Document> fileTexts) {
         if (page.isEmpty()) {
             return 0;
         }
-        Map<String, String> texts = MongoDocumentStore.fileTexts(repositories.fileTexts(settings.repository()), page);
+        Map<String, String> texts = MongoDocumentStore.fileTexts(fileTexts, page);
         List<ImportedEvent> batch = page.stream().map(stored ->
                 MongoDocumentStore.toImported(stored, texts.get(stored.getString(DocumentFields.KEY)))).toList();
         page.clear();
