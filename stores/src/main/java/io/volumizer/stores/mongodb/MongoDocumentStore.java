@@ -114,10 +114,8 @@ public final class MongoDocumentStore {
 
     /** Writes a batch (unordered), retrying with backoff while the server is unreachable. */
     public BulkResult<ImportedEvent> write(List<ImportedEvent> batch) {
-        Map<String, List<ImportedEvent>> byRepository = new LinkedHashMap<>();
-        batch.forEach(e -> byRepository.computeIfAbsent(e.getDocument().getRepository(), r -> new ArrayList<>()).add(e));
         BulkResult<ImportedEvent> result = new BulkResult<>();
-        byRepository.forEach((repository, events) -> write(repository, events, result));
+        byRepository(batch).forEach((repository, events) -> write(repository, events, result));
         return result;
     }
 
@@ -149,10 +147,8 @@ public final class MongoDocumentStore {
      *         a deleted document must not bring it back into an index whose delete is forgotten)
      */
     public List<ImportedEvent> storeFileTexts(List<ImportedEvent> batch) {
-        Map<String, List<ImportedEvent>> byRepository = new LinkedHashMap<>();
-        batch.forEach(e -> byRepository.computeIfAbsent(e.getDocument().getRepository(), r -> new ArrayList<>()).add(e));
         List<ImportedEvent> current = new ArrayList<>();
-        byRepository.forEach((repository, events) -> {
+        byRepository(batch).forEach((repository, events) -> {
             List<ImportedEvent> ofTheirVersion = retried(() -> ofTheirVersion(repository, events));
             List<WriteModel<Document>> texts = ofTheirVersion.stream().<WriteModel<Document>>map(event ->
                     new ReplaceOneModel<>(Filters.eq(KEY, event.getDocument().getId()),
@@ -175,6 +171,13 @@ public final class MongoDocumentStore {
             current.addAll(ofTheirVersion);
         });
         return current;
+    }
+
+    /** A batch's events by their repository, in the batch's order. */
+    private static Map<String, List<ImportedEvent>> byRepository(List<ImportedEvent> batch) {
+        Map<String, List<ImportedEvent>> byRepository = new LinkedHashMap<>();
+        batch.forEach(e -> byRepository.computeIfAbsent(e.getDocument().getRepository(), r -> new ArrayList<>()).add(e));
+        return byRepository;
     }
 
     /** The events whose document is stored, not deleted, at their version. */
