@@ -162,3 +162,46 @@ ca.pem
   readOnly: true
 {{- end }}
 {{- end -}}
+
+{{/* The Secret holding the bearer token the API's /metrics asks for, under key 'token': the given one, else the chart's. */}}
+{{- define "volumizer.metricsTokenSecret" -}}
+{{- default (printf "%s-api-metrics" (include "volumizer.fullname" .)) .Values.api.metricsTokenSecret -}}
+{{- end -}}
+
+{{/* The Secret holding the key every API replica seals its cursors with, under key 'key': the given one, else the chart's. */}}
+{{- define "volumizer.cursorKeySecret" -}}
+{{- default (printf "%s-api-cursors" (include "volumizer.fullname" .)) .Values.api.cursorKeySecret -}}
+{{- end -}}
+
+{{/* A Secret of the API's with one random value under 'key' ({root, name, key}), made once: an upgrade keeps the one in
+the cluster (lookup finds nothing when helm renders without a cluster, as helm template does, and makes one then). */}}
+{{- define "volumizer.generatedSecret" -}}
+{{- $existing := (lookup "v1" "Secret" .root.Release.Namespace .name).data | default dict }}
+apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ .name }}
+  labels:
+    {{- include "volumizer.labels" .root | nindent 4 }}
+    app.kubernetes.io/component: api
+type: Opaque
+data:
+  {{ .key }}: {{ get $existing .key | default (randAlphaNum 48 | b64enc) | quote }}
+{{- end -}}
+
+{{/* What a read-only root filesystem leaves a container to write to: an emptyDir per folder, as a pod's volumes and
+their mounts. The folders of a component: /tmp for every JVM (temporary files, native libraries unpacked by the
+Kafka client's compression codecs); see the templates for the others. */}}
+{{- define "volumizer.writableVolumes" -}}
+{{- range $name, $path := . }}
+- name: {{ $name }}
+  emptyDir: {}
+{{- end }}
+{{- end -}}
+
+{{- define "volumizer.writableMounts" -}}
+{{- range $name, $path := . }}
+- name: {{ $name }}
+  mountPath: {{ $path }}
+{{- end }}
+{{- end -}}

@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -21,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -47,6 +50,8 @@ import io.volumizer.stores.search.SearchOptions;
 class HelmChartTest {
 
     private static final Path CHART = Path.of("volumizer");
+    private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {
+    };
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
@@ -138,18 +143,46 @@ class HelmChartTest {
     @ParameterizedTest
     @MethodSource("profiles")
     void everyResourceValidatesStrictlyAgainstTheKubernetesAndOperatorSchemas(String profile) throws Exception {
-        Path schemas = schemas();
         Result rendered = helm("template", profile);
         assertThat(rendered.exitCode).as(rendered.err).isZero();
-        Path manifests = Files.createTempFile("rendered", ".yaml");
+        assertValidates(rendered.out, profile);
+    }
+
+    /** The parts no profile turns on, and the values that change the API's NetworkPolicy, Secret and arguments. */
+    static Stream<List<String>> optionalParts() {
+        return Stream.of(
+                List.of("--set", "api.ingress.enabled=true", "--set", "api.ingress.className=nginx",
+                        "--set", "api.ingress.host=volumizer.example.com", "--set", "api.ingress.tlsSecret=volumizer-tls",
+                        "--set", "api.ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/proxy-body-size=64m",
+                        "--set", "api.trustedProxies={10.0.0.0/8,192.168.1.7}"),
+                List.of("--set", "networkPolicy.flinkOperator.namespace=flink-operator",
+                        "--set", "networkPolicy.managementFrom[0].ipBlock.cidr=10.0.0.0/16",
+                        "--set", "networkPolicy.apiFrom[0].namespaceSelector.matchLabels.name=ingress-nginx",
+                        "--set", "networkPolicy.apiFrom[0].podSelector.matchLabels.app=ingress-nginx"),
+                List.of("--set", "commands.enabled=false", "--set", "api.metricsTokenSecret=volumizer-metrics"),
+                List.of("--set", "api.oidc.allowInsecureIssuer=true", "--set",
+                        "api.oidc.issuer=http://keycloak.identity.svc:8080/realms/volumizer"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("optionalParts")
+    void theOptionalPartsValidateStrictlyAgainstTheKubernetesSchemas(List<String> values) throws Exception {
+        Result rendered = helm("template", "", values.toArray(String[]::new));
+        assertThat(rendered.exitCode).as("%s: %s", values, rendered.err).isZero();
+        assertValidates(rendered.out, values.toString());
+    }
+
+    /** kubeconform -strict on {@code manifests}: every resource valid, none skipped for want of a schema. */
+    private static void assertValidates(String manifests, String what) throws Exception {
+        Path file = Files.createTempFile("rendered", ".yaml");
         try {
-            Files.writeString(manifests, rendered.out);
+            Files.writeString(file, manifests);
             Result validated = run(List.of(tool("volumizer.kubeconform"), "-strict", "-summary", "-schema-location",
-                    schemas + "/{{ .ResourceKind }}{{ .KindSuffix }}.json", manifests.toString()));
-            assertThat(validated.exitCode).as("kubeconform %s:%n%s%s", profile, validated.out, validated.err).isZero();
+                    schemas() + "/{{ .ResourceKind }}{{ .KindSuffix }}.json", file.toString()));
+            assertThat(validated.exitCode).as("kubeconform %s:%n%s%s", what, validated.out, validated.err).isZero();
             assertThat(validated.out).contains("Invalid: 0, Errors: 0, Skipped: 0");
         } finally {
-            Files.delete(manifests);
+            Files.delete(file);
         }
     }
 
@@ -274,7 +307,10 @@ class HelmChartTest {
 
     /**
      * The Flink pods' account may create and delete pods (a JobManager's TaskManagers); the API's may manage
-     * FlinkSessionJobs, the commands', alone, and only when the chart runs commands (else it gets no token).
+     * FlinkSessionJobs, the commands', alone, and only when the chart runs commands (else it gets no token). Every
+     * grant is of the release's namespace, and names its groups, resources and verbs: no wildcard. (No rule names
+     * resources: a command's FlinkSessionJob is named after the command, unknown beforehand, and resourceNames
+     * matches whole names only.)
      */
     @ParameterizedTest
     @MethodSource("profiles")
@@ -303,6 +339,15 @@ class HelmChartTest {
                         }
                     }));
             assertThat(bound).as("service accounts bound to a role").isNotEmpty();
+            assertThat(resources).extracting(r -> r.path("kind").asText()).as("grants beyond the namespace")
+                    .doesNotContain("ClusterRole", "ClusterRoleBinding");
+            assertThat(resources).filteredOn(r -> "RoleBinding".equals(r.path("kind").asText()))
+                    .extracting(r -> r.path("roleRef").path("kind").asText()).containsOnly("Role");
+            List<String> granted = new ArrayList<>();
+            resources.stream().filter(r -> "Role".equals(r.path("kind").asText()))
+                    .forEach(role -> role.path("rules").forEach(rule -> List.of("apiGroups", "resources", "verbs")
+                            .forEach(field -> rule.path(field).forEach(value -> granted.add(value.asText())))));
+            assertThat(granted).as("what the Roles grant").isNotEmpty().noneMatch(value -> value.contains("*"));
             List<JsonNode> rules = new ArrayList<>();
             resources.stream().filter(r -> "Role".equals(r.path("kind").asText()))
                     .filter(r -> rolesOfTheApi.contains(r.path("metadata").path("name").asText()))
@@ -334,7 +379,7 @@ class HelmChartTest {
             assertThat(args).containsSequence("--search-engine", "opensearch")
                     .containsSequence("--search-username", "volumizer");
             String caFile = args.get(args.indexOf("--search-ca-file") + 1);
-            JsonNode mount = container.path("volumeMounts").get(0);
+            JsonNode mount = mount(container, "search-ca");
             assertThat(caFile).isEqualTo(mount.path("mountPath").asText() + "/ca.pem");
             for (var secret : List.of(List.of(SearchOptions.PASSWORD_ENV, "password"), List.of(SearchOptions.API_KEY_ENV, "apiKey"))) {
                 JsonNode reference = env(container, secret.get(0)).path("valueFrom").path("secretKeyRef");
@@ -351,7 +396,7 @@ class HelmChartTest {
             assertThat(args(container)).containsSequence("--search-engine", "auto")
                     .doesNotContain("--search-username", "--search-ca-file", "--search-aws-region");
             assertThat(container.path("env").toString()).doesNotContain(SearchOptions.PASSWORD_ENV);
-            assertThat(container.has("volumeMounts")).isFalse();
+            assertThat(container.path("volumeMounts").findValuesAsText("name")).doesNotContain("search-ca");
         });
 
         List<JsonNode> signed = render("", "--set", "services.search.aws.region=eu-west-1", "--set",
@@ -395,6 +440,15 @@ class HelmChartTest {
         return args;
     }
 
+    private static JsonNode mount(JsonNode container, String volume) {
+        for (JsonNode mount : container.path("volumeMounts")) {
+            if (volume.equals(mount.path("name").asText())) {
+                return mount;
+            }
+        }
+        throw new AssertionError(volume + " not in " + container.path("volumeMounts"));
+    }
+
     private static JsonNode env(JsonNode container, String name) {
         for (JsonNode variable : container.path("env")) {
             if (name.equals(variable.path("name").asText())) {
@@ -418,7 +472,7 @@ class HelmChartTest {
 
         assertThat(args).containsSequence("--oidc-issuer", values.path("oidc").path("issuer").asText())
                 .containsSequence("--metrics-port", metricsPort).doesNotContain("--token", "--oidc-audience");
-        assertThat(container.path("env").toString()).doesNotContain("TOKEN");
+        assertThat(env(container, "VOLUMIZER_METRICS_TOKEN").has("value")).as("the metrics token, by reference").isFalse();
         assertThat(container.path("readinessProbe").path("httpGet").path("port").asText()).isEqualTo("management");
         assertThat(pod.path("metadata").path("annotations").path("prometheus.io/port").asText()).isEqualTo(metricsPort);
         JsonNode service = render("").stream().filter(r -> "Service".equals(r.path("kind").asText()))
@@ -437,6 +491,249 @@ class HelmChartTest {
         JsonNode file = json.readTree(CHART.resolve("dashboards/volumizer.json").toFile());
         assertThat(json.readTree(dashboard.path("data").path("volumizer.json").asText())).isEqualTo(file);
         assertThat(file.path("panels")).as("panels").hasSizeGreaterThanOrEqualTo(10);
+    }
+
+    /**
+     * Every pod the chart renders, whatever its kind (a FlinkDeployment's pod template too): a user and group other than
+     * root, the runtime's seccomp profile; each of its containers on a read-only root filesystem, without privilege
+     * escalation or any capability, writing to emptyDir volumes only: /tmp, and Flink's log folder.
+     */
+    @ParameterizedTest
+    @MethodSource("profiles")
+    void everyContainerRunsAsNonRootOnAReadOnlyRootWithoutPrivileges(String profile) throws Exception {
+        List<JsonNode> resources = render(profile, "--set", "api.ingress.enabled=true", "--set",
+                "api.trustedProxies={10.0.0.0/8}");
+        String apiUser = Files.readString(Path.of("docker/Dockerfile.api")).lines()
+                .filter(line -> line.startsWith("USER ")).reduce((first, last) -> last).orElseThrow().split("[ :]")[1];
+        List<String> kinds = new ArrayList<>();
+        for (JsonNode resource : resources) {
+            String kind = resource.path("kind").asText();
+            for (JsonNode pod : resource.findParents("containers")) {
+                kinds.add(kind);
+                JsonNode context = pod.path("securityContext");
+                String what = kind + " " + resource.path("metadata").path("name").asText();
+                assertThat(context.path("runAsNonRoot").asBoolean()).as("%s: runAsNonRoot", what).isTrue();
+                for (String id : List.of("runAsUser", "runAsGroup", "fsGroup")) {
+                    assertThat(context.path(id).asInt()).as("%s: %s", what, id).isPositive();
+                }
+                assertThat(context.path("seccompProfile").path("type").asText()).as("%s: seccomp", what)
+                        .isEqualTo("RuntimeDefault");
+                if ("api".equals(resource.path("metadata").path("labels").path("app.kubernetes.io/component").asText())) {
+                    assertThat(context.path("runAsUser").asText()).as("the API image's user").isEqualTo(apiUser);
+                }
+                List<JsonNode> containers = new ArrayList<>();
+                pod.path("containers").forEach(containers::add);
+                pod.path("initContainers").forEach(containers::add);
+                List<String> scratch = new ArrayList<>();
+                pod.path("volumes").forEach(volume -> {
+                    if (volume.has("emptyDir")) {
+                        scratch.add(volume.path("name").asText());
+                    }
+                });
+                for (JsonNode container : containers) {
+                    JsonNode own = container.path("securityContext");
+                    String where = what + "/" + container.path("name").asText();
+                    assertThat(own.path("readOnlyRootFilesystem").asBoolean()).as("%s: read-only root", where).isTrue();
+                    assertThat(own.path("allowPrivilegeEscalation").isBoolean()
+                            && !own.path("allowPrivilegeEscalation").asBoolean()).as("%s: no privilege escalation", where)
+                            .isTrue();
+                    assertThat(own.path("privileged").asBoolean()).as("%s: privileged", where).isFalse();
+                    List<String> dropped = new ArrayList<>();
+                    own.path("capabilities").path("drop").forEach(capability -> dropped.add(capability.asText()));
+                    assertThat(dropped).as("%s: capabilities dropped", where).contains("ALL");
+                    assertThat(own.path("capabilities").has("add")).as("%s: capabilities added", where).isFalse();
+                    // a container's own settings override its pod's
+                    assertThat((own.has("runAsNonRoot") ? own : context).path("runAsNonRoot").asBoolean())
+                            .as("%s: runAsNonRoot", where).isTrue();
+                    assertThat((own.has("runAsUser") ? own : context).path("runAsUser").asInt()).as("%s: user", where)
+                            .isPositive();
+                    List<String> writable = new ArrayList<>();
+                    container.path("volumeMounts").forEach(mount -> {
+                        if (scratch.contains(mount.path("name").asText())) {
+                            writable.add(mount.path("mountPath").asText());
+                        }
+                    });
+                    assertThat(writable).as("%s: the emptyDir folders", where).contains("/tmp");
+                    if (kind.equals("FlinkDeployment")) {
+                        assertThat(writable).as("%s: Flink's log file, which its Web UI shows", where)
+                                .contains("/opt/flink/log");
+                    }
+                }
+            }
+        }
+        assertThat(kinds).as("the pods of profile '%s'", profile).contains("Deployment", "FlinkDeployment");
+    }
+
+    /**
+     * The API pods take connections on their own two ports only: the API's from apiFrom (any pod of the cluster, by
+     * default), the management port (metrics, probes, the jobs jar) from Prometheus and, when the API runs commands,
+     * from the Flink Kubernetes Operator's pods, which fetch the jobs jar.
+     */
+    @Test
+    void theApiPodsTakeConnectionsOnTheirTwoPortsFromTheirOwnPeersOnly() throws Exception {
+        JsonNode values = YAML.readTree(CHART.resolve("values.yaml").toFile());
+        int apiPort = values.path("api").path("port").asInt();
+        int metricsPort = values.path("api").path("metricsPort").asInt();
+        JsonNode defaults = values.path("networkPolicy");
+        List<JsonNode> resources = render("");
+        JsonNode policy = only(resources, "NetworkPolicy");
+        JsonNode selected = policy.path("spec").path("podSelector").path("matchLabels");
+        assertThat(selected.size()).as("the pods' labels it selects").isPositive();
+        for (JsonNode resource : resources) {
+            if (!"Deployment".equals(resource.path("kind").asText())) {
+                continue;
+            }
+            Map<String, String> labels = YAML.convertValue(
+                    resource.path("spec").path("template").path("metadata").path("labels"), LABELS);
+            assertThat(labels.entrySet().containsAll(YAML.convertValue(selected, LABELS).entrySet()))
+                    .as("%s's pods selected", resource.path("metadata").path("name").asText())
+                    .isEqualTo("api".equals(labels.get("app.kubernetes.io/component")));
+        }
+        assertThat(policy.path("spec").path("policyTypes").toString()).isEqualTo("[\"Ingress\"]");
+        Map<Integer, JsonNode> peers = peersByPort(policy);
+        assertThat(peers.keySet()).containsExactlyInAnyOrder(apiPort, metricsPort);
+        assertThat(peers.get(apiPort)).as("the API port's peers").isEqualTo(defaults.path("apiFrom"));
+        JsonNode operator = YAML.readTree("""
+                namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: default}}
+                podSelector: {matchLabels: {app.kubernetes.io/name: flink-kubernetes-operator}}
+                """);
+        assertThat(peers.get(metricsPort)).as("the management port's peers")
+                .containsExactlyInAnyOrder(defaults.path("prometheus"), operator);
+
+        JsonNode withoutCommands = peersByPort(only(render("", "--set", "commands.enabled=false"), "NetworkPolicy"))
+                .get(metricsPort);
+        assertThat(withoutCommands).as("the management port's peers without commands")
+                .containsExactly(defaults.path("prometheus"));
+        JsonNode elsewhere = peersByPort(only(render("", "--set", "networkPolicy.flinkOperator.namespace=flink-operator",
+                "--set", "networkPolicy.managementFrom[0].ipBlock.cidr=10.0.0.0/16"), "NetworkPolicy")).get(metricsPort);
+        assertThat(elsewhere.findValuesAsText("kubernetes.io/metadata.name")).containsExactlyInAnyOrder("monitoring",
+                "flink-operator");
+        assertThat(elsewhere.findValuesAsText("cidr")).containsExactly("10.0.0.0/16");
+        assertThat(render("", "--set", "networkPolicy.enabled=false"))
+                .extracting(r -> r.path("kind").asText()).doesNotContain("NetworkPolicy");
+        assertThat(failure("--set-json", "networkPolicy.apiFrom=[]")).as("no peer: anyone").contains("/networkPolicy/apiFrom");
+    }
+
+    /** Each ingress rule of {@code policy} by its one port: the peers it lets in. */
+    private static Map<Integer, JsonNode> peersByPort(JsonNode policy) {
+        Map<Integer, JsonNode> peers = new java.util.HashMap<>();
+        for (JsonNode rule : policy.path("spec").path("ingress")) {
+            assertThat(rule.path("from").size()).as("a rule's peers (none: anyone)").isPositive();
+            assertThat(rule.path("ports").size()).as("a rule's ports (none: every port)").isEqualTo(1);
+            assertThat(peers.put(rule.path("ports").get(0).path("port").asInt(), rule.path("from"))).isNull();
+        }
+        return peers;
+    }
+
+    private static JsonNode only(List<JsonNode> resources, String kind) {
+        List<JsonNode> found = resources.stream().filter(r -> kind.equals(r.path("kind").asText())).toList();
+        assertThat(found).as("the %ss", kind).hasSize(1);
+        return found.get(0);
+    }
+
+    /**
+     * /metrics asks for a token the API alone is given, by reference to a Secret: the chart's, a random one (made once:
+     * an upgrade finds it in the cluster and keeps it), or one of yours.
+     */
+    @Test
+    void theApisMetricsAskForATokenOfASecretTheApiAloneReads() throws Exception {
+        List<JsonNode> resources = render("");
+        JsonNode secret = secret(resources, "-api-metrics");
+        String name = secret.path("metadata").path("name").asText();
+        String token = new String(java.util.Base64.getDecoder().decode(secret.path("data").path("token").asText()),
+                StandardCharsets.UTF_8);
+        JsonNode reference = env(apiContainer(resources), "VOLUMIZER_METRICS_TOKEN").path("valueFrom").path("secretKeyRef");
+
+        assertThat(token).as("the generated token").hasSizeGreaterThanOrEqualTo(32);
+        assertThat(reference.path("name").asText()).isEqualTo(name);
+        assertThat(reference.path("key").asText()).isEqualTo("token");
+        List<JsonNode> others = resources.stream().filter(r -> !"api".equals(r.path("metadata").path("labels")
+                .path("app.kubernetes.io/component").asText())).flatMap(r -> r.findParents("containers").stream()).toList();
+        assertThat(others).as("the other pods").isNotEmpty()
+                .allSatisfy(pod -> assertThat(pod.toString()).doesNotContain("VOLUMIZER_METRICS_TOKEN", name));
+        JsonNode again = secret(render(""), "-api-metrics");
+        assertThat(again.path("data").path("token").asText()).as("a token of its own for each installation")
+                .isNotEqualTo(secret.path("data").path("token").asText());
+
+        List<JsonNode> yours = render("", "--set", "api.metricsTokenSecret=volumizer-metrics");
+        assertThat(yours).extracting(r -> r.path("metadata").path("name").asText()).doesNotContain(name);
+        assertThat(env(apiContainer(yours), "VOLUMIZER_METRICS_TOKEN").path("valueFrom").path("secretKeyRef")
+                .path("name").asText()).isEqualTo("volumizer-metrics");
+    }
+
+    /** Every replica seals cursors with one key, from a Secret the chart makes once or the operator gives. */
+    @Test
+    void theReplicasShareTheKeyTheirCursorsAreSealedWith() throws Exception {
+        List<JsonNode> resources = render("");
+        JsonNode secret = secret(resources, "-api-cursors");
+        assertThat(Base64.getDecoder().decode(secret.path("data").path("key").asText())).hasSizeGreaterThanOrEqualTo(32);
+        JsonNode reference = env(apiContainer(resources), "VOLUMIZER_CURSOR_KEY").path("valueFrom").path("secretKeyRef");
+        assertThat(reference.path("name").asText()).isEqualTo(secret.path("metadata").path("name").asText());
+        assertThat(reference.path("key").asText()).isEqualTo("key");
+
+        List<JsonNode> yours = render("", "--set", "api.cursorKeySecret=volumizer-cursors");
+        assertThat(yours.stream().map(r -> r.path("metadata").path("name").asText()).toList())
+                .noneMatch(name -> name.endsWith("-api-cursors"));
+        assertThat(env(apiContainer(yours), "VOLUMIZER_CURSOR_KEY").path("valueFrom").path("secretKeyRef")
+                .path("name").asText()).isEqualTo("volumizer-cursors");
+    }
+
+    private static JsonNode secret(List<JsonNode> resources, String suffix) {
+        return resources.stream().filter(r -> "Secret".equals(r.path("kind").asText())
+                && r.path("metadata").path("name").asText().endsWith(suffix)).findFirst().orElseThrow();
+    }
+
+    /**
+     * The key set that every token's signature is checked against comes from the issuer over https, unless its values
+     * say, on purpose, that it is an issuer inside the cluster.
+     */
+    @Test
+    void theIssuerIsReachedOverHttpsUnlessAllowedOtherwise() throws Exception {
+        JsonNode oidc = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("api").path("oidc");
+        assertThat(oidc.path("issuer").asText()).startsWith("https://");
+        assertThat(oidc.path("allowInsecureIssuer").asBoolean()).isFalse();
+        String http = "http://keycloak.identity.svc:8080/realms/volumizer";
+
+        assertThat(failure("--set", "api.oidc.issuer=" + http)).contains("/api/oidc/issuer", "https://");
+        assertThat(failure("--set", "api.oidc.jwksUrl=" + http + "/protocol/openid-connect/certs"))
+                .contains("/api/oidc/jwksUrl", "https://");
+        assertThat(apiArgs(render("", "--set", "api.oidc.allowInsecureIssuer=true", "--set", "api.oidc.issuer=" + http)))
+                .containsSequence("--oidc-issuer", http);
+    }
+
+    /**
+     * Behind the ingress, the API is told its proxies (their addresses or CIDRs), without which every client would be
+     * counted as the ingress controller's address; the schema refuses an ingress without them.
+     */
+    @Test
+    void behindTheIngressTheApiIsToldItsTrustedProxies() throws Exception {
+        assertThat(failure("--set", "api.ingress.enabled=true")).contains("/api/trustedProxies");
+        assertThat(failure("--set", "api.trustedProxies={proxy.example.com}")).contains("/api/trustedProxies");
+        assertThat(apiArgs(render(""))).doesNotContain("--trusted-proxies");
+
+        List<JsonNode> resources = render("", "--set", "api.ingress.enabled=true", "--set",
+                "api.ingress.host=volumizer.example.com", "--set", "api.trustedProxies={10.0.0.0/8,192.168.1.7}");
+        assertThat(apiArgs(resources)).containsSequence("--trusted-proxies", "10.0.0.0/8,192.168.1.7");
+        JsonNode rule = only(resources, "Ingress").path("spec").path("rules").get(0);
+        JsonNode backend = rule.path("http").path("paths").get(0).path("backend").path("service");
+        JsonNode service = resources.stream().filter(r -> "Service".equals(r.path("kind").asText()))
+                .filter(r -> r.path("metadata").path("name").asText().equals(backend.path("name").asText()))
+                .findFirst().orElseThrow();
+        assertThat(rule.path("host").asText()).isEqualTo("volumizer.example.com");
+        assertThat(service.path("spec").path("ports").findValuesAsText("name")).containsExactly(
+                backend.path("port").path("name").asText());
+        assertThat(service.path("spec").path("ports").get(0).path("targetPort").asText()).isEqualTo("http");
+
+        List<String> addresses = apiArgs(render("", "--set", "api.ingress.enabled=true", "--set",
+                "api.trustedProxies={10.1.0.7,10.1.0.8}"));
+        assertThat(Options.parse(new ApiOptions(), addresses.toArray(String[]::new))).as("the API's options, parsed")
+                .isNotNull();
+    }
+
+    private static JsonNode apiContainer(List<JsonNode> resources) {
+        return resources.stream().filter(r -> "Deployment".equals(r.path("kind").asText()))
+                .filter(r -> r.path("metadata").path("labels").path("app.kubernetes.io/component").asText().equals("api"))
+                .findFirst().orElseThrow().path("spec").path("template").path("spec").path("containers").get(0);
     }
 
     @Test
