@@ -316,7 +316,7 @@ start_service() {
         --com.adobe.testing.s3mock.store.initial-buckets="$S3_BUCKET" --spring.main.banner-mode=off
       ;;
     keycloak)
-      local jdk home=$STATE/keycloak zip
+      local jdk home=$STATE/keycloak zip admin
       jdk=$(newest_jdk)
       [[ -x "$jdk/bin/java" ]] || die "keycloak needs Java 21 or later: no temurin-* JDK under /usr/lib/jvm"
       if [[ ! -x "$home/bin/kc.sh" ]]; then
@@ -324,13 +324,11 @@ start_service() {
         rm -rf "$home.part" && mkdir -p "$home.part" && unzip -q "$zip" -d "$home.part" || die "keycloak: could not unpack $zip"
         mv "$home.part"/keycloak-* "$home" && rm -rf "$home.part"
       fi
-      # Its realms (conf/services/keycloak) are imported when new or changed, into a new development database (an
-      # import keeps a realm that exists).
-      if [[ ! -d "$home/data/import" || -n "$(find "$ROOT/conf/services/keycloak" -newer "$home/data/import")" ]]; then
-        rm -rf "$home/data" && mkdir -p "$home/data/import" && cp "$ROOT"/conf/services/keycloak/*.json "$home/data/import/"
-      fi
-      launch keycloak env JAVA_HOME="$jdk" JAVA_OPTS_KC_HEAP="-Xmx$KEYCLOAK_HEAP" "$home/bin/kc.sh" start-dev \
-        --http-host="$BIND_HOST" --http-port="$KEYCLOAK_PORT" --import-realm
+      # Its realms with their secrets, in a new database when either changes; LocalSecrets (from source) prints the admin's password.
+      admin=$("$jdk/bin/java" "$ROOT/ops/src/main/java/io/volumizer/ops/identity/LocalSecrets.java" keycloak "$STATE" \
+        "$ROOT/conf/services/keycloak" "$home/data") || die "keycloak: could not prepare its realms and secrets"
+      KC_BOOTSTRAP_ADMIN_USERNAME=$KEYCLOAK_ADMIN_USER KC_BOOTSTRAP_ADMIN_PASSWORD=$admin launch keycloak env JAVA_HOME="$jdk" \
+        JAVA_OPTS_KC_HEAP="-Xmx$KEYCLOAK_HEAP" "$home/bin/kc.sh" start-dev --http-host="$BIND_HOST" --http-port="$KEYCLOAK_PORT" --import-realm
       ;;
     prometheus)
       local prometheus

@@ -22,8 +22,9 @@ import io.volumizer.schemas.acl.Principals;
  * The local identity provider's realms, as Keycloak imports them (conf/services/keycloak/*.json, checked in and
  * compared with what this class writes by {@code DemoRealmTest}): the bank's groups and demo users, named as the
  * generator's ACLs name them, and the clients the API, the tools and the tests use. Secrets are not in the files:
- * Keycloak fills {@code ${VOLUMIZER_DEMO_PASSWORD}} and {@code ${VOLUMIZER_CLIENT_SECRET}} from its environment
- * (conf/volumizer.conf) when it imports them.
+ * each user's password is {@code ${VOLUMIZER_DEMO_PASSWORD_<USER>}} ({@link LocalSecrets#passwordVariable}), the
+ * service client's secret {@code ${VOLUMIZER_CLIENT_SECRET}}, filled in by {@link LocalSecrets} when Keycloak starts
+ * (this install's own, or the environment's).
  *
  * <p>Regenerate with {@code java -cp ... io.volumizer.ops.identity.DemoRealm conf/services/keycloak}.
  */
@@ -46,9 +47,9 @@ public final class DemoRealm {
     /** A public client whose tokens expire after a second (tests). */
     public static final String SHORT_LIVED_CLIENT = "volumizer-short-lived";
 
-    /** The environment variables Keycloak reads the secrets from, and the tools too. */
-    public static final String PASSWORD_VARIABLE = "VOLUMIZER_DEMO_PASSWORD";
-    public static final String CLIENT_SECRET_VARIABLE = "VOLUMIZER_CLIENT_SECRET";
+    /** The variables of the secrets (exported, they win over this install's own: {@link LocalSecrets}). */
+    public static final String PASSWORD_VARIABLE = LocalSecrets.PASSWORD_VARIABLE;
+    public static final String CLIENT_SECRET_VARIABLE = LocalSecrets.CLIENT_SECRET_VARIABLE;
 
     public static final String ADMIN = "admin";
     public static final int AUDITOR_USERS = 3;
@@ -144,7 +145,7 @@ public final class DemoRealm {
         ObjectNode user = users.addObject();
         user.put("username", name).put("enabled", true).put("firstName", name).put("lastName", "Demo")
                 .put("email", name + "@volumizer.invalid").put("emailVerified", true);
-        user.putArray("credentials").addObject().put("type", "password").put("value", "${" + PASSWORD_VARIABLE + "}")
+        user.putArray("credentials").addObject().put("type", "password").put("value", "${" + LocalSecrets.passwordVariable(name) + "}")
                 .put("temporary", false);
         if (group != null) {
             user.putArray("groups").add("/" + group);

@@ -17,9 +17,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Access tokens from the identity provider's token endpoint (Keycloak's path under its issuer): a person's (password
- * grant on a public client) or automation's (client credentials). The demo's password and the service client's
- * secret come from the environment ({@link DemoRealm#PASSWORD_VARIABLE}, {@link DemoRealm#CLIENT_SECRET_VARIABLE}),
- * never from a command line.
+ * grant on a public client) or automation's (client credentials). A demo user's password and the service client's
+ * secret come from {@link LocalSecrets} (the environment's, else this install's own in the state folder), never from a
+ * command line.
  */
 public final class TokenClient {
 
@@ -27,9 +27,24 @@ public final class TokenClient {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final URI issuer;
+    private LocalSecrets secrets;
 
+    /** A client of the realm of {@code issuer}, with this process's secrets ({@link LocalSecrets#local()}). */
     public TokenClient(URI issuer) {
+        this(issuer, null);
+    }
+
+    public TokenClient(URI issuer, LocalSecrets secrets) {
         this.issuer = issuer;
+        this.secrets = secrets;
+    }
+
+    /** Read when first needed: a client made where there is no state folder fails only if it logs in. */
+    private synchronized LocalSecrets secrets() {
+        if (secrets == null) {
+            secrets = LocalSecrets.local();
+        }
+        return secrets;
     }
 
     /** Keycloak's token endpoint of a realm's issuer. */
@@ -42,13 +57,13 @@ public final class TokenClient {
         return URI.create(issuer + "/protocol/openid-connect/certs");
     }
 
-    /** A demo user's token, through the public client {@code clientId}, with the demo's password. */
+    /** A demo user's token, through the public client {@code clientId}, with that user's password. */
     public String user(String user, String clientId) throws IOException, InterruptedException {
         Map<String, String> form = new LinkedHashMap<>();
         form.put("grant_type", "password");
         form.put("client_id", clientId);
         form.put("username", user);
-        form.put("password", environment(DemoRealm.PASSWORD_VARIABLE));
+        form.put("password", secrets().password(user));
         return token(form, "user " + user);
     }
 
@@ -57,12 +72,12 @@ public final class TokenClient {
         return user(user, DemoRealm.CLI_CLIENT);
     }
 
-    /** The service client's token (its service account is an administrator), with the secret of the environment. */
+    /** The service client's token (its service account is an administrator). */
     public String service() throws IOException, InterruptedException {
         Map<String, String> form = new LinkedHashMap<>();
         form.put("grant_type", "client_credentials");
         form.put("client_id", DemoRealm.SERVICE_CLIENT);
-        form.put("client_secret", environment(DemoRealm.CLIENT_SECRET_VARIABLE));
+        form.put("client_secret", secrets().clientSecret());
         return token(form, "client " + DemoRealm.SERVICE_CLIENT);
     }
 
@@ -78,13 +93,5 @@ public final class TokenClient {
                     + answer.path("error_description").asText(answer.path("error").asText(response.body())));
         }
         return answer.get("access_token").asText();
-    }
-
-    private static String environment(String variable) {
-        String value = System.getenv(variable);
-        if (value == null || value.isEmpty()) {
-            throw new IllegalStateException("$" + variable + " is not set (conf/volumizer.conf sets it for what bin/volumizer starts)");
-        }
-        return value;
     }
 }

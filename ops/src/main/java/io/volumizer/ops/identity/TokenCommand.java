@@ -11,8 +11,10 @@ import picocli.CommandLine.Parameters;
 
 /** {@code bin/volumizer token <user>|--service}: prints an access token for curl and scripts. */
 @Command(name = "token", mixinStandardHelpOptions = true, description = "Prints an access token of a demo user "
-        + "(password grant, the demo's password from $" + DemoRealm.PASSWORD_VARIABLE + ") or of the service client "
-        + "(client credentials, its secret from $" + DemoRealm.CLIENT_SECRET_VARIABLE + ").")
+        + "(password grant) or of the service client (client credentials). Their secrets are this install's own, made "
+        + "when Keycloak starts, in the state folder's " + LocalSecrets.FOLDER + "/; an exported $"
+        + LocalSecrets.PASSWORD_VARIABLE + " (every user's), $" + LocalSecrets.PASSWORD_VARIABLE + "_<USER> or $"
+        + LocalSecrets.CLIENT_SECRET_VARIABLE + " wins.")
 public final class TokenCommand implements Callable<Integer> {
 
     @Mixin IssuerOptions issuer = new IssuerOptions();
