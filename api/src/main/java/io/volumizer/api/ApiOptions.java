@@ -107,12 +107,40 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
             + "place, then get 503 (default: reads=16,search=8,writes=8,blobs=4).")
     public Map<Admission.RequestClass, Integer> maxConcurrent = new EnumMap<>(Admission.RequestClass.class);
 
+    @Option(names = "--caller-share", defaultValue = "75", paramLabel = "PERCENT", description = "How much of a "
+            + "class's places one caller may hold at once; past it the caller's next request gets 429 and Retry-After, "
+            + "so that no one user takes every place (100: no share; default: ${DEFAULT-VALUE}).")
+    public int callerSharePercent;
+
     @Option(names = "--admission-wait", defaultValue = "PT0.02S", description = "Longest a request waits for a place "
             + "before it is refused with 503 and Retry-After (default: ${DEFAULT-VALUE}).")
     public Duration admissionWait;
 
     @Option(names = "--max-upload-bytes", defaultValue = "52428800", description = "Largest file upload (default: ${DEFAULT-VALUE}).")
     public long maxUploadBytes;
+
+    @Option(names = "--max-json-bytes", defaultValue = "1048576", description = "Largest JSON body (a document, a "
+            + "command), cut while it is read; a document's JSON part of a multipart form too (default: ${DEFAULT-VALUE}).")
+    public long maxJsonBytes;
+
+    @Option(names = "--min-body-rate", defaultValue = "4096", paramLabel = "BYTES_PER_SECOND", description = "Slowest a "
+            + "request body may arrive, on average since its start: a slower one is cut off with 408 (default: "
+            + "${DEFAULT-VALUE}).")
+    public long minBodyBytesPerSecond;
+
+    @Option(names = "--max-recursive-delete", defaultValue = "10000", description = "Most descendants a "
+            + "DELETE ?recursive=true deletes; a larger folder is the bulk delete command's (default: ${DEFAULT-VALUE}).")
+    public int maxRecursiveDelete;
+
+    /** Where an operator gives the management port's scrape credential: a secret, never an option. */
+    public static final String METRICS_TOKEN_VARIABLE = "VOLUMIZER_METRICS_TOKEN";
+    /** Where an operator gives the key cursors are sealed with, the same for every replica: a secret too. */
+    public static final String CURSOR_KEY_VARIABLE = "VOLUMIZER_CURSOR_KEY";
+
+    /** The largest request body any route reads: a file and its document's JSON, with a form's boundaries. */
+    public long maxRequestBytes() {
+        return maxUploadBytes + maxJsonBytes + 64 * 1024;
+    }
 
     /** Clients of the backends these options name, with their timeouts; the caller closes them. */
     public Backends openBackends() {
@@ -159,9 +187,15 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
                 "--request-timeout must be longer than --backend-timeout, was " + requestTimeout);
         maxConcurrent.forEach((requestClass, places) -> Options.require(places >= 1,
                 "--max-concurrent " + requestClass + " must be at least 1, was " + places));
+        Options.require(callerSharePercent >= 1 && callerSharePercent <= 100,
+                "--caller-share must be 1..100, was " + callerSharePercent);
         Options.require(!admissionWait.isNegative() && admissionWait.compareTo(requestTimeout) < 0,
                 "--admission-wait must be 0 or more and shorter than --request-timeout, was " + admissionWait);
         Options.require(maxUploadBytes >= 1, "--max-upload-bytes must be positive, was " + maxUploadBytes);
+        Options.require(maxJsonBytes >= 1024 && maxJsonBytes <= Integer.MAX_VALUE,
+                "--max-json-bytes must be 1024..2147483647, was " + maxJsonBytes);
+        Options.require(minBodyBytesPerSecond >= 0, "--min-body-rate must be 0 or more, was " + minBodyBytesPerSecond);
+        Options.require(maxRecursiveDelete >= 0, "--max-recursive-delete must be 0 or more, was " + maxRecursiveDelete);
         documents.validate();
         topicSettings.validate();
         search.validate();

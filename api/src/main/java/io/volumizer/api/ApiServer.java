@@ -24,7 +24,6 @@ import com.mongodb.MongoTimeoutException;
 
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.javalin.Javalin;
-import io.javalin.config.SizeUnit;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
@@ -43,8 +42,13 @@ import io.volumizer.api.internal.Admission;
 import io.volumizer.api.internal.Admission.RequestClass;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.BackendUnavailableException;
+import io.volumizer.api.internal.Correlation;
+import io.volumizer.api.internal.Cursors;
+import io.volumizer.api.internal.RequestBodies;
+import io.volumizer.api.internal.RequestJson;
 import io.volumizer.stores.blob.BlobStoreException;
 import io.volumizer.api.internal.Backends;
+import io.volumizer.api.reads.Caller;
 import io.volumizer.api.reads.ReadAccess;
 import io.volumizer.api.reads.ReadPolicy;
 import io.volumizer.api.search.SearchHandler;
@@ -61,7 +65,10 @@ import io.volumizer.domain.topology.Topology;
  * The repository's REST API: documents, children, ancestors and blobs read from MongoDB, search in
  * Elasticsearch, writes appended to the documents topic. Every route but /health/live needs a bearer token
  * ({@link Authentication}), and every read route is registered through {@link ReadAccess}, which applies what its
- * caller may read. Errors are JSON: {@code {error, field, message}}.
+ * caller may read. Every request's body is capped as it is read ({@link RequestBodies}). Errors are JSON: {@code
+ * {error, field, message, correlationId}} ({@link ApiException#CODES}), the correlation id also in a header and in the
+ * log line that says what went wrong inside ({@link Correlation}); no answer carries an exception, a host or a
+ * driver's words.
  */
 public final class ApiServer {
 
@@ -102,35 +109,43 @@ public final class ApiServer {
         // What a read without a repository in its path reads: the topology's, or every one the search engine indexes.
         Supplier<List<String>> allRepositories = topology.<Supplier<List<String>>>map(t -> t::repositories)
                 .orElse(backends.search::repositories);
-        DocumentReads reads = new DocumentReads(documents, children, backends.blobs, allRepositories, options.maxPageSize);
+        Cursors cursors = Cursors.sealedWith(System.getenv(ApiOptions.CURSOR_KEY_VARIABLE));
+        DocumentReads reads = new DocumentReads(documents, children, backends.blobs, allRepositories, options.maxPageSize,
+                cursors);
+        RequestJson json = new RequestJson(options.maxJsonBytes);
         DocumentWrites writes = new DocumentWrites(documents, policy, children, backends, topology,
-                options.waitTimeout, options.maxUploadBytes);
+                options.waitTimeout, options.maxUploadBytes, json, backends.maxEventBytes, options.maxRecursiveDelete);
         SearchHandler search = new SearchHandler(backends.search, allRepositories, options.indexLayouts(),
-                options.maxPageSize);
+                options.maxPageSize, cursors, options.requestTimeout.multipliedBy(3).dividedBy(4));
         FlinkSessionClient session = new FlinkSessionClient(options.flink.rest);
-        CommandsHandler commands = new CommandsHandler(options.jobsJar == null ? null : new Commands(session,
+        CommandsHandler commands = new CommandsHandler(json, options.jobsJar == null ? null : new Commands(session,
                 commandJobs(options, session), backends.mongo, backends.searchEngine, options.indices(),
                 options.jobArguments(), options.kafka.clientProperties()));
-        ThrottleHandler throttles = new ThrottleHandler(new ThrottleSettings(options.kafka.clientProperties(),
+        ThrottleHandler throttles = new ThrottleHandler(json, new ThrottleSettings(options.kafka.clientProperties(),
                 options.registry.url, options.documents.topics().control(), options.topicSettings));
-        Admission admission = new Admission(options.admissionLimits(), options.admissionWait);
+        Admission admission = new Admission(options.admissionLimits(), options.admissionWait,
+                options.callerSharePercent, ctx -> Caller.of(ctx).name());
         ReadAccess access = new ReadAccess(policy, backends.metrics);
         byte[] openApi = resource("openapi.json");
         Authentication authentication = new Authentication(new TokenValidator(options.oidc)::validate,
-                options.penalties.failures(Clock.systemUTC()), Set.copyOf(options.penalties.trustedProxies),
+                options.penalties.failures(Clock.systemUTC()), options.penalties.proxies(),
                 backends.metrics, Set.of(LIVENESS));
 
         Javalin app = Javalin.create(config -> {
             config.showJavalinBanner = false;
             config.jsonMapper(new JavalinJackson(JSON, false));
-            config.http.maxRequestSize = options.maxUploadBytes + 1024 * 1024;
-            config.jetty.multipartConfig.maxFileSize(options.maxUploadBytes, SizeUnit.BYTES);
-            config.jetty.multipartConfig.maxTotalRequestSize(options.maxUploadBytes + 1024 * 1024, SizeUnit.BYTES);
+            config.http.maxRequestSize = options.maxRequestBytes();
+            config.jetty.modifyServletContextHandler(handler -> RequestBodies.install(handler, options.maxRequestBytes()));
+            // A body trickled in to hold a thread and a place is cut off (408) once it falls below this rate.
+            config.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(options.minBodyBytesPerSecond));
         });
+        app.before(Correlation::attach);
+        app.after(Correlation::detach);
         app.beforeMatched(authentication::handle);
         backends.metrics.watch(admission);
         backends.metrics.install(app);
         Handler live = ctx -> ctx.json(Map.of("status", "UP"));
+        // The management port's readiness says which backend is down and why; the public one only whether to retry.
         Handler ready = ctx -> {
             Map<String, String> status = backends.readiness();
             boolean up = status.values().stream().allMatch("UP"::equals);
@@ -138,8 +153,12 @@ public final class ApiServer {
             ctx.status(up && !overloaded ? 200 : 503).json(Map.of("status", !up ? "DOWN" : overloaded ? "OVERLOADED" : "UP",
                     "backends", status, "admission", admission.status()));
         };
+        Handler publicReady = ctx -> {
+            boolean up = backends.readiness().values().stream().allMatch("UP"::equals) && !admission.overloaded();
+            ctx.status(up ? 200 : 503).json(Map.of("status", up ? "UP" : "DOWN"));
+        };
         app.get(LIVENESS, live);
-        app.get("/health/ready", ready);
+        app.get("/health/ready", publicReady);
         app.get("/api/v1/openapi.json", ctx -> ctx.contentType("application/json").result(openApi));
         app.get("/api/v1/search", admission.guard(RequestClass.search, access.reads(search::search)));
         app.get("/api/v1/{repository}/search", admission.guard(RequestClass.search, access.reads(search::search)));
@@ -164,6 +183,14 @@ public final class ApiServer {
         app.post("/api/v1/bulk/{commandId}/retry", admission.guard(RequestClass.writes, administrators(commands::retry)));
 
         app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.error(), e.field(), e.getMessage()));
+        app.exception(RequestBodies.TooLargeException.class, (e, ctx) -> {
+            ApiException refusal = e.refusal();
+            error(ctx, refusal.status(), refusal.error(), refusal.field(), refusal.getMessage());
+        });
+        app.exception(Admission.CallerShareException.class, (e, ctx) -> {
+            ctx.header("Retry-After", "1");
+            error(ctx, 429, ApiException.TOO_MANY_REQUESTS, null, e.getMessage());
+        });
         app.exception(Admission.OverloadedException.class, (e, ctx) -> {
             ctx.header("Retry-After", "1");
             error(ctx, 503, "overloaded", null, e.getMessage());
@@ -173,17 +200,19 @@ public final class ApiServer {
         app.exception(BlobStoreException.class, (e, ctx) -> unavailable(ctx, "blob store", e));
         app.exception(MongoSocketException.class, (e, ctx) -> unavailable(ctx, "mongodb", e));
         app.exception(HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(),
-                e.getStatus() == 404 ? "not_found" : "http_" + e.getStatus(), null, e.getMessage()));
+                ApiException.codeOf(e.getStatus()), null, e.getStatus() == 404
+                        ? "no such route: see /api/v1/openapi.json" : "the request was refused (HTTP " + e.getStatus() + ")"));
         app.exception(Exception.class, (e, ctx) -> {
             LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
-            error(ctx, 500, "internal", null, e.getClass().getSimpleName() + ": " + e.getMessage());
+            error(ctx, 500, "internal", null, "the request failed inside the API: retry, and if it fails again report "
+                    + "its correlation id");
         });
 
         Javalin management = Javalin.create(config -> {
             config.showJavalinBanner = false;
             config.jsonMapper(new JavalinJackson(JSON, false));
         });
-        backends.metrics.serve(management);
+        backends.metrics.serve(management, System.getenv(ApiOptions.METRICS_TOKEN_VARIABLE));
         management.get(LIVENESS, live);
         management.get("/health/ready", ready);
         if (options.jobsJar != null) {
@@ -206,17 +235,24 @@ public final class ApiServer {
     }
 
     private static void unavailable(Context ctx, String backend, Exception e) {
+        // The cause names hosts and drivers: the log's, not the client's.
         LOG.warn("{} {}: {} unavailable: {}", ctx.method(), ctx.path(), backend, e.getMessage());
         ctx.header("Retry-After", "5");
-        error(ctx, 503, "unavailable", null, backend + " is unavailable: " + e.getMessage());
+        error(ctx, 503, "unavailable", null, "the repository's " + backend + " is unavailable: retry after the "
+                + "Retry-After seconds");
     }
 
     private static void error(Context ctx, int status, String error, String field, String message) {
+        if (status == 413) {
+            // The rest of the body is not read: closing is the way not to, else Jetty reads it through to reuse the connection.
+            ctx.header("Connection", "close");
+        }
         ObjectNode body = JSON.createObjectNode().put("error", error);
         if (field != null) {
             body.put("field", field);
         }
         body.put("message", message);
+        body.put(Correlation.FIELD, Correlation.id(ctx));
         ctx.status(status).json(body);
     }
 

@@ -42,6 +42,8 @@ import io.javalin.router.Endpoint;
 import io.javalin.router.ParsedEndpoint;
 import io.volumizer.api.documents.DocumentWrites;
 import io.volumizer.api.internal.ApiMetrics;
+import io.volumizer.api.internal.Correlation;
+import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.testing.LocalApi;
 import io.volumizer.api.testing.LocalPipeline;
@@ -168,18 +170,15 @@ class ApiIT {
         return json(response);
     }
 
-    private static final Map<Integer, String> ERROR_CODES = Map.of(400, "invalid", 401, "unauthorized",
-            403, "forbidden", 404, "not_found", 409, "conflict");
-
     private static void assertError(HttpResponse<byte[]> response, int status, String field) throws IOException {
         String body = new String(response.body(), StandardCharsets.UTF_8);
         assertThat(response.statusCode()).as(body).isEqualTo(status);
         JsonNode error = JSON.readTree(body);
         assertThat(error.path("message").asText()).as(body).isNotBlank();
-        if (ERROR_CODES.containsKey(status)) {
-            assertThat(error.path("error").asText()).as("one error code a status, whichever route refused: " + body)
-                    .isEqualTo(ERROR_CODES.get(status));
-        }
+        assertThat(error.path("error").asText()).as("a documented code of its status: " + body)
+                .isIn(ApiException.CODES.get(status));
+        assertThat(error.path(Correlation.FIELD).asText()).as(body)
+                .isEqualTo(response.headers().firstValue(Correlation.HEADER).orElseThrow());
         if (field != null) {
             assertThat(error.path("field").asText()).as(body).isEqualTo(field);
         }
@@ -233,7 +232,10 @@ class ApiIT {
         assertThat(get("/health/live").statusCode()).isEqualTo(200);
         HttpResponse<byte[]> ready = get("/health/ready");
         assertThat(ready.statusCode()).as(new String(ready.body(), StandardCharsets.UTF_8)).isEqualTo(200);
-        assertThat(json(ready).path("backends").path("kafka").asText()).isEqualTo("UP");
+        assertThat(json(ready).fieldNames()).toIterable().as("up or down, no backend named").containsExactly("status");
+        HttpResponse<byte[]> details = HTTP.send(HttpRequest.newBuilder(URI.create(management + "/health/ready")).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(json(details).path("backends").path("kafka").asText()).as("on the management port").isEqualTo("UP");
 
         JsonNode openApi = json(get("/api/v1/openapi.json"));
         assertThat(openApi.path("openapi").asText()).startsWith("3.");
@@ -737,7 +739,9 @@ class ApiIT {
                 assertError(get("/api/v1/search?q=x"), 503, null);
                 assertThat(json(get("/api/v1/search?q=x")).path("message").asText()).as("its engine never answered")
                         .contains("search engine");
-                HttpResponse<byte[]> ready = get("/health/ready");
+                assertThat(get("/health/ready").statusCode()).isEqualTo(503);
+                HttpResponse<byte[]> ready = HTTP.send(HttpRequest.newBuilder(URI.create(down.management
+                        + "/health/ready")).build(), HttpResponse.BodyHandlers.ofByteArray());
                 assertThat(ready.statusCode()).isEqualTo(503);
                 assertThat(json(ready).path("backends").path("mongodb").asText()).startsWith("DOWN");
                 assertThat(json(ready).path("backends").path("kafka").asText()).startsWith("DOWN");

@@ -1,9 +1,12 @@
 package io.volumizer.api.auth;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -14,10 +17,11 @@ import io.volumizer.api.reads.Caller;
 /**
  * Every request but those of the open paths presents a bearer token; a valid one puts its {@link Caller} on the
  * request, anything else is a 401 with {@code WWW-Authenticate} (RFC 6750: {@code error="invalid_token"} when a token
- * was presented). Before its token is read, a client address inside its penalty window gets a 429 with
- * {@code Retry-After} ({@link FailedAuthentications}); no request waits. The client address is the peer's, or, when
- * the peer is a trusted proxy, the first of its {@code X-Forwarded-For}. Failures and penalties are counted
- * ({@link ApiMetrics}).
+ * was presented). Failures are slowed, not users: a failure is counted against the client address and against the
+ * token presented ({@link FailedAuthentications}), and past its penalty a failure from that address, or that token
+ * presented again, is a 429 with {@code Retry-After} (the same token is not even read again). A valid token is always
+ * read and served: what others did from its address never refuses it. The client address is the peer's, or what the
+ * trusted proxies forwarded ({@link TrustedProxies}). Failures and penalties are counted ({@link ApiMetrics}).
  */
 public final class Authentication {
 
@@ -30,30 +34,32 @@ public final class Authentication {
     static final String REALM = "volumizer";
     static final String FORWARDED_FOR = "X-Forwarded-For";
     private static final String BEARER = "Bearer ";
-    /** An IPv4 or IPv6 address's characters and longest text: anything else in X-Forwarded-For is not a client's. */
-    private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{1,45}");
+    /** Longer than any identity provider's access token: a longer one is refused unread. */
+    static final int MAX_TOKEN_CHARS = 16 * 1024;
 
     private final Validator validator;
     private final FailedAuthentications failures;
-    private final Set<InetAddress> trustedProxies;
+    private final TrustedProxies trustedProxies;
     private final ApiMetrics metrics;
     private final Set<String> openPaths;
 
     /**
-     * @param trustedProxies the peers whose X-Forwarded-For names the client
+     * @param trustedProxies the proxies whose X-Forwarded-For names the client
      * @param openPaths      the route templates anyone may call
      */
-    public Authentication(Validator validator, FailedAuthentications failures, Set<InetAddress> trustedProxies,
+    public Authentication(Validator validator, FailedAuthentications failures, TrustedProxies trustedProxies,
             ApiMetrics metrics, Set<String> openPaths) {
         this.validator = validator;
         this.failures = failures;
-        this.trustedProxies = Set.copyOf(trustedProxies);
+        this.trustedProxies = trustedProxies;
         this.metrics = metrics;
         this.openPaths = Set.copyOf(openPaths);
     }
 
     /** A refused authentication: its challenge, and why. */
     static final class RefusedException extends Exception {
+        private static final long serialVersionUID = 1L;
+
         final String challenge;
 
         RefusedException(String challenge, String message) {
@@ -68,7 +74,8 @@ public final class Authentication {
             return;
         }
         try {
-            authenticate(ctx.header("Authorization"), clientAddress(ctx.ip(), ctx.header(FORWARDED_FOR))).attachTo(ctx);
+            authenticate(ctx.header("Authorization"), trustedProxies.client(ctx.ip(), ctx.header(FORWARDED_FOR)))
+                    .attachTo(ctx);
         } catch (FailedAuthentications.PenaltyException e) {
             ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
             throw new ApiException(429, "too_many_failures", "Authorization", e.getMessage());
@@ -78,48 +85,70 @@ public final class Authentication {
         }
     }
 
-    /** The caller {@code authorization} names, on {@code address}'s turn. */
+    /** The caller {@code authorization} names, from {@code address}. */
     Caller authenticate(String authorization, String address) throws RefusedException, FailedAuthentications.PenaltyException {
+        String token = bearerToken(authorization);
+        String credential = token == null ? null : credentialKey(token);
+        if (credential != null) {
+            Optional<Duration> left = failures.penalty(credential);
+            if (left.isPresent()) {
+                metrics.authenticationPenalised();
+                throw new FailedAuthentications.PenaltyException(left.get());
+            }
+        }
         try {
-            return failures.attempt(address, () -> caller(authorization));
-        } catch (RefusedException e) {
+            return caller(token);
+        } catch (RefusedException refused) {
             metrics.authenticationFailed();
-            throw e;
-        } catch (FailedAuthentications.PenaltyException e) {
-            metrics.authenticationPenalised();
-            throw e;
+            String addressKey = "address " + address;
+            failures.failed(addressKey);
+            if (credential != null) {
+                failures.failed(credential);
+            }
+            Optional<Duration> left = failures.penalty(addressKey);
+            if (left.isPresent()) {
+                metrics.authenticationPenalised();
+                throw new FailedAuthentications.PenaltyException(left.get());
+            }
+            throw refused;
         }
     }
 
-    /** The first address of {@code forwardedFor} when {@code peer} is a trusted proxy; else the peer's. */
-    String clientAddress(String peer, String forwardedFor) {
-        if (forwardedFor == null || trustedProxies.isEmpty() || !trusted(peer)) {
-            return peer;
-        }
-        String first = forwardedFor.split(",", 2)[0].strip();
-        return ADDRESS.matcher(first).matches() ? first : peer;
-    }
-
-    private boolean trusted(String peer) {
-        try {
-            // The peer is an address's text (the server's), never a name to look up.
-            return trustedProxies.contains(InetAddress.getByName(peer));
-        } catch (UnknownHostException notAnAddress) {
-            return false;
-        }
-    }
-
-    private Caller caller(String authorization) throws RefusedException {
+    private static String bearerToken(String authorization) {
         if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return null;
+        }
+        return authorization.substring(BEARER.length()).strip();
+    }
+
+    /** A token's key among the failures: its digest, so that no token is kept. */
+    private static String credentialKey(String token) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+            return "token " + HexFormat.of().formatHex(digest, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    private Caller caller(String token) throws RefusedException {
+        if (token == null) {
             throw new RefusedException("Bearer realm=\"" + REALM + "\"",
                     "requests need the header 'Authorization: Bearer <token>' (bin/volumizer token <user>)");
         }
-        try {
-            return validator.validate(authorization.substring(BEARER.length()).strip());
-        } catch (TokenValidator.InvalidTokenException e) {
-            throw new RefusedException("Bearer realm=\"" + REALM + "\", error=\"invalid_token\", error_description=\""
-                    + e.getMessage().replace('"', '\'') + "\"", "invalid token: " + e.getMessage());
+        if (token.length() > MAX_TOKEN_CHARS) {
+            throw invalid("the token is longer than " + MAX_TOKEN_CHARS + " characters");
         }
+        try {
+            return validator.validate(token);
+        } catch (TokenValidator.InvalidTokenException e) {
+            throw invalid(e.getMessage());
+        }
+    }
+
+    private static RefusedException invalid(String why) {
+        return new RefusedException("Bearer realm=\"" + REALM + "\", error=\"invalid_token\", error_description=\""
+                + why.replace('"', '\'') + "\"", "invalid token: " + why);
     }
 
     /** {@code handler}, for administrators only: anyone else gets a 403. */

@@ -5,29 +5,31 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Failed authentications by client address, and the penalty they earn, decided before a token is read: after
- * {@code penaltyAfter} failures an address is refused for a penalty window, the first one long, each further failure
- * twice as long as the one before, up to the longest; an address whose window ended {@link #FORGOTTEN_AFTER} ago is
- * forgotten. Past its first window an address presents one token at a time, so a guess is never answered sooner than
- * its window allows, whatever the concurrency. At most {@code maxAddresses} are remembered, the least recently
- * failed dropped first (a flood of addresses costs no more memory).
+ * Failed authentications by what failed (a client address, a presented credential) and the penalty window each
+ * earns: after {@code penaltyAfter} failures the first window, each further failure twice as long as the one before,
+ * up to the longest; one whose window ended {@link #FORGOTTEN_AFTER} ago is forgotten. A window refuses failures only:
+ * {@link Authentication} still reads and serves a valid token whatever its address did. At most {@code maxKeys} are
+ * remembered, the least recently failed dropped first (a flood of addresses or tokens costs no more memory).
  */
 public final class FailedAuthentications {
 
-    /** How long an address is remembered after its last penalty window ended. */
+    /** How long a key is remembered after its last penalty window ended. */
     static final Duration FORGOTTEN_AFTER = Duration.ofMinutes(15);
-    /** Addresses remembered at most: some megabytes. */
-    public static final int MAX_ADDRESSES = 100_000;
+    /** Keys remembered at most: some megabytes. */
+    public static final int MAX_KEYS = 100_000;
 
-    /** An address inside its penalty window, or whose one token at a time is being read. */
+    /** A failure inside its key's penalty window: answered 429 with Retry-After. */
     public static final class PenaltyException extends Exception {
-        /** How long until the address may present a token: zero while its one at a time is being read. */
+        private static final long serialVersionUID = 1L;
+
+        /** How long until the window ends. */
         final Duration left;
 
         PenaltyException(Duration left) {
-            super("too many failed authentications from this address; retry in " + retryAfterSeconds(left) + " s");
+            super("too many failed authentications; retry in " + retryAfterSeconds(left) + " s with a valid token");
             this.left = left;
         }
 
@@ -41,18 +43,10 @@ public final class FailedAuthentications {
         }
     }
 
-    /** What is done on an address's turn: reading its token, which fails by throwing. */
-    @FunctionalInterface
-    public interface Attempt<T, E extends Exception> {
-        T run() throws E;
-    }
-
     private static final class Failures {
         int count;
         /** The end of its penalty window; its last failure when it has none. */
         Instant penaltyEnds;
-        /** Past its first window: one of its tokens is being read. */
-        boolean reading;
     }
 
     private final int penaltyAfter;
@@ -60,77 +54,47 @@ public final class FailedAuthentications {
     private final Duration maxPenalty;
     private final Clock clock;
     /** In order of last failure: the eldest is dropped past the maximum. Guarded by this. */
-    private final Map<String, Failures> byAddress;
+    private final Map<String, Failures> byKey;
 
-    public FailedAuthentications(int penaltyAfter, Duration firstPenalty, Duration maxPenalty, int maxAddresses, Clock clock) {
+    public FailedAuthentications(int penaltyAfter, Duration firstPenalty, Duration maxPenalty, int maxKeys, Clock clock) {
         this.penaltyAfter = penaltyAfter;
         this.firstPenalty = firstPenalty;
         this.maxPenalty = maxPenalty;
         this.clock = clock;
-        this.byAddress = new LinkedHashMap<>() {
+        this.byKey = new LinkedHashMap<>() {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Failures> eldest) {
-                return size() > maxAddresses;
+                return size() > maxKeys;
             }
         };
     }
 
-    /**
-     * Runs {@code attempt} on {@code address}'s turn, counting it as a failure when it throws.
-     *
-     * @throws PenaltyException when it is not the address's turn: {@code attempt} did not run
-     */
-    public <T, E extends Exception> T attempt(String address, Attempt<T, E> attempt) throws E, PenaltyException {
-        boolean exclusive = admit(address);
-        boolean passed = false;
-        try {
-            T result = attempt.run();
-            passed = true;
-            return result;
-        } finally {
-            end(address, exclusive, passed);
-        }
-    }
-
-    /** Whether the address's turn excludes its others (it is past its first window); a PenaltyException when not its turn. */
-    private synchronized boolean admit(String address) throws PenaltyException {
-        Failures failures = byAddress.get(address);
+    /** What is left of {@code key}'s penalty window, or empty outside one. */
+    public synchronized Optional<Duration> penalty(String key) {
+        Failures failures = byKey.get(key);
         if (failures == null) {
-            return false;
+            return Optional.empty();
         }
         Instant now = clock.instant();
         if (now.isAfter(failures.penaltyEnds.plus(FORGOTTEN_AFTER))) {
-            byAddress.remove(address);
-            return false;
+            byKey.remove(key);
+            return Optional.empty();
         }
-        if (now.isBefore(failures.penaltyEnds)) {
-            throw new PenaltyException(Duration.between(now, failures.penaltyEnds));
-        }
-        if (failures.count < penaltyAfter) {
-            return false;
-        }
-        if (failures.reading) {
-            throw new PenaltyException(Duration.ZERO);
-        }
-        failures.reading = true;
-        return true;
+        return now.isBefore(failures.penaltyEnds) ? Optional.of(Duration.between(now, failures.penaltyEnds))
+                : Optional.empty();
     }
 
-    private synchronized void end(String address, boolean exclusive, boolean passed) {
-        Failures failures = passed ? byAddress.get(address) : byAddress.remove(address);
-        if (!passed) {
-            Instant now = clock.instant();
-            if (failures == null || now.isAfter(failures.penaltyEnds.plus(FORGOTTEN_AFTER))) {
-                failures = new Failures();
-            }
-            failures.count++;
-            failures.penaltyEnds = failures.count < penaltyAfter ? now : now.plus(penalty(failures.count - penaltyAfter));
-            // Put last: the least recently failed is the eldest.
-            byAddress.put(address, failures);
+    /** Counts a failure of {@code key}, which opens or lengthens its window past {@code penaltyAfter}. */
+    public synchronized void failed(String key) {
+        Instant now = clock.instant();
+        Failures failures = byKey.remove(key);
+        if (failures == null || now.isAfter(failures.penaltyEnds.plus(FORGOTTEN_AFTER))) {
+            failures = new Failures();
         }
-        if (exclusive && failures != null) {
-            failures.reading = false;
-        }
+        failures.count++;
+        failures.penaltyEnds = failures.count < penaltyAfter ? now : now.plus(penalty(failures.count - penaltyAfter));
+        // Put last: the least recently failed is the eldest.
+        byKey.put(key, failures);
     }
 
     /** The window after {@code further} failures past the first penalised one. */

@@ -1,6 +1,5 @@
 package io.volumizer.api.auth;
 
-import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,12 +8,12 @@ import java.util.List;
 import io.volumizer.options.Options;
 import picocli.CommandLine.Option;
 
-/** How failed authentications are slowed down, per client address (a picocli mixin). */
+/** How failed authentications are slowed down, per client address and per presented token (a picocli mixin). */
 public final class PenaltyOptions {
 
     @Option(names = "--auth-penalty-after", defaultValue = "5", description = "Failed authentications a client address "
-            + "may have before its first penalty window, in which its requests get 429 and Retry-After, their tokens "
-            + "unread (default: ${DEFAULT-VALUE}).")
+            + "or a token may have before its first penalty window, in which its failures get 429 and Retry-After (a "
+            + "valid token is always served) (default: ${DEFAULT-VALUE}).")
     public int penaltyAfter;
 
     @Option(names = "--auth-penalty", defaultValue = "PT1S", description = "An address's first penalty window; each "
@@ -24,19 +23,29 @@ public final class PenaltyOptions {
     @Option(names = "--auth-max-penalty", defaultValue = "PT1M", description = "The longest penalty window (default: ${DEFAULT-VALUE}).")
     public Duration maxPenalty;
 
-    @Option(names = "--trusted-proxies", split = ",", description = "The addresses of the proxies (an ingress) in front "
-            + "of the API: a request from one of them is the client's of the first address of its X-Forwarded-For, which "
-            + "the proxy must set (default: none: the peer is the client).")
-    public List<InetAddress> trustedProxies = new ArrayList<>();
+    @Option(names = "--trusted-proxies", split = ",", paramLabel = "ADDRESS|CIDR", description = "The proxies (an "
+            + "ingress) in front of the API, as addresses or networks (10.0.0.0/8): a request from one of them is the "
+            + "client's of the last X-Forwarded-For address that no trusted proxy holds, the one its proxy appended "
+            + "(default: none: the peer is the client).")
+    public List<String> trustedProxies = new ArrayList<>();
 
-    /** The failures of up to {@link FailedAuthentications#MAX_ADDRESSES} addresses, penalised as these options say. */
+    /** The failures of up to {@link FailedAuthentications#MAX_KEYS} addresses and tokens, penalised as these options say. */
     public FailedAuthentications failures(Clock clock) {
-        return new FailedAuthentications(penaltyAfter, penalty, maxPenalty, FailedAuthentications.MAX_ADDRESSES, clock);
+        return new FailedAuthentications(penaltyAfter, penalty, maxPenalty, FailedAuthentications.MAX_KEYS, clock);
+    }
+
+    public TrustedProxies proxies() {
+        return new TrustedProxies(trustedProxies);
     }
 
     public void validate() {
         Options.require(penaltyAfter >= 1, "--auth-penalty-after must be 1 or more, was " + penaltyAfter);
         Options.require(!penalty.isNegative() && penalty.compareTo(maxPenalty) <= 0,
                 "--auth-penalty must be 0 or more and at most --auth-max-penalty, was " + penalty);
+        try {
+            proxies();
+        } catch (IllegalArgumentException e) {
+            Options.require(false, "--trusted-proxies: " + e.getMessage());
+        }
     }
 }

@@ -9,6 +9,8 @@ import java.util.Set;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
@@ -19,6 +21,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 
+import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.api.reads.Caller;
 
 /**
@@ -34,6 +37,8 @@ public final class TokenValidator {
 
     /** The signatures an OIDC provider uses (Keycloak's default is RS256). */
     private static final Set<JWSAlgorithm> ALGORITHMS = union(JWSAlgorithm.Family.RSA, JWSAlgorithm.Family.EC);
+    /** How long a read of the provider's keys may take to connect, and to answer. */
+    private static final int KEYS_TIMEOUT_MILLIS = 3000;
 
     /** Why a token was refused; its message is what the 401 says. */
     public static final class InvalidTokenException extends Exception {
@@ -46,8 +51,10 @@ public final class TokenValidator {
 
     public TokenValidator(OidcOptions options) throws MalformedURLException {
         // While the provider is unreachable the keys read last keep validating the tokens it issued before.
-        this(JWKSourceBuilder.create(options.jwks().toURL()).outageTolerantForever().build(), options.issuer.issuer.toString(),
-                options.audience, options.clockSkew);
+        // A provider slow to answer its first read (nimbus's default is half a second) is waited for, within bounds.
+        this(JWKSourceBuilder.create(options.jwks().toURL(), new DefaultResourceRetriever(KEYS_TIMEOUT_MILLIS,
+                KEYS_TIMEOUT_MILLIS, JWKSourceBuilder.DEFAULT_HTTP_SIZE_LIMIT)).outageTolerantForever().build(),
+                options.issuer.issuer.toString(), options.audience, options.clockSkew);
     }
 
     public TokenValidator(JWKSource<SecurityContext> keys, String issuer, String audience, Duration clockSkew) {
@@ -65,6 +72,9 @@ public final class TokenValidator {
             claims = processor.process(token, null);
         } catch (ParseException e) {
             throw new InvalidTokenException("the token is not a JWT", e);
+        } catch (KeySourceException e) {
+            // The provider's keys cannot be read now: no token's fault, and no reason to count it against its caller.
+            throw new BackendUnavailableException("identity provider", e);
         } catch (BadJOSEException | JOSEException e) {
             throw new InvalidTokenException(e.getMessage(), e);
         }

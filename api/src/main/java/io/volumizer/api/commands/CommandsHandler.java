@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.javalin.http.Context;
 import io.volumizer.api.internal.ApiException;
+import io.volumizer.api.internal.RequestJson;
 import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.options.steps.SetAclOptions;
@@ -31,14 +32,16 @@ public final class CommandsHandler {
     private static final Set<String> BULK_PARAMS = Set.of("properties", "document", "acl");
 
     private final Commands commands;
+    private final RequestJson json;
 
     /** @param commands null when the API was started without a jobs jar: commands then answer 503 */
-    public CommandsHandler(Commands commands) {
+    public CommandsHandler(RequestJson json, Commands commands) {
+        this.json = json;
         this.commands = commands;
     }
 
     public void reindex(Context ctx) throws IOException {
-        JsonNode body = body(ctx, REINDEX_FIELDS);
+        JsonNode body = body(json, ctx, REINDEX_FIELDS);
         List<String> options = new ArrayList<>();
         JsonNode deleteOld = body.path("deleteOld");
         if (!deleteOld.isMissingNode() && !deleteOld.isBoolean()) {
@@ -59,7 +62,7 @@ public final class CommandsHandler {
     }
 
     public void bulk(Context ctx) throws IOException {
-        JsonNode body = body(ctx, BULK_FIELDS);
+        JsonNode body = body(json, ctx, BULK_FIELDS);
         JsonNode query = body.path("query");
         Map<String, String> filters = new LinkedHashMap<>();
         if (!query.isMissingNode()) {
@@ -152,17 +155,8 @@ public final class CommandsHandler {
         }
     }
 
-    static JsonNode body(Context ctx, Set<String> fields) {
-        String text = ctx.body();
-        if (text.isBlank()) {
-            return JSON.createObjectNode();
-        }
-        JsonNode body;
-        try {
-            body = JSON.readTree(text);
-        } catch (IOException e) {
-            throw ApiException.badRequest(null, "the body must be JSON: " + e.getMessage());
-        }
+    static JsonNode body(RequestJson json, Context ctx, Set<String> fields) {
+        JsonNode body = json.object(ctx);
         strict(body, fields, "");
         return body;
     }

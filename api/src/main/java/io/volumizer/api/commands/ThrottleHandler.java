@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.javalin.http.Context;
 import io.volumizer.api.internal.ApiException;
+import io.volumizer.api.internal.RequestJson;
 import io.volumizer.api.internal.BackendUnavailableException;
 import io.volumizer.api.reads.Caller;
 import io.volumizer.ops.throttle.ThrottleSettings;
@@ -28,8 +29,10 @@ public final class ThrottleHandler {
     private static final Set<String> FIELDS = Set.of("target", "setting");
 
     private final ThrottleSettings settings;
+    private final RequestJson json;
 
-    public ThrottleHandler(ThrottleSettings settings) {
+    public ThrottleHandler(RequestJson json, ThrottleSettings settings) {
+        this.json = json;
         this.settings = settings;
     }
 
@@ -41,7 +44,7 @@ public final class ThrottleHandler {
     }
 
     public void change(Context ctx) {
-        JsonNode body = CommandsHandler.body(ctx, FIELDS);
+        JsonNode body = CommandsHandler.body(json, ctx, FIELDS);
         String target = body.path("target").asText("");
         if (!ThrottleSettings.isTarget(target)) {
             throw ApiException.badRequest("target", "no job obeys a throttle of '" + target + "'; targets: "

@@ -18,10 +18,11 @@ public interface Children {
     }
 
     /**
-     * One page: the children (id, repository, type, name, title, modified, version), the cursor of the next, or
-     * null, and the index shards asked ({total, successful}), or null where no index was.
+     * One page: the children (id, repository, type, name, title, modified, version), the sort values of its last
+     * child when a next page may follow, or null, and the index shards asked ({total, successful}), or null where no
+     * index was.
      */
-    record Page(ArrayNode items, String next, ObjectNode shards) {
+    record Page(ArrayNode items, ArrayNode last, ObjectNode shards) {
     }
 
     /**

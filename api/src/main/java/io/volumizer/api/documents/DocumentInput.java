@@ -8,16 +8,14 @@ import static io.volumizer.stores.DocumentFields.PROPERTIES;
 import static io.volumizer.stores.DocumentFields.TITLE;
 import static io.volumizer.stores.DocumentFields.TYPE;
 
-import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.internal.ApiException;
+import io.volumizer.api.internal.RequestJson;
 import io.volumizer.schemas.event.Acl;
 import io.volumizer.stores.AclJson;
 import io.volumizer.stores.PropertyValues;
@@ -31,18 +29,14 @@ import io.volumizer.stores.InvalidFieldException;
 public record DocumentInput(String id, String parentId, String type, String name, String title,
         Map<String, Object> properties, Acl acl) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> FIELDS = List.of(ID, PARENT_ID, TYPE, NAME, TITLE, PROPERTIES, ACL);
 
-    public static DocumentInput parse(byte[] body) {
-        JsonNode json;
-        try {
-            json = body.length == 0 ? null : JSON.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("body", "body is not valid JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw ApiException.badRequest("body", "body cannot be read: " + e.getMessage());
-        }
+    /** The document {@code body} holds, read by {@code json}'s limits. */
+    public static DocumentInput parse(RequestJson json, byte[] body) {
+        return parse(json.object(body, false));
+    }
+
+    public static DocumentInput parse(JsonNode json) {
         if (json == null || !json.isObject()) {
             throw ApiException.badRequest("body", "body must be a JSON object");
         }

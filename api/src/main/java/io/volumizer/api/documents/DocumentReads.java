@@ -27,6 +27,7 @@ import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
+import io.volumizer.api.reads.Caller;
 import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;
@@ -50,15 +51,17 @@ public final class DocumentReads {
     private final RepositoryBlobStores.Opened blobs;
     private final Supplier<List<String>> allRepositories;
     private final int maxPageSize;
+    private final Cursors cursors;
 
     /** @param allRepositories the repositories a route without one in its path reads */
     public DocumentReads(Documents documents, Children children, RepositoryBlobStores.Opened blobs,
-            Supplier<List<String>> allRepositories, int maxPageSize) {
+            Supplier<List<String>> allRepositories, int maxPageSize, Cursors cursors) {
         this.documents = documents;
         this.children = children;
         this.blobs = blobs;
         this.allRepositories = allRepositories;
         this.maxPageSize = maxPageSize;
+        this.cursors = cursors;
     }
 
     /** The repositories a request reads: the one in its path, or else all of them. */
@@ -84,14 +87,15 @@ public final class DocumentReads {
         QueryParameters parameters = new QueryParameters(ctx.queryParamMap(), Set.of("limit", "cursor", "sort"));
         int limit = parameters.integer("limit", 20, 1, maxPageSize);
         Children.Sort sort = parameters.choice("sort", Children.Sort.class, Children.Sort.name);
-        ArrayNode after = Cursors.decode(parameters.get("cursor"), sort.name(), 2);
+        String caller = Caller.of(ctx).name();
+        ArrayNode after = cursors.open(parameters.get("cursor"), caller, sort.name(), 2);
         List<String> repositories = scope(ctx);
         String id = ctx.pathParam("id");
         Document parent = documents.require(repositories, id, grant::allows);
         Children.Page page = children.list(repositories, parent, sort, limit, after, grant);
         ObjectNode body = JSON.createObjectNode().put(PARENT_ID, id);
         body.set("children", page.items());
-        body.put("next", page.next());
+        body.put("next", cursors.sealOrNull(caller, sort.name(), page.last()));
         if (page.shards() != null) {
             body.set("shards", page.shards());
         }

@@ -1,6 +1,7 @@
 package io.volumizer.api.documents;
 
 import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
+import static io.volumizer.stores.DocumentFields.BLOB;
 import static io.volumizer.stores.DocumentFields.DELETED;
 import static io.volumizer.stores.DocumentFields.ACL;
 import static io.volumizer.stores.DocumentFields.ID;
@@ -14,7 +15,7 @@ import static io.volumizer.stores.DocumentFields.TYPE;
 import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +31,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -38,19 +38,24 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.bson.Document;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
 import io.javalin.http.Context;
-import io.javalin.http.UploadedFile;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.Backends;
 import io.volumizer.api.internal.BackendUnavailableException;
+import io.volumizer.api.internal.Correlation;
 import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
+import io.volumizer.api.internal.RequestBodies;
+import io.volumizer.api.internal.RequestJson;
 import io.volumizer.api.reads.Caller;
 import io.volumizer.api.reads.ReadPolicy;
 import io.volumizer.domain.topology.Topology;
@@ -71,12 +76,19 @@ import io.volumizer.stores.mongodb.VersionAllocator;
  * {@code If-Match} is checked against the stored version.
  *
  * <p>Permissions, as Nuxeo asks them: Write on the parent to create a document, Write on a document to change or
- * delete it (and on each descendant a recursive delete deletes), Manage to set its ACL (on the parent for a new
- * document). A document the caller may not read answers as one that does not exist (no existence leak); one it
- * reads but may not change answers 403.
+ * delete it, Manage on a folder to delete it with its descendants (and Write on each of them), Manage to set its ACL
+ * (on the parent for a new document). A document the caller may not read answers as one that does not exist (no
+ * existence leak); one it reads but may not change answers 403.
+ *
+ * <p>No answer to a non-administrator depends on a document it may not read: its new documents' names carry their
+ * id ({@link #ownName}), so a name a hidden sibling holds never refuses it; a document with content holds no
+ * children, so renaming or deleting a file never asks for its children; a folder is renamed by administrators only
+ * and deleted with {@code ?recursive=true} only, whatever it holds (docs/decisions: hidden documents on the write
+ * paths).
  */
 public final class DocumentWrites {
 
+    private static final Logger LOG = LoggerFactory.getLogger(DocumentWrites.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String WAIT = "wait";
     /** The flag a delete of a document with children needs: its descendants are deleted with it. */
@@ -84,6 +96,12 @@ public final class DocumentWrites {
     private static final Set<String> PARAMETERS = Set.of(WAIT);
     private static final Set<String> DELETE_PARAMETERS = Set.of(WAIT, RECURSIVE);
     private static final Duration APPLIED_POLL = Duration.ofMillis(20);
+    /** How many descendants a recursive delete reads at a time while it checks the caller's rights. */
+    private static final int DESCENDANTS_PAGE = 500;
+    /** What separates the name a non-administrator gave from its document's id in the name stored. */
+    static final String OWN_NAME_SEPARATOR = "~";
+    /** What the id the API generates for a new document begins with, before its UUID. */
+    private static final String GENERATED_ID_PREFIX = "doc-";
 
     private final Documents documents;
     private final ReadPolicy policy;
@@ -95,13 +113,20 @@ public final class DocumentWrites {
     private final VersionAllocator versions;
     private final Duration waitTimeout;
     private final long maxUploadBytes;
+    private final RequestJson json;
+    private final long maxEventBytes;
+    private final int maxRecursiveDelete;
 
     /**
-     * @param topology the repositories and the rules that route a new document, or empty: each document goes to
-     *                 the repository of the path
+     * @param topology           the repositories and the rules that route a new document, or empty: each document
+     *                           goes to the repository of the path
+     * @param json               how a document's JSON is read, and its largest size
+     * @param maxEventBytes      the largest event the documents topic takes
+     * @param maxRecursiveDelete the most descendants a recursive delete deletes; more is the bulk delete command's
      */
     public DocumentWrites(Documents documents, ReadPolicy policy, Children children, Backends backends,
-            Optional<Topology> topology, Duration waitTimeout, long maxUploadBytes) {
+            Optional<Topology> topology, Duration waitTimeout, long maxUploadBytes, RequestJson json, long maxEventBytes,
+            int maxRecursiveDelete) {
         this.documents = documents;
         this.policy = policy;
         this.children = children;
@@ -110,6 +135,9 @@ public final class DocumentWrites {
         this.routingProperties = topology.map(Topology::routingProperties).orElse(Map.of());
         this.waitTimeout = waitTimeout;
         this.maxUploadBytes = maxUploadBytes;
+        this.json = json;
+        this.maxEventBytes = maxEventBytes;
+        this.maxRecursiveDelete = maxRecursiveDelete;
         this.versions = new VersionAllocator(backends.mongo, Clock.systemUTC());
     }
 
@@ -138,12 +166,17 @@ public final class DocumentWrites {
     public void create(Context ctx) {
         Target target = Target.of(ctx);
         Caller caller = Caller.of(ctx);
-        DocumentInput input = input(ctx).requireForCreate();
+        Body body = body(ctx);
+        DocumentInput input = body.input().requireForCreate();
         Document parent = documents.find(around(target.repository()), input.parentId())
                 .filter(found -> policy.mayRead(caller, found)).orElseThrow(() ->
                 ApiException.badRequest(PARENT_ID, "no document '" + input.parentId() + "' in repository '"
                         + target.repository() + "'" + (topology.isPresent() ? " or the topology's others" : "")));
         require(caller, parent, Permission.WRITE, PARENT_ID, "creating a document under it");
+        if (!isFolder(parent)) {
+            throw ApiException.badRequest(PARENT_ID, "document '" + input.parentId() + "' has content: only a folder (a "
+                    + "document without a file) holds documents");
+        }
         // A chosen id that is taken answers 409, which would tell whether a document the caller may not read exists.
         if (input.id() != null && !caller.administrator()) {
             throw new ApiException(403, "forbidden", ID, "choosing a document's id is an administrator's: leave it out"
@@ -152,16 +185,20 @@ public final class DocumentWrites {
         if (input.acl() != null) {
             require(caller, parent, Permission.MANAGE, ACL, "creating a document with an ACL under it");
         }
-        String id = input.id() != null ? input.id() : "doc-" + UUID.randomUUID();
+        String id = input.id() != null ? input.id() : GENERATED_ID_PREFIX + UUID.randomUUID();
+        String name = caller.administrator() ? input.name() : ownName(input.name(), id);
         Instant now = Instant.now();
         DocumentEvent event = DocumentEvent.newBuilder().setOperation(Operation.CREATE).setRepository(target.repository())
-                .setId(id).setParentId(input.parentId()).setType(input.type()).setName(input.name())
+                .setId(id).setParentId(input.parentId()).setType(input.type()).setName(name)
                 .setTitle(input.title() != null ? input.title() : input.name()).setCreated(now).setModified(now)
                 .setProperties(withParentsRouting(input.properties(), parent)).setAcl(input.acl())
                 .setEventTime(now).setVersion(0L).setOrigin(Origin.newBuilder().setSource("api").build()).build();
         String repository = topology.map(t -> t.route(event, now)).orElse(target.repository());
         event.setRepository(repository);
-        checkNameFree(caller, repository, input.parentId(), input.name(), null);
+        BlobRef blob = body.blob();
+        event.setBlob(blob);
+        checkSize(event);
+        checkNameFree(caller, repository, input.parentId(), name, null);
         // A generated id is new; a client's may name a live document (ids are unique across a topology's
         // repositories), or a tombstone whose version to exceed.
         if (input.id() != null && documents.find(around(repository), id).isPresent()) {
@@ -169,7 +206,7 @@ public final class DocumentWrites {
         }
         Document previous = input.id() == null ? null : documents.findAny(repository, id).orElse(null);
         event.setVersion(versions.next(repository, previous == null ? 0 : previous.getLong(VERSION)));
-        event.setBlob(upload(ctx, repository));
+        store(body, repository);
         append(List.of(event));
         respond(ctx, event, target.waitForMongoDb(), 201);
     }
@@ -184,7 +221,8 @@ public final class DocumentWrites {
         Caller caller = Caller.of(ctx);
         Document current = matching(ctx, caller, repository);
         require(caller, current, Permission.WRITE, ID, "changing it");
-        DocumentInput input = input(ctx);
+        Body body = body(ctx);
+        DocumentInput input = body.input();
         String id = current.getString(KEY);
         if (input.acl() != null) {
             require(caller, current, Permission.MANAGE, ACL, "changing its ACL");
@@ -200,11 +238,16 @@ public final class DocumentWrites {
         unchanged(ID, input.id(), id, "the id of a document cannot change");
         unchanged(PARENT_ID, input.parentId(), current.getString(PARENT_ID), "moving a document is not supported");
         unchanged(TYPE, input.type(), current.getString(TYPE), "the type of a document cannot change");
-        if (input.name() != null && !input.name().equals(current.getString(NAME))) {
-            if (children.any(around(repository), id)) {
+        String name = input.name() == null || caller.administrator() ? input.name() : ownName(input.name(), id);
+        if (name != null && !name.equals(current.getString(NAME))) {
+            if (!caller.administrator() && isFolder(current)) {
+                throw new ApiException(403, "forbidden", NAME, "a folder is renamed by an administrator: its "
+                        + "descendants' paths follow its name");
+            }
+            if (caller.administrator() && children.any(around(repository), id)) {
                 throw ApiException.conflict(NAME, "only documents without children can be renamed");
             }
-            checkNameFree(caller, repository, current.getString(PARENT_ID), input.name(), id);
+            checkNameFree(caller, repository, current.getString(PARENT_ID), name, id);
         }
         DocumentEvent stored = event(current, Operation.UPDATE);
         if (input.properties() != null) {
@@ -216,21 +259,28 @@ public final class DocumentWrites {
                 }
             });
         }
-        BlobRef upload = upload(ctx, repository);
+        BlobRef upload = body.blob();
+        if (upload != null && isFolder(current)) {
+            throw ApiException.badRequest(MultipartDocument.FILE_PART, "document '" + id + "' is a folder: a folder "
+                    + "holds documents, not a file");
+        }
         DocumentEvent event = DocumentEvent.newBuilder(stored)
-                .setName(input.name() != null ? input.name() : stored.getName())
+                .setName(name != null ? name : stored.getName())
                 .setTitle(input.title() != null ? input.title() : stored.getTitle())
                 .setProperties(input.properties() != null ? input.properties() : stored.getProperties())
                 .setBlob(upload != null ? upload : stored.getBlob())
                 .setAcl(input.acl() != null ? input.acl() : stored.getAcl())
                 .build();
+        checkSize(event);
+        store(body, repository);
         append(List.of(event));
         respond(ctx, event, target.waitForMongoDb(), 200);
     }
 
     /**
      * Appends a tombstone. A document with children is deleted only with {@code ?recursive=true} (else 409 naming
-     * the flag), and then its descendants with it: see {@link #deleteDescendants}.
+     * the flag), and then its descendants with it: see {@link #deleteDescendants}. For a non-administrator every
+     * folder is one that may have children: the answer never says whether it holds some it may not read.
      */
     public void delete(Context ctx) {
         Target target = Target.of(ctx, DELETE_PARAMETERS);
@@ -238,11 +288,15 @@ public final class DocumentWrites {
         Document current = matching(ctx, caller, target.repository());
         require(caller, current, Permission.WRITE, ID, "deleting it");
         String id = current.getString(KEY);
-        if (children.any(around(target.repository()), id)) {
-            if (!target.parameters().bool(RECURSIVE)) {
-                throw ApiException.conflict(RECURSIVE, "document '" + id + "' has children: delete it with ?"
-                        + RECURSIVE + "=true to delete its descendants too, or delete them first");
+        boolean recursive = target.parameters().bool(RECURSIVE);
+        boolean mayHaveChildren = caller.administrator() ? children.any(around(target.repository()), id) : isFolder(current);
+        if (mayHaveChildren) {
+            if (!recursive) {
+                throw new ApiException(409, "folder_needs_recursive", RECURSIVE, "document '" + id + "' is a folder"
+                        + (caller.administrator() ? " with children" : "") + ": delete it with ?" + RECURSIVE
+                        + "=true to delete its descendants too");
             }
+            require(caller, current, Permission.MANAGE, RECURSIVE, "deleting it with its descendants");
             deleteDescendants(caller, target.repository(), id);
         }
         DocumentEvent event = event(current, Operation.DELETE);
@@ -251,34 +305,53 @@ public final class DocumentWrites {
     }
 
     /**
-     * Deletes the live descendants of {@code folderId}, in any repository of the topology, deepest first: each
-     * level's tombstones are appended, then awaited in MongoDB before the level above, since the import resolves a
-     * document's delete through its parent, which must still be live then (a deleted parent leaves its children's
-     * events parked, then dead-lettered). A level that is not applied within the wait timeout is a 504 with the
-     * folder still there; the same request again goes on with what is left.
+     * Deletes the live descendants of {@code folderId}, in any repository of the topology, deepest first. First every
+     * descendant is read, a page at a time, and the delete refused at the first one the caller may not write, or past
+     * {@code maxRecursiveDelete}: no version is allocated before. Then each level's tombstones are appended and
+     * awaited in MongoDB before the level above, since the import resolves a document's delete through its parent,
+     * which must still be live then (a deleted parent leaves its children's events parked, then dead-lettered). A
+     * level that is not applied within the wait timeout is a 504 with the folder still there; the same request again
+     * goes on with what is left.
      */
     private void deleteDescendants(Caller caller, String repository, String folderId) {
-        TreeMap<Integer, List<DocumentEvent>> levels = new TreeMap<>(Comparator.reverseOrder());
-        AtomicLong refused = new AtomicLong();
+        TreeMap<Integer, List<Document>> levels = new TreeMap<>(Comparator.reverseOrder());
+        int count = 0;
         for (String lookIn : around(repository)) {
-            documents.collection(lookIn).find(Filters.eq(ANCESTOR_IDS, folderId)).forEach(descendant -> {
-                if (Documents.live(descendant)) {
+            String after = null;
+            while (true) {
+                List<Document> page = documents.collection(lookIn)
+                        .find(after == null ? Filters.eq(ANCESTOR_IDS, folderId)
+                                : Filters.and(Filters.eq(ANCESTOR_IDS, folderId), Filters.gt(KEY, after)))
+                        .sort(new Document(KEY, 1)).limit(DESCENDANTS_PAGE).into(new ArrayList<>());
+                for (Document descendant : page) {
+                    if (!Documents.live(descendant)) {
+                        continue;
+                    }
                     if (!policy.holds(caller, descendant, Permission.WRITE)) {
-                        // Counted, not named: the caller may not even read some of them.
-                        refused.incrementAndGet();
+                        // Neither named nor counted: the caller may not even read it.
+                        LOG.info("recursive delete of '{}' by '{}' refused at a descendant it may not write", folderId,
+                                caller.name());
+                        throw new ApiException(403, "forbidden", RECURSIVE, "'" + caller.name() + "' may not delete "
+                                + "everything under '" + folderId + "': nothing was deleted");
+                    }
+                    if (++count > maxRecursiveDelete) {
+                        throw new ApiException(413, "folder_too_large", RECURSIVE, "a recursive delete deletes at most "
+                                + maxRecursiveDelete + " documents: delete a larger folder with the bulk delete command "
+                                + "(POST /api/v1/" + repository + "/bulk, bin/volumizer bulk delete); nothing was deleted");
                     }
                     levels.computeIfAbsent(descendant.getList(ANCESTOR_IDS, String.class).size(), depth -> new ArrayList<>())
-                            .add(event(descendant, Operation.DELETE));
+                            .add(descendant);
                 }
-            });
+                if (page.size() < DESCENDANTS_PAGE) {
+                    break;
+                }
+                after = page.get(page.size() - 1).getString(KEY);
+            }
         }
-        if (refused.get() > 0) {
-            throw new ApiException(403, "forbidden", RECURSIVE, "'" + caller.name() + "' may not delete some of the"
-                    + " descendants of '" + folderId + "': nothing was deleted");
-        }
-        for (List<DocumentEvent> level : levels.values()) {
-            append(level);
-            awaitApplied(level, folderId);
+        for (List<Document> level : levels.values()) {
+            List<DocumentEvent> tombstones = level.stream().map(descendant -> event(descendant, Operation.DELETE)).toList();
+            append(tombstones);
+            awaitApplied(tombstones, folderId);
         }
     }
 
@@ -300,15 +373,64 @@ public final class DocumentWrites {
         }
     }
 
-    private DocumentInput input(Context ctx) {
-        if (ctx.isMultipartFormData()) {
-            String document = ctx.formParam("document");
-            if (document == null) {
-                throw ApiException.badRequest("document", "a multipart request needs a 'document' part holding the JSON");
-            }
-            return DocumentInput.parse(document.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    /** What a write request sends: the document's fields, and a file when it is a multipart form. */
+    private record Body(DocumentInput input, byte[] file, BlobRef blob) {
+    }
+
+    /** The request's document and file, each read under its cap, the file described but not yet stored. */
+    private Body body(Context ctx) {
+        if (!ctx.isMultipartFormData()) {
+            return new Body(DocumentInput.parse(json, RequestBodies.read(ctx, json.maxBytes())), null, null);
         }
-        return DocumentInput.parse(ctx.bodyAsBytes());
+        MultipartDocument form = MultipartDocument.read(ctx, json, maxUploadBytes);
+        if (form.json() == null) {
+            throw ApiException.badRequest(MultipartDocument.DOCUMENT_PART, "a multipart request needs a '"
+                    + MultipartDocument.DOCUMENT_PART + "' part holding the JSON");
+        }
+        DocumentInput input = DocumentInput.parse(json, form.json());
+        return form.file() == null ? new Body(input, null, null)
+                : new Body(input, form.file(), Uploads.describe(form.file(), form.filename()));
+    }
+
+    /** Stores the body's file, if any, in the blob store of the document's repository: once its event is checked. */
+    private void store(Body body, String repository) {
+        if (body.file() != null) {
+            backends.blobs.require(repository).put(body.file());
+        }
+    }
+
+    /** A 413 for an event the documents topic would refuse, before anything is stored. */
+    private void checkSize(DocumentEvent event) {
+        int size;
+        try {
+            size = event.toByteBuffer().remaining();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (size > maxEventBytes) {
+            throw new ApiException(413, "payload_too_large", PROPERTIES, "the document is " + size + " bytes as an event;"
+                    + " the documents topic takes at most " + maxEventBytes + ": store large values in its file");
+        }
+    }
+
+    /** Whether a document is a folder: one without content, which may hold documents. */
+    private static boolean isFolder(Document document) {
+        return document.get(BLOB) == null;
+    }
+
+    /**
+     * The name a non-administrator's document is stored under: the name it gave, then its id (12 hexadecimal
+     * characters of a generated one's UUID), which no other document holds, so that whether a sibling it may not read
+     * holds the name it gave never shows.
+     */
+    static String ownName(String given, String id) {
+        String unique = id.startsWith(GENERATED_ID_PREFIX)
+                ? id.substring(GENERATED_ID_PREFIX.length()).replace("-", "").substring(0, 12) : id;
+        String suffix = OWN_NAME_SEPARATOR + unique;
+        if (given.endsWith(suffix)) {
+            return given;
+        }
+        return given.substring(0, Math.min(given.length(), 255 - suffix.length())) + suffix;
     }
 
     /**
@@ -338,28 +460,6 @@ public final class DocumentWrites {
     /** Property values compared as text, as the routing rules compare them. */
     private static boolean sameValue(Object a, Object b) {
         return Objects.equals(a == null ? null : a.toString(), b == null ? null : b.toString());
-    }
-
-    /** The uploaded file, if any, stored in the blob store of the document's repository, with the type its bytes have. */
-    private BlobRef upload(Context ctx, String repository) {
-        if (!ctx.isMultipartFormData()) {
-            return null;
-        }
-        UploadedFile file = ctx.uploadedFile("file");
-        if (file == null) {
-            return null;
-        }
-        if (file.size() > maxUploadBytes) {
-            throw new ApiException(413, "too_large", "file", "file is " + file.size() + " bytes; at most "
-                    + maxUploadBytes + " are accepted");
-        }
-        byte[] bytes;
-        try (InputStream in = file.content()) {
-            bytes = in.readAllBytes();
-        } catch (IOException e) {
-            throw ApiException.badRequest("file", "cannot read the uploaded file: " + e.getMessage());
-        }
-        return Uploads.store(backends.blobs.require(repository), bytes, file.filename());
     }
 
     /** Whether any document, live or deleted, in any repository of the topology names {@code id} as its parent. */
@@ -435,6 +535,10 @@ public final class DocumentWrites {
         } catch (SerializationException e) {
             throw new BackendUnavailableException("registry", e);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof RecordTooLargeException) {
+                throw new ApiException(413, "payload_too_large", null, "the change is larger than the documents topic "
+                        + "takes: store large values in the document's file");
+            }
             throw new BackendUnavailableException("kafka", e.getCause());
         } catch (KafkaException | java.util.concurrent.TimeoutException e) {
             throw new BackendUnavailableException("kafka", e);
@@ -471,7 +575,8 @@ public final class DocumentWrites {
                 break;
             }
         }
-        ctx.status(504).json(JSON.createObjectNode().put("error", "timeout").put(ID, event.getId())
+        ctx.status(504).json(JSON.createObjectNode().put("error", "timeout").put(Correlation.FIELD, Correlation.id(ctx))
+                .put(ID, event.getId())
                 .put(VERSION, event.getVersion()).put("status", "accepted")
                 .put("message", "appended to the documents topic, but not visible in MongoDB within " + waitTimeout
                         + "; it will be once the import job applies it"));

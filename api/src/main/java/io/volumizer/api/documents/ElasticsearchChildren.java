@@ -20,7 +20,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.RepositorySearch;
 import io.volumizer.api.reads.ReadGrant;
@@ -69,7 +68,7 @@ public final class ElasticsearchChildren implements Children {
         page.forEach(hit -> items.add(DocumentJson.ofIndexed(hit.source(), grant.readsEverything())));
         ObjectNode shards = JSON.createObjectNode().put("total", found.shards().total())
                 .put("successful", found.shards().successful());
-        return new Page(items, Cursors.next(sort.name(), page, limit), shards);
+        return new Page(items, page.size() == limit ? page.get(page.size() - 1).sort() : null, shards);
     }
 
     @Override

@@ -26,7 +26,6 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 
-import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.reads.ReadGrant;
 import io.volumizer.stores.DocumentFields;
@@ -86,19 +85,18 @@ public final class MongoChildren implements Children {
         // The query found only children the caller may read; each is checked again as every document read is.
         ArrayNode items = JSON.createArrayNode();
         page.stream().filter(grant::allows).forEach(child -> items.add(DocumentJson.of(child, "", grant.readsEverything())));
-        String next = null;
+        ArrayNode values = null;
         if (page.size() == limit) {
             Document last = page.get(page.size() - 1);
-            ArrayNode values = JSON.createArrayNode();
+            values = JSON.createArrayNode();
             if (sort == Sort.name) {
                 values.add(last.getString(NAME));
             } else {
                 values.add(last.getDate(MODIFIED).getTime());
             }
             values.add(last.getString(KEY));
-            next = Cursors.encode(sort.name(), values);
         }
-        return new Page(items, next, null);
+        return new Page(items, values, null);
     }
 
     /** Whether a child is at or before the name cursor {@code after} (name, then id). */

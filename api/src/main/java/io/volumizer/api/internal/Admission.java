@@ -2,20 +2,24 @@ package io.volumizer.api.internal;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
+import io.javalin.http.Context;
 import io.javalin.http.Handler;
 
 /**
  * Bounded concurrency per class of request. A request waits a short, bounded time for a place in its class, then
  * is refused at once with 503 and Retry-After: under a burst the API keeps serving what it admits at its usual
- * latency instead of queueing everyone until all time out. Readiness reports a class that refused lately, so that a
- * load balancer sends traffic elsewhere.
+ * latency instead of queueing everyone until all time out. One caller holds at most its share of a class's places
+ * at once (a 429 past it), so that no single user, however slow its requests or its bodies, takes them all.
+ * Readiness reports a class that refused lately, so that a load balancer sends traffic elsewhere.
  */
 public final class Admission {
 
@@ -30,8 +34,21 @@ public final class Admission {
     private final Map<RequestClass, LongAdder> refused = new EnumMap<>(RequestClass.class);
     private final Map<RequestClass, AtomicLong> lastRefusal = new EnumMap<>(RequestClass.class);
     private final long waitNanos;
+    /** Places held now, by class and caller; a caller holding none has no entry. */
+    private final Map<String, Integer> heldByCaller = new HashMap<>();
 
-    public Admission(Map<RequestClass, Integer> limits, Duration wait) {
+    private final Function<Context, String> callerOf;
+
+    private final int callerSharePercent;
+
+    /**
+     * @param callerSharePercent how much of a class's places one caller may hold at once, in percent (at least one)
+     * @param callerOf           who asks, by name: whose share of the places a request takes
+     */
+    public Admission(Map<RequestClass, Integer> limits, Duration wait, int callerSharePercent,
+            Function<Context, String> callerOf) {
+        this.callerSharePercent = callerSharePercent;
+        this.callerOf = callerOf;
         this.limits = new EnumMap<>(limits);
         this.waitNanos = wait.toNanos();
         long longAgo = System.nanoTime() - 2 * OVERLOAD_MEMORY_NANOS;
@@ -42,21 +59,46 @@ public final class Admission {
         }
     }
 
-    /** {@code handler}, run only once it has a place in its class; else a 503 ({@link OverloadedException}). */
+    /**
+     * {@code handler}, run only once it has a place in its class; else a 503 ({@link OverloadedException}), or a 429
+     * when its caller already holds its share of them ({@link CallerShareException}).
+     */
     public Handler guard(RequestClass requestClass, Handler handler) {
         Semaphore semaphore = places.get(requestClass);
+        int share = Math.max(1, limits.get(requestClass) * callerSharePercent / 100);
         return ctx -> {
-            if (!semaphore.tryAcquire(waitNanos, TimeUnit.NANOSECONDS)) {
-                refused.get(requestClass).increment();
-                lastRefusal.get(requestClass).set(System.nanoTime());
-                throw new OverloadedException(requestClass, limits.get(requestClass));
+            String caller = requestClass + " " + callerOf.apply(ctx);
+            if (!takeShare(caller, share)) {
+                throw new CallerShareException(requestClass, share);
             }
             try {
-                handler.handle(ctx);
+                if (!semaphore.tryAcquire(waitNanos, TimeUnit.NANOSECONDS)) {
+                    refused.get(requestClass).increment();
+                    lastRefusal.get(requestClass).set(System.nanoTime());
+                    throw new OverloadedException(requestClass, limits.get(requestClass));
+                }
+                try {
+                    handler.handle(ctx);
+                } finally {
+                    semaphore.release();
+                }
             } finally {
-                semaphore.release();
+                releaseShare(caller);
             }
         };
+    }
+
+    private synchronized boolean takeShare(String caller, int share) {
+        int held = heldByCaller.getOrDefault(caller, 0);
+        if (held >= share) {
+            return false;
+        }
+        heldByCaller.put(caller, held + 1);
+        return true;
+    }
+
+    private synchronized void releaseShare(String caller) {
+        heldByCaller.computeIfPresent(caller, (key, held) -> held == 1 ? null : held - 1);
     }
 
     /** Whether any class refused a request within the last second. */
@@ -83,6 +125,17 @@ public final class Admission {
     /** Requests of {@code requestClass} refused since the start. */
     public long refused(RequestClass requestClass) {
         return refused.get(requestClass).sum();
+    }
+
+    /** A request refused because its caller holds its share of its class's places. */
+    public static final class CallerShareException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        CallerShareException(RequestClass requestClass, int share) {
+            super("you have " + share + " " + requestClass + " requests in flight, as many as one caller may: wait for "
+                    + "one to end");
+        }
     }
 
     /** A request refused for want of a place in its class. */

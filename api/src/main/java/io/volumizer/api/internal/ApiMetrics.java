@@ -1,5 +1,7 @@
 package io.volumizer.api.internal;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.concurrent.TimeUnit;
 
 import io.javalin.Javalin;
@@ -93,9 +95,23 @@ public final class ApiMetrics {
         });
     }
 
-    /** Serves the metrics at {@link #PATH} of {@code management}: the API's own port needs a token, a scraper has none. */
-    public void serve(Javalin management) {
-        management.get(PATH, ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(scrape()));
+    /**
+     * Serves the metrics at {@link #PATH} of {@code management}, to a scraper that presents {@code scrapeToken} as its
+     * bearer token, or to anyone that reaches the port when it is null (locally, where the port is on loopback).
+     */
+    public void serve(Javalin management, String scrapeToken) {
+        byte[] expected = scrapeToken == null || scrapeToken.isEmpty() ? null
+                : ("Bearer " + scrapeToken).getBytes(StandardCharsets.UTF_8);
+        management.get(PATH, ctx -> {
+            String presented = ctx.header("Authorization");
+            if (expected != null && (presented == null
+                    || !MessageDigest.isEqual(expected, presented.getBytes(StandardCharsets.UTF_8)))) {
+                ctx.header("WWW-Authenticate", "Bearer realm=\"metrics\"").status(401)
+                        .result("the scraper's bearer token ($VOLUMIZER_METRICS_TOKEN) is needed");
+                return;
+            }
+            ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(scrape());
+        });
     }
 
     /** Every meter, as Prometheus reads them. */

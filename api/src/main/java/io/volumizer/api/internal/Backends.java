@@ -37,6 +37,8 @@ public final class Backends implements AutoCloseable {
     public final RepositorySearch search;
     public final KafkaProducer<String, DocumentEvent> producer;
     public final String documentsTopic;
+    /** The largest event the producer sends: its max.request.size, less a record's key and batch headers. */
+    public final long maxEventBytes;
     /** Each repository's blob store: uploads, and the blobs an import stored. */
     public final RepositoryBlobStores.Opened blobs;
     private final Admin kafkaAdmin;
@@ -74,6 +76,8 @@ public final class Backends implements AutoCloseable {
         producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
                 KafkaAvroSerde.serializer(options.registry.url, DocumentEvent.class));
         documentsTopic = options.documentsTopic();
+        maxEventBytes = Long.parseLong(producerConfig.getOrDefault(ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                String.valueOf(1024 * 1024)).toString()) - 4096;
         Properties adminConfig = options.kafka.clientProperties();
         adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMillis);
         adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMillis);
@@ -82,7 +86,7 @@ public final class Backends implements AutoCloseable {
         blobs = options.repositoryBlobStores().open();
     }
 
-    /** Each backend: "UP" or why not. */
+    /** Each backend: "UP" or why not (for the management port and the log only: it names hosts and drivers). */
     public Map<String, String> readiness() {
         Map<String, String> status = new LinkedHashMap<>();
         status.put("mongodb", check(() -> mongo.all().forEach(database -> database.runCommand(new Document("ping", 1)))));

@@ -44,6 +44,10 @@ public record SearchRequest(List<String> repositories, Selection selection, Sort
         Set<String> aggs) {
 
     public static final Set<String> PARAMETERS = parameters();
+    /** The shortest prefix of a prefix term: shorter ones match a large part of every index's terms. */
+    static final int MIN_PREFIX = 3;
+    /** The most prefix terms one search has. */
+    static final int MAX_PREFIXES = 10;
     private static final List<String> AGGREGATIONS = List.of("type", "state", "month", "repository");
 
     /** Orders of results; each ends on the id, so pages never skip or repeat ties. */
@@ -71,7 +75,8 @@ public record SearchRequest(List<String> repositories, Selection selection, Sort
      * @param pathRepository the repository of /api/v1/{repository}/search, or null for /api/v1/search, where
      *                       {@code repository} names some (comma-separated) or, absent, all of them
      */
-    public static SearchRequest parse(QueryParameters parameters, String pathRepository, int maxPageSize) {
+    public static SearchRequest parse(QueryParameters parameters, String pathRepository, int maxPageSize,
+            Cursors cursors, String caller) {
         String named = pathRepository != null ? pathRepository : parameters.get("repository");
         List<String> repositories = named == null ? List.of() : List.of(named.split(",", -1));
         repositories.forEach(Documents::checkRepository);
@@ -87,9 +92,10 @@ public record SearchRequest(List<String> repositories, Selection selection, Sort
         } catch (InvalidFieldException e) {
             throw ApiException.badRequest(e.field(), e.getMessage());
         }
+        checkBudget(selection.q());
         Sort sort = parameters.choice("sort", Sort.class, selection.q() == null ? Sort.name : Sort.relevance);
         int limit = parameters.integer("limit", 20, 1, maxPageSize);
-        ArrayNode after = Cursors.decode(parameters.get("cursor"), sort.toString(), 2);
+        ArrayNode after = cursors.open(parameters.get("cursor"), caller, sort.toString(), 2);
         Set<String> aggs = new LinkedHashSet<>();
         for (String agg : parameters.get("aggs") == null ? new String[0] : parameters.get("aggs").split(",", -1)) {
             aggs.add(agg);
@@ -129,6 +135,46 @@ public record SearchRequest(List<String> repositories, Selection selection, Sort
     public String routingValue(String property) {
         List<String> values = selection.properties().getOrDefault(property, List.of());
         return values.size() == 1 ? values.get(0) : null;
+    }
+
+    /**
+     * Refuses a {@code q} whose prefixes would expand into more terms than one search should cost: each prefix term
+     * ({@code word*}) is rewritten into every indexed term it begins, so a short one, or many, make one request scan
+     * a large part of the terms dictionary before any document is read.
+     */
+    static void checkBudget(String q) {
+        if (q == null) {
+            return;
+        }
+        int prefixes = 0;
+        boolean quoted = false;
+        StringBuilder word = new StringBuilder();
+        for (int i = 0; i <= q.length(); i++) {
+            char c = i < q.length() ? q.charAt(i) : ' ';
+            if (c == '"') {
+                quoted = !quoted;
+                word.setLength(0);
+            } else if (quoted) {
+                continue;
+            } else if (Character.isWhitespace(c) || "()|+-~".indexOf(c) >= 0) {
+                word.setLength(0);
+            } else if (c == '*') {
+                if (word.length() < MIN_PREFIX) {
+                    throw expensive("a prefix search needs at least " + MIN_PREFIX + " characters before '*', was '"
+                            + word + "*'");
+                }
+                if (++prefixes > MAX_PREFIXES) {
+                    throw expensive("q has more than " + MAX_PREFIXES + " prefix terms ('word*')");
+                }
+                word.setLength(0);
+            } else {
+                word.append(c);
+            }
+        }
+    }
+
+    private static ApiException expensive(String message) {
+        return new ApiException(400, "query_too_expensive", "q", message + ": narrow the search");
     }
 
     private static Set<String> parameters() {

@@ -3,12 +3,12 @@ package io.volumizer.api.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,8 @@ import io.volumizer.api.reads.Caller;
 
 /**
  * Refusals and penalty windows, with a clock the test moves and a validator that counts the tokens it reads: nothing
- * waits and no time is measured. Three failures earn a window of 1 s, doubling up to 4 s.
+ * waits and no time is measured. Three failures earn a window of 1 s, doubling up to 4 s. A window refuses failures,
+ * never a valid token.
  */
 class AuthenticationTest {
 
@@ -44,19 +45,14 @@ class AuthenticationTest {
         }
     };
     private int tokensRead;
-    /** Runs inside a token's reading, once: what another request of the same address meets meanwhile. */
-    private Runnable whileReading = () -> { };
-    private final Authentication authentication = authentication(FailedAuthentications.MAX_ADDRESSES, Set.of());
+    private final Authentication authentication = authentication(FailedAuthentications.MAX_KEYS, List.of());
 
-    private Authentication authentication(int maxAddresses, Set<InetAddress> trustedProxies) {
+    private Authentication authentication(int maxKeys, List<String> trustedProxies) {
         return new Authentication(token -> {
             tokensRead++;
-            Runnable meanwhile = whileReading;
-            whileReading = () -> { };
-            meanwhile.run();
             return TokenValidatorTest.VALIDATOR.validate(token);
-        }, new FailedAuthentications(PENALTY_AFTER, Duration.ofSeconds(1), Duration.ofSeconds(4), maxAddresses, clock),
-                trustedProxies, new ApiMetrics(), Set.of("/health/live"));
+        }, new FailedAuthentications(PENALTY_AFTER, Duration.ofSeconds(1), Duration.ofSeconds(4), maxKeys, clock),
+                new TrustedProxies(trustedProxies), new ApiMetrics(), Set.of("/health/live"));
     }
 
     @Test
@@ -69,134 +65,108 @@ class AuthenticationTest {
     @Test
     void noTokenIsAChallengeWithoutAnErrorAnInvalidOneNamesTheError() {
         assertThatThrownBy(() -> authentication.authenticate(null, "10.0.0.1"))
-                .isInstanceOfSatisfying(Authentication.RefusedException.class,
-                        e -> assertThat(e.challenge).isEqualTo("Bearer realm=\"volumizer\""));
-        assertThatThrownBy(() -> authentication.authenticate("Basic YWRtaW46YWRtaW4=", "10.0.0.2"))
-                .isInstanceOfSatisfying(Authentication.RefusedException.class,
-                        e -> assertThat(e.challenge).isEqualTo("Bearer realm=\"volumizer\""));
-        assertThatThrownBy(() -> authentication.authenticate("Bearer guess", "10.0.0.3"))
                 .isInstanceOfSatisfying(Authentication.RefusedException.class, e -> assertThat(e.challenge)
-                        .startsWith("Bearer realm=\"volumizer\", error=\"invalid_token\", error_description=\""));
+                        .isEqualTo("Bearer realm=\"volumizer\""));
+        assertThatThrownBy(() -> authentication.authenticate(INVALID, "10.0.0.2"))
+                .isInstanceOfSatisfying(Authentication.RefusedException.class, e -> assertThat(e.challenge)
+                        .startsWith("Bearer realm=\"volumizer\", error=\"invalid_token\", error_description="));
+        assertThatThrownBy(() -> authentication.authenticate("Bearer " + "x".repeat(Authentication.MAX_TOKEN_CHARS + 1),
+                "10.0.0.3")).as("too long to read").isInstanceOf(Authentication.RefusedException.class);
     }
 
     @Test
-    void afterItsFailuresAnAddressIsRefusedWithoutItsTokenReadUntilItsWindowEnds() throws Exception {
-        failTimes(PENALTY_AFTER, "10.0.0.1");
-        assertThat(tokensRead).isEqualTo(PENALTY_AFTER);
+    void pastItsFailuresAnAddressFailsWith429UntilItsWindowEndsButAValidTokenIsServed() throws Exception {
+        failTimes(PENALTY_AFTER - 1, "10.0.0.1", null);
+        assertThat(penaltyLeft(null, "10.0.0.1")).as("the failure that opens the window").isEqualTo(Duration.ofSeconds(1));
+        assertThat(penaltyLeft("Bearer guess", "10.0.0.1")).isEqualTo(Duration.ofSeconds(2));
 
-        assertThat(penaltyLeft(VALID, "10.0.0.1")).as("even a valid token waits").isEqualTo(Duration.ofSeconds(1));
-        now = now.plusMillis(400);
-        assertThat(penaltyLeft(INVALID, "10.0.0.1")).isEqualTo(Duration.ofMillis(600));
-        assertThat(penaltyLeft(null, "10.0.0.1")).isEqualTo(Duration.ofMillis(600));
-        assertThatThrownBy(() -> authentication.authenticate(VALID, "10.0.0.1"))
-                .isInstanceOfSatisfying(FailedAuthentications.PenaltyException.class,
-                        e -> assertThat(e.retryAfterSeconds()).as("rounded up").isEqualTo(1));
-        assertThat(tokensRead).as("no token read inside the window").isEqualTo(PENALTY_AFTER);
+        int read = tokensRead;
+        assertThat(authentication.authenticate(VALID, "10.0.0.1").name()).as("inside the window").isEqualTo("staff-ca-1");
+        assertThat(tokensRead).isEqualTo(read + 1);
+        assertThat(authentication.authenticate(VALID, "10.0.0.9").name()).isEqualTo("staff-ca-1");
+    }
 
-        assertThat(authentication.authenticate(VALID, "10.0.0.2").name()).as("another address").isEqualTo("staff-ca-1");
-        now = now.plusMillis(600);
-        assertThat(authentication.authenticate(VALID, "10.0.0.1").name()).as("its window ended").isEqualTo("staff-ca-1");
+    @Test
+    void theSameRefusedTokenIsNotReadAgainInsideItsWindow() throws Exception {
+        for (int i = 0; i < PENALTY_AFTER; i++) {
+            assertThatThrownBy(() -> authentication.authenticate(INVALID, "10.0.0." + tokensRead))
+                    .isInstanceOf(Exception.class);
+        }
+        int read = tokensRead;
+        assertThat(penaltyLeft(INVALID, "10.0.0.200")).as("from an address that never failed").isPositive();
+        assertThat(tokensRead).as("not read").isEqualTo(read);
+        now = now.plusSeconds(2);
+        assertThatThrownBy(() -> authentication.authenticate(INVALID, "10.0.0.201")).as("read again once it ended")
+                .isInstanceOf(Exception.class);
+        assertThat(tokensRead).isEqualTo(read + 1);
     }
 
     @Test
     void eachFurtherFailureDoublesTheWindowUpToTheLongest() throws Exception {
-        failTimes(PENALTY_AFTER, "10.0.0.1");
-        assertThat(penaltyLeft(VALID, "10.0.0.1")).isEqualTo(Duration.ofSeconds(1));
-        for (Duration window : new Duration[] {Duration.ofSeconds(2), Duration.ofSeconds(4), Duration.ofSeconds(4)}) {
-            now = now.plus(penaltyLeft(VALID, "10.0.0.1"));
-            assertThat(authentication.authenticate(VALID, "10.0.0.1").name())
-                    .as("served between windows, which it does not shorten").isEqualTo("staff-ca-1");
-            failTimes(1, "10.0.0.1");
-            assertThat(penaltyLeft(VALID, "10.0.0.1")).isEqualTo(window);
-        }
+        failTimes(PENALTY_AFTER - 1, "10.0.0.1", null);
+        assertThat(penaltyLeft(null, "10.0.0.1")).isEqualTo(Duration.ofSeconds(1));
+        assertThat(penaltyLeft(null, "10.0.0.1")).isEqualTo(Duration.ofSeconds(2));
+        assertThat(penaltyLeft(null, "10.0.0.1")).isEqualTo(Duration.ofSeconds(4));
+        assertThat(penaltyLeft(null, "10.0.0.1")).as("the longest").isEqualTo(Duration.ofSeconds(4));
     }
 
     @Test
-    void pastItsFirstWindowAnAddressPresentsOneTokenAtATime() throws Exception {
-        failTimes(PENALTY_AFTER, "10.0.0.1");
-        now = now.plusSeconds(1);
-        Duration[] meanwhile = new Duration[1];
-        whileReading = () -> meanwhile[0] = penaltyLeft(VALID, "10.0.0.1");
-
-        failTimes(1, "10.0.0.1");
-
-        assertThat(meanwhile[0]).as("refused while its other token was read").isEqualTo(Duration.ZERO);
-        assertThat(penaltyLeft(VALID, "10.0.0.1")).isEqualTo(Duration.ofSeconds(2));
-        assertThat(tokensRead).isEqualTo(PENALTY_AFTER + 1);
+    void aKeyIsForgottenAfterItsWindowEndedLongAgo() throws Exception {
+        failTimes(PENALTY_AFTER, "10.0.0.1", INVALID);
+        now = now.plus(FailedAuthentications.FORGOTTEN_AFTER).plusSeconds(5);
+        failTimes(PENALTY_AFTER - 1, "10.0.0.1", null);
+        assertThat(penaltyLeft(null, "10.0.0.1")).as("counted from one again").isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test
-    void beforeItsFirstWindowAnAddressPresentsTokensConcurrently() throws Exception {
-        failTimes(PENALTY_AFTER - 1, "10.0.0.1");
-        String[] meanwhile = new String[1];
-        whileReading = () -> {
-            try {
-                meanwhile[0] = authentication.authenticate(VALID, "10.0.0.1").name();
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        };
-
-        assertThat(authentication.authenticate(VALID, "10.0.0.1").name()).isEqualTo("staff-ca-1");
-        assertThat(meanwhile[0]).isEqualTo("staff-ca-1");
+    void pastTheMostKeysTheLeastRecentlyFailedIsDropped() throws Exception {
+        Authentication twoKeys = authentication(2, List.of());
+        fail(twoKeys, PENALTY_AFTER, "10.0.0.1", null);
+        fail(twoKeys, PENALTY_AFTER, "10.0.0.2", null);
+        fail(twoKeys, 1, "10.0.0.3", null);
+        assertThatThrownBy(() -> twoKeys.authenticate(null, "10.0.0.1")).as("dropped: counted from one")
+                .isInstanceOf(Authentication.RefusedException.class);
+        assertThatThrownBy(() -> twoKeys.authenticate(null, "10.0.0.3")).as("kept")
+                .isInstanceOf(Authentication.RefusedException.class);
     }
 
     @Test
-    void anAddressIsForgottenAfterItsWindowEndedLongAgo() throws Exception {
-        failTimes(PENALTY_AFTER, "10.0.0.1");
-        now = now.plusSeconds(1).plus(FailedAuthentications.FORGOTTEN_AFTER).plusSeconds(1);
-        failTimes(PENALTY_AFTER - 1, "10.0.0.1");
+    void forwardedForNamesTheAddressTheTrustedProxiesReceivedFrom() {
+        TrustedProxies proxies = new TrustedProxies(List.of("10.1.0.0/16", "fd00::1"));
 
-        assertThat(authentication.authenticate(VALID, "10.0.0.1").name()).as("its failures count from 0 again")
-                .isEqualTo("staff-ca-1");
+        assertThat(proxies.client("10.1.0.1", "203.0.113.7")).isEqualTo("203.0.113.7");
+        assertThat(proxies.client("10.1.0.1", "198.51.100.1, 203.0.113.7")).as("the client wrote the first entry")
+                .isEqualTo("203.0.113.7");
+        assertThat(proxies.client("10.1.0.1", "203.0.113.7, 10.1.0.9")).as("through two trusted proxies")
+                .isEqualTo("203.0.113.7");
+        assertThat(proxies.client("fd00:0:0:0:0:0:0:1", "2001:db8::7")).isEqualTo("2001:db8::7");
+        assertThat(proxies.client("10.1.0.1", null)).isEqualTo("10.1.0.1");
+        assertThat(proxies.client("10.1.0.1", "not an address")).isEqualTo("10.1.0.1");
+        assertThat(proxies.client("10.1.0.1", "evil.example, 203.0.113.7")).isEqualTo("203.0.113.7");
+        assertThat(proxies.client("10.2.0.1", "203.0.113.7")).as("an untrusted peer's header").isEqualTo("10.2.0.1");
+        assertThat(new TrustedProxies(List.of()).client("10.1.0.1", "203.0.113.7")).as("no trusted proxy")
+                .isEqualTo("10.1.0.1");
+        assertThatThrownBy(() -> new TrustedProxies(List.of("10.0.0.0/33"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new TrustedProxies(List.of("ingress.local"))).isInstanceOf(IllegalArgumentException.class);
     }
 
-    @Test
-    void pastTheMostAddressesTheLeastRecentlyFailedIsDropped() throws Exception {
-        Authentication twoAddresses = authentication(2, Set.of());
-        fail(twoAddresses, PENALTY_AFTER, "10.0.0.1");
-        fail(twoAddresses, PENALTY_AFTER, "10.0.0.2");
-        assertThatThrownBy(() -> twoAddresses.authenticate(VALID, "10.0.0.1"))
-                .as("a refusal is no failure: it does not keep its address")
-                .isInstanceOf(FailedAuthentications.PenaltyException.class);
-        fail(twoAddresses, 1, "10.0.0.3");
-
-        assertThat(twoAddresses.authenticate(VALID, "10.0.0.1").name()).as("dropped").isEqualTo("staff-ca-1");
-        assertThatThrownBy(() -> twoAddresses.authenticate(VALID, "10.0.0.2")).as("kept")
-                .isInstanceOf(FailedAuthentications.PenaltyException.class);
+    private void failTimes(int failures, String address, String authorization) throws Exception {
+        fail(authentication, failures, address, authorization);
     }
 
-    @Test
-    void forwardedForNamesTheClientOnlyWhenTheTrustedProxySentIt() throws Exception {
-        Authentication behindProxy = authentication(10, Set.of(InetAddress.getByName("10.1.0.1"),
-                InetAddress.getByName("fd00::1")));
-
-        assertThat(behindProxy.clientAddress("10.1.0.1", "203.0.113.7, 10.1.0.9")).isEqualTo("203.0.113.7");
-        assertThat(behindProxy.clientAddress("[fd00:0:0:0:0:0:0:1]", "2001:db8::7")).as("the peer's IPv6 text, bracketed")
-                .isEqualTo("2001:db8::7");
-        assertThat(behindProxy.clientAddress("10.1.0.1", null)).isEqualTo("10.1.0.1");
-        assertThat(behindProxy.clientAddress("10.1.0.1", "not an address")).isEqualTo("10.1.0.1");
-        assertThat(behindProxy.clientAddress("10.2.0.1", "203.0.113.7")).as("an untrusted peer's header")
-                .isEqualTo("10.2.0.1");
-        assertThat(authentication.clientAddress("10.1.0.1", "203.0.113.7")).as("no trusted proxy").isEqualTo("10.1.0.1");
-    }
-
-    private void failTimes(int failures, String address) throws Exception {
-        fail(authentication, failures, address);
-    }
-
-    private static void fail(Authentication authentication, int failures, String address) throws Exception {
+    private static void fail(Authentication authentication, int failures, String address, String authorization)
+            throws Exception {
         for (int i = 0; i < failures; i++) {
             try {
-                authentication.authenticate(INVALID, address);
-                throw new AssertionError("a token for another audience was accepted");
-            } catch (Authentication.RefusedException expected) {
+                authentication.authenticate(authorization, address);
+                throw new AssertionError("accepted");
+            } catch (Authentication.RefusedException | FailedAuthentications.PenaltyException expected) {
                 // a failure
             }
         }
     }
 
-    /** How long {@code address} is told to wait when it presents {@code authorization}: it must be refused. */
+    /** How long {@code address} is told to wait when it presents {@code authorization}: it must be penalised. */
     private Duration penaltyLeft(String authorization, String address) {
         try {
             Caller caller = authentication.authenticate(authorization, address);
@@ -204,7 +174,7 @@ class AuthenticationTest {
         } catch (FailedAuthentications.PenaltyException e) {
             return e.left;
         } catch (Authentication.RefusedException e) {
-            throw new AssertionError("read and refused, not penalised", e);
+            throw new AssertionError("refused, not penalised", e);
         }
     }
 }

@@ -12,7 +12,7 @@ import io.volumizer.api.internal.ApiException;
 class DocumentInputTest {
 
     private static DocumentInput parse(String json) {
-        return DocumentInput.parse(json.getBytes(StandardCharsets.UTF_8));
+        return DocumentInput.parse(new io.volumizer.api.internal.RequestJson(1 << 20), json.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String refusedField(String json) {

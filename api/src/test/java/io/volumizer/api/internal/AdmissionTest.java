@@ -15,8 +15,10 @@ import io.volumizer.api.internal.Admission.RequestClass;
 
 class AdmissionTest {
 
+    /** Who the next request's caller is. */
+    private volatile String caller = "alice";
     private final Admission admission = new Admission(Map.of(RequestClass.reads, 1, RequestClass.search, 2,
-            RequestClass.writes, 1, RequestClass.blobs, 1), Duration.ofMillis(20));
+            RequestClass.writes, 1, RequestClass.blobs, 1), Duration.ofMillis(20), 75, ctx -> caller);
 
     @Test
     void aRequestBeyondItsClassesPlacesIsRefusedAndTheOtherClassesAreNot() throws Exception {
@@ -30,6 +32,7 @@ class AdmissionTest {
         CompletableFuture<Void> first = CompletableFuture.runAsync(() -> handle(busy));
         inside.await();
 
+        caller = "bob";
         assertThatThrownBy(() -> admission.guard(RequestClass.reads, ctx -> { }).handle(null))
                 .isInstanceOf(Admission.OverloadedException.class).hasMessageContaining("reads");
         admission.guard(RequestClass.search, ctx -> { }).handle(null);
@@ -40,6 +43,30 @@ class AdmissionTest {
         first.join();
         admission.guard(RequestClass.reads, ctx -> { }).handle(null);
         assertThat(admission.status().get("reads")).containsEntry("inFlight", 0L);
+    }
+
+    @Test
+    void oneCallerHoldsAtMostItsShareOfAClassesPlaces() throws Exception {
+        Admission four = new Admission(Map.of(RequestClass.reads, 4, RequestClass.search, 1, RequestClass.writes, 1,
+                RequestClass.blobs, 1), Duration.ofMillis(20), 50, ctx -> caller);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch inside = new CountDownLatch(2);
+        Handler busy = four.guard(RequestClass.reads, ctx -> {
+            inside.countDown();
+            release.await();
+        });
+        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> handle(busy));
+        CompletableFuture<Void> second = CompletableFuture.runAsync(() -> handle(busy));
+        inside.await();
+
+        assertThatThrownBy(() -> four.guard(RequestClass.reads, ctx -> { }).handle(null))
+                .isInstanceOf(Admission.CallerShareException.class);
+        caller = "bob";
+        four.guard(RequestClass.reads, ctx -> { }).handle(null);
+        release.countDown();
+        CompletableFuture.allOf(first, second).join();
+        caller = "alice";
+        four.guard(RequestClass.reads, ctx -> { }).handle(null);
     }
 
     @Test

@@ -27,14 +27,14 @@ class ApiMetricsTest {
     void theApisMetersScrapeToExactlyMetricNamesApiNames() throws Exception {
         ApiMetrics metrics = new ApiMetrics();
         metrics.watch(new Admission(Arrays.stream(RequestClass.values()).collect(Collectors.toMap(c -> c, c -> 1)),
-                Duration.ZERO));
+                Duration.ZERO, 75, ctx -> "alice"));
         metrics.searchRequests();
         metrics.readGranted("/api/v1/search", "search");
         metrics.authenticationFailed();
         metrics.authenticationPenalised();
         Javalin app = Javalin.create();
         metrics.install(app);
-        metrics.serve(app);
+        metrics.serve(app, null);
         app.start("127.0.0.1", 0);
         try {
             HttpResponse<String> served = HttpClient.newHttpClient().send(HttpRequest.newBuilder(

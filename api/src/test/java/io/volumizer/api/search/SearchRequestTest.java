@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.api.internal.ApiException;
+import io.volumizer.api.internal.Cursors;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.api.internal.RepositorySearch;
 import io.volumizer.generators.BankGenerator;
@@ -29,7 +30,8 @@ class SearchRequestTest {
     private static SearchRequest parse(Map<String, String> parameters) {
         Map<String, List<String>> values = new java.util.HashMap<>();
         parameters.forEach((name, value) -> values.put(name, List.of(value)));
-        return SearchRequest.parse(new QueryParameters(values, SearchRequest.PARAMETERS), null, 100);
+        return SearchRequest.parse(new QueryParameters(values, SearchRequest.PARAMETERS), null, 100,
+                Cursors.sealedWith("test"), "alice");
     }
 
     private static String field(Map<String, String> parameters) {
@@ -123,5 +125,16 @@ class SearchRequestTest {
         assertThat(request.repositories()).containsExactly("east", "west");
         assertThat(request.toQuery().aggregations()).containsExactly(new Aggregation.Terms("repository", "repository", 100, null));
         assertThat(field(Map.of("repository", "east,Bad!"))).isEqualTo("repository");
+    }
+
+    @Test
+    void aSearchWithinItsBudgetRunsAndOnePastItIsRefused() {
+        parse(Map.of("q", "stat* acc* \"a* b*\" letter"));
+        assertThatThrownBy(() -> parse(Map.of("q", "st*"))).as("a short prefix")
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo("query_too_expensive"));
+        assertThatThrownBy(() -> parse(Map.of("q", "a*"))).isInstanceOf(ApiException.class);
+        assertThatThrownBy(() -> parse(Map.of("q", "word ".repeat(5) + "abc* ".repeat(11)))).as("eleven prefixes")
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).isEqualTo("query_too_expensive"));
+        parse(Map.of("q", "abc* ".repeat(10)));
     }
 }

@@ -25,7 +25,14 @@ public final class Uploads {
      * document keeps, with the type the bytes have and a name that is no path.
      */
     public static BlobRef store(BlobStore store, byte[] bytes, String filename) {
-        String digest = store.put(bytes);
+        BlobRef ref = describe(bytes, filename);
+        store.put(bytes);
+        return ref;
+    }
+
+    /** The reference {@link #store} would return, computed without storing anything. */
+    public static BlobRef describe(byte[] bytes, String filename) {
+        String digest = BlobStore.sha256(bytes);
         String name = filename == null || filename.isBlank() ? digest : filename.replaceAll("[/\\\\\\p{Cntrl}]", "_");
         return BlobRef.newBuilder().setKey(PREFIX + digest).setMimeType(detect(bytes, name))
                 .setFilename(name).setDigest(digest).setLength((long) bytes.length).build();

@@ -1,5 +1,6 @@
 package io.volumizer.stores.search;
 
+import java.time.Duration;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -20,9 +21,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param routing      the shard routing value every document wanted was indexed with, so that only its shard is
  *                     asked; null to ask every shard
  * @param aggregations what the matches are counted by
+ * @param timeout      how long each shard searches before it answers with what it found, or null for no limit
  */
 public record SearchQuery(ObjectNode query, List<String> fields, List<SortField> sort, ArrayNode after, int size,
-        int countUpTo, String routing, List<Aggregation> aggregations) {
+        int countUpTo, String routing, List<Aggregation> aggregations, Duration timeout) {
 
     /** The engines' default page. */
     private static final int DEFAULT_SIZE = 10;
@@ -35,38 +37,42 @@ public record SearchQuery(ObjectNode query, List<String> fields, List<SortField>
 
     /** The first {@value #DEFAULT_SIZE} matches of {@code query} by relevance, with their whole source, uncounted. */
     public static SearchQuery of(ObjectNode query) {
-        return new SearchQuery(query, null, List.of(), null, DEFAULT_SIZE, 0, null, List.of());
+        return new SearchQuery(query, null, List.of(), null, DEFAULT_SIZE, 0, null, List.of(), null);
     }
 
     public SearchQuery withQuery(ObjectNode query) {
-        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations);
+        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations, timeout);
     }
 
     public SearchQuery withFields(List<String> fields) {
-        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations);
+        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations, timeout);
     }
 
     public SearchQuery withSort(SortField... sort) {
-        return new SearchQuery(query, fields, List.of(sort), after, size, countUpTo, routing, aggregations);
+        return new SearchQuery(query, fields, List.of(sort), after, size, countUpTo, routing, aggregations, timeout);
     }
 
     public SearchQuery withAfter(ArrayNode after) {
-        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations);
+        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations, timeout);
     }
 
     public SearchQuery withSize(int size) {
-        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations);
+        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations, timeout);
     }
 
     public SearchQuery withCountUpTo(int countUpTo) {
-        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations);
+        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations, timeout);
     }
 
     public SearchQuery withRouting(String routing) {
-        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations);
+        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations, timeout);
+    }
+
+    public SearchQuery withTimeout(Duration timeout) {
+        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations, timeout);
     }
 
     public SearchQuery withAggregations(List<Aggregation> aggregations) {
-        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations);
+        return new SearchQuery(query, fields, sort, after, size, countUpTo, routing, aggregations, timeout);
     }
 }

@@ -147,6 +147,9 @@ final class Elasticsearch7Reader implements SearchReader {
         if (query.fields() != null) {
             body.set("_source", source(query.fields()));
         }
+        if (query.timeout() != null) {
+            body.put("timeout", query.timeout().toMillis() + "ms");
+        }
         if (query.query() != null) {
             body.set("query", query.query());
         }
