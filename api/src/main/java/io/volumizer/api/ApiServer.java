@@ -23,6 +23,8 @@ import com.mongodb.MongoSocketException;
 import com.mongodb.MongoTimeoutException;
 
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.eclipse.jetty.http.BadMessageException;
+
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -187,6 +189,10 @@ public final class ApiServer {
             ApiException refusal = e.refusal();
             error(ctx, refusal.status(), refusal.error(), refusal.field(), refusal.getMessage());
         });
+        // Jetty's refusals of what it reads itself: a body too slow (408), a malformed request.
+        app.exception(BadMessageException.class, (e, ctx) -> error(ctx, e.getCode(), ApiException.codeOf(e.getCode()),
+                null, e.getCode() == 408 ? "the request body came too slowly: send it at --min-body-rate or faster"
+                        : "the request could not be read (HTTP " + e.getCode() + ")"));
         app.exception(Admission.CallerShareException.class, (e, ctx) -> {
             ctx.header("Retry-After", "1");
             error(ctx, 429, ApiException.TOO_MANY_REQUESTS, null, e.getMessage());
@@ -243,9 +249,8 @@ public final class ApiServer {
     }
 
     private static void error(Context ctx, int status, String error, String field, String message) {
-        if (status == 413) {
-            // The rest of the body is not read: closing is the way not to, else Jetty reads it through to reuse the connection.
-            ctx.header("Connection", "close");
+        if (status == 413 || status == 408) {
+            ctx.header("Connection", "close"); // the body's rest is never read (RequestBodies)
         }
         ObjectNode body = JSON.createObjectNode().put("error", error);
         if (field != null) {

@@ -64,6 +64,7 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.Operation;
 import io.volumizer.schemas.event.Permission;
 import io.volumizer.schemas.event.Origin;
+import io.volumizer.stores.DocumentFields;
 import io.volumizer.schemas.keys.DocumentKeys;
 import io.volumizer.stores.blob.Uploads;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
@@ -306,15 +307,16 @@ public final class DocumentWrites {
 
     /**
      * Deletes the live descendants of {@code folderId}, in any repository of the topology, deepest first. First every
-     * descendant is read, a page at a time, and the delete refused at the first one the caller may not write, or past
-     * {@code maxRecursiveDelete}: no version is allocated before. Then each level's tombstones are appended and
-     * awaited in MongoDB before the level above, since the import resolves a document's delete through its parent,
-     * which must still be live then (a deleted parent leaves its children's events parked, then dead-lettered). A
-     * level that is not applied within the wait timeout is a 504 with the folder still there; the same request again
-     * goes on with what is left.
+     * descendant's id, depth and write holders are read, a page at a time, and the delete refused at the first one the
+     * caller may not write, or past {@code maxRecursiveDelete}: no version is allocated and no document read whole
+     * before. Then each level's documents are read and their tombstones appended and awaited in MongoDB before the
+     * level above, since the import resolves a document's delete through its parent, which must still be live then (a
+     * deleted parent leaves its children's events parked, then dead-lettered). A level that is not applied within the
+     * wait timeout is a 504 with the folder still there; the same request again goes on with what is left.
      */
     private void deleteDescendants(Caller caller, String repository, String folderId) {
-        TreeMap<Integer, List<Document>> levels = new TreeMap<>(Comparator.reverseOrder());
+        // Depth to the repositories and ids of its descendants, deepest first.
+        TreeMap<Integer, Map<String, List<String>>> levels = new TreeMap<>(Comparator.reverseOrder());
         int count = 0;
         for (String lookIn : around(repository)) {
             String after = null;
@@ -322,6 +324,8 @@ public final class DocumentWrites {
                 List<Document> page = documents.collection(lookIn)
                         .find(after == null ? Filters.eq(ANCESTOR_IDS, folderId)
                                 : Filters.and(Filters.eq(ANCESTOR_IDS, folderId), Filters.gt(KEY, after)))
+                        .projection(Projections.include(KEY, DELETED, ANCESTOR_IDS,
+                                DocumentFields.holdersOf(Permission.WRITE)))
                         .sort(new Document(KEY, 1)).limit(DESCENDANTS_PAGE).into(new ArrayList<>());
                 for (Document descendant : page) {
                     if (!Documents.live(descendant)) {
@@ -339,8 +343,8 @@ public final class DocumentWrites {
                                 + maxRecursiveDelete + " documents: delete a larger folder with the bulk delete command "
                                 + "(POST /api/v1/" + repository + "/bulk, bin/volumizer bulk delete); nothing was deleted");
                     }
-                    levels.computeIfAbsent(descendant.getList(ANCESTOR_IDS, String.class).size(), depth -> new ArrayList<>())
-                            .add(descendant);
+                    levels.computeIfAbsent(descendant.getList(ANCESTOR_IDS, String.class).size(), depth -> new HashMap<>())
+                            .computeIfAbsent(lookIn, where -> new ArrayList<>()).add(descendant.getString(KEY));
                 }
                 if (page.size() < DESCENDANTS_PAGE) {
                     break;
@@ -348,8 +352,18 @@ public final class DocumentWrites {
                 after = page.get(page.size() - 1).getString(KEY);
             }
         }
-        for (List<Document> level : levels.values()) {
-            List<DocumentEvent> tombstones = level.stream().map(descendant -> event(descendant, Operation.DELETE)).toList();
+        for (Map<String, List<String>> level : levels.values()) {
+            List<DocumentEvent> tombstones = new ArrayList<>();
+            level.forEach((lookIn, ids) -> {
+                for (int from = 0; from < ids.size(); from += DESCENDANTS_PAGE) {
+                    documents.collection(lookIn).find(Filters.in(KEY, ids.subList(from,
+                            Math.min(ids.size(), from + DESCENDANTS_PAGE)))).forEach(descendant -> {
+                                if (Documents.live(descendant)) {
+                                    tombstones.add(event(descendant, Operation.DELETE));
+                                }
+                            });
+                }
+            });
             append(tombstones);
             awaitApplied(tombstones, folderId);
         }

@@ -24,6 +24,7 @@ public final class ApiException extends RuntimeException {
             Map.entry(403, List.of("forbidden")),
             Map.entry(404, List.of("not_found")),
             Map.entry(405, List.of("method_not_allowed")),
+            Map.entry(408, List.of("too_slow")),
             Map.entry(409, List.of("conflict", "folder_needs_recursive")),
             Map.entry(412, List.of("precondition_failed")),
             Map.entry(413, List.of("payload_too_large", "folder_too_large")),

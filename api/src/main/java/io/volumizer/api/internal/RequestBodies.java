@@ -14,7 +14,9 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
 
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.servlet.FilterHolder;
 import org.eclipse.jetty.servlet.ServletContextHandler;
 
@@ -129,6 +131,12 @@ public final class RequestBodies {
         public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
                 throws IOException, ServletException {
             chain.doFilter(new CappedRequest((HttpServletRequest) request, maxBytes), response);
+            if (((HttpServletResponse) response).getStatus() == 413) {
+                // Its answer sent, the connection is closed: else Jetty reads the rest of the body through (a client
+                // sending 100 MB would make it read 100 MB) to reuse a connection that the client is still filling.
+                response.getOutputStream().close();
+                Request.getBaseRequest(request).getHttpChannel().getEndPoint().close();
+            }
         }
     }
 

@@ -55,7 +55,7 @@ public final class RequestJson {
         }
         try (JsonParser parser = mapper.createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw ApiException.badRequest("body", "the body must be a JSON object");
+                throw invalid("the body must be a JSON object");
             }
             ObjectNode object = mapper.readTree(parser);
             if (parser.nextToken() != null) {

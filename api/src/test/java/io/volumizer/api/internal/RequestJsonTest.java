@@ -35,7 +35,7 @@ class RequestJsonTest {
 
     @Test
     void whatNoValidBodyIsIsRefusedBeforeATreeIsBuilt() {
-        assertThat(error(() -> json.object(bytes("[{},{},{}]"), false))).isEqualTo("400 invalid");
+        assertThat(error(() -> json.object(bytes("[{},{},{}]"), false))).isEqualTo("400 invalid_json");
         assertThat(error(() -> json.object(bytes("{\"a\":" + "[".repeat(40) + "]".repeat(40) + "}"), false)))
                 .as("nested past the limit").isEqualTo("400 invalid_json");
         assertThat(error(() -> json.object(bytes("{\"a\": 1} {\"b\": 2}"), false))).isEqualTo("400 invalid_json");
