@@ -210,6 +210,8 @@ run_bench() {
       --search-url "$SEARCH_URL" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@" ;;
     security) run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.security.SecurityBenchmark \
       --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" --results "$results" "$@" ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, text, pipeline, reliability, fuzz, throttle, csv, commands, acl, calibrate, sharding, security, engines)" ;;
+    hostile) run_checked volumizer_java "-Xmx$API_HEAP" -cp "$jar" io.volumizer.benchmarks.security.HostileClientsBenchmark \
+      --oidc-issuer "$OIDC_ISSUER" "${ENDPOINT_OPTIONS[@]}" --topics-of "$DEMO_REPOSITORY" --blob-store "$STATE/blobs" --results "$results" "$@" ;;
+    *) die "unknown benchmark suite '$suite' (suites: generators, text, pipeline, reliability, fuzz, throttle, csv, commands, acl, calibrate, sharding, security, hostile, engines)" ;;
   esac
 }
