@@ -35,7 +35,7 @@ public final class CsvImportOptions extends PipelineStepOptions {
     @Option(names = "--readers", defaultValue = "1", description = "Subtasks reading the files' splits side by side "
             + "(default: ${DEFAULT-VALUE}: rows in file order). More read faster, but a parent at a split's end reaches "
             + "the import a split's reading after its children at the next one's start: orphans if that is longer than "
-            + "--parent-wait-margin (README: Importing CSV files). Each reader turns its rows into documents and writes them.")
+            + "--parent-wait-margin (docs/decisions/csv-one-reader.md). Each reader turns its rows into documents and writes them.")
     public int readers;
 
     @Override
