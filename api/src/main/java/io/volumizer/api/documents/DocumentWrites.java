@@ -44,6 +44,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.mongodb.client.model.CountOptions;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
@@ -315,6 +316,15 @@ public final class DocumentWrites {
      * wait timeout is a 504 with the folder still there; the same request again goes on with what is left.
      */
     private void deleteDescendants(Caller caller, String repository, String folderId) {
+        // One count, stopped past the cap, before any page: a folder too large costs a request no more than that.
+        long descendants = 0;
+        for (String lookIn : around(repository)) {
+            descendants += documents.collection(lookIn).countDocuments(Filters.eq(ANCESTOR_IDS, folderId),
+                    new CountOptions().limit(maxRecursiveDelete + 1));
+        }
+        if (descendants > maxRecursiveDelete) {
+            throw folderTooLarge(repository);
+        }
         // Depth to the repositories and ids of its descendants, deepest first.
         TreeMap<Integer, Map<String, List<String>>> levels = new TreeMap<>(Comparator.reverseOrder());
         int count = 0;
@@ -339,9 +349,7 @@ public final class DocumentWrites {
                                 + "everything under '" + folderId + "': nothing was deleted");
                     }
                     if (++count > maxRecursiveDelete) {
-                        throw new ApiException(413, "folder_too_large", RECURSIVE, "a recursive delete deletes at most "
-                                + maxRecursiveDelete + " documents: delete a larger folder with the bulk delete command "
-                                + "(POST /api/v1/" + repository + "/bulk, bin/volumizer bulk delete); nothing was deleted");
+                        throw folderTooLarge(repository);
                     }
                     levels.computeIfAbsent(descendant.getList(ANCESTOR_IDS, String.class).size(), depth -> new HashMap<>())
                             .computeIfAbsent(lookIn, where -> new ArrayList<>()).add(descendant.getString(KEY));
@@ -367,6 +375,12 @@ public final class DocumentWrites {
             append(tombstones);
             awaitApplied(tombstones, folderId);
         }
+    }
+
+    private ApiException folderTooLarge(String repository) {
+        return new ApiException(413, "folder_too_large", RECURSIVE, "a recursive delete deletes at most "
+                + maxRecursiveDelete + " documents: delete a larger folder with the bulk delete command (POST /api/v1/"
+                + repository + "/bulk, bin/volumizer bulk delete); nothing was deleted");
     }
 
     /** Waits until MongoDB holds every event's version (or a newer one: a later write won). */
