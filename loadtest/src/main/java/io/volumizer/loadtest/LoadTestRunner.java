@@ -35,7 +35,9 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "loadtest", mixinStandardHelpOptions = true, sortOptions = false,
         subcommands = LoadTestRunner.Compare.class,
-        description = "Runs a Gatling simulation against the API and summarizes it.")
+        description = "Runs a Gatling simulation against the API and summarizes it (run by bin/volumizer loadtest, in a "
+                + "JVM of its own).",
+        footer = {"%nExample:", "  bin/volumizer loadtest navigation --rate 40 --duration 60 --ramp 10"})
 public final class LoadTestRunner implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -169,7 +171,9 @@ public final class LoadTestRunner implements Callable<Integer> {
     }
 
     /** Sets a run beside its baseline: the change of each request's p95, and of their count-weighted mean. */
-    @Command(name = "compare", description = "Compare two summaries of one simulation (e.g. mixed-baseline and mixed-importing).")
+    @Command(name = "compare", description = "Compare two summaries of one simulation (e.g. mixed-baseline and "
+            + "mixed-importing); bin/volumizer loadtest mixed and reindex run it on their two runs.",
+            footer = {"%nExample:", "  bin/volumizer loadtest mixed"})
     static final class Compare implements Callable<Integer> {
 
         @Parameters(index = "0", description = "Summary JSON of the baseline run.")

@@ -63,7 +63,8 @@ import picocli.CommandLine.Model.CommandSpec;
  * static state); options this command does not know are that runner's ({@code --rate --duration --ramp --p95 ...}).
  */
 @Command(name = "loadtest", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Runs a Gatling simulation against the API on the demo's repository, with the jobs it needs beside it.")
+        description = "Runs a Gatling simulation against the API on the demo's repository, with the jobs it needs beside it.",
+        footer = {"%nExample:", "  bin/volumizer loadtest navigation --rate 40 --duration 60 --ramp 10"})
 public final class LoadTestSession implements Callable<Integer> {
 
     /** The requests of the mixed simulation that its comparison is about: the reads. */

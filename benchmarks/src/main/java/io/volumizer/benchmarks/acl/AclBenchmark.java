@@ -60,7 +60,11 @@ import picocli.CommandLine.Option;
  * evaluation of the own ACLs over MongoDB, and the index's count of what the new principal may read against
  * MongoDB's. Writes {@code acl-propagation.json} and {@code acl-propagation.md}.
  */
-@Command(name = "acl-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+@Command(name = "acl-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Times a setAcl command on the largest state folder while a generate job adds customers below "
+                + "it, then checks every effective ACL against a brute-force evaluation; writes acl-propagation.json "
+                + "and acl-propagation.md.",
+        footer = {"%nExample:", "  bin/volumizer bench acl"})
 public final class AclBenchmark extends PipelineRunCommand {
 
     private static final ObjectMapper JSON = new ObjectMapper();

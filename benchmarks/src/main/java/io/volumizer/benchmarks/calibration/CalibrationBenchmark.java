@@ -77,7 +77,10 @@ import picocli.CommandLine.Option;
  * (a {@link Calibration}) and {@code calibration.md}, then the planner's answers for the published workloads beside
  * their layouts ({@link PlanComparison}).
  */
-@Command(name = "calibration-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+@Command(name = "calibration-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Measures what a document costs on this machine (CPU per stage, bytes per store) for bin/volumizer "
+                + "plan; writes calibration.json, calibration.md and the planner's answers for the published workloads.",
+        footer = {"%nExample:", "  bin/volumizer bench calibrate"})
 public final class CalibrationBenchmark extends PipelineRunCommand {
 
     private static final Duration STALLED_AFTER = Duration.ofMinutes(5);

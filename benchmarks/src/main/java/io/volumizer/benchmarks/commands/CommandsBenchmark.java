@@ -64,7 +64,11 @@ import picocli.CommandLine.Option;
  * with the default run): how fast the selection becomes events, and how long until every change is found by a
  * search. Writes {@code commands.json} and {@code commands.md}.
  */
-@Command(name = "commands-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+@Command(name = "commands-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Measures the reindex job against a raw MongoDB-to-_bulk ceiling of the same round, and a bulk "
+                + "update of every statement, on a repository the pipeline keeps importing; writes commands.json and "
+                + "commands.md.",
+        footer = {"%nExample:", "  bin/volumizer bench commands"})
 public final class CommandsBenchmark extends PipelineRunCommand {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -56,7 +56,11 @@ import picocli.CommandLine.Option;
  * field (ids, titles, properties, ancestry, blob references). Then a file whose rows are one in a hundred broken:
  * exactly those must be dead-lettered, with their lines. Writes {@code csv-import.json} and {@code csv-import.md}.
  */
-@Command(name = "csv-import-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+@Command(name = "csv-import-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Imports a generated run's CSV export beside the same run generated and compares the two "
+                + "repositories field by field, then checks that exactly the broken rows of a damaged file are "
+                + "dead-lettered; writes csv-import.json and csv-import.md.",
+        footer = {"%nExample:", "  bin/volumizer bench csv"})
 public final class CsvImportBenchmark extends PipelineRunCommand {
 
     private static final List<String> LEAVES = List.of("Statement", "IdCard", "OpeningLetter");

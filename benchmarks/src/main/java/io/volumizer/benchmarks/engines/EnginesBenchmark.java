@@ -61,7 +61,10 @@ import picocli.CommandLine.Option;
  * turn the loop and the job do (the loop first in odd rounds), each once the machine is quiet. The first engine
  * named is the baseline of the others' ratios. Writes {@code engines.json} and {@code engines.md}.
  */
-@Command(name = "engines-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+@Command(name = "engines-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Measures Elasticsearch and OpenSearch side by side in one run: the index job against a raw _bulk "
+                + "loop, the reindex, and a customer's searches; writes engines.json and engines.md.",
+        footer = {"%nExample:", "  bin/volumizer bench engines"})
 public final class EnginesBenchmark extends PipelineRunCommand {
 
     private static final String RAW_BULK = "raw _bulk loop";

@@ -71,7 +71,11 @@ import picocli.CommandLine.Option;
  * sustained window (50% to 90%) starts after a job's warm-up, as a job's classes are compiled afresh in the session
  * cluster, which took the first ~150,000 documents of an import on these two cores.
  */
-@Command(name = "pipeline-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+@Command(name = "pipeline-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Measures the pipeline's throughput against baselines of the same run: the import against a raw "
+                + "bulk-upsert loop, the index against a raw _bulk loop, and generate, import and index end to end; "
+                + "writes pipeline.json and pipeline.md.",
+        footer = {"%nExample:", "  bin/volumizer bench pipeline --rounds 1 --parallelism 1"})
 public final class PipelineBenchmark extends PipelineRunCommand {
 
     @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);

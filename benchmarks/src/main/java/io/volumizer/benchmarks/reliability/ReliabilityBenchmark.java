@@ -80,7 +80,8 @@ import picocli.CommandLine.Option;
  * {@code reliability.json} and {@code reliability.md}.
  */
 @Command(name = "reliability-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Runs the pipeline through one fault at a time and audits the stores.")
+        description = "Runs the pipeline through one fault at a time and audits the stores.",
+        footer = {"%nExample:", "  bin/volumizer bench reliability --search opensearch"})
 public final class ReliabilityBenchmark extends PipelineRunCommand {
 
     /** Which jobs carry the documents, and the suffix of their scenarios' ids. */

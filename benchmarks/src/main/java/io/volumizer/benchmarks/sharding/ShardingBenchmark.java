@@ -54,7 +54,11 @@ import picocli.CommandLine.Option;
  * Writes {@code sharding.json}, {@code sharding.md} and two charts ({@code sharding-throughput.png},
  * {@code sharding-p95.png}).
  */
-@Command(name = "sharding-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+@Command(name = "sharding-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Indexes one generated run into repositories of 1, 3 and 11 shards routed by customer, then "
+                + "measures a customer's queries sent to its shard and to every shard; writes sharding.json, "
+                + "sharding.md and two charts.",
+        footer = {"%nExample:", "  bin/volumizer bench sharding"})
 public final class ShardingBenchmark implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);

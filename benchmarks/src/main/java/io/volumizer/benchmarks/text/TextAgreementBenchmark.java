@@ -35,7 +35,10 @@ import picocli.CommandLine.Option;
  * word one side has and the other lacks is counted and the first of them shown. Writes {@code text-agreement.json}
  * and {@code text-agreement.md}. Speed is JMH's ({@code bench generators}: {@code statementPdfText}).
  */
-@Command(name = "text-agreement-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+@Command(name = "text-agreement-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Compares the statement PDFs' text as the index stage reads it (PDFBox) with poppler's pdftotext, "
+                + "word by word; writes text-agreement.json and text-agreement.md.",
+        footer = {"%nExample:", "  bin/volumizer bench text"})
 public final class TextAgreementBenchmark implements Callable<Integer> {
 
     private static final String PDF = BlobKey.Kind.STATEMENT.mimeType;

@@ -39,7 +39,10 @@ import picocli.CommandLine.Option;
  * then on. A TaskManager is killed in the middle of one limited phase; at the end, the stores must hold every document,
  * and nothing be dead-lettered. Writes {@code throttle.json} and {@code throttle.md}.
  */
-@Command(name = "throttle-benchmark", mixinStandardHelpOptions = true, sortOptions = false)
+@Command(name = "throttle-benchmark", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Throttles a running import from outside through limits, a pause and a TaskManager kill, and "
+                + "judges every second against the limit set; writes throttle.json and throttle.md.",
+        footer = {"%nExample:", "  bin/volumizer bench throttle"})
 public final class ThrottleBenchmark extends PipelineRunCommand {
 
     /** The second of its phase at which the TaskManager is killed. */

@@ -30,7 +30,10 @@ import picocli.CommandLine.Option;
  * and the reconciliation generated = imported + dead-lettered, imported = indexed, checked against the stores.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Runs generate -> import -> index end to end on the Flink session cluster.")
+        description = "Resets the demo's repository, runs generate -> import -> index end to end on the Flink session "
+                + "cluster, stops the jobs with savepoints, and prints a summary reconciled from the stores "
+                + "(bin/volumizer demo starts the local services first).",
+        footer = {"%nExample:", "  bin/volumizer demo --customers 100"})
 public final class Demo extends PipelineRunCommand {
 
     @Mixin DemoRecordOptions record = new DemoRecordOptions();

@@ -14,7 +14,8 @@ import picocli.CommandLine.Parameters;
         + "(password grant) or of the service client (client credentials). Their secrets are this install's own, made "
         + "when Keycloak starts, in the state folder's " + LocalSecrets.FOLDER + "/; an exported $"
         + LocalSecrets.PASSWORD_VARIABLE + " (every user's), $" + LocalSecrets.PASSWORD_VARIABLE + "_<USER> or $"
-        + LocalSecrets.CLIENT_SECRET_VARIABLE + " wins.")
+        + LocalSecrets.CLIENT_SECRET_VARIABLE + " wins.",
+        footer = {"%nExample:", "  TOKEN=$(bin/volumizer token admin)"})
 public final class TokenCommand implements Callable<Integer> {
 
     @Mixin IssuerOptions issuer = new IssuerOptions();

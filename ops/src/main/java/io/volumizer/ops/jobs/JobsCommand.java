@@ -37,6 +37,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "job", mixinStandardHelpOptions = true,
         description = "Submit, stop, resume, reset and list Volumizer jobs on the Flink session cluster.",
+        footer = {"%nExample:", "  bin/volumizer job list"},
         subcommands = {JobsCommand.Submit.class, JobsCommand.Stop.class, JobsCommand.Resume.class,
             JobsCommand.Recover.class, JobsCommand.Reset.class, JobsCommand.ListJobs.class})
 public final class JobsCommand {
@@ -153,7 +154,8 @@ public final class JobsCommand {
 
     /** Submits a step with its options (everything after the step name is the job's). */
     @Command(name = "submit", description = "Submit a step (generate, import, index, import-and-index, import-csv, smoke, reindex, bulk-update, set-acl) with its "
-            + "own options after it (see <step> --help).")
+            + "own options after it (see <step> --help).",
+            footer = {"%nExample:", "  bin/volumizer job submit import --topics-of bank"})
     static final class Submit extends StepCommand {
         @Override
         public Integer call() throws Exception {
@@ -168,9 +170,11 @@ public final class JobsCommand {
      */
     @Command(name = "resume", description = "Resume a step from a savepoint. 'job resume <step> [options]': its newest "
             + "run, if it was stopped with a savepoint, from there, with the options it ran with, then those given (a "
-            + "later value of a single option replaces the earlier; a repeatable one adds to it); options that name "
-            + "another instance (--topics-of, --group-id) resume that instance's newest run. 'job resume <step> "
-            + "<savepoint> [options]': from that savepoint, with the options given.")
+            + "later value of a single option replaces the earlier; a repeatable one adds to it); a consumer group "
+            + "(--group-id, or --index-group-id for index) names the instance whose newest run is resumed (a run "
+            + "records its group, which --topics-of alone does not replace). 'job resume <step> <savepoint> "
+            + "[options]': from that savepoint, with the options given.",
+            footer = {"%nExample:", "  bin/volumizer job resume import --group-id volumizer-demo-import"})
     static final class Resume extends StepCommand {
         @Override
         public Integer call() throws Exception {
@@ -245,7 +249,8 @@ public final class JobsCommand {
 
     /** Resumes a step from its newest retained checkpoint, with the options it ran with. */
     @Command(name = "recover", description = "Resume a step from the newest checkpoint its runs left (kept when a job "
-            + "is cancelled, fails, or is lost with the JobManager), with the step's options as when it was submitted.")
+            + "is cancelled, fails, or is lost with the JobManager), with the step's options as when it was submitted.",
+            footer = {"%nExample:", "  bin/volumizer job recover import --topics-of bank"})
     static final class Recover extends StepCommand {
         @Override
         public Integer call() throws Exception {
@@ -254,7 +259,9 @@ public final class JobsCommand {
     }
 
     /** Stops a job with a savepoint and prints where it is. */
-    @Command(name = "stop", description = "Stop a job with a savepoint.")
+    @Command(name = "stop", description = "Stop a job with a savepoint, and print where the savepoint is.",
+            footer = {"%nExample (a job id from bin/volumizer job list):",
+                "  bin/volumizer job stop 5e211a9a95f0945ef5b2e4571850ba02"})
     static final class Stop implements Callable<Integer> {
         @ParentCommand JobsCommand parent;
 
@@ -270,7 +277,9 @@ public final class JobsCommand {
     }
 
     /** Empties the pipeline's topics and repositories' collections and indices, so the next run starts from nothing. */
-    @Command(name = "reset", description = "Delete the topics, and each repository's MongoDB collections (documents, files' texts) and Elasticsearch index.")
+    @Command(name = "reset", description = "Delete the topics of --topics-of (the default topics without it), and each "
+            + "repository's MongoDB collections (documents, files' texts) and index.",
+            footer = {"%nExample:", "  bin/volumizer job reset docs-deadletter --topics-of docs-deadletter"})
     static final class Reset implements Callable<Integer> {
         @Mixin PipelineOptions pipeline = new PipelineOptions();
 
@@ -291,7 +300,9 @@ public final class JobsCommand {
     }
 
     /** Lists the cluster's jobs. */
-    @Command(name = "list", description = "List the jobs of the session cluster.")
+    @Command(name = "list", description = "List the jobs of the session cluster: id, state, and the run's name (its step "
+            + "and instance).",
+            footer = {"%nExample:", "  bin/volumizer job list"})
     static final class ListJobs implements Callable<Integer> {
         @ParentCommand JobsCommand parent;
 

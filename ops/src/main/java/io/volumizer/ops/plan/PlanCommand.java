@@ -20,7 +20,9 @@ import picocli.CommandLine.Option;
 /** {@code bin/volumizer plan}: the clusters a target needs, from the costs measured on this machine. */
 @Command(name = "plan", mixinStandardHelpOptions = true, description = "Prints a blueprint (markdown) of the MongoDB, "
         + "search-engine, Flink and Kafka clusters a repository of --documents needs at --import-rate, and the time a "
-        + "full reindex takes on it, from the costs per document a calibration measured.")
+        + "full reindex takes on it, from the costs per document a calibration measured.",
+        footer = {"%nExample:", "  bin/volumizer plan --documents 3e9 --import-rate 25000 --reindex-hours 14 \\",
+            "    --mongodb-node atlas-M80-nvme"})
 public final class PlanCommand implements Callable<Integer> {
 
     @Option(names = "--documents", required = true, description = "Documents in all repositories (11e9 or 11000000000).")
@@ -35,7 +37,11 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--topology", description = "The repositories and their routing (default: one repository).")
     Path topology;
 
-    @Option(names = "--calibration", required = true, description = "Costs per document, as JSON.")
+    /** The calibration committed with the code (benchmarks/results/calibration.md says where it was measured). */
+    static final String COMMITTED_CALIBRATION = "benchmarks/results/calibration.json";
+
+    @Option(names = "--calibration", description = "Costs per document, as JSON, as bin/volumizer bench calibrate "
+            + "writes them (default: the committed one, " + COMMITTED_CALIBRATION + ").")
     Path calibration;
 
     @Option(names = "--node-types", description = "The catalogue of node types (default: conf/node-types.yaml).")
@@ -65,7 +71,8 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Calibration costs = Calibration.read(calibration);
+        Calibration costs = Calibration.read(calibration != null ? calibration
+                : Path.of(System.getProperty("volumizer.root", "."), COMMITTED_CALIBRATION));
         NodeTypes catalogue = NodeTypes.read(nodeTypes != null ? nodeTypes
                 : Path.of(System.getProperty("volumizer.root", "."), "conf/node-types.yaml"));
         Topology layout = topology != null ? TopologyFile.load(topology)

@@ -40,7 +40,8 @@ import picocli.CommandLine.Parameters;
         + "(import, index, import-and-index, generate, reindex, set-acl, import-csv), the files' text's index jobs "
         + "(file-text) or a command's while they run; with --hold-p95, keeps "
         + "setting a step's limit so that the users' p95 stays under a target; lists the throttles and the running "
-        + "jobs' rates without arguments.")
+        + "jobs' rates without arguments.",
+        footer = {"%nExample:", "  bin/volumizer throttle import 500"})
 public final class ThrottleCommand implements Callable<Integer> {
 
     @Mixin KafkaOptions kafka = new KafkaOptions();

@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
  * has no rule of its own), for people and for scripts (kafka-topics, Grafana, Elasticsearch queries).
  */
 @Command(name = "conventions", mixinStandardHelpOptions = true, sortOptions = false, description = "Prints the names "
-        + "Volumizer derives: a repository's topics and consumer groups, index, template and database names, metric names.")
+        + "Volumizer derives: a repository's topics and consumer groups, index, template and database names, metric names.",
+        footer = {"%nExample:", "  bin/volumizer conventions --topology topologies/11b.yaml --format yaml"})
 public final class ConventionsCommand implements Callable<Integer> {
 
     /** How the names are printed. */

@@ -19,7 +19,10 @@ import picocli.CommandLine.Option;
  * Options of the bulk update job: which documents (the search API's filters), what to do to each (set properties,
  * or delete), and how the selection is read from Elasticsearch.
  */
-@Command(name = "bulk-update", description = "Changes or deletes the documents a selection finds, as events on the documents topic.")
+@Command(name = "bulk-update", description = "Changes or deletes the documents a selection finds, as events on the "
+        + "documents topic (the job of bin/volumizer bulk update, delete and route).",
+        footer = {"%nExample:", "  bin/volumizer bulk update demo --type Statement --state TX \\",
+            "    --set reviewed=yes"})
 public final class BulkUpdateOptions extends CommandStepOptions {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -8,7 +8,8 @@ import picocli.CommandLine.Option;
 
 /** Options of the CSV import: which files, into which repository, where their blobs are, how they are split. */
 @Command(name = "import-csv", description = "Reads CSV files (a file or a folder, local or s3://) into the documents "
-        + "topic, one document per row; rows that cannot become documents go to the dead-letter topic with their line.")
+        + "topic, one document per row; rows that cannot become documents go to the dead-letter topic with their line.",
+        footer = {"%nExample:", "  bin/volumizer import-csv copy /tmp/bank/documents.csv"})
 public final class CsvImportOptions extends PipelineStepOptions {
 
     @Option(names = "--path", required = true, description = "A CSV file, or a folder of them (*.csv), local or "

@@ -11,7 +11,9 @@ import picocli.CommandLine.Option;
 
 /** Options of the generate job: a run's settings, the range of its customers to generate, and a rate cap. */
 @Command(name = "generate", description =
-        "Generates a seeded bank repository into the documents topic (exactly once).")
+        "Generates a seeded bank repository into the documents topic (exactly once).",
+        footer = {"%nExample:", "  bin/volumizer job submit generate --topics-of demo --repository demo \\",
+            "    --customers 120 --from-customer 100"})
 public final class GenerateOptions extends PipelineStepOptions {
 
     @Mixin public GeneratorOptions run = new GeneratorOptions();

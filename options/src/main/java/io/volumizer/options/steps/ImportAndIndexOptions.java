@@ -8,7 +8,9 @@ import picocli.CommandLine.Mixin;
  * its index stage reads no topic, it takes the import stage's output.
  */
 @Command(name = "import-and-index", description =
-        "Imports document events into MongoDB and indexes them in Elasticsearch in one job graph.")
+        "Imports document events into MongoDB and indexes them in the search engine (Elasticsearch or OpenSearch) in "
+        + "one job graph.",
+        footer = {"%nExample:", "  bin/volumizer job submit import-and-index --topics-of bank"})
 public final class ImportAndIndexOptions extends ConsumerStepOptions {
 
     @Mixin public ImportSettings importSettings = new ImportSettings();

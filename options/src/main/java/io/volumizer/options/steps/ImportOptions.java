@@ -5,7 +5,8 @@ import picocli.CommandLine.Mixin;
 
 /** Options of the import job. */
 @Command(name = "import", description =
-        "Imports document events into MongoDB and publishes what was imported.")
+        "Imports document events into MongoDB and publishes what was imported.",
+        footer = {"%nExample:", "  bin/volumizer job submit import --topics-of bank"})
 public final class ImportOptions extends ConsumerStepOptions {
 
     @Mixin public ImportSettings settings = new ImportSettings();

@@ -7,7 +7,8 @@ import picocli.CommandLine.Option;
 
 /** Options of the index job: it reads the imported topic in a consumer group of its own. */
 @Command(name = "index", description =
-        "Indexes imported documents into Elasticsearch.")
+        "Indexes imported documents into the search engine (Elasticsearch or OpenSearch).",
+        footer = {"%nExample:", "  bin/volumizer job submit index --topics-of bank"})
 public final class IndexOptions extends ConsumerStepOptions {
 
     @Mixin public IndexSettings settings = new IndexSettings();

@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
  * Options of the reindex job: how it cuts the repository's ids into ranges and reads them, how it writes the new
  * index, and what it does at the end.
  */
-@Command(name = "reindex", description = "Reindexes a repository from MongoDB into a new index, then moves the repository's alias to it.")
+@Command(name = "reindex", description = "Reindexes a repository from MongoDB into a new index, then moves the "
+        + "repository's alias to it (the job of bin/volumizer reindex).",
+        footer = {"%nExample:", "  bin/volumizer reindex demo"})
 public final class ReindexOptions extends CommandStepOptions {
 
     @Option(names = "--range-size", defaultValue = "1000", description = "Documents per id range, the unit of progress and of retries (default: ${DEFAULT-VALUE}).")

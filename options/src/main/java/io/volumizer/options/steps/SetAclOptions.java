@@ -8,7 +8,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** Options of the setAcl job: the folder whose own ACL changes, and its new ACL. */
-@Command(name = "set-acl", description = "Changes a folder's ACL and recomputes the effective ACL of every document below it.")
+@Command(name = "set-acl", description = "Changes a folder's ACL and recomputes the effective ACL of every document "
+        + "below it (the job of bin/volumizer bulk set-acl).",
+        footer = {"%nExample:",
+            "  bin/volumizer bulk set-acl demo --document st-TX --acl '{\"aces\": [",
+            "    {\"principal\": \"branch-TX\", \"permission\": \"WRITE\", \"granted\": true},",
+            "    {\"principal\": \"compliance\", \"permission\": \"READ\", \"granted\": true}]}'"})
 public final class SetAclOptions extends CommandStepOptions {
 
     /** The command's action, as its record and the bulk API name it. */

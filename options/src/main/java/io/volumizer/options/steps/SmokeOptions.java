@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
 
 /** Options of the smoke job. */
 @Command(name = "smoke", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Counts a generated sequence per key in keyed state and writes the running counts to Kafka.")
+        description = "Counts a generated sequence per key in keyed state and writes the running counts to Kafka.",
+        footer = {"%nExample:", "  bin/volumizer job submit smoke"})
 public final class SmokeOptions implements Options.Validated {
 
     @Mixin public KafkaOptions kafka = new KafkaOptions();

@@ -12,26 +12,22 @@ import java.util.Locale;
  * knee in a few windows, not in minutes of additive steps. It grows by a quarter instead, for
  * {@value #CAUTIOUS_WINDOWS} windows at most, once a window's p95 is {@value #RISE} times the lowest slow start has seen,
  * and stops at the first window near the target: HyStart++'s conservative slow start (RFC 9406), which ends TCP's
- * when the round trip grows. The p95 rises well before the knee, and doubling on until it came near the target went
- * far past it (run 17 of the curve: from 3,200 docs/s at 17 ms, three times the 6 ms before, to 6,400, and windows
- * over while it came back down), while a single window's p95 varies twofold at one rate, so one window risen ends
- * nothing (run 16 read 19.6 ms at 800 docs/s, then 18.2 at 1,600). A decrease cuts the jobs' recent rate (not a
- * stalled window's) by its factor; then the limit climbs back in {@value #RECOVERY_WINDOWS} windows to
- * {@value #RECOVER_TO} of that rate, but never above the highest rate users were last comfortable at, and only probes
- * from there by additive steps (as
- * CUBIC returns fast to its last congestion window and probes slowly around it): additive steps alone, sized for one
- * machine, take minutes to climb back thousands of docs/s on another. The rate at a congestion is measured late, past
- * the knee, so climbing back to 0.9 of it alone overshot again (run 17: from a congestion at 5,363 docs/s back
- * towards 4,826, over the target twice on the way down to 3,000).
+ * when the round trip grows. The p95 rises well before the knee, so doubling on until it comes near the target
+ * overshoots far past the knee; yet a single window's p95 varies twofold at one rate, so one window risen ends
+ * nothing. A decrease cuts the jobs' recent rate (not a stalled window's) by its factor; then the limit climbs back
+ * in {@value #RECOVERY_WINDOWS} windows to {@value #RECOVER_TO} of that rate, but never above the highest rate users
+ * were last comfortable at, and only probes from there by additive steps (as CUBIC returns fast to its last
+ * congestion window and probes slowly around it): additive steps alone, sized for one machine, take minutes to climb
+ * back thousands of docs/s on another. The rate at a congestion is measured late, past the knee, so climbing back
+ * close to it alone would overshoot again.
  *
  * <p>A decrease is judged on the p95 of the last {@code decreaseWindows} windows together, the span the users' figure
  * counts (10 s), and only once the last window is over the target too: one slow window inside a span that stays
- * under costs no cut (runs 6 to 13 of the curve met the windows figure more often than the rate figure, cutting on
- * single 5-s windows). A window far over the target ({@value #FAR_OVER} times) cuts at once. A probing step beyond the recovery is
- * judged on the p95 of the last {@code probeWindows} windows together: a window holds a few dozen requests, whose p95
- * is their third or fourth slowest, and a probe on one lucky window climbs past the knee (runs 1 to 3 of the curve:
- * 94 to 97% of the windows under the target), while a headroom wide enough to absorb that noise stops the climb far
- * below it (run 4: 0.59 of the best fixed rate).
+ * under is noise, and a cut on every such window costs the import much of its rate. A window far over the target
+ * ({@value #FAR_OVER} times) cuts at once. A probing step beyond the recovery is judged on the p95 of the last
+ * {@code probeWindows} windows together: a window holds a few dozen requests, whose p95 is their third or fourth
+ * slowest, so a probe on one lucky window climbs past the knee, while a headroom wide enough to absorb that noise
+ * stops the climb far below it. The measurements behind each rule: docs/decisions/aimd-for-hold-mode.md.
  *
  * @param targetSeconds  the p95 the users should stay under
  * @param increase       docs/s added after a window comfortably under the target
@@ -173,8 +169,8 @@ public record AimdController(double targetSeconds, double increase, double decre
                 return new Decision(Kind.HOLD, limit, "p95 " + ms(p95) + " over the target, but the last decrease "
                         + "may not show yet");
             }
-            // From the recent rate: a cut from a window a stall depressed (run 11: 1,099 docs/s achieved after
-            // 2,619) goes far under the knee, and the recovery takes a minute.
+            // From the recent rate: a cut from a window whose import stalled would start from a depressed rate, far
+            // under the knee, and the recovery would take a minute.
             return new Decision(Kind.DECREASE, bounded(phase.recentRate(achieved, limit) * decreaseFactor), "p95 "
                     + ms(p95) + " over the target " + ms(targetSeconds));
         }

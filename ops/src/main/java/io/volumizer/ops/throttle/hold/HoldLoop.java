@@ -57,8 +57,8 @@ public final class HoldLoop {
     private final Deque<LatencyHistogram> windowStarts = new ArrayDeque<>();
     /**
      * Windows judged since slow start ended, the one that ended it included: a probe's span reaches back no further,
-     * since slow start's quiet windows at lower rates let run 20 probe upwards on a window at 38 ms (a span of 18 ms),
-     * just before one over the target.
+     * since slow start's quiet windows at lower rates would pull the span's p95 down and let a probe climb on a window
+     * already near the target, just before one over it.
      */
     private int windowsAfterSlowStart;
     private PassedCounts lastPassed;
