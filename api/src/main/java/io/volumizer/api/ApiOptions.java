@@ -124,7 +124,8 @@ public final class ApiOptions extends RepositoryServicesOptions implements Optio
     public long maxJsonBytes;
 
     @Option(names = "--min-body-rate", defaultValue = "4096", paramLabel = "BYTES_PER_SECOND", description = "Slowest a "
-            + "request body may arrive, on average since its start: a slower one is cut off with 408 (default: "
+            + "request body may arrive, on average over the time the API waits for its bytes (the first second free): "
+            + "a slower one is cut off with 408 (default: "
             + "${DEFAULT-VALUE}).")
     public long minBodyBytesPerSecond;
 

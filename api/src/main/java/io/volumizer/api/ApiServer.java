@@ -137,9 +137,9 @@ public final class ApiServer {
             config.showJavalinBanner = false;
             config.jsonMapper(new JavalinJackson(JSON, false));
             config.http.maxRequestSize = options.maxRequestBytes();
-            config.jetty.modifyServletContextHandler(handler -> RequestBodies.install(handler, options.maxRequestBytes()));
-            // A body trickled in to hold a thread and a place is cut off (408) once it falls below this rate.
-            config.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(options.minBodyBytesPerSecond));
+            // A body trickled in to hold a thread and a place is cut off (408) once it falls below its rate.
+            config.jetty.modifyServletContextHandler(handler -> RequestBodies.install(handler, options.maxRequestBytes(),
+                    options.minBodyBytesPerSecond));
         });
         app.before(Correlation::attach);
         app.after(Correlation::detach);
@@ -185,14 +185,13 @@ public final class ApiServer {
         app.post("/api/v1/bulk/{commandId}/retry", admission.guard(RequestClass.writes, administrators(commands::retry)));
 
         app.exception(ApiException.class, (e, ctx) -> error(ctx, e.status(), e.error(), e.field(), e.getMessage()));
-        app.exception(RequestBodies.TooLargeException.class, (e, ctx) -> {
+        app.exception(RequestBodies.RefusedBodyException.class, (e, ctx) -> {
             ApiException refusal = e.refusal();
             error(ctx, refusal.status(), refusal.error(), refusal.field(), refusal.getMessage());
         });
-        // Jetty's refusals of what it reads itself: a body too slow (408), a malformed request.
+        // Jetty's refusals of what it reads itself: a malformed request.
         app.exception(BadMessageException.class, (e, ctx) -> error(ctx, e.getCode(), ApiException.codeOf(e.getCode()),
-                null, e.getCode() == 408 ? "the request body came too slowly: send it at --min-body-rate or faster"
-                        : "the request could not be read (HTTP " + e.getCode() + ")"));
+                null, "the request could not be read (HTTP " + e.getCode() + ")"));
         app.exception(Admission.CallerShareException.class, (e, ctx) -> {
             ctx.header("Retry-After", "1");
             error(ctx, 429, ApiException.TOO_MANY_REQUESTS, null, e.getMessage());

@@ -167,7 +167,8 @@ public final class Scenarios {
     /**
      * Create (with a file upload), read, update, delete, as a branch's staff in an account of its state: half the
      * users wait for each write to be visible in MongoDB, half write asynchronously and poll until the import job has
-     * applied the create.
+     * applied the create. The notes carry a file: a document without one is a folder, which only a folder's manager
+     * deletes (with its descendants).
      */
     public static ScenarioBuilder crud(LoadSettings settings, LoadUsers users, long drawSeed) {
         String documents = settings.documents();
@@ -191,8 +192,10 @@ public final class Scenarios {
                                 .header("If-Match", "#{etag}").check(status().is(204)))),
                 percent(50.0).then(exec(
                         http("create (async)").post(documents)
-                                .header("Content-Type", "application/json")
-                                .body(StringBody("{\"parentId\":\"#{accountId}\",\"type\":\"Note\",\"name\":\"load-#{randomUuid()}\"}"))
+                                .bodyPart(StringBodyPart("document", "{\"parentId\":\"#{accountId}\",\"type\":\"Note\","
+                                        + "\"name\":\"load-#{randomUuid()}\"}"))
+                                .bodyPart(ByteArrayBodyPart("file", UPLOAD).fileName("note.txt").contentType("text/plain"))
+                                .asMultipartForm()
                                 .check(status().is(202), jsonPath("$.id").saveAs("id")),
                         exec(session -> session.set("readStatus", 404).set("polls", 0)),
                         asLongAs(session -> session.getInt("readStatus") != 200 && session.getInt("polls") < 100).on(exec(

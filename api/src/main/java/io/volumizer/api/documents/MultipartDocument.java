@@ -52,8 +52,8 @@ public record MultipartDocument(byte[] json, byte[] file, String filename) {
             }
         } catch (IOException e) {
             for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-                if (cause instanceof RequestBodies.TooLargeException tooLarge) {
-                    throw tooLarge.refusal();
+                if (cause instanceof RequestBodies.RefusedBodyException refused) {
+                    throw refused.refusal();
                 }
             }
             throw ApiException.badRequest("body", e instanceof FileUploadException

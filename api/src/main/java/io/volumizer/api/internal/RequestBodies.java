@@ -3,6 +3,7 @@ package io.volumizer.api.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.EnumSet;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -26,9 +27,13 @@ import io.javalin.http.Context;
  * Request bodies read under a cap that counts the bytes as they arrive: a chunked body, or one whose Content-Length
  * says less than it sends, is cut at the limit, never read whole (Jetty 11 and Javalin check the header alone). Every
  * request's stream is capped at the largest body any route takes ({@link #install}); a route that takes less reads
- * through {@link #read}.
+ * through {@link #read}. A body that keeps the API waiting is cut too, by the time the API spends waiting for its bytes:
+ * Jetty's own minimum rate counts from the request's arrival, so it cut small bodies that a busy API read late.
  */
 public final class RequestBodies {
+
+    /** Waiting this long for a body's bytes is free: a client's first packets, a pause of its network. */
+    static final long WAIT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** The refusal of a body past its limit: answered 413 by the API's handler of {@link ApiException}. */
     public static ApiException tooLarge(long limit) {
@@ -36,12 +41,22 @@ public final class RequestBodies {
                 + limit + " bytes at most): send less, or upload a file as a multipart part");
     }
 
+    /** The refusal of a body that came slower than {@code minBytesPerSecond} while the API waited for it. */
+    public static ApiException tooSlow(long minBytesPerSecond) {
+        return new ApiException(408, "too_slow", "body", "the request body came slower than " + minBytesPerSecond
+                + " bytes a second: send it in one go");
+    }
+
     private RequestBodies() {
     }
 
-    /** Caps every request's body at {@code maxBytes}, whatever its headers say. */
-    public static void install(ServletContextHandler handler, long maxBytes) {
-        handler.addFilter(new FilterHolder(new CapFilter(maxBytes)), "/*", EnumSet.of(DispatcherType.REQUEST));
+    /**
+     * Caps every request's body at {@code maxBytes}, whatever its headers say, and cuts one whose bytes, once the API
+     * waits for them, come slower than {@code minBytesPerSecond} (0: no minimum).
+     */
+    public static void install(ServletContextHandler handler, long maxBytes, long minBytesPerSecond) {
+        handler.addFilter(new FilterHolder(new CapFilter(maxBytes, minBytesPerSecond)), "/*",
+                EnumSet.of(DispatcherType.REQUEST));
     }
 
     /**
@@ -55,8 +70,8 @@ public final class RequestBodies {
         }
         try (InputStream in = capped(ctx.req().getInputStream(), limit)) {
             return in.readAllBytes();
-        } catch (TooLargeException e) {
-            throw tooLarge(limit);
+        } catch (RefusedBodyException e) {
+            throw e.refusal();
         } catch (IOException e) {
             throw ApiException.badRequest("body", "the request body could not be read to its end: send it again");
         }
@@ -64,58 +79,100 @@ public final class RequestBodies {
 
     /** {@code in}, throwing {@link TooLargeException} at its {@code limit + 1}th byte. */
     public static InputStream capped(InputStream in, long limit) {
-        return new CappedStream(in, limit);
+        return new CappedStream(in, limit, 0);
     }
 
-    /** A body past its cap, met while reading it: an IOException, so that every reader of a stream passes it on. */
-    public static final class TooLargeException extends IOException {
+    /**
+     * A body refused while it is read: an IOException, so that every reader of a stream (Jackson, FileUpload) passes
+     * it on, and the API answers its {@link #refusal}.
+     */
+    public abstract static sealed class RefusedBodyException extends IOException {
         private static final long serialVersionUID = 1L;
 
-        final long limit;
+        RefusedBodyException(String message) {
+            super(message);
+        }
+
+        public abstract ApiException refusal();
+    }
+
+    /** A body past its cap. */
+    public static final class TooLargeException extends RefusedBodyException {
+        private static final long serialVersionUID = 1L;
+
+        private final long limit;
 
         TooLargeException(long limit) {
             super("request body past " + limit + " bytes");
             this.limit = limit;
         }
 
+        @Override
         public ApiException refusal() {
             return tooLarge(limit);
         }
     }
 
-    private static final class CappedStream extends InputStream {
+    /** A body that came too slowly while the API waited for it. */
+    public static final class TooSlowException extends RefusedBodyException {
+        private static final long serialVersionUID = 1L;
+
+        private final long minBytesPerSecond;
+
+        TooSlowException(long minBytesPerSecond) {
+            super("request body slower than " + minBytesPerSecond + " bytes a second");
+            this.minBytesPerSecond = minBytesPerSecond;
+        }
+
+        @Override
+        public ApiException refusal() {
+            return tooSlow(minBytesPerSecond);
+        }
+    }
+
+    /**
+     * Counts the bytes read and the time spent waiting for them inside {@code in.read}; the time the API spends on
+     * other work (a permission check before it reads the body) is the API's, not the client's.
+     */
+    static final class CappedStream extends InputStream {
         private final InputStream in;
         private final long limit;
+        private final long minBytesPerSecond;
         private long read;
+        private long waitedNanos;
 
-        CappedStream(InputStream in, long limit) {
+        CappedStream(InputStream in, long limit, long minBytesPerSecond) {
             this.in = in;
             this.limit = limit;
+            this.minBytesPerSecond = minBytesPerSecond;
         }
 
         @Override
         public int read() throws IOException {
+            long start = System.nanoTime();
             int b = in.read();
-            if (b >= 0) {
-                count(1);
-            }
+            count(b >= 0 ? 1 : 0, System.nanoTime() - start);
             return b;
         }
 
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
+            long start = System.nanoTime();
             // Never asks for more than one byte past the cap: the excess is not even buffered.
             int n = in.read(buffer, offset, (int) Math.min(length, Math.max(1, limit + 1 - read)));
-            if (n > 0) {
-                count(n);
-            }
+            count(Math.max(n, 0), System.nanoTime() - start);
             return n;
         }
 
-        private void count(int n) throws TooLargeException {
+        private void count(int n, long waited) throws RefusedBodyException {
             read += n;
             if (read > limit) {
                 throw new TooLargeException(limit);
+            }
+            waitedNanos += waited;
+            if (minBytesPerSecond > 0 && waitedNanos > WAIT_GRACE_NANOS
+                    && read < minBytesPerSecond * (waitedNanos - WAIT_GRACE_NANOS) / TimeUnit.SECONDS.toNanos(1)) {
+                throw new TooSlowException(minBytesPerSecond);
             }
         }
 
@@ -125,13 +182,14 @@ public final class RequestBodies {
         }
     }
 
-    private record CapFilter(long maxBytes) implements Filter {
+    private record CapFilter(long maxBytes, long minBytesPerSecond) implements Filter {
 
         @Override
         public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
                 throws IOException, ServletException {
-            chain.doFilter(new CappedRequest((HttpServletRequest) request, maxBytes), response);
-            if (((HttpServletResponse) response).getStatus() == 413) {
+            chain.doFilter(new CappedRequest((HttpServletRequest) request, maxBytes, minBytesPerSecond), response);
+            int status = ((HttpServletResponse) response).getStatus();
+            if (status == 413 || status == 408) {
                 // Its answer sent, the connection is closed: else Jetty reads the rest of the body through (a client
                 // sending 100 MB would make it read 100 MB) to reuse a connection that the client is still filling.
                 response.getOutputStream().close();
@@ -142,11 +200,13 @@ public final class RequestBodies {
 
     private static final class CappedRequest extends HttpServletRequestWrapper {
         private final long maxBytes;
+        private final long minBytesPerSecond;
         private ServletInputStream stream;
 
-        CappedRequest(HttpServletRequest request, long maxBytes) {
+        CappedRequest(HttpServletRequest request, long maxBytes, long minBytesPerSecond) {
             super(request);
             this.maxBytes = maxBytes;
+            this.minBytesPerSecond = minBytesPerSecond;
         }
 
         @Override
@@ -156,7 +216,7 @@ public final class RequestBodies {
                     throw new TooLargeException(maxBytes);
                 }
                 ServletInputStream raw = super.getInputStream();
-                InputStream capped = capped(raw, maxBytes);
+                InputStream capped = new CappedStream(raw, maxBytes, minBytesPerSecond);
                 stream = new ServletInputStream() {
                     @Override
                     public int read() throws IOException {
