@@ -137,15 +137,13 @@ run_commands() {
     "${ENDPOINT_OPTIONS[@]}" --checkpoint-interval PT2S --default-repository "$DEMO_REPOSITORY" "$@"
 }
 
-# Operates jobs on the session cluster: submit/stop/resume/recover/reset/list. A step (the smoke test has no store)
-# and a reset reach the chosen search engine, unless their own options name one.
+# Operates jobs on the session cluster: submit/stop/resume/recover/reset/list, on the chosen search engine by default.
 run_job() {
   ensure_tools
-  local jar search=()
+  local jar
   jar=$(ensure_built jobs)
-  [[ ${1:-} =~ ^(submit|resume|recover|reset)$ && ${2:-} != smoke && " $* " != *" --search-url"* \
-    && " $* " != *" --elasticsearch-url"* ]] && search=(--search-url "$SEARCH_URL")
-  java_main ops io.volumizer.ops.jobs.JobsCommand --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" "$@" "${search[@]}"
+  java_main ops io.volumizer.ops.jobs.JobsCommand --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" --jar "$jar" \
+    --default-search-url "$SEARCH_URL" "$@"
 }
 
 # Builds a module, and the modules it needs, when any source or POM is newer than its jar.

@@ -35,6 +35,7 @@ import io.volumizer.jobs.testing.JobsJar;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.api.commands.CommandRefusedException;
 import io.volumizer.api.commands.Commands;
+import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.jobs.JobsCommand;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.services.LocalServices;
@@ -254,10 +255,16 @@ class CommandsIT {
         assertThat(waiting.path("processed").asLong()).isEqualTo(selected);
         assertThat(documents.countDocuments(Filters.eq("properties.reviewed", "later"))).as("nothing applied yet").isZero();
 
-        assertThat(JobsCommand.execute("--flink-rest", PipelineRun.FLINK_REST, "--jar", JobsJar.path().toString(), "resume",
-                Step.IMPORT_AND_INDEX.id())).isZero();
-        PipelineRun.FLINK.jobs().stream().filter(job -> job.path("state").asText().equals("RUNNING")
-                && job.path("name").asText().endsWith(" it-commands-" + it.run)).forEach(job -> it.adopt(job.path("jid").asText()));
+        // Resumed on one more slot, with a default search cluster that is not the one it ran on: it keeps its own.
+        assertThat(JobsCommand.execute("--flink-rest", PipelineRun.FLINK_REST, "--jar", JobsJar.path().toString(),
+                "--default-search-url", "http://127.0.0.1:1", "resume", Step.IMPORT_AND_INDEX.id(), "--parallelism", "3"))
+                .isZero();
+        JsonNode resumed = PipelineRun.FLINK.jobs().stream().filter(job -> job.path("state").asText().equals("RUNNING")
+                && job.path("name").asText().endsWith(" it-commands-" + it.run)).findFirst().orElseThrow();
+        it.adopt(resumed.path("jid").asText());
+        List<String> arguments = FlinkSessionClient.runArguments(PipelineRun.FLINK.config(resumed.path("jid").asText()))
+                .orElseThrow();
+        assertThat(String.join(" ", arguments)).contains("--search-url " + it.pipeline.search.urls, "--parallelism 3");
         JsonNode completed = awaitCommand.status(id, s -> s.path("state").asText().equals("COMPLETED"), "COMPLETED");
         assertThat(completed.path("applied").asLong()).isEqualTo(selected)
                 .isEqualTo(documents.countDocuments(Filters.eq("properties.reviewed", "later")));

@@ -4,7 +4,13 @@ import static io.volumizer.jobs.testing.PipelineRun.FLINK;
 import static io.volumizer.jobs.testing.PipelineRun.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -12,9 +18,12 @@ import org.junit.jupiter.api.Test;
 
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.services.LocalServices;
+import io.volumizer.ops.throttle.ThrottleCommand;
 import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.ops.throttle.ThrottleSettings.Change;
+import io.volumizer.options.Options;
 import io.volumizer.options.steps.Step;
+import picocli.CommandLine;
 
 /**
  * A running import throttled, paused and resumed on its repository's control topic, as {@code bin/volumizer
@@ -54,6 +63,15 @@ class ThrottleIT {
         String job = it.submit(Step.IMPORT_AND_INDEX, it.args("--group-id", "it-throttle-" + it.run), null);
         await("documents in MongoDB at the limit", () -> Math.min(it.mongoCount(), total / 5), total / 5,
                 Duration.ofMinutes(2));
+        String limit = String.format(Locale.ROOT, "%,.0f docs/s", total / 20.0);
+        assertThat(listedLine(job)).contains(target + " " + limit, "its limit now " + limit);
+        // Listed from a control topic the job does not follow: that topic's settings are not the job's.
+        String other = "other" + it.run;
+        throttles(List.of("--topics-of", other, target, "100"));
+        assertThat(listedLine(job, "--topics-of", other)).contains("follows " + it.pipeline.controlTopic()
+                + ", not this topic", "its limit now " + limit).doesNotContain("100 docs/s");
+        assertThat(throttles(List.of("--topics-of", other, target, "off")))
+                .contains("warning: no running job follows volumizer." + other + ".control", job);
 
         throttles.change(target, new Change.Paused(true), "ThrottleIT");
         Thread.sleep(SETTLE.toMillis());
@@ -74,6 +92,29 @@ class ThrottleIT {
         await("documents in Elasticsearch", it::elasticsearchCount, total, Duration.ofMinutes(2));
         assertThat(it.deadLetters()).as("dead letters").isZero();
         assertThat(throttles.read()).as("no limit and running: no setting left").doesNotContainKey(target);
+    }
+
+    /** The line of {@code bin/volumizer throttle}'s listing, on the topics {@code topicsOf} names, about {@code job}. */
+    private String listedLine(String job, String... topicsOf) {
+        return throttles(List.of(topicsOf)).lines().filter(line -> line.contains("job " + job)).findFirst()
+                .orElseThrow(() -> new AssertionError("job " + job + " not listed"));
+    }
+
+    /** What {@code bin/volumizer throttle} prints with {@code args}, on this run's Kafka and Flink. */
+    private String throttles(List<String> args) {
+        List<String> all = new ArrayList<>(Options.arguments(it.pipeline.kafka));
+        all.addAll(Options.arguments(it.pipeline.registry));
+        all.addAll(List.of("--flink-rest", PipelineRun.FLINK_REST));
+        all.addAll(args);
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+            assertThat(new CommandLine(new ThrottleCommand()).execute(all.toArray(String[]::new))).isZero();
+        } finally {
+            System.setOut(stdout);
+        }
+        return printed.toString(StandardCharsets.UTF_8);
     }
 
     /** 1 once the job has failed over at least once (its exceptions' history is not empty), else 0. */

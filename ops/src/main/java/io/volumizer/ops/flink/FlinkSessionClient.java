@@ -207,7 +207,17 @@ public final class FlinkSessionClient {
      * contains {@code operatorPart} (e.g. "MongoDB", "written"), or 0 before the job reports any.
      */
     public long metricSum(String jobId, String operatorPart, String metric) throws IOException {
-        long sum = 0;
+        return Math.round(metricOverSubtasks(jobId, operatorPart, metric, "sum", Double::sum));
+    }
+
+    /** The largest value over all subtasks of such a metric (a gauge each subtask reports whole), or 0. */
+    public double metricMax(String jobId, String operatorPart, String metric) throws IOException {
+        return metricOverSubtasks(jobId, operatorPart, metric, "max", Math::max);
+    }
+
+    private double metricOverSubtasks(String jobId, String operatorPart, String metric, String aggregate,
+            java.util.function.DoubleBinaryOperator combine) throws IOException {
+        double result = 0;
         for (JsonNode vertex : job(jobId).path("vertices")) {
             String base = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/subtasks/metrics";
             List<String> ids = new java.util.ArrayList<>();
@@ -219,12 +229,12 @@ public final class FlinkSessionClient {
             }
             if (!ids.isEmpty()) {
                 String query = java.net.URLEncoder.encode(String.join(",", ids), java.nio.charset.StandardCharsets.UTF_8);
-                for (JsonNode value : send(request(base + "?agg=sum&get=" + query).GET(), "read metrics")) {
-                    sum += Math.round(value.path("sum").asDouble());
+                for (JsonNode value : send(request(base + "?agg=" + aggregate + "&get=" + query).GET(), "read metrics")) {
+                    result = combine.applyAsDouble(result, value.path(aggregate).asDouble());
                 }
             }
         }
-        return sum;
+        return result;
     }
 
     /**

@@ -3,8 +3,11 @@ package io.volumizer.ops.jobs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -43,6 +46,7 @@ import picocli.CommandLine.ParentCommand;
 public final class JobsCommand {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SEARCH_URL = "--search-url";
 
     @Spec
     CommandSpec spec;
@@ -51,6 +55,11 @@ public final class JobsCommand {
 
     @Option(names = "--jar", scope = CommandLine.ScopeType.INHERIT, description = "The jobs jar to upload.")
     Path jar;
+
+    @Option(names = "--default-search-url", scope = CommandLine.ScopeType.INHERIT, paramLabel = "URL", description =
+            "The search cluster a submitted, recovered or reset step reaches when its own options name none "
+            + "(bin/volumizer passes its --search engine's); a run resumed by its step's name keeps the one it ran with.")
+    String defaultSearchUrl;
 
     FlinkSessionClient flink() {
         return new FlinkSessionClient(flink.rest);
@@ -94,6 +103,20 @@ public final class JobsCommand {
         return 0;
     }
 
+    /**
+     * {@code args} after this command's defaults for the step (the search cluster, for a step that reaches one): the
+     * step's own options come later, so they win.
+     */
+    List<String> withDefaults(String stepName, List<String> args) {
+        if (defaultSearchUrl == null || !Step.ids().contains(stepName)
+                || CommandSpec.forAnnotatedObject(Step.named(stepName).newOptions()).findOption(SEARCH_URL) == null) {
+            return args;
+        }
+        List<String> all = new ArrayList<>(List.of(SEARCH_URL, defaultSearchUrl));
+        all.addAll(args);
+        return all;
+    }
+
     /** What submitting and resuming a step share: the step, its options, and how to print the job that runs. */
     abstract static class StepCommand implements Callable<Integer> {
         @ParentCommand JobsCommand parent;
@@ -113,7 +136,8 @@ public final class JobsCommand {
      * {@link Step#checkpointDirectory}), e.g. after the JobManager was lost with the job: what a user does by hand
      * with the Web UI, given the path.
      */
-    int recover(String stepName, List<String> args, boolean json) throws Exception {
+    int recover(String stepName, List<String> given, boolean json) throws Exception {
+        List<String> args = withDefaults(stepName, given);
         Object options;
         try {
             options = Step.named(stepName).parse(args);
@@ -159,7 +183,7 @@ public final class JobsCommand {
     static final class Submit extends StepCommand {
         @Override
         public Integer call() throws Exception {
-            return parent.submit(step, args, null, json);
+            return parent.submit(step, parent.withDefaults(step, args), null, json);
         }
     }
 
@@ -179,7 +203,7 @@ public final class JobsCommand {
         @Override
         public Integer call() throws Exception {
             if (!args.isEmpty() && !args.get(0).startsWith("-")) {
-                return parent.submit(step, args.subList(1, args.size()), args.get(0), json);
+                return parent.submit(step, parent.withDefaults(step, args.subList(1, args.size())), args.get(0), json);
             }
             return parent.resumeNewest(step, args, json);
         }
@@ -221,8 +245,10 @@ public final class JobsCommand {
             List<String> arguments = new ArrayList<>(run.arguments());
             arguments.addAll(more);
             if (!json) {
+                List<String> changes = changes(step, run.arguments(), arguments);
                 System.out.println("resuming " + run.name() + " (job " + run.jobId() + ") from " + run.savepoint()
-                        + " with the options it ran with" + (more.isEmpty() ? "" : ", and " + more));
+                        + " with the options it ran with" + (changes.isEmpty() ? ", unchanged"
+                        : "; changed: " + String.join(", ", changes)));
             }
             return submit(stepName, arguments, run.savepoint(), json);
         }
@@ -230,6 +256,31 @@ public final class JobsCommand {
                 + more) + " is known to the cluster (nor to its archive, " + EndedRuns.ARCHIVE_SETTING + "); give the "
                 + "savepoint: job resume " + stepName + " <savepoint> [options]");
         return 1;
+    }
+
+    /** Each option whose value differs between two arguments lists of a step, as "--name before -> after". */
+    static List<String> changes(Step step, List<String> before, List<String> after) {
+        Map<String, List<String>> was = values(step, before);
+        Map<String, List<String>> is = values(step, after);
+        List<String> changes = new ArrayList<>();
+        for (String name : new TreeSet<>(is.keySet())) {
+            if (!is.get(name).equals(was.get(name))) {
+                changes.add(name + " " + String.join(" ", was.getOrDefault(name, List.of("(none)"))) + " -> "
+                        + String.join(" ", is.get(name)));
+            }
+        }
+        return changes;
+    }
+
+    private static Map<String, List<String>> values(Step step, List<String> args) {
+        List<String> written = Options.arguments(step.parse(args));
+        Map<String, List<String>> values = new LinkedHashMap<>();
+        for (int i = 0; i < written.size(); i++) {
+            String name = written.get(i);
+            boolean flag = i + 1 >= written.size() || written.get(i + 1).startsWith("--");
+            values.computeIfAbsent(name, n -> new ArrayList<>()).add(flag ? "true" : written.get(++i));
+        }
+        return values;
     }
 
     /** The run name {@code recorded} then {@code more} give the step; empty for arguments it refuses, or none. */
@@ -281,6 +332,9 @@ public final class JobsCommand {
             + "repository's MongoDB collections (documents, files' texts) and index.",
             footer = {"%nExample:", "  bin/volumizer job reset docs-deadletter --topics-of docs-deadletter"})
     static final class Reset implements Callable<Integer> {
+        @ParentCommand JobsCommand parent;
+        @Spec CommandSpec spec;
+
         @Mixin PipelineOptions pipeline = new PipelineOptions();
 
         @Parameters(arity = "1..*", description = "Repositories (a topology's, say).")
@@ -288,6 +342,9 @@ public final class JobsCommand {
 
         @Override
         public Integer call() throws Exception {
+            if (parent.defaultSearchUrl != null && !spec.commandLine().getParseResult().hasMatchedOption(SEARCH_URL)) {
+                pipeline.search.urls = parent.defaultSearchUrl;
+            }
             try (Stores stores = new Stores(pipeline)) {
                 for (String repository : repositories) {
                     stores.reset(repository);

@@ -83,6 +83,7 @@ public final class ThrottleCommand implements Callable<Integer> {
             }
             ThrottleSetting changed = settings.change(target, change, System.getProperty("user.name"));
             System.out.println(target + ": " + describe(changed) + " (" + documents.topics().control() + ")");
+            warnIfNoneObeys(target);
             return 0;
         }
         Map<String, ThrottleSetting> all = settings.read();
@@ -90,8 +91,29 @@ public final class ThrottleCommand implements Callable<Integer> {
                 : "throttles on " + documents.topics().control() + ":");
         all.values().forEach(each -> System.out.println("  " + each.getTarget() + ": " + describe(each)
                 + ", changed " + each.getChanged() + (each.getChangedBy() == null ? "" : " by " + each.getChangedBy())));
-        running(all);
+        listRunning(all);
         return 0;
+    }
+
+    /**
+     * A setting is accepted before any job follows it (a job submitted later obeys it), but says so when no running
+     * job would: naming the jobs of that target that follow another control topic, and how to reach theirs.
+     */
+    private void warnIfNoneObeys(String target) {
+        try {
+            List<RunningJob> jobs = RunningJob.all(new FlinkSessionClient(flink.rest));
+            String control = documents.topics().control();
+            if (jobs.stream().anyMatch(job -> job.control().equals(control) && job.targets().contains(target))) {
+                return;
+            }
+            List<RunningJob> elsewhere = jobs.stream().filter(job -> job.targets().contains(target)).toList();
+            System.out.println("warning: no running job follows " + control + " for " + target + (elsewhere.isEmpty()
+                    ? "; a job submitted with its topics obeys it" : elsewhere.stream().map(job -> "; job " + job.id()
+                    + " (" + job.name() + ") follows " + job.control() + " (bin/volumizer throttle " + job.topicsOption()
+                    + target + " ...)").collect(Collectors.joining())));
+        } catch (java.io.IOException | IllegalStateException e) {
+            System.out.println("warning: which running jobs follow the setting is unknown: " + e.getMessage());
+        }
     }
 
     /** Holds the users' p95 under the target by the step's limit, until Ctrl-C. */
@@ -130,10 +152,45 @@ public final class ThrottleCommand implements Callable<Integer> {
                 .map(job -> job.path("jid").asText()).collect(Collectors.toSet());
     }
 
-    /** Each running job of a throttled step: the settings it obeys, its own first, and the rate its source achieves. */
-    private void running(Map<String, ThrottleSetting> all) {
+    /**
+     * Each running job of a throttled step: the control topic it follows; for one that follows this topic, the
+     * settings it obeys (its own first); for every one, the limit and the rate its own metrics report.
+     */
+    private void listRunning(Map<String, ThrottleSetting> all) {
         FlinkSessionClient client = new FlinkSessionClient(flink.rest);
+        String control = documents.topics().control();
         try {
+            for (RunningJob job : RunningJob.all(client)) {
+                String obeyed = job.control().equals(control) ? job.targets().stream().map(target -> target + " "
+                        + (all.containsKey(target) ? describe(all.get(target)) : "no limit"))
+                        .collect(Collectors.joining(", ")) : "follows " + job.control() + ", not this topic";
+                double limit = client.metricMax(job.id(), "", MetricNames.THROTTLE_LIMIT);
+                System.out.printf(Locale.ROOT, "  job %s (%s): %s; its limit now %s, %,d docs/s now%n", job.id(), job.name(),
+                        obeyed, limit > 0 ? String.format(Locale.ROOT, "%,.0f docs/s", limit) : "none",
+                        client.metricSum(job.id(), "", MetricNames.THROTTLE_ACHIEVED));
+            }
+        } catch (java.io.IOException | IllegalStateException e) {
+            System.out.println("  (running jobs unknown: " + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * A running job of a throttled step, with the control topic and the targets its recorded arguments give it: its
+     * step's default topic and target when it recorded none (a job submitted otherwise).
+     */
+    record RunningJob(String id, String name, DocumentsTopicOptions topics, List<String> targets) {
+
+        String control() {
+            return topics.topics().control();
+        }
+
+        /** The throttle's options that reach this job's control topic. */
+        String topicsOption() {
+            return topics.repository() == null ? "" : "--topics-of " + topics.repository() + " ";
+        }
+
+        static List<RunningJob> all(FlinkSessionClient client) throws java.io.IOException {
+            List<RunningJob> jobs = new java.util.ArrayList<>();
             for (JsonNode job : client.jobs()) {
                 Optional<Step> step = Arrays.stream(Step.values())
                         .filter(each -> job.path("name").asText().startsWith(each.jobName() + " ")).findFirst();
@@ -141,29 +198,16 @@ public final class ThrottleCommand implements Callable<Integer> {
                     continue;
                 }
                 String id = job.path("jid").asText();
-                System.out.printf(Locale.ROOT, "  job %s (%s): %s, %,d docs/s now%n", id, job.path("name").asText(),
-                        obeyed(client, id, step.get(), all), client.metricSum(id, "", MetricNames.THROTTLE_ACHIEVED));
+                List<String> arguments = FlinkSessionClient.runArguments(client.config(id)).orElse(List.of());
+                try {
+                    jobs.add(new RunningJob(id, job.path("name").asText(),
+                            ThrottleSettings.topicsOf(step.get(), arguments).orElseThrow(),
+                            arguments.isEmpty() ? List.of(step.get().id()) : ThrottleSettings.targetsOf(step.get(), arguments)));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalStateException("job " + id + "'s options cannot be read here (" + e.getMessage() + ")", e);
+                }
             }
-        } catch (java.io.IOException e) {
-            System.out.println("  (running jobs unknown: " + e.getMessage() + ")");
-        }
-    }
-
-    /**
-     * The targets a running job obeys with their settings, read from the arguments it recorded; its step's alone if
-     * it recorded none, and "unknown" if they cannot be read here (options of another version, a topology file
-     * this host cannot read).
-     */
-    private static String obeyed(FlinkSessionClient client, String jobId, Step step, Map<String, ThrottleSetting> all)
-            throws java.io.IOException {
-        JsonNode config = client.config(jobId);
-        try {
-            List<String> targets = FlinkSessionClient.runArguments(config)
-                    .map(arguments -> ThrottleSettings.targetsOf(step, arguments)).orElse(List.of(step.id()));
-            return targets.stream().map(target -> target + " " + (all.containsKey(target) ? describe(all.get(target))
-                    : "no limit")).collect(Collectors.joining(", "));
-        } catch (IllegalArgumentException e) {
-            return "targets unknown (" + e.getMessage() + ")";
+            return jobs;
         }
     }
 

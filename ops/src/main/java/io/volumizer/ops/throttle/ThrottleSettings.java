@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -28,6 +29,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.volumizer.options.pipeline.TopicSettings;
 import io.volumizer.options.steps.IndexSettings;
+import io.volumizer.options.pipeline.DocumentsTopicOptions;
 import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
@@ -170,6 +172,17 @@ public final class ThrottleSettings {
     public static List<String> targetsOf(Step step, List<String> arguments) {
         return step.throttled() && step.parse(arguments) instanceof PipelineStepOptions options
                 ? options.throttleTargets(step) : List.of();
+    }
+
+    /**
+     * The topics of a job of {@code step} submitted with {@code arguments}, whose control topic it follows; empty for
+     * a step that obeys no throttle.
+     *
+     * @throws IllegalArgumentException for arguments that do not parse into the step's options
+     */
+    public static Optional<DocumentsTopicOptions> topicsOf(Step step, List<String> arguments) {
+        return step.throttled() && step.parse(arguments) instanceof PipelineStepOptions options
+                ? Optional.of(options.pipeline.documents) : Optional.empty();
     }
 
     /** What {@link #isTarget} accepts, for an error message. */

@@ -6,11 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+
+import io.volumizer.options.steps.Step;
 
 /**
  * {@code bin/volumizer job}, with no Flink on the classpath (this module has none) and no cluster: a closed port
@@ -74,6 +78,29 @@ class JobsCommandTest {
         assertThat(exitCode).isEqualTo(1);
         assertThat(err.lines().count()).as(err).isEqualTo(1);
         assertThat(err).startsWith("list: Flink REST API at " + NO_CLUSTER + " unreachable");
+    }
+
+    @Test
+    void theDefaultSearchClusterComesBeforeAStepsOwnOptionsSoTheirsWins() {
+        JobsCommand command = new JobsCommand();
+        command.defaultSearchUrl = "http://127.0.0.1:9201";
+
+        assertThat(command.withDefaults("index", List.of("--search-url", "http://127.0.0.1:9200")))
+                .containsExactly("--search-url", "http://127.0.0.1:9201", "--search-url", "http://127.0.0.1:9200");
+        assertThat(Step.INDEX.arguments(command.withDefaults("index", List.of("--search-url", "http://127.0.0.1:9200"))))
+                .containsSubsequence("--search-url", "http://127.0.0.1:9200").doesNotContain("http://127.0.0.1:9201");
+        assertThat(command.withDefaults("smoke", List.of())).as("a step without a search cluster").isEmpty();
+    }
+
+    @Test
+    void aResumeNamesEveryOptionItChanges() {
+        List<String> ran = Step.IMPORT_AND_INDEX.arguments(List.of("--topics-of", "bank", "--search-url",
+                "http://127.0.0.1:9201", "--parallelism", "2"));
+        List<String> resumed = new ArrayList<>(ran);
+        resumed.addAll(List.of("--parallelism", "4", "--search-url", "http://127.0.0.1:9201"));
+
+        assertThat(JobsCommand.changes(Step.IMPORT_AND_INDEX, ran, resumed)).containsExactly("--parallelism 2 -> 4");
+        assertThat(JobsCommand.changes(Step.IMPORT_AND_INDEX, ran, ran)).isEmpty();
     }
 
     private int run(String... args) {
