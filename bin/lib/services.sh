@@ -6,7 +6,10 @@
 
 # mongodb-archive is a second MongoDB deployment: the one topologies/11b.yaml gives its archive repository.
 # $SEARCH_ENGINE (bin/volumizer's --search) is elasticsearch or opensearch.
-SERVICES=(kafka registry "$SEARCH_ENGINE" mongodb mongodb-archive s3 flink-jobmanager flink-taskmanager keycloak)
+TASKMANAGERS=(flink-taskmanager) # FLINK_TASKMANAGERS of them, and any more still recorded (so that down stops them)
+while n=$((${#TASKMANAGERS[@]} + 1)) && { ((n <= FLINK_TASKMANAGERS)) || [[ -f $STATE/run/flink-taskmanager-$n.pid ]]; }; do
+  TASKMANAGERS+=("flink-taskmanager-$n"); done
+SERVICES=(kafka registry "$SEARCH_ENGINE" mongodb mongodb-archive s3 flink-jobmanager "${TASKMANAGERS[@]}" keycloak)
 # Started only when named (up prometheus, up opensearch): Prometheus's first start builds it from its Go module
 # (minutes); the other search engine can run beside the chosen one, on its own port.
 OPTIONAL_SERVICES=(prometheus "$([[ $SEARCH_ENGINE == elasticsearch ]] && echo opensearch || echo elasticsearch)")
@@ -31,7 +34,7 @@ service_port() {
     mongodb-archive) echo "$MONGO_ARCHIVE_PORT" ;;
     s3) echo "$S3_PORT" ;;
     flink-jobmanager) echo "$FLINK_REST_PORT" ;;
-    flink-taskmanager) echo "-" ;;
+    flink-taskmanager*) echo "-" ;;
     api) echo "$API_PORT" ;;
     keycloak) echo "$KEYCLOAK_PORT" ;;
     prometheus) echo "$PROMETHEUS_PORT" ;;
@@ -87,7 +90,10 @@ service_healthy() {
     elasticsearch | opensearch) http_get "$(search_url "$1")/_cluster/health" | grep -Eq '"status":"(green|yellow)"' ;;
     s3) http_get "http://$BIND_HOST:$S3_PORT/" | grep -q ListAllMyBucketsResult ;;
     flink-jobmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" >/dev/null ;;
-    flink-taskmanager) http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" | grep -Eq '"taskmanagers":[1-9]' ;;
+    flink-taskmanager*) local n=${1#flink-taskmanager-} count # the nth is healthy once the cluster has n
+      [[ $n == "$1" ]] && n=1
+      count=$(http_get "http://$BIND_HOST:$FLINK_REST_PORT/overview" | grep -o '"taskmanagers":[0-9]*' | cut -d: -f2)
+      ((${count:-0} >= n)) ;;
     api) http_get "http://$BIND_HOST:$API_PORT/health/live" >/dev/null ;;
     keycloak) http_get "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null ;;
     prometheus) http_get "http://$BIND_HOST:$PROMETHEUS_PORT/-/ready" >/dev/null ;;
@@ -117,10 +123,7 @@ install_infra() {
   touch "$stamp"
 }
 
-# Copies a file into place by renaming a copy over it.
-install_file() {
-  cp "$1" "$2.part" && mv -f "$2.part" "$2"
-}
+install_file() { cp "$1" "$2.part" && mv -f "$2.part" "$2"; } # into place, by renaming a copy over it
 
 # Scrapes the Flink processes (every port a TaskManager may take) and the API, every 5 s.
 write_prometheus_config() {
@@ -338,7 +341,7 @@ start_service() {
         --storage.tsdb.path="$STATE/prometheus/data" --storage.tsdb.retention.time=2d \
         --web.listen-address="$BIND_HOST:$PROMETHEUS_PORT"
       ;;
-    flink-jobmanager | flink-taskmanager)
+    flink-jobmanager | flink-taskmanager*)
       write_flink_config
       local which entrypoint params jvm dynamic
       local -a jvm_flags # the module access Flink needs on Java 17
@@ -386,14 +389,11 @@ wait_healthy() {
   info "$service healthy after $((SECONDS - started))s (port $(service_port "$service"), pid $(service_pid "$service"))"
 }
 
-fail_start() {
-  local service=$1 reason=$2 log
-  log=$(service_log "$service")
-  {
-    echo "--- last lines of $log:"
-    tail -n 15 "$log" 2>/dev/null
-  } >&2
-  die "$service $reason (port $(service_port "$service")); log: $log"
+fail_start() { # service, reason
+  local log
+  log=$(service_log "$1")
+  { echo "--- last lines of $log:" && tail -n 15 "$log" 2>/dev/null; } >&2
+  die "$1 $2 (port $(service_port "$1")); log: $log"
 }
 
 # Sets SELECTED to the requested names (none = every service but the optional ones, "flink" = both Flink
@@ -406,7 +406,7 @@ select_services() {
     return
   fi
   local wanted=" $* " service
-  wanted=${wanted// flink / flink-jobmanager flink-taskmanager }
+  wanted=${wanted// flink / flink-jobmanager ${TASKMANAGERS[*]} }
   for service in $wanted; do
     [[ " ${ALL_SERVICES[*]} " == *" $service "* ]] || die "unknown service '$service' (services: ${ALL_SERVICES[*]} flink)"
   done

@@ -108,6 +108,19 @@ enum Fault {
         }
     },
 
+    RESCALED("import stopped with a savepoint at 20%% and resumed at parallelism " + Fault.RESCALED_UP + " (4 "
+            + "partitions), a TaskManager killed at 40%%, stopped again at 60%% and resumed at parallelism 1") {
+        @Override
+        List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
+            trigger.await(0.2);
+            long[] up = rescaled(faults, RESCALED_UP);
+            trigger.await(0.4);
+            long[] killed = killed(faults, "flink-taskmanager", () -> { });
+            trigger.await(0.6);
+            return List.of(up, killed, rescaled(faults, 1));
+        }
+    },
+
     BAD_INPUT("bad input: " + Math.round(ReliabilityBenchmark.BAD_SHARE * 100) + "%% of the statements replaced by "
             + "garbage bytes, unknown schema ids, orphans and crafted poisons (a JSON schema's id, a repository no store "
             + "may hold, version Long.MAX_VALUE, a blob key that does not parse); no restart over them"),
@@ -144,6 +157,10 @@ enum Fault {
     double badShare() {
         return this == BAD_INPUT ? ReliabilityBenchmark.BAD_SHARE : this == FUZZ ? ReliabilityBenchmark.FUZZ_SHARE : 0;
     }
+
+    /** The parallelism the rescaled scenario grows its jobs to, from the 2 they start at. */
+    static final int RESCALED_UP = 4;
+    static final int RESCALED_FROM = 2;
 
     /** What the fault is, for the results, as a format: {@code %d} stands for the outage's seconds. */
     private final String description;
@@ -185,6 +202,13 @@ enum Fault {
         faults.services().stop(service);
         Thread.sleep(faults.outage().toMillis());
         faults.services().start(service);
+        return new long[] {start, System.currentTimeMillis()};
+    }
+
+    /** Stops the jobs with a savepoint and resumes them from it at {@code parallelism}; returns when that was. */
+    private static long[] rescaled(Faults faults, int parallelism) throws Exception {
+        long start = System.currentTimeMillis();
+        faults.rescale().to(parallelism);
         return new long[] {start, System.currentTimeMillis()};
     }
 

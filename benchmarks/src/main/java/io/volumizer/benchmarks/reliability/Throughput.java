@@ -56,7 +56,7 @@ final class Throughput {
     }
 
     /** The rate between the last sample at or before {@code from} and the last at or before {@code to}. */
-    private OptionalDouble rate(long from, long to) {
+    synchronized OptionalDouble rate(long from, long to) {
         Sample first = null;
         Sample last = null;
         for (Sample sample : samples) {

@@ -147,9 +147,10 @@ public final class Connectors {
         return exactlyOnceSink(command, step, command.pipeline.deadletterTopic(), DeadLetter.class, DeadLetter::getDocumentId);
     }
 
-    /** The execution environment with the pipeline's parallelism (0 keeps the cluster's default). */
+    /** The execution environment with the pipeline's parallelism (0 keeps the cluster's default) and max parallelism. */
     public static StreamExecutionEnvironment environment(PipelineOptions options) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setMaxParallelism(options.maxParallelism);
         if (options.parallelism > 0) {
             env.setParallelism(options.parallelism);
         }

@@ -63,8 +63,15 @@ class ThrottleIT {
         String job = it.submit(Step.IMPORT_AND_INDEX, it.args("--group-id", "it-throttle-" + it.run), null);
         await("documents in MongoDB at the limit", () -> Math.min(it.mongoCount(), total / 5), total / 5,
                 Duration.ofMinutes(2));
+
+        throttles.change(target, new Change.Paused(true), "ThrottleIT");
+        Thread.sleep(SETTLE.toMillis());
+        long paused = it.mongoCount();
+        Thread.sleep(SETTLE.toMillis());
+        assertThat(it.mongoCount()).as("nothing written while paused").isEqualTo(paused).isLessThan(total);
         String limit = String.format(Locale.ROOT, "%,.0f docs/s", total / 20.0);
-        assertThat(listedLine(job)).contains(target + " " + limit, "its limit now " + limit);
+        assertThat(listedLine(job)).contains(target + " paused (" + limit + " once resumed)",
+                "its limit now " + limit);
         // Listed from a control topic the job does not follow: that topic's settings are not the job's.
         String other = "other" + it.run;
         throttles(List.of("--topics-of", other, target, "100"));
@@ -72,12 +79,6 @@ class ThrottleIT {
                 + ", not this topic", "its limit now " + limit).doesNotContain("100 docs/s");
         assertThat(throttles(List.of("--topics-of", other, target, "off")))
                 .contains("warning: no running job follows volumizer." + other + ".control", job);
-
-        throttles.change(target, new Change.Paused(true), "ThrottleIT");
-        Thread.sleep(SETTLE.toMillis());
-        long paused = it.mongoCount();
-        Thread.sleep(SETTLE.toMillis());
-        assertThat(it.mongoCount()).as("nothing written while paused").isEqualTo(paused).isLessThan(total);
 
         services.kill("flink-taskmanager");
         services.start("flink-taskmanager");

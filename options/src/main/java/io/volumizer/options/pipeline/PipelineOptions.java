@@ -27,6 +27,16 @@ public final class PipelineOptions extends RepositoryServicesOptions {
     @Option(names = "--parallelism", defaultValue = "0", description = "Job parallelism; 0 keeps the cluster's default (default: ${DEFAULT-VALUE}).")
     public int parallelism;
 
+    /**
+     * Set, not derived: Flink derives 128 from a small parallelism, and a savepoint restores only at its max
+     * parallelism, so a job started on two slots could never grow past 128 subtasks. Fifty times the largest step the
+     * planner sizes for the published 11-billion layout (83 reindex slots); its cost is measured in the results.
+     */
+    @Option(names = "--max-parallelism", defaultValue = "4096", description = "Most subtasks a job's keyed state "
+            + "may ever be spread over, fixed for its savepoints: a job resumes at any parallelism up to it "
+            + "(1..32768; a savepoint taken before this option existed has 128) (default: ${DEFAULT-VALUE}).")
+    public int maxParallelism;
+
     public String importedTopic() {
         return importedTopic != null ? importedTopic : documents.topics().imported();
     }
@@ -43,6 +53,8 @@ public final class PipelineOptions extends RepositoryServicesOptions {
     public void validate() {
         Options.require(partitions >= 1, "--partitions must be at least 1, was " + partitions);
         Options.require(parallelism >= 0, "--parallelism must be 0 (cluster default) or positive, was " + parallelism);
+        Options.require(maxParallelism >= 1 && maxParallelism <= 32768 && parallelism <= maxParallelism,
+                "--max-parallelism must be within 1..32768 and at least --parallelism, was " + maxParallelism);
         topicSettings.validate();
         checkpoints.validate();
         documents.validate();
