@@ -256,6 +256,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         private long submittedAt;
         /** Each time the jobs were resumed at another parallelism: it, when they were stopped, when running again. */
         private final List<long[]> rescales = new ArrayList<>();
+        /** The checkpoints of the jobs each parallelism ran: their median state size (bytes) and duration (ms). */
+        private final List<long[]> checkpoints = new ArrayList<>();
 
         ScenarioRun(Scenario scenario, List<DocumentEvent> generated, GeneratorSettings settings) {
             this.scenario = scenario;
@@ -434,6 +436,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
         /** Each job stopped with a savepoint, then resumed from it at {@code parallelism}, as job resume does. */
         private void rescale(int parallelism) throws Exception {
+            checkpoints.add(checkpointMedians());
             long stopping = System.currentTimeMillis();
             for (Map.Entry<String, String> savepoint : stopWithSavepoints().entrySet()) {
                 Submission ran = submitted.get(savepoint.getKey());
@@ -445,6 +448,17 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             rescales.add(new long[] {parallelism, stopping - started, System.currentTimeMillis() - started});
             System.out.printf(Locale.ROOT, "  resumed at parallelism %d in %.1f s%n", parallelism,
                     (System.currentTimeMillis() - stopping) / 1000.0);
+        }
+
+        /** The median state size and duration of the running jobs' checkpoints, summed over the jobs. */
+        private long[] checkpointMedians() throws IOException {
+            long[] medians = new long[2];
+            for (String job : running.values()) {
+                com.fasterxml.jackson.databind.JsonNode summary = flink.checkpoints(job).path("summary");
+                medians[0] += summary.path("state_size").path("p50").asLong();
+                medians[1] += summary.path("end_to_end_duration").path("p50").asLong();
+            }
+            return medians;
         }
 
         /** The running jobs stopped with a savepoint each (a bounded job may be done): where each savepoint is. */
@@ -462,10 +476,11 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
          * The runs at each parallelism of a rescaled scenario: how long the stop and the resume took, and the
          * documents a second into MongoDB from the resume until the next stop (or every document imported).
          */
-        private List<Phase> phases(long documents) {
+        private List<Phase> phases(long documents) throws IOException {
             if (rescales.isEmpty()) {
                 return null;
             }
+            checkpoints.add(checkpointMedians());
             List<Phase> phases = new ArrayList<>();
             long end = imported.reached(documents).orElse(System.currentTimeMillis() - started);
             long[] first = {Fault.RESCALED_FROM, submittedAt - started, submittedAt - started};
@@ -475,7 +490,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                 long[] phase = all.get(i);
                 long until = i + 1 < all.size() ? all.get(i + 1)[1] : end;
                 phases.add(new Phase((int) phase[0], i == 0 ? null : (phase[2] - phase[1]) / 1000.0,
-                        imported.rate(phase[2], until).orElse(Double.NaN)));
+                        imported.rate(phase[2], until).orElse(Double.NaN), checkpoints.get(i)[0], checkpoints.get(i)[1]));
             }
             return phases;
         }
@@ -679,9 +694,10 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
     /**
      * A rescaled scenario's run at one parallelism: the seconds from the stop with a savepoint until the jobs ran again
-     * (none for the first), and the documents a second into MongoDB while it lasted.
+     * (none for the first), the documents a second into MongoDB while it lasted, and its checkpoints' median state
+     * size and duration.
      */
-    record Phase(int parallelism, Double resumeSeconds, double docsPerSecond) {
+    record Phase(int parallelism, Double resumeSeconds, double docsPerSecond, long checkpointBytes, long checkpointMillis) {
     }
 
     /** The imported topic: its committed records, and how many documents they are about. */
@@ -794,7 +810,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
                     row.passed() ? "yes" : "**NO**" + (row.error() == null ? "" : ": " + row.error())));
         }
         fuzzing(rows, md);
-        rescaling(rows, md);
+        rescaling(rows, md, pipeline.maxParallelism);
         Files.writeString(results.folder.resolve(report + ".md"), md);
     }
 
@@ -856,20 +872,22 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     }
 
     /** With a rescaled run among the rows: its parallelism over time, each resume's time and each phase's rate. */
-    private static void rescaling(List<Row> rows, StringBuilder md) {
+    private static void rescaling(List<Row> rows, StringBuilder md, int maxParallelism) {
         for (Row row : rows) {
             if (row.phases() == null) {
                 continue;
             }
             md.append("\n## Rescaled from savepoints (").append(row.scenario()).append(")\n\n| parallelism | stop with a "
-                    + "savepoint to running again | docs/s into MongoDB while at it |\n|---|---|---|\n");
+                    + "savepoint to running again | docs/s into MongoDB while at it | checkpoint state, median | "
+                    + "checkpoint duration, median |\n|---|---|---|---|---|\n");
             for (Phase phase : row.phases()) {
-                md.append(String.format(Locale.ROOT, "| %d | %s | %,.0f |%n", phase.parallelism(),
+                md.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %,d KiB | %,d ms |%n", phase.parallelism(),
                         phase.resumeSeconds() == null ? "(submitted)" : String.format(Locale.ROOT, "%.1f s",
-                                phase.resumeSeconds()), phase.docsPerSecond()));
+                                phase.resumeSeconds()), phase.docsPerSecond(), phase.checkpointBytes() / 1024,
+                        phase.checkpointMillis()));
             }
-            md.append(String.format(Locale.ROOT, "%nA TaskManager was killed once while at parallelism %d; the rates "
-                    + "include its restart.%n", Fault.RESCALED_UP));
+            md.append(String.format(Locale.ROOT, "%nThe jobs' max parallelism: %d. A TaskManager was killed once while at "
+                    + "parallelism %d; the rates include its restart.%n", maxParallelism, Fault.RESCALED_UP));
         }
     }
 

@@ -35,6 +35,8 @@ public final class FlinkSessionClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> TERMINAL = Set.of("FINISHED", "FAILED", "CANCELED");
+    /** Seconds a metric's first values may take: the JobManager fetches them from the TaskManagers on request. */
+    private static final int METRIC_FETCH_RETRIES = 5;
 
     private final String baseUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -229,7 +231,18 @@ public final class FlinkSessionClient {
             }
             if (!ids.isEmpty()) {
                 String query = java.net.URLEncoder.encode(String.join(",", ids), java.nio.charset.StandardCharsets.UTF_8);
-                for (JsonNode value : send(request(base + "?agg=" + aggregate + "&get=" + query).GET(), "read metrics")) {
+                JsonNode values = send(request(base + "?agg=" + aggregate + "&get=" + query).GET(), "read metrics");
+                // The REST endpoint lists a metric before its first values are fetched, and answers none meanwhile.
+                for (int retries = 0; values.isEmpty() && retries < METRIC_FETCH_RETRIES; retries++) {
+                    try {
+                        Thread.sleep(1_000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException("interrupted while reading metrics of " + jobId, e);
+                    }
+                    values = send(request(base + "?agg=" + aggregate + "&get=" + query).GET(), "read metrics");
+                }
+                for (JsonNode value : values) {
                     result = combine.applyAsDouble(result, value.path(aggregate).asDouble());
                 }
             }

@@ -194,11 +194,12 @@ public final class JobsCommand {
      */
     @Command(name = "resume", description = "Resume a step from a savepoint. 'job resume <step> [options]': its newest "
             + "run, if it was stopped with a savepoint, from there, with the options it ran with, then those given (a "
-            + "later value of a single option replaces the earlier; a repeatable one adds to it); a consumer group "
-            + "(--group-id, or --index-group-id for index) names the instance whose newest run is resumed (a run "
-            + "records its group, which --topics-of alone does not replace). 'job resume <step> <savepoint> "
-            + "[options]': from that savepoint, with the options given.",
-            footer = {"%nExample:", "  bin/volumizer job resume import --group-id volumizer-demo-import"})
+            + "later value of a single option replaces the earlier; a repeatable one adds to it), printing each option "
+            + "it changes; --topics-of or a consumer group (--group-id, or --index-group-id for index) names the "
+            + "instance whose newest run is resumed; --parallelism P resumes it at P (up to its --max-parallelism). "
+            + "'job resume <step> <savepoint> [options]': from that savepoint, with the options given.",
+            footer = {"%nExamples:", "  bin/volumizer job resume import --topics-of demo",
+                "  bin/volumizer job resume import-and-index --topics-of demo --parallelism 4"})
     static final class Resume extends StepCommand {
         @Override
         public Integer call() throws Exception {
@@ -225,19 +226,20 @@ public final class JobsCommand {
         }
         FlinkSessionClient client = flink();
         for (EndedRuns.EndedRun run : EndedRuns.of(client, step)) {
-            Optional<String> instance = runName(step, run.arguments(), List.of());
-            if (instance.isEmpty() || !instance.equals(runName(step, run.arguments(), more))) {
-                continue; // recorded no arguments, or of another instance than the options given name
+            Optional<Instance> instance = instance(step, run.arguments(), List.of());
+            if (instance.isEmpty() || !instance.equals(instance(step, run.arguments(), more))) {
+                continue; // recorded no arguments, or of another instance or repository than the options given name
             }
             for (JsonNode job : client.jobs()) {
-                if (job.path("name").asText().equals(instance.get()) && !FlinkSessionClient.isTerminal(job.path("state").asText())) {
-                    System.err.println("job resume " + stepName + ": " + instance.get() + " is " + job.path("state").asText()
+                if (job.path("name").asText().equals(instance.get().runName())
+                        && !FlinkSessionClient.isTerminal(job.path("state").asText())) {
+                    System.err.println("job resume " + stepName + ": " + instance.get().runName() + " is " + job.path("state").asText()
                             + " as job " + job.path("jid").asText() + "; stop it first");
                     return 1;
                 }
             }
             if (run.savepoint() == null) {
-                System.err.println("job resume " + stepName + ": the newest run of " + instance.get() + ", job " + run.jobId()
+                System.err.println("job resume " + stepName + ": the newest run of " + instance.get().runName() + ", job " + run.jobId()
                         + ", ended " + run.state() + " without being stopped with a savepoint; resume it from its newest "
                         + "checkpoint: job recover " + stepName + " [its options]");
                 return 1;
@@ -283,16 +285,24 @@ public final class JobsCommand {
         return values;
     }
 
-    /** The run name {@code recorded} then {@code more} give the step; empty for arguments it refuses, or none. */
-    private static Optional<String> runName(Step step, List<String> recorded, List<String> more) {
+    /** A step's instance: its run name (the step and its consumer group) and the repository whose topics it reads. */
+    private record Instance(String runName, String topicsOf) {
+    }
+
+    /**
+     * The instance {@code recorded} then {@code more} give the step; empty for arguments it refuses, or none. A run
+     * resumed with {@code more} must keep both: its group, and its topics ({@code --topics-of} names another
+     * repository's, whose runs record their own group).
+     */
+    private static Optional<Instance> instance(Step step, List<String> recorded, List<String> more) {
         if (recorded == null) {
             return Optional.empty();
         }
         List<String> arguments = new ArrayList<>(recorded);
         arguments.addAll(more);
         try {
-            return step.parse(arguments) instanceof PipelineStepOptions options ? Optional.of(step.runName(options))
-                    : Optional.empty();
+            return step.parse(arguments) instanceof PipelineStepOptions options ? Optional.of(new Instance(
+                    step.runName(options), options.pipeline.documents.repository())) : Optional.empty();
         } catch (IllegalArgumentException refused) {
             return Optional.empty();
         }
