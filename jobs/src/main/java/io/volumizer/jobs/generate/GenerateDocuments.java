@@ -1,7 +1,7 @@
 package io.volumizer.jobs.generate;
 
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.Collector;
 
@@ -31,7 +31,7 @@ final class GenerateDocuments extends RichFlatMapFunction<Long, DocumentEvent> {
     }
 
     @Override
-    public void open(Configuration parameters) {
+    public void open(OpenContext openContext) {
         generator = new BankGenerator(settings);
         generated = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.GENERATE).counter(MetricNames.GENERATED);
     }

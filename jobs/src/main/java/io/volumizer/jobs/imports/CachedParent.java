@@ -33,7 +33,7 @@ final class CachedParent {
     private final ValueState<Long> version;
 
     CachedParent(RuntimeContext context, Duration ttl) {
-        StateTtlConfig expiry = StateTtlConfig.newBuilder(org.apache.flink.api.common.time.Time.milliseconds(ttl.toMillis()))
+        StateTtlConfig expiry = StateTtlConfig.newBuilder(ttl)
                 .setUpdateType(StateTtlConfig.UpdateType.OnReadAndWrite).build();
         ids = context.getState(expiring("parent-ancestor-ids", new TypeHint<List<String>>() { }.getTypeInfo(), expiry));
         path = context.getState(expiring("parent-path", Types.STRING, expiry));

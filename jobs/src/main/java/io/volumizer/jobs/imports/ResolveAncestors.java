@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.CheckpointListener;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.TimeDomain;
@@ -118,7 +118,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     @Override
-    public void open(Configuration parameters) throws Exception {
+    public void open(OpenContext openContext) throws Exception {
         cachedParent = new CachedParent(getRuntimeContext(), cacheTtl);
         parked = new ParkedRecords(getRuntimeContext());
         metrics = new ParentLookupMetrics(getRuntimeContext().getMetricGroup());

@@ -2,8 +2,8 @@ package io.volumizer.jobs.imports;
 
 import java.util.Optional;
 
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 
 import io.volumizer.generators.BlobKey;
@@ -34,7 +34,7 @@ public final class StoreBlobs extends RichMapFunction<ImportedEvent, ImportedEve
     }
 
     @Override
-    public void open(Configuration parameters) {
+    public void open(OpenContext openContext) {
         opened = stores.open();
         stored = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.IMPORT).counter(MetricNames.BLOBS_STORED);
     }

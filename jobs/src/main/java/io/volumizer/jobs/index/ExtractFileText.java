@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
@@ -79,7 +79,7 @@ final class ExtractFileText extends RichFlatMapFunction<ImportedEvent, ImportedE
     }
 
     @Override
-    public void open(Configuration parameters) {
+    public void open(OpenContext openContext) {
         var metrics = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.FILE_TEXT);
         extracted = metrics.counter(MetricNames.FILE_TEXT_EXTRACTED);
         carried = metrics.counter(MetricNames.FILE_TEXT_CARRIED);

@@ -1,8 +1,8 @@
 package io.volumizer.jobs.smoke;
 
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -13,7 +13,7 @@ final class CountPerKey extends KeyedProcessFunction<Long, Long, String> {
     private transient ValueState<Long> count;
 
     @Override
-    public void open(Configuration parameters) {
+    public void open(OpenContext openContext) {
         count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Long.class));
     }
 

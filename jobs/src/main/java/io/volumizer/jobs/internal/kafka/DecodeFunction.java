@@ -1,8 +1,8 @@
 package io.volumizer.jobs.internal.kafka;
 
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -34,7 +34,7 @@ public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> imple
     }
 
     @Override
-    public void open(Configuration parameters) {
+    public void open(OpenContext openContext) {
         decoded = StageMetrics.of(getRuntimeContext().getMetricGroup(), stage).counter(MetricNames.DECODED);
         deadLetters = new DeadLetters(getRuntimeContext().getMetricGroup(), stage);
     }
