@@ -273,8 +273,16 @@ public final class FlinkSessionClient {
 
     /** The root exception the cluster recorded for the job, or an empty string. */
     public String exceptions(String jobId) throws IOException {
-        return send(request("/jobs/" + jobId + "/exceptions").GET(), "read exceptions of " + jobId)
-                .path("root-exception").asText("");
+        return rootException(send(request("/jobs/" + jobId + "/exceptions").GET(), "read exceptions of " + jobId));
+    }
+
+    /**
+     * The newest root exception of a job's exceptions answer, its stack trace: the first entry of its
+     * {@code exceptionHistory} (Flink 2.x serves nothing else), else the {@code root-exception} Flink 1.x also served.
+     */
+    static String rootException(JsonNode exceptions) {
+        JsonNode newest = exceptions.path("exceptionHistory").path("entries").path(0);
+        return newest.isMissingNode() ? exceptions.path("root-exception").asText("") : newest.path("stacktrace").asText("");
     }
 
     /** The innermost "Caused by" of a REST error's stack trace: what a person needs to read first. */
