@@ -197,8 +197,7 @@ public final class DocumentWrites {
                 .setEventTime(now).setVersion(0L).setOrigin(Origin.newBuilder().setSource("api").build()).build();
         String repository = topology.map(t -> t.route(event, now)).orElse(target.repository());
         event.setRepository(repository);
-        BlobRef blob = body.blob();
-        event.setBlob(blob);
+        event.setBlob(body.blob());
         checkSize(event);
         checkNameFree(caller, repository, input.parentId(), name, null);
         // A generated id is new; a client's may name a live document (ids are unique across a topology's

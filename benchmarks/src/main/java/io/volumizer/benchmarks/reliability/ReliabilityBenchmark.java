@@ -483,7 +483,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
             checkpoints.add(checkpointMedians());
             List<Phase> phases = new ArrayList<>();
             long end = imported.reached(documents).orElse(System.currentTimeMillis() - started);
-            long[] first = {Fault.RESCALED_FROM, submittedAt - started, submittedAt - started};
+            long polled = imported.firstMillis().orElse(submittedAt - started); // the first rate from the first poll
+            long[] first = {Fault.RESCALED_FROM, polled, polled};
             List<long[]> all = new ArrayList<>(List.of(first));
             all.addAll(rescales);
             for (int i = 0; i < all.size(); i++) {

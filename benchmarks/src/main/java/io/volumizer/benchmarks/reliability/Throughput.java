@@ -50,6 +50,11 @@ final class Throughput {
         return OptionalDouble.empty();
     }
 
+    /** When the first sample was taken; empty before any. */
+    synchronized OptionalLong firstMillis() {
+        return samples.isEmpty() ? OptionalLong.empty() : OptionalLong.of(samples.get(0).millis);
+    }
+
     /** When the count first reached {@code total}; empty if it did not in what was recorded. */
     synchronized OptionalLong reached(long total) {
         return samples.stream().filter(sample -> sample.count >= total).mapToLong(Sample::millis).findFirst();

@@ -22,5 +22,8 @@ class FaultTest {
         assertThat(Fault.TWO_OUTAGES.description(outage)).isEqualTo("search engine down 45 s at 20% of the documents "
                 + "imported, then MongoDB down 45 s at 50%");
         assertThat(Fault.BACKLOG.description(outage)).startsWith("import stopped with a savepoint for 45 s, then resumed");
+        assertThat(Fault.RESCALED.description(outage)).isEqualTo("import stopped with a savepoint at 20% and resumed at "
+                + "parallelism 4 (4 partitions), a TaskManager killed at 40%, stopped again at 60% and resumed at "
+                + "parallelism 1");
     }
 }
