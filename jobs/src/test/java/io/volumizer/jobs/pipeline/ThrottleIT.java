@@ -74,11 +74,11 @@ class ThrottleIT {
                 "its limit now " + limit);
         // Listed from a control topic the job does not follow: that topic's settings are not the job's.
         String other = "other" + it.run;
-        throttles(List.of("--topics-of", other, target, "100"));
+        assertThat(throttles(List.of("--topics-of", other, target, "100")))
+                .contains("warning: no running job follows volumizer." + other + ".control", job);
         assertThat(listedLine(job, "--topics-of", other)).contains("follows " + it.pipeline.controlTopic()
                 + ", not this topic", "its limit now " + limit).doesNotContain("100 docs/s");
-        assertThat(throttles(List.of("--topics-of", other, target, "off")))
-                .contains("warning: no running job follows volumizer." + other + ".control", job);
+        throttles(List.of("--topics-of", other, target, "off"));
 
         services.kill("flink-taskmanager");
         services.start("flink-taskmanager");

@@ -35,6 +35,9 @@ public final class FlinkSessionClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> TERMINAL = Set.of("FINISHED", "FAILED", "CANCELED");
+    /** Flink's refusal of a savepoint whose key groups are not the new job's: the savepoint's max parallelism. */
+    private static final java.util.regex.Pattern SAVED_MAX_PARALLELISM =
+            java.util.regex.Pattern.compile("with max parallelism (\\d+) to new program");
     /** Seconds a metric's first values may take: the JobManager fetches them from the TaskManagers on request. */
     private static final int METRIC_FETCH_RETRIES = 5;
 
@@ -93,10 +96,19 @@ public final class FlinkSessionClient {
         if (savepointPath != null) {
             body.put("savepointPath", savepointPath).put("allowNonRestoredState", false);
         }
-        JsonNode answer = send(request("/jars/" + jarId + "/run")
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())), "run " + entryClass);
-        return answer.path("jobid").asText();
+        try {
+            return send(request("/jars/" + jarId + "/run").header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())), "run " + entryClass).path("jobid").asText();
+        } catch (IOException refused) {
+            throw savepointRefusal(refused);
+        }
+    }
+
+    /** Flink's refusal of a run, and what to do when a savepoint was taken at another max parallelism. */
+    static IOException savepointRefusal(IOException refused) {
+        java.util.regex.Matcher saved = SAVED_MAX_PARALLELISM.matcher(String.valueOf(refused.getMessage()));
+        return saved.find() ? new IOException(refused.getMessage() + " The savepoint's max parallelism is "
+                + saved.group(1) + ": resume it with --max-parallelism " + saved.group(1) + ".", refused) : refused;
     }
 
     /**

@@ -51,6 +51,15 @@ public final class ThrottleCommand implements Callable<Integer> {
     @Mixin FlinkOptions flink = new FlinkOptions();
     @Mixin HoldOptions hold = new HoldOptions();
 
+    @CommandLine.Option(names = "--control-topic", description = "The control topic whose settings these are (default: "
+            + "--topics-of's, volumizer.<repository>.control; a job submitted without --topics-of follows "
+            + "volumizer.control).")
+    String controlTopic;
+
+    private String control() {
+        return controlTopic != null ? controlTopic : documents.topics().control();
+    }
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "TARGET", description = "A step's id (generate, import, "
             + "index, import-and-index, reindex, set-acl, import-csv), file-text (the index jobs of the files' text alone, "
             + "--file-text only; a limit or pause of index holds them too) or a reindex or setAcl command's id.")
@@ -63,7 +72,7 @@ public final class ThrottleCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ThrottleSettings settings = new ThrottleSettings(kafka.clientProperties(), registry.url,
-                documents.topics().control(), topics);
+                control(), topics);
         if (hold.target != null) {
             return hold(settings);
         }
@@ -82,13 +91,15 @@ public final class ThrottleCommand implements Callable<Integer> {
                         + "'; targets: " + ThrottleSettings.targets());
             }
             ThrottleSetting changed = settings.change(target, change, System.getProperty("user.name"));
-            System.out.println(target + ": " + describe(changed) + " (" + documents.topics().control() + ")");
-            warnIfNoneObeys(target);
+            System.out.println(target + ": " + describe(changed) + " (" + control() + ")");
+            if (changed.getDocsPerSecond() > 0 || changed.getPaused()) {
+                warnIfNoneObeys(target);
+            }
             return 0;
         }
         Map<String, ThrottleSetting> all = settings.read();
-        System.out.println(all.isEmpty() ? "no throttle on " + documents.topics().control()
-                : "throttles on " + documents.topics().control() + ":");
+        System.out.println(all.isEmpty() ? "no throttle on " + control()
+                : "throttles on " + control() + ":");
         all.values().forEach(each -> System.out.println("  " + each.getTarget() + ": " + describe(each)
                 + ", changed " + each.getChanged() + (each.getChangedBy() == null ? "" : " by " + each.getChangedBy())));
         listRunning(all);
@@ -102,15 +113,15 @@ public final class ThrottleCommand implements Callable<Integer> {
     private void warnIfNoneObeys(String target) {
         try {
             List<RunningJob> jobs = RunningJob.all(new FlinkSessionClient(flink.rest));
-            String control = documents.topics().control();
+            String control = control();
             if (jobs.stream().anyMatch(job -> job.control().equals(control) && job.targets().contains(target))) {
                 return;
             }
             List<RunningJob> elsewhere = jobs.stream().filter(job -> job.targets().contains(target)).toList();
             System.out.println("warning: no running job follows " + control + " for " + target + (elsewhere.isEmpty()
                     ? "; a job submitted with its topics obeys it" : elsewhere.stream().map(job -> "; job " + job.id()
-                    + " (" + job.name() + ") follows " + job.control() + " (bin/volumizer throttle " + job.topicsOption()
-                    + target + " ...)").collect(Collectors.joining())));
+                    + " (" + job.name() + ") follows " + job.control() + " (bin/volumizer throttle --control-topic "
+                    + job.control() + " " + target + " ...)").collect(Collectors.joining())));
         } catch (java.io.IOException | IllegalStateException e) {
             System.out.println("warning: which running jobs follow the setting is unknown: " + e.getMessage());
         }
@@ -158,7 +169,7 @@ public final class ThrottleCommand implements Callable<Integer> {
      */
     private void listRunning(Map<String, ThrottleSetting> all) {
         FlinkSessionClient client = new FlinkSessionClient(flink.rest);
-        String control = documents.topics().control();
+        String control = control();
         try {
             for (RunningJob job : RunningJob.all(client)) {
                 String obeyed = job.control().equals(control) ? job.targets().stream().map(target -> target + " "
@@ -178,16 +189,7 @@ public final class ThrottleCommand implements Callable<Integer> {
      * A running job of a throttled step, with the control topic and the targets its recorded arguments give it: its
      * step's default topic and target when it recorded none (a job submitted otherwise).
      */
-    record RunningJob(String id, String name, DocumentsTopicOptions topics, List<String> targets) {
-
-        String control() {
-            return topics.topics().control();
-        }
-
-        /** The throttle's options that reach this job's control topic. */
-        String topicsOption() {
-            return topics.repository() == null ? "" : "--topics-of " + topics.repository() + " ";
-        }
+    record RunningJob(String id, String name, String control, List<String> targets) {
 
         static List<RunningJob> all(FlinkSessionClient client) throws java.io.IOException {
             List<RunningJob> jobs = new java.util.ArrayList<>();
@@ -201,7 +203,7 @@ public final class ThrottleCommand implements Callable<Integer> {
                 List<String> arguments = FlinkSessionClient.runArguments(client.config(id)).orElse(List.of());
                 try {
                     jobs.add(new RunningJob(id, job.path("name").asText(),
-                            ThrottleSettings.topicsOf(step.get(), arguments).orElseThrow(),
+                            ThrottleSettings.controlTopicOf(step.get(), arguments).orElseThrow(),
                             arguments.isEmpty() ? List.of(step.get().id()) : ThrottleSettings.targetsOf(step.get(), arguments)));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalStateException("job " + id + "'s options cannot be read here (" + e.getMessage() + ")", e);

@@ -29,7 +29,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.volumizer.options.pipeline.TopicSettings;
 import io.volumizer.options.steps.IndexSettings;
-import io.volumizer.options.pipeline.DocumentsTopicOptions;
 import io.volumizer.options.steps.PipelineStepOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
@@ -175,14 +174,14 @@ public final class ThrottleSettings {
     }
 
     /**
-     * The topics of a job of {@code step} submitted with {@code arguments}, whose control topic it follows; empty for
-     * a step that obeys no throttle.
+     * The control topic a job of {@code step} submitted with {@code arguments} follows; empty for a step that obeys
+     * no throttle.
      *
      * @throws IllegalArgumentException for arguments that do not parse into the step's options
      */
-    public static Optional<DocumentsTopicOptions> topicsOf(Step step, List<String> arguments) {
+    public static Optional<String> controlTopicOf(Step step, List<String> arguments) {
         return step.throttled() && step.parse(arguments) instanceof PipelineStepOptions options
-                ? Optional.of(options.pipeline.documents) : Optional.empty();
+                ? Optional.of(options.pipeline.controlTopic()) : Optional.empty();
     }
 
     /** What {@link #isTarget} accepts, for an error message. */

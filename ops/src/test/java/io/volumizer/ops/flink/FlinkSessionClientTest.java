@@ -39,4 +39,17 @@ class FlinkSessionClientTest {
         assertThat(FlinkSessionClient.rootException(JSON.readTree("{\"exceptionHistory\": {\"entries\": [], \"truncated\": false}}")))
                 .isEmpty();
     }
+
+    @Test
+    void aSavepointOfAnotherMaxParallelismIsRefusedWithTheOptionThatResumesIt() {
+        java.io.IOException refused = new java.io.IOException("Flink could not run io.volumizer.jobs.imports.ImportJob: "
+                + "HTTP 400 java.lang.IllegalStateException: Failed to rollback to checkpoint/savepoint Checkpoint Metadata. "
+                + "Max parallelism mismatch between checkpoint/savepoint state and new program. Cannot map operator "
+                + "6c738dc13b85b3eb8adf0188cbf38529 with max parallelism 128 to new program with max parallelism 4096.");
+
+        assertThat(FlinkSessionClient.savepointRefusal(refused).getMessage())
+                .endsWith("The savepoint's max parallelism is 128: resume it with --max-parallelism 128.");
+        java.io.IOException other = new java.io.IOException("HTTP 400 no such jar");
+        assertThat(FlinkSessionClient.savepointRefusal(other)).isSameAs(other);
+    }
 }
