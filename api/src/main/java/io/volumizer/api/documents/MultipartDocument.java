@@ -66,7 +66,10 @@ public record MultipartDocument(byte[] json, byte[] file, String filename) {
     private static byte[] read(FileItemInput item, long limit, String part) throws IOException {
         try (InputStream in = RequestBodies.capped(item.getInputStream(), limit)) {
             return in.readAllBytes();
-        } catch (RequestBodies.TooLargeException e) {
+        } catch (RequestBodies.RefusedBodyException e) {
+            if (e.refusal().status() != 413) {
+                throw e;
+            }
             throw new ApiException(413, "payload_too_large", part, "part '" + part + "' is larger than " + limit
                     + " bytes");
         }

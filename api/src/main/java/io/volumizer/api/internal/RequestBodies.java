@@ -77,56 +77,27 @@ public final class RequestBodies {
         }
     }
 
-    /** {@code in}, throwing {@link TooLargeException} at its {@code limit + 1}th byte. */
+    /** {@code in}, refusing its {@code limit + 1}th byte (413). */
     public static InputStream capped(InputStream in, long limit) {
         return new CappedStream(in, limit, 0);
     }
 
     /**
-     * A body refused while it is read: an IOException, so that every reader of a stream (Jackson, FileUpload) passes
-     * it on, and the API answers its {@link #refusal}.
+     * A body refused while it is read (past its cap: 413; too slow: 408): an IOException, so that every reader of a
+     * stream (Jackson, FileUpload) passes it on, and the API answers its {@link #refusal}.
      */
-    public abstract static sealed class RefusedBodyException extends IOException {
+    public static final class RefusedBodyException extends IOException {
         private static final long serialVersionUID = 1L;
 
-        RefusedBodyException(String message) {
-            super(message);
+        private final transient ApiException refusal;
+
+        RefusedBodyException(ApiException refusal) {
+            super(refusal.getMessage());
+            this.refusal = refusal;
         }
 
-        public abstract ApiException refusal();
-    }
-
-    /** A body past its cap. */
-    public static final class TooLargeException extends RefusedBodyException {
-        private static final long serialVersionUID = 1L;
-
-        private final long limit;
-
-        TooLargeException(long limit) {
-            super("request body past " + limit + " bytes");
-            this.limit = limit;
-        }
-
-        @Override
         public ApiException refusal() {
-            return tooLarge(limit);
-        }
-    }
-
-    /** A body that came too slowly while the API waited for it. */
-    public static final class TooSlowException extends RefusedBodyException {
-        private static final long serialVersionUID = 1L;
-
-        private final long minBytesPerSecond;
-
-        TooSlowException(long minBytesPerSecond) {
-            super("request body slower than " + minBytesPerSecond + " bytes a second");
-            this.minBytesPerSecond = minBytesPerSecond;
-        }
-
-        @Override
-        public ApiException refusal() {
-            return tooSlow(minBytesPerSecond);
+            return refusal;
         }
     }
 
@@ -167,12 +138,12 @@ public final class RequestBodies {
         private void count(int n, long waited) throws RefusedBodyException {
             read += n;
             if (read > limit) {
-                throw new TooLargeException(limit);
+                throw new RefusedBodyException(tooLarge(limit));
             }
             waitedNanos += waited;
             if (minBytesPerSecond > 0 && waitedNanos > WAIT_GRACE_NANOS
                     && read < minBytesPerSecond * (waitedNanos - WAIT_GRACE_NANOS) / TimeUnit.SECONDS.toNanos(1)) {
-                throw new TooSlowException(minBytesPerSecond);
+                throw new RefusedBodyException(tooSlow(minBytesPerSecond));
             }
         }
 
@@ -213,7 +184,7 @@ public final class RequestBodies {
         public ServletInputStream getInputStream() throws IOException {
             if (stream == null) {
                 if (getContentLengthLong() > maxBytes) {
-                    throw new TooLargeException(maxBytes);
+                    throw new RefusedBodyException(tooLarge(maxBytes));
                 }
                 ServletInputStream raw = super.getInputStream();
                 InputStream capped = new CappedStream(raw, maxBytes, minBytesPerSecond);

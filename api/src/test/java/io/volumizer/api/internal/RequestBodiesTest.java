@@ -25,16 +25,16 @@ class RequestBodiesTest {
     void aTrickledBodyIsCutOnceItsWaitPassesTheGrace() {
         long started = System.nanoTime();
         InputStream in = new RequestBodies.CappedStream(new Trickle(10), 1024, 1_000);
-        assertThatThrownBy(in::readAllBytes).isInstanceOf(RequestBodies.TooSlowException.class)
-                .extracting(e -> ((RequestBodies.TooSlowException) e).refusal().status()).isEqualTo(408);
+        assertThatThrownBy(in::readAllBytes).isInstanceOf(RequestBodies.RefusedBodyException.class)
+                .extracting(e -> ((RequestBodies.RefusedBodyException) e).refusal().status()).isEqualTo(408);
         assertThat(System.nanoTime() - started).isGreaterThan(RequestBodies.WAIT_GRACE_NANOS);
     }
 
     @Test
     void aBodyPastItsCapIsCutAtTheFirstByteOver() {
         InputStream in = new RequestBodies.CappedStream(new ByteArrayInputStream(new byte[100]), 10, 0);
-        assertThatThrownBy(in::readAllBytes).isInstanceOf(RequestBodies.TooLargeException.class)
-                .extracting(e -> ((RequestBodies.TooLargeException) e).refusal().status()).isEqualTo(413);
+        assertThatThrownBy(in::readAllBytes).isInstanceOf(RequestBodies.RefusedBodyException.class)
+                .extracting(e -> ((RequestBodies.RefusedBodyException) e).refusal().status()).isEqualTo(413);
     }
 
     /** One byte every {@code millis}, for ever: a client holding a request open. */

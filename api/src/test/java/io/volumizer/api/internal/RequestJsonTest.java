@@ -47,7 +47,7 @@ class RequestJsonTest {
     void aCappedStreamStopsOneBytePastItsLimit() throws Exception {
         ByteArrayInputStream source = new ByteArrayInputStream(new byte[10_000]);
         assertThatThrownBy(() -> RequestBodies.capped(source, 100).readAllBytes())
-                .isInstanceOf(RequestBodies.TooLargeException.class);
+                .isInstanceOf(RequestBodies.RefusedBodyException.class);
         assertThat(source.available()).as("read no further than the cap").isGreaterThanOrEqualTo(10_000 - 101);
         assertThat(RequestBodies.capped(new ByteArrayInputStream(new byte[100]), 100).readAllBytes()).hasSize(100);
     }
