@@ -281,6 +281,26 @@ final class Elasticsearch7Indices implements SearchIndices {
         merge.addParameter("max_num_segments", "1");
         engine.send(merge);
         refresh(indexOrAlias);
+        // The merged segment's files are counted once the merge's old files are let go, which the engine does after it
+        // answers (OpenSearch once reported 171 bytes for 300 documents): the size is read until two reads agree.
+        StoredSize size = primarySize(indexOrAlias);
+        for (int reads = 1; reads < 10; reads++) {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            StoredSize again = primarySize(indexOrAlias);
+            if (again.equals(size)) {
+                break;
+            }
+            size = again;
+        }
+        return size;
+    }
+
+    private StoredSize primarySize(String indexOrAlias) throws SearchException {
         JsonNode primaries = engine.read(new Request("GET", "/" + indexOrAlias + "/_stats/docs,store"))
                 .path("_all").path("primaries");
         return new StoredSize(primaries.path("docs").path("count").asLong(),
