@@ -2,6 +2,7 @@ package io.volumizer.jobs.index;
 
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
@@ -22,7 +23,7 @@ final class FileTextDelay implements Sink<ImportedEvent> {
     private static final int HISTOGRAM_WINDOW = 1000;
 
     @Override
-    public SinkWriter<ImportedEvent> createWriter(InitContext context) {
+    public SinkWriter<ImportedEvent> createWriter(WriterInitContext context) {
         return writer(context.metricGroup());
     }
 

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -54,8 +55,7 @@ class SmokeJobTest {
         private static final long serialVersionUID = 1L;
 
         @Override
-        @SuppressWarnings("deprecation")
-        public SinkWriter<String> createWriter(InitContext context) {
+        public SinkWriter<String> createWriter(WriterInitContext context) {
             return new SinkWriter<>() {
                 @Override
                 public void write(String element, Context context) {

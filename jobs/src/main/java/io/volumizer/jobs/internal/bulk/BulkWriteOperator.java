@@ -10,7 +10,6 @@ import org.apache.flink.metrics.MeterView;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
@@ -67,8 +66,8 @@ public final class BulkWriteOperator<T> extends AbstractStreamOperator<T>
         this.maxBytes = maxBytes;
         this.flushIntervalMillis = flushInterval.toMillis();
         this.sizeOf = sizeOf;
-        // Runs in its upstream operator's thread: records reach the batch without being serialized in between.
-        setChainingStrategy(ChainingStrategy.ALWAYS);
+        // Runs in its upstream operator's thread: records reach the batch without being serialized in between (an
+        // operator's factory chains it ALWAYS by default since Flink 2.0, which has no setter on the operator).
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -46,8 +47,7 @@ public record ProgressMarkWriter(Properties producerConfig, String topic, Durati
         private static final long serialVersionUID = 1L;
 
         @Override
-        @SuppressWarnings("deprecation") // Flink 1.20's abstract method; the WriterInitContext variant delegates to it
-        public SinkWriter<Long> createWriter(InitContext context) {
+        public SinkWriter<Long> createWriter(WriterInitContext context) {
             return new MarkWriter(producerConfig, topic);
         }
     }
