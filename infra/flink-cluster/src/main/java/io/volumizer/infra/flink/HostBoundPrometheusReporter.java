@@ -12,7 +12,7 @@ import org.apache.flink.util.NetUtils;
 
 /**
  * Flink's Prometheus reporter serving on one host (loopback on a developer's machine) instead of every interface:
- * Flink 1.20's {@code PrometheusReporter} binds the wildcard address and has no setting for it. Metric names,
+ * Flink's {@code PrometheusReporter} (1.20 as 2.2) binds the wildcard address and has no setting for it. Metric names,
  * labels and the registry are Flink's own; only the listening address differs.
  */
 public final class HostBoundPrometheusReporter extends AbstractPrometheusReporter {
