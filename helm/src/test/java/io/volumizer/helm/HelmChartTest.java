@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 
 import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
 import org.apache.flink.kubernetes.operator.api.FlinkSessionJob;
+import org.apache.flink.kubernetes.operator.api.spec.FlinkVersion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -43,9 +44,10 @@ import io.volumizer.stores.search.SearchOptions;
 
 /**
  * The chart as the Flink Kubernetes Operator and the jobs will read it, for every profile: each rendered
- * FlinkDeployment read into the operator's own classes (and written back whole: a field the classes do not know
- * would be lost), its entry class the step's, its arguments accepted by the step's own options class; and values
- * the chart's schema refuses, named.
+ * FlinkDeployment valid against the operator's CRD (of the release the chart is for, vendored in the test resources)
+ * and read into the operator's own classes (and written back whole: a field the classes do not know would be lost),
+ * its entry class the step's, its arguments accepted by the step's own options class; and values the chart's schema
+ * refuses, named.
  */
 class HelmChartTest {
 
@@ -78,8 +80,16 @@ class HelmChartTest {
         }
         assertThat(deployments).as("FlinkDeployments of profile '%s'", profile).isNotEmpty();
         for (JsonNode rendered : deployments) {
-            FlinkDeployment deployment = YAML.treeToValue(rendered, FlinkDeployment.class);
-            JsonNode readBack = YAML.valueToTree(deployment).path("spec");
+            // The operator's classes that resolve here (operator-api 1.10.0) know Flink versions up to v1_20 alone: the
+            // rendered flinkVersion is the build's Flink line and one the vendored CRD accepts; the classes read the rest.
+            String flinkVersion = rendered.path("spec").path("flinkVersion").asText();
+            assertThat(flinkVersion).as("flinkVersion: the Flink the jobs are built on").isEqualTo(buildFlinkVersion());
+            assertThat(crdFlinkVersions(rendered.path("apiVersion").asText()))
+                    .as("the Flink versions the operator's CRD accepts").contains(flinkVersion);
+            ObjectNode forClasses = rendered.deepCopy();
+            ((ObjectNode) forClasses.path("spec")).put("flinkVersion", FlinkVersion.current().name());
+            FlinkDeployment deployment = YAML.treeToValue(forClasses, FlinkDeployment.class);
+            JsonNode readBack = ((ObjectNode) YAML.valueToTree(deployment).path("spec")).put("flinkVersion", flinkVersion);
             assertThat(readBack.equals(NUMBERS_BY_VALUE, rendered.path("spec")))
                     .as("%s as the operator reads it:%n%s%nrendered:%n%s", rendered.path("metadata").path("name").asText(),
                             readBack, rendered.path("spec"))
@@ -138,7 +148,8 @@ class HelmChartTest {
 
     /**
      * kubeconform -strict against the Kubernetes API's schemas and the operator's CRDs, made here from the
-     * Kubernetes OpenAPI document ({@code -Dvolumizer.kubernetes.swagger}) and the CRDs in the operator's jar.
+     * Kubernetes OpenAPI document ({@code -Dvolumizer.kubernetes.swagger}) and the operator release's CRDs vendored in
+     * the test resources.
      */
     @ParameterizedTest
     @MethodSource("profiles")
@@ -774,19 +785,46 @@ class HelmChartTest {
             List<String> command = new ArrayList<>(List.of("python3", "scripts/kubernetes_schemas.py", folder.toString(),
                     tool("volumizer.kubernetes.swagger")));
             for (String kind : List.of("flinkdeployments", "flinksessionjobs")) {
-                String file = kind + ".flink.apache.org-v1.yml";
-                Path crd = Files.createDirectories(Path.of("target")).resolve(file);
-                try (var in = FlinkDeployment.class.getResourceAsStream("/META-INF/fabric8/" + file)) {
-                    assertThat(in).as("the %s CRD in the operator's jar", kind).isNotNull();
-                    Files.copy(in, crd, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                }
-                command.add(crd.toString());
+                command.add(crd(kind).toString());
             }
             Result made = run(command);
             assertThat(made.exitCode).as(made.err).isZero();
             schemaFolder = folder;
         }
         return schemaFolder;
+    }
+
+    /**
+     * The operator's CRD of {@code kind} (its plural), vendored from the operator release the chart is for (see
+     * src/test/resources/flink-kubernetes-operator/README.md): the operator-api jar that resolves here is older.
+     */
+    private static Path crd(String kind) throws Exception {
+        String file = "/flink-kubernetes-operator/" + kind + ".flink.apache.org-v1.yml";
+        var resource = HelmChartTest.class.getResource(file);
+        assertThat(resource).as("the vendored %s CRD", kind).isNotNull();
+        return Path.of(resource.toURI());
+    }
+
+    /** The flinkVersion values the FlinkDeployment CRD accepts in {@code apiVersion} (group/version). */
+    private static List<String> crdFlinkVersions(String apiVersion) throws Exception {
+        JsonNode crd = YAML.readTree(crd("flinkdeployments").toFile());
+        List<String> versions = new ArrayList<>();
+        for (JsonNode version : crd.path("spec").path("versions")) {
+            String served = crd.path("spec").path("group").asText() + "/" + version.path("name").asText();
+            if (version.path("served").asBoolean() && served.equals(apiVersion)) {
+                version.path("schema").path("openAPIV3Schema").path("properties").path("spec").path("properties")
+                        .path("flinkVersion").path("enum").forEach(value -> versions.add(value.asText()));
+            }
+        }
+        return versions;
+    }
+
+    /** The build's Flink version ({@code -Dvolumizer.flink.version}, helm/pom.xml gives it) as the operator names it. */
+    private static String buildFlinkVersion() {
+        String flink = System.getProperty("volumizer.flink.version");
+        assertThat(flink).as("-Dvolumizer.flink.version (helm/pom.xml gives it)").matches("\\d+\\.\\d+\\..*");
+        String[] version = flink.split("\\.");
+        return "v" + version[0] + "_" + version[1];
     }
 
     /**
