@@ -3,6 +3,8 @@ package io.volumizer.helm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,12 +15,16 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
 import org.apache.flink.kubernetes.operator.api.FlinkSessionJob;
 import org.apache.flink.kubernetes.operator.api.spec.FlinkVersion;
+import org.apache.flink.util.TimeUtils;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,9 +37,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
+import picocli.CommandLine;
+
 import io.volumizer.api.ApiOptions;
 import io.volumizer.api.ApiServer;
 import io.volumizer.api.commands.FlinkSessionJobs;
+import io.volumizer.ops.plan.PlanCommand;
 import io.volumizer.options.Options;
 import io.volumizer.options.conventions.ConsumerGroups;
 import io.volumizer.options.conventions.TopicNames;
@@ -753,6 +762,84 @@ class HelmChartTest {
         assertThat(failure("--set", "api.replica=3")).contains("replica");
         assertThat(failure("--set", "steps.reindexing.enabled=true")).contains("reindexing");
         assertThat(failure("--set", "steps.import.state=paused")).contains("state");
+    }
+
+    /**
+     * The values a plan writes (bin/volumizer plan --helm-values, from the committed calibration) hand each step it
+     * sizes to the operator's autoscaler with the plan's parallelism and bounds, and validate; every autoscaler key the
+     * chart renders is one the operator knows, with a value of that option's type (its generated list of options,
+     * release 1.15.0, vendored); a step without the autoscaler renders none of its keys.
+     */
+    @Test
+    void aPlansValuesLetTheOperatorsAutoscalerSizeEachStep(@TempDir Path folder) throws Exception {
+        Path values = folder.resolve("plan.yaml");
+        int exit = new CommandLine(new PlanCommand()).setOut(new PrintWriter(Writer.nullWriter())).execute(
+                "--documents", "3e9", "--import-rate", "15000", "--reindex-hours", "72",
+                "--topology", "../topologies/11b.yaml", "--calibration", "../benchmarks/results/calibration.json",
+                "--node-types", "../conf/node-types.yaml", "--helm-values", values.toString());
+        assertThat(exit).as("bin/volumizer plan --helm-values").isZero();
+        JsonNode plan = YAML.readTree(values.toFile()).path("steps");
+        assertThat(plan.fieldNames()).toIterable().containsExactly("import-and-index", "import", "index", "file-text");
+
+        Result rendered = helm("template", "", "-f", values.toString());
+        assertThat(rendered.exitCode).as(rendered.err).isZero();
+        assertValidates(rendered.out, "a plan's values");
+        Map<String, String> optionTypes = autoscalerOptionTypes();
+        List<String> autoscaled = new ArrayList<>();
+        for (JsonNode resource : render("", "-f", values.toString())) {
+            String component = resource.path("metadata").path("labels").path("app.kubernetes.io/component").asText();
+            if (!"FlinkDeployment".equals(resource.path("kind").asText()) || !plan.has(component)) {
+                continue;
+            }
+            JsonNode configuration = resource.path("spec").path("flinkConfiguration");
+            JsonNode bounds = plan.path(component).path("autoscaler");
+            assertThat(resource.path("spec").path("job").path("parallelism").asInt()).as(component)
+                    .isEqualTo(plan.path(component).path("parallelism").asInt());
+            assertThat(configuration.path("job.autoscaler.enabled").asText()).as(component).isEqualTo("true");
+            assertThat(configuration.path("job.autoscaler.vertex.min-parallelism").asInt())
+                    .isEqualTo(bounds.path("minParallelism").asInt());
+            assertThat(configuration.path("job.autoscaler.vertex.max-parallelism").asInt())
+                    .isEqualTo(bounds.path("maxParallelism").asInt())
+                    .isGreaterThan(plan.path(component).path("parallelism").asInt());
+            assertThat(configuration.path("jobmanager.scheduler").asText()).isEqualTo("adaptive");
+            configuration.fieldNames().forEachRemaining(key -> {
+                if (key.startsWith("job.autoscaler.")) {
+                    assertThat(optionTypes).as("the operator's autoscaler options").containsKey(key);
+                    assertOfType(key, configuration.path(key).asText(), optionTypes.get(key));
+                }
+            });
+            autoscaled.add(component);
+        }
+        assertThat(autoscaled).containsExactlyInAnyOrder("import", "index", "file-text");
+        assertThat(render("").toString()).as("the defaults: no step autoscaled").doesNotContain("job.autoscaler");
+        assertThat(failure("-f", values.toString(), "--set", "steps.import.autoscaler.minParallelism=99"))
+                .contains("steps.import.autoscaler: minParallelism 99 is above maxParallelism");
+    }
+
+    /** The operator's autoscaler options and their types, from its generated configuration table. */
+    private static Map<String, String> autoscalerOptionTypes() throws Exception {
+        var resource = HelmChartTest.class.getResource("/flink-kubernetes-operator/auto_scaler_configuration.html");
+        assertThat(resource).as("the vendored table of autoscaler options").isNotNull();
+        String table = Files.readString(Path.of(resource.toURI()));
+        Map<String, String> types = new java.util.HashMap<>();
+        Matcher row = Pattern.compile("<h5>([^<]+)</h5></td>\\s*<td[^>]*>[^<]*</td>\\s*<td>(?:<p>)?([^<]+)<")
+                .matcher(table);
+        while (row.find()) {
+            types.put(row.group(1), row.group(2));
+        }
+        assertThat(types).as("options read from the table").hasSize(41);
+        return types;
+    }
+
+    private static void assertOfType(String key, String value, String type) {
+        switch (type) {
+            case "Boolean" -> assertThat(value).as(key).isIn("true", "false");
+            case "Integer" -> assertThat(Integer.parseInt(value)).as(key).isNotNegative();
+            case "Double" -> assertThat(Double.parseDouble(value)).as(key).isBetween(0.0, 1.0);
+            case "Duration" -> assertThat(TimeUtils.parseDuration(value)).as(key).isPositive();
+            case "Enum" -> assertThat(value).as(key).matches("[A-Z_]+");
+            default -> throw new AssertionError(key + ": the test reads no option of type " + type);
+        }
     }
 
     private static List<JsonNode> render(String profile, String... more) throws Exception {

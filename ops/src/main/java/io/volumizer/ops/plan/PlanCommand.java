@@ -69,6 +69,10 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Also write the blueprint as JSON to this file.")
     Path json;
 
+    @Option(names = "--helm-values", description = "Also write the Flink steps' parallelism and autoscaler bounds as "
+            + "values of the chart (helm/volumizer) to this file.")
+    Path helmValues;
+
     @Override
     public Integer call() throws Exception {
         Calibration costs = Calibration.read(calibration != null ? calibration
@@ -84,6 +88,9 @@ public final class PlanCommand implements Callable<Integer> {
         System.out.print(markdown(plan, layout.source()));
         if (json != null) {
             Files.writeString(json, new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(plan));
+        }
+        if (helmValues != null) {
+            Files.writeString(helmValues, HelmValues.of(plan));
         }
         return 0;
     }
@@ -110,6 +117,9 @@ public final class PlanCommand implements Callable<Integer> {
         row(out, "search data nodes", plan.searchDataNodes(), request.searchNode().name());
         row(out, "Flink slots, import", plan.importSlots(), "");
         row(out, "Flink slots, index", plan.indexSlots(), "");
+        if (plan.fileTextSlots().count() > 0) {
+            row(out, "— of which the files' text, apart", plan.fileTextSlots(), "");
+        }
         row(out, "Flink slots, reindex", plan.reindexSlots(), "");
         out.append(String.format(Locale.ROOT, "| TaskManagers | %d | %s | the slots above, a slot per vCPU |%n",
                 plan.taskManagers(), request.flinkNode().name()));

@@ -8,6 +8,7 @@ import java.util.Map;
 import io.volumizer.domain.topology.Topology;
 import io.volumizer.ops.plan.NodeTypes.NodeType;
 import io.volumizer.stores.search.IndexLayout;
+import io.volumizer.stores.search.IndexProfile;
 
 /**
  * A blueprint from measured costs: each repository's share of the documents (routed as the generate job routes
@@ -32,6 +33,11 @@ public final class Planner {
     static final int KAFKA_REPLICATION = 3;
     /** A Flink slot is a vCPU. */
     static final int SLOTS_PER_VCPU = 1;
+    /**
+     * The Flink Kubernetes Operator's autoscaler may give a step up to this many times its planned slots, to drain a
+     * backlog within its catch-up duration; the topics get a partition for each of those readers.
+     */
+    static final double AUTOSCALER_HEADROOM = 2;
     /** Replicas of a repository's index where the topology names none: one machine's 0 loses data on a cluster. */
     static final int DEFAULT_REPLICAS = 1;
 
@@ -75,7 +81,8 @@ public final class Planner {
      * @param reindexHoursOnPlan the hours a full reindex takes on the planned nodes, limited by {@code reindexLimit}
      */
     public record Blueprint(Request request, List<RepositoryPlan> repositories, Sized mongoShards, int mongoNodes,
-            Sized searchDataNodes, Sized importSlots, Sized indexSlots, Sized reindexSlots, int taskManagers,
+            Sized searchDataNodes, Sized importSlots, Sized indexSlots, Sized fileTextSlots, Sized reindexSlots,
+            int taskManagers,
             Sized kafkaPartitions, double kafkaStorageGiB, double reindexRate, double reindexHoursOnPlan,
             String reindexLimit, List<String> assumptions) {
     }
@@ -90,6 +97,8 @@ public final class Planner {
         // shard copy; a reindex loads without replicas, which recover afterwards by copying segments)
         double indexFlink = 0;
         double indexSearch = 0;
+        // What reading the files' text adds to a live repository's index stage: a file-text job of its own spends it
+        double fileTextFlink = 0;
         double reindexFlink = 0;
         double reindexSearch = 0;
         double reindexMongo = 0;
@@ -122,6 +131,10 @@ public final class Planner {
             String indexStage = calibration.stage("index", profile);
             String reindexStage = calibration.stage("reindex", profile);
             indexFlink += share * calibration.cpuSeconds(indexStage, Calibration.FLINK);
+            if (layout.profile() == IndexProfile.LIVE) {
+                fileTextFlink += share * Math.max(0, calibration.cpuSeconds(indexStage, Calibration.FLINK)
+                        - calibration.cpuSeconds(calibration.stage("index", IndexProfile.METADATA.id()), Calibration.FLINK));
+            }
             indexSearch += share * calibration.cpuSeconds(indexStage, Calibration.SEARCH) * (1 + replicas);
             reindexFlink += share * calibration.cpuSeconds(reindexStage, Calibration.FLINK);
             reindexSearch += share * calibration.cpuSeconds(reindexStage, Calibration.SEARCH);
@@ -159,6 +172,8 @@ public final class Planner {
 
         Sized importSlots = slots("import", request.importRate() * calibration.cpuSeconds("import", Calibration.FLINK));
         Sized indexSlots = slots("index", request.importRate() * indexFlink);
+        Sized fileTextSlots = fileTextFlink > 0 ? slots("file text", request.importRate() * fileTextFlink)
+                : new Sized(0, Map.of());
         Sized reindexSlots = slots("reindex", reindexRate * reindexFlink);
         int slots = importSlots.count() + indexSlots.count() + reindexSlots.count();
         int taskManagers = (int) Math.ceil(slots / (double) (request.flinkNode().vcpu() * SLOTS_PER_VCPU));
@@ -166,6 +181,8 @@ public final class Planner {
         Map<String, Double> partitionNeeds = new LinkedHashMap<>();
         partitionNeeds.put("import readers", (double) importSlots.count());
         partitionNeeds.put("index readers", (double) indexSlots.count());
+        partitionNeeds.put("the autoscaler's ceiling of import readers", autoscalerCeiling(importSlots));
+        partitionNeeds.put("the autoscaler's ceiling of index readers", autoscalerCeiling(indexSlots));
         Sized partitions = Sized.of(partitionNeeds);
         double eventBytes = calibration.kafkaBytesPerEvent().values().stream().mapToDouble(Double::doubleValue).sum();
         double retained = Math.min(request.documents(), request.importRate() * request.kafkaRetentionHours() * 3600);
@@ -180,13 +197,19 @@ public final class Planner {
                 .orElseThrow();
 
         return new Blueprint(request, repositories, mongoShards, mongoShards.count() * REPLICA_SET_MEMBERS,
-                searchNodes, importSlots, indexSlots, reindexSlots, taskManagers, partitions, kafkaStorage, reindexRate,
+                searchNodes, importSlots, indexSlots, fileTextSlots, reindexSlots, taskManagers, partitions,
+                kafkaStorage, reindexRate,
                 request.documents() / slowest.getValue() / 3600, slowest.getKey(), assumptions(calibration));
     }
 
     /** The slots a step needs to spend {@code cpuSeconds} a second at the CPU target. */
     private static Sized slots(String step, double cpuSeconds) {
         return Sized.of(Map.of(step + " CPU", cpuSeconds / CPU_TARGET * SLOTS_PER_VCPU));
+    }
+
+    /** The most slots the autoscaler may give a step planned at {@code planned}. */
+    static double autoscalerCeiling(Sized planned) {
+        return Math.ceil(planned.count() * AUTOSCALER_HEADROOM);
     }
 
     private static double rate(double cpuSecondsPerSecond, double cpuSecondsPerDocument) {
@@ -211,7 +234,9 @@ public final class Planner {
                         + "after a reindex (which loads without them).",
                 "One MongoDB cluster holds every repository; a repository the topology gives a deployment of its own "
                         + "needs its share of it apart.",
-                "Flink: a slot per vCPU; import, index and reindex each their own slots. Kafka: a partition per reader, "
+                "Flink: a slot per vCPU; import, index and reindex each their own slots (a live repository's file text "
+                        + "in the index's, or apart in a file-text job); the autoscaler may take a step to "
+                        + (int) AUTOSCALER_HEADROOM + "× its slots. Kafka: a partition per reader at that ceiling, "
                         + "replication " + KAFKA_REPLICATION + ", the documents and imported topics kept for the retention.",
                 "Import and reindex are sized apart (a reindex does not run at full speed beside a full-speed import).");
     }

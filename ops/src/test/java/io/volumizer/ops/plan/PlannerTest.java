@@ -71,7 +71,8 @@ class PlannerTest {
         // 7,000 docs/s * 1 ms / 0.7 per slot
         assertThat(plan.importSlots().count()).isEqualTo(10);
         assertThat(plan.reindexSlots().count()).as("27,778 docs/s * 1 ms / 0.7").isEqualTo(40);
-        assertThat(plan.kafkaPartitions().count()).isEqualTo(10);
+        assertThat(plan.kafkaPartitions().count()).as("a reader for each slot the autoscaler may give the import: 2 * 10")
+                .isEqualTo(20);
         // 8 h at 7,000 docs/s, 1,500 bytes an event, 3 copies
         assertThat(plan.kafkaStorageGiB()).isCloseTo(7000 * 8 * 3600 * 1500.0 * 3 / GIB, within(1e-6));
         assertThat(plan.reindexHoursOnPlan()).as("at most the hours asked: each side sized for that rate")
