@@ -24,10 +24,10 @@ final class HelmValues {
         boolean textApart = plan.fileTextSlots().count() > 0;
         Map<String, Object> steps = new LinkedHashMap<>();
         steps.put("import-and-index", Map.of("enabled", false));
-        steps.put("import", step(plan.importSlots(), List.of()));
+        steps.put("import", step(plan.importSlots(), null));
         steps.put("index", step(textApart
                 ? new Planner.Sized(Math.max(1, plan.indexSlots().count() - plan.fileTextSlots().count()), Map.of())
-                : plan.indexSlots(), textApart ? List.of("--file-text", "none") : List.of()));
+                : plan.indexSlots(), textApart ? List.of("--file-text", "none") : null));
         if (textApart) {
             steps.put("file-text", step(plan.fileTextSlots(), null));
         }
@@ -35,7 +35,8 @@ final class HelmValues {
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         return String.format(Locale.ROOT, "# Written by bin/volumizer plan --helm-values: %,.0f documents, the import "
                 + "at %,.0f docs/s, each step's slots from the calibration's CPU a document at %.0f%% CPU.%n"
-                + "# helm upgrade --install volumizer helm/volumizer -f <your services> -f <this file>%n",
+                + "# helm upgrade --install volumizer helm/volumizer -f <your services> -f <this file>%n"
+                + "# (A step's args are a list, which a later values file replaces whole: keep the ones here.)%n",
                 request.documents(), request.importRate(), Planner.CPU_TARGET * 100)
                 + new Yaml(options).dump(Map.of("steps", steps));
     }

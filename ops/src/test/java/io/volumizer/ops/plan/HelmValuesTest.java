@@ -52,7 +52,8 @@ class HelmValuesTest {
         // 7,000 docs/s * 1 ms / 0.7 = 10 slots; the index 7,000 * 0.5 ms / 0.7 = 5
         assertThat(steps.get("import")).containsEntry("enabled", true).containsEntry("parallelism", 10)
                 .containsEntry("autoscaler", Map.of("enabled", true, "minParallelism", 1, "maxParallelism", 20));
-        assertThat(steps.get("index")).containsEntry("parallelism", 5).containsEntry("args", List.of())
+        assertThat(steps.get("import")).doesNotContainKey("args");
+        assertThat(steps.get("index")).containsEntry("parallelism", 5).doesNotContainKey("args")
                 .containsEntry("autoscaler", Map.of("enabled", true, "minParallelism", 1, "maxParallelism", 10));
         assertThat(steps.get("import-and-index")).isEqualTo(Map.of("enabled", false));
         assertThat(steps).doesNotContainKey("file-text");
