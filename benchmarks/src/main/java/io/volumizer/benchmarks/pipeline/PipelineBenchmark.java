@@ -94,6 +94,12 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             + "import's path at its own speed, then the text's catch-up with the machine to itself.")
     boolean textAfterImport;
 
+    @Option(names = "--text-scaling", split = ",", description = "Also measures a live repository's files' text "
+            + "catching up (as with --text-after-import) at each of these parallelisms, each on a repository of its "
+            + "own imported and indexed first: whether a subtask more, on another TaskManager, reads more texts a "
+            + "second (start the cluster with FLINK_TASKMANAGERS=2).")
+    List<Integer> textScaling = List.of();
+
     @Option(names = "--text-limit", defaultValue = "0", description = "Also measures a live repository whose text job "
             + "is limited to this many documents a second (bin/volumizer throttle file-text) beside its import on the "
             + "same cores: what an operator leaves the import when the text shares its hosts (0, the default: not "
@@ -127,6 +133,8 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     private static final String AFTER_INDEX = "live, text after the import, its metadata index stage";
     private static final String AFTER_TEXT = "live, text after the import, its files' text catching up";
 
+    private static final String SCALED_TEXT = "live, files' text catching up at parallelism ";
+    private static final String TASK_MANAGERS = ", TaskManagers";
     private static final String SUSTAINED = ", sustained";
     private static final String DEAD_LETTERED = ", dead-lettered";
     private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
@@ -184,6 +192,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                 if (textAfterImport) {
                     textAfterImport(round, documents.size(), withText, stores, mongo, search);
                 }
+                textScaling(round, documents.size(), withText, stores, mongo, search);
             }
             dropDatabases(mongo);
         } finally {
@@ -347,21 +356,50 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             throws Exception {
         LiveRepository live = liveRepository(round, "after", n, stores, mongo, search);
         quiet.settle();
+        importAndIndexMetadata(live, stores, mongo, true);
+        quiet.settle();
+        try (MeasuredJob text = live.indexJob(stores, AFTER_TEXT, IndexSettings.FileText.only)) {
+            record(poll(live.texts(text, withText, stores)));
+            flink.cancel(text.id(), CANCEL_TIMEOUT);
+        }
+    }
+
+    /**
+     * The files' text catching up at each {@code --text-scaling} parallelism, each on a live repository of its own
+     * whose import and metadata index ran first (not measured), with the TaskManagers its subtasks ran on.
+     */
+    private void textScaling(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search)
+            throws Exception {
+        for (int parallelism : textScaling) {
+            LiveRepository live = liveRepository(round, "text-" + parallelism, n, stores, mongo, search);
+            importAndIndexMetadata(live, stores, mongo, false);
+            quiet.settle();
+            String what = SCALED_TEXT + parallelism;
+            try (MeasuredJob text = live.indexJob(stores, what, IndexSettings.FileText.only, "--parallelism",
+                    Integer.toString(parallelism))) {
+                Through texts = live.texts(text, withText, stores);
+                sample(what + TASK_MANAGERS, flink.taskManagers(text.id()).size());
+                record(poll(texts));
+                flink.cancel(text.id(), CANCEL_TIMEOUT);
+            }
+        }
+    }
+
+    /** A live repository's import and metadata index until every document is through both, recorded or not. */
+    private void importAndIndexMetadata(LiveRepository live, Stores stores, MongoClient mongo, boolean recorded)
+            throws Exception {
         try (MeasuredJob liveImport = live.importJob(stores, AFTER_IMPORT);
                 MeasuredJob liveIndex = live.indexJob(stores, AFTER_INDEX, IndexSettings.FileText.none)) {
             Through imported = live.imported(liveImport, mongo);
             Through indexed = live.indexed(liveImport, liveIndex, stores);
             generate(0);
             polling.untilThrough(List.of(imported, indexed), () -> { });
-            record(imported);
-            record(indexed);
+            if (recorded) {
+                record(imported);
+                record(indexed);
+            }
             flink.cancel(liveImport.id(), CANCEL_TIMEOUT);
             flink.cancel(liveIndex.id(), CANCEL_TIMEOUT);
-        }
-        quiet.settle();
-        try (MeasuredJob text = live.indexJob(stores, AFTER_TEXT, IndexSettings.FileText.only)) {
-            record(poll(live.texts(text, withText, stores)));
-            flink.cancel(text.id(), CANCEL_TIMEOUT);
         }
     }
 
@@ -404,10 +442,12 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         }
 
         /** An index job of the metadata alone ({@code none}) or of the files' text alone ({@code only}). */
-        MeasuredJob indexJob(Stores stores, String what, IndexSettings.FileText fileText) throws Exception {
-            return submit(stores, what, Step.INDEX, "--index-group-id", "bench-live-index-" + fileText + "-" + tag,
-                    "--index-prefix", indices.prefix(), "--topology", topology, "--file-text", fileText.name(),
-                    "--mongodb-database", database);
+        MeasuredJob indexJob(Stores stores, String what, IndexSettings.FileText fileText, String... options)
+                throws Exception {
+            return submit(stores, what, Step.INDEX, Stream.concat(Stream.of("--index-group-id",
+                    "bench-live-index-" + fileText + "-" + tag, "--index-prefix", indices.prefix(), "--topology",
+                    topology, "--file-text", fileText.name(), "--mongodb-database", database), Stream.of(options))
+                    .toArray(String[]::new));
         }
 
         Through imported(MeasuredJob importJob, MongoClient mongo) {
@@ -742,6 +782,12 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                                 + "(%,.0f a core sustained) | | | | | |", rates(AFTER_TEXT),
                                 median(samples.get(AFTER_TEXT + SUSTAINED)) / cores()))
                         : "| live profile, its text after the import | not measured (no --text-after-import) | | | | | |",
+                textScaling.isEmpty() ? "| live profile, its text at other parallelisms | not measured (no --text-scaling) | | | | | |"
+                        : textScaling.stream().map(parallelism -> row("live profile, its files' text catching up at "
+                                + "parallelism " + parallelism + " (on " + Math.round(median(samples.get(SCALED_TEXT
+                                + parallelism + TASK_MANAGERS))) + " TaskManagers)", SCALED_TEXT + parallelism,
+                                "at parallelism " + textScaling.get(0), SCALED_TEXT + textScaling.get(0), null))
+                                .collect(java.util.stream.Collectors.joining("\n")),
                 String.format(Locale.ROOT, "| generate job (into Kafka), whole run | %,.0f | | | | | |",
                         median(samples.get(GENERATE_JOB))), "");
         Files.writeString(results.folder.resolve("pipeline.md"), table);
@@ -752,11 +798,13 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         return Runtime.getRuntime().availableProcessors();
     }
 
-    private String row(String what, String figure, String baselineName, String baseline, double target) {
+    /** A measure against its baseline of the same rounds, and its target ({@code null}: none, a mechanism shown). */
+    private String row(String what, String figure, String baselineName, String baseline, Double target) {
         List<Double> sustained = ratios(figure + SUSTAINED, baseline + SUSTAINED);
-        return String.format(Locale.ROOT, "| %s | %s | %s %s | %s | %s | ≥ %.1f× | %s |", what, rates(figure),
+        return String.format(Locale.ROOT, "| %s | %s | %s %s | %s | %s | %s | %s |", what, rates(figure),
                 baselineName, rates(baseline), ratioWithRange(sustained), ratioWithRange(ratios(figure, baseline)),
-                target, median(sustained) >= target ? "yes" : "NO");
+                target == null ? "" : String.format(Locale.ROOT, "≥ %.1f×", target),
+                target == null ? "" : median(sustained) >= target ? "yes" : "NO");
     }
 
     /** {@code 20,550 (17,764)}, and for a job {@code , 0 dead-lettered} (with the rounds' range where they differ). */

@@ -157,6 +157,17 @@ public final class FlinkSessionClient {
         return send(request("/jobs/" + jobId).GET(), "read job " + jobId);
     }
 
+    /** The TaskManagers the job's subtasks run on (GET /jobs/{id}/vertices/{vertex}/taskmanagers), by id. */
+    public java.util.Set<String> taskManagers(String jobId) throws IOException {
+        java.util.Set<String> taskManagers = new java.util.TreeSet<>();
+        for (JsonNode vertex : job(jobId).path("vertices")) {
+            String path = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/taskmanagers";
+            send(request(path).GET(), "read where job " + jobId + " runs").path("taskmanagers")
+                    .forEach(taskManager -> taskManagers.add(taskManager.path("taskmanager-id").asText()));
+        }
+        return taskManagers;
+    }
+
     /** The job's checkpoint statistics (GET /jobs/{id}/checkpoints): its latest savepoint among them. */
     public JsonNode checkpoints(String jobId) throws IOException {
         return send(request("/jobs/" + jobId + "/checkpoints").GET(), "read the checkpoints of job " + jobId);
