@@ -189,6 +189,59 @@ public final class FlinkSessionClient {
         return RunArguments.from(parameters);
     }
 
+    /**
+     * Waits until a job started from a savepoint has restored it into every task. A restore that fails does not end
+     * the job: it restarts, and fails again, without end. So at its first restart the job is cancelled, and this
+     * throws with the innermost cause.
+     *
+     * @return whether every task runs; {@code false} if some still restore at the deadline (large state)
+     */
+    public boolean awaitRestored(String jobId, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Boolean restored = restored(job(jobId));
+            if (Boolean.TRUE.equals(restored)) {
+                return true;
+            }
+            if (Boolean.FALSE.equals(restored)) {
+                String cause = innermostCause(exceptions(jobId));
+                if (!isTerminal(state(jobId))) {
+                    cancel(jobId, Duration.ofMinutes(1));
+                }
+                throw new IllegalStateException("job " + jobId + " could not restore its savepoint, and was cancelled: "
+                        + cause);
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    /**
+     * From a job's details (GET /jobs/{id}): {@code true} once every task runs (or has finished), {@code false} once
+     * the job has failed or restarted (its state's timestamps keep the last time it entered each), else {@code null}:
+     * tasks still initializing, which is when they read their state.
+     */
+    static Boolean restored(JsonNode job) {
+        JsonNode timestamps = job.path("timestamps");
+        String state = job.path("state").asText();
+        if (timestamps.path("RESTARTING").asLong() > 0 || timestamps.path("FAILING").asLong() > 0
+                || state.equals("FAILED") || state.equals("CANCELED")) {
+            return false;
+        }
+        if (!state.equals("RUNNING") && !state.equals("FINISHED") || job.path("vertices").isEmpty()) {
+            return null;
+        }
+        for (JsonNode vertex : job.path("vertices")) {
+            String status = vertex.path("status").asText();
+            if (!status.equals("RUNNING") && !status.equals("FINISHED")) {
+                return null;
+            }
+        }
+        return true;
+    }
+
     /** Waits until the job reaches {@code wanted}; fails fast if it ends in another terminal state. */
     public void awaitState(String jobId, String wanted, Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -319,7 +372,12 @@ public final class FlinkSessionClient {
         } catch (IOException e) {
             return body;
         }
-        String[] lines = cause.split("\n");
+        return innermostCause(cause);
+    }
+
+    /** The last "Caused by" line of a stack trace, else its first line. */
+    static String innermostCause(String stackTrace) {
+        String[] lines = stackTrace.split("\n");
         String innermost = lines[0];
         for (String line : lines) {
             if (line.startsWith("Caused by: ")) {

@@ -94,6 +94,10 @@ public final class JobsCommand {
         FlinkSessionClient client = flink();
         String jobId = client.run(client.uploadJar(jar), step.mainClass(), arguments, savepoint);
         client.awaitState(jobId, "RUNNING", Duration.ofMinutes(2));
+        if (savepoint != null && !client.awaitRestored(jobId, Duration.ofMinutes(2))) {
+            System.err.printf("%s job %s: some tasks are still restoring the savepoint after 2 minutes%n", step.id(),
+                    jobId);
+        }
         if (json) {
             System.out.println(JSON.createObjectNode().put("step", step.id()).put("jobId", jobId)
                     .put("state", "RUNNING").put("savepoint", savepoint));

@@ -52,4 +52,34 @@ class FlinkSessionClientTest {
         java.io.IOException other = new java.io.IOException("HTTP 400 no such jar");
         assertThat(FlinkSessionClient.savepointRefusal(other)).isSameAs(other);
     }
+
+    @Test
+    void aJobIsRestoredOnceEveryTaskRunsAndHasFailedToOnceItRestarted() throws Exception {
+        String initializing = """
+                {"state": "RUNNING", "timestamps": {"RUNNING": 5, "RESTARTING": 0, "FAILING": 0},
+                 "vertices": [{"status": "RUNNING"}, {"status": "INITIALIZING"}]}""";
+        String running = """
+                {"state": "RUNNING", "timestamps": {"RUNNING": 5, "RESTARTING": 0, "FAILING": 0},
+                 "vertices": [{"status": "RUNNING"}, {"status": "RUNNING"}]}""";
+        // Running again after a restart: between two polls, the failed restore is only in the timestamps.
+        String restarted = """
+                {"state": "RUNNING", "timestamps": {"RUNNING": 9, "RESTARTING": 7, "FAILING": 6},
+                 "vertices": [{"status": "RUNNING"}, {"status": "RUNNING"}]}""";
+
+        assertThat(FlinkSessionClient.restored(JSON.readTree(initializing))).isNull();
+        assertThat(FlinkSessionClient.restored(JSON.readTree(running))).isTrue();
+        assertThat(FlinkSessionClient.restored(JSON.readTree(restarted))).isFalse();
+        assertThat(FlinkSessionClient.restored(JSON.readTree("{\"state\": \"CREATED\", \"vertices\": []}"))).isNull();
+    }
+
+    @Test
+    void theInnermostCauseOfAStackTraceIsItsLastCausedBy() {
+        String trace = "java.lang.Exception: Exception while creating StreamOperatorStateContext.\n\tat x\n"
+                + "Caused by: org.apache.flink.util.FlinkException: Could not restore keyed state backend\n\tat y\n"
+                + "Caused by: java.lang.IllegalStateException: Missing value for the key 'org.apache.avro.generic.GenericData$Array'\n";
+
+        assertThat(FlinkSessionClient.innermostCause(trace))
+                .isEqualTo("java.lang.IllegalStateException: Missing value for the key 'org.apache.avro.generic.GenericData$Array'");
+        assertThat(FlinkSessionClient.innermostCause("java.io.IOException: one line")).isEqualTo("java.io.IOException: one line");
+    }
 }
