@@ -35,9 +35,9 @@ final class HelmValues {
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         return String.format(Locale.ROOT, "# Written by bin/volumizer plan --helm-values: %,.0f documents, the import "
                 + "at %,.0f docs/s, each step's slots from the calibration's CPU a document at %.0f%% CPU.%n"
-                + "# helm upgrade --install volumizer helm/volumizer -f <your services> -f <this file>%n"
-                + "# (A step's args are a list, which a later values file replaces whole: keep the ones here.)%n",
-                request.documents(), request.importRate(), Planner.CPU_TARGET * 100)
+                + "# helm upgrade --install volumizer helm/volumizer -f <your services> -f <this file>%n%s",
+                request.documents(), request.importRate(), Planner.CPU_TARGET * 100, textApart
+                        ? "# (The index's args are a list, which a later values file replaces whole: keep these.)\n" : "")
                 + new Yaml(options).dump(Map.of("steps", steps));
     }
 
