@@ -377,9 +377,9 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             String what = SCALED_TEXT + parallelism;
             try (MeasuredJob text = live.indexJob(stores, what, IndexSettings.FileText.only, "--parallelism",
                     Integer.toString(parallelism))) {
-                Through texts = live.texts(text, withText, stores);
+                record(poll(live.texts(text, withText, stores)));
+                // Once every text is through, every task has long been deployed to its TaskManager.
                 sample(what + TASK_MANAGERS, flink.taskManagers(text.id()).size());
-                record(poll(texts));
                 flink.cancel(text.id(), CANCEL_TIMEOUT);
             }
         }
