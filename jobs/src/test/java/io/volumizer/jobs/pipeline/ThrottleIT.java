@@ -70,6 +70,10 @@ class ThrottleIT {
         Thread.sleep(SETTLE.toMillis());
         assertThat(it.mongoCount()).as("nothing written while paused").isEqualTo(paused).isLessThan(total);
         String limit = String.format(Locale.ROOT, "%,.0f docs/s", total / 20.0);
+        // The cluster's REST API answers metrics from a cache it refreshes every 10 s (metrics.fetcher.update-interval):
+        // the job's own limit shows once a fetch has followed the job's first reading of its control topic.
+        await("the job's own limit listed", () -> listedLine(job).contains("its limit now " + limit) ? 1 : 0, 1,
+                Duration.ofSeconds(30));
         assertThat(listedLine(job)).contains(target + " paused (" + limit + " once resumed)",
                 "its limit now " + limit);
         // Listed from a control topic the job does not follow: that topic's settings are not the job's.
