@@ -786,7 +786,7 @@ class HelmChartTest {
         assertValidates(rendered.out, "a plan's values");
         Map<String, String> optionTypes = autoscalerOptionTypes();
         List<String> autoscaled = new ArrayList<>();
-        for (JsonNode resource : render("", "-f", values.toString())) {
+        for (JsonNode resource : resources(rendered.out)) {
             String component = resource.path("metadata").path("labels").path("app.kubernetes.io/component").asText();
             if (!"FlinkDeployment".equals(resource.path("kind").asText()) || !plan.has(component)) {
                 continue;
@@ -845,8 +845,13 @@ class HelmChartTest {
     private static List<JsonNode> render(String profile, String... more) throws Exception {
         Result result = helm("template", profile, more);
         assertThat(result.exitCode).as("helm template %s: %s", profile, result.err).isZero();
+        return resources(result.out);
+    }
+
+    /** The resources of rendered manifests. */
+    private static List<JsonNode> resources(String manifests) throws IOException {
         List<JsonNode> resources = new ArrayList<>();
-        try (var parser = YAML.getFactory().createParser(result.out)) {
+        try (var parser = YAML.getFactory().createParser(manifests)) {
             for (var documents = YAML.readValues(parser, JsonNode.class); documents.hasNext(); ) {
                 JsonNode document = documents.next();
                 if (document instanceof ObjectNode) {

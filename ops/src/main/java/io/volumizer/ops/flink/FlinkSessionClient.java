@@ -227,7 +227,7 @@ public final class FlinkSessionClient {
         JsonNode timestamps = job.path("timestamps");
         String state = job.path("state").asText();
         if (timestamps.path("RESTARTING").asLong() > 0 || timestamps.path("FAILING").asLong() > 0
-                || state.equals("FAILED") || state.equals("CANCELED")) {
+                || isTerminal(state) && !state.equals("FINISHED")) {
             return false;
         }
         if (!state.equals("RUNNING") && !state.equals("FINISHED") || job.path("vertices").isEmpty()) {
