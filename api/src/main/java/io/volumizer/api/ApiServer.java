@@ -36,6 +36,7 @@ import io.volumizer.api.commands.CommandsHandler;
 import io.volumizer.api.commands.ThrottleHandler;
 import io.volumizer.api.documents.Children;
 import io.volumizer.api.documents.DocumentReads;
+import io.volumizer.api.documents.StoredBlobs;
 import io.volumizer.api.documents.DocumentWrites;
 import io.volumizer.api.documents.Documents;
 import io.volumizer.api.documents.ElasticsearchChildren;
@@ -112,7 +113,7 @@ public final class ApiServer {
         Supplier<List<String>> allRepositories = topology.<Supplier<List<String>>>map(t -> t::repositories)
                 .orElse(backends.search::repositories);
         Cursors cursors = Cursors.sealedWith(System.getenv(ApiOptions.CURSOR_KEY_VARIABLE));
-        DocumentReads reads = new DocumentReads(documents, children, backends.blobs, allRepositories, options.maxPageSize,
+        DocumentReads reads = new DocumentReads(documents, children, new StoredBlobs(backends.blobs), allRepositories, options.maxPageSize,
                 cursors);
         RequestJson json = new RequestJson(options.maxJsonBytes);
         DocumentWrites writes = new DocumentWrites(documents, policy, children, backends, topology,

@@ -29,11 +29,7 @@ import io.volumizer.api.internal.DocumentJson;
 import io.volumizer.api.internal.QueryParameters;
 import io.volumizer.api.reads.Caller;
 import io.volumizer.api.reads.ReadGrant;
-import io.volumizer.generators.BlobKey;
-import io.volumizer.generators.render.Renditions;
 import io.volumizer.domain.topology.Topology;
-import io.volumizer.stores.blob.Uploads;
-import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.stores.DocumentFields;
 
 /**
@@ -48,13 +44,13 @@ public final class DocumentReads {
 
     private final Documents documents;
     private final Children children;
-    private final RepositoryBlobStores.Opened blobs;
+    private final StoredBlobs blobs;
     private final Supplier<List<String>> allRepositories;
     private final int maxPageSize;
     private final Cursors cursors;
 
     /** @param allRepositories the repositories a route without one in its path reads */
-    public DocumentReads(Documents documents, Children children, RepositoryBlobStores.Opened blobs,
+    public DocumentReads(Documents documents, Children children, StoredBlobs blobs,
             Supplier<List<String>> allRepositories, int maxPageSize, Cursors cursors) {
         this.documents = documents;
         this.children = children;
@@ -135,17 +131,7 @@ public final class DocumentReads {
         if (blob == null) {
             throw ApiException.notFound("document '" + document.getString(KEY) + "' has no blob");
         }
-        String key = blob.getString(DocumentFields.Blob.KEY);
-        byte[] bytes;
-        String digest = blob.getString(DocumentFields.Blob.DIGEST);
-        if (key.startsWith(Uploads.PREFIX)) {
-            bytes = blobs.require(repository).get(key.substring(Uploads.PREFIX.length())).orElseThrow(() -> ApiException.notFound(
-                    "blob " + key + " of document '" + document.getString(KEY) + "' is not in the blob store"));
-        } else {
-            // Stored by an import with a blob store, or else rendered again: the same bytes either way.
-            bytes = (digest == null ? Optional.<byte[]>empty() : blobs.require(repository).get(digest))
-                    .orElseGet(() -> Renditions.render(BlobKey.parse(key, repository)));
-        }
+        byte[] bytes = blobs.bytes(repository, blob, document.getString(KEY));
         String mimeType = blob.getString(DocumentFields.Blob.MIME_TYPE);
         ctx.contentType(mimeType);
         ctx.header("X-Content-Type-Options", "nosniff");

@@ -5,7 +5,7 @@ import io.volumizer.architecture.violations.db.Store;
 
 /** An HTTP handler reaching a store without a service. */
 public class Handler {
-  public void handle(Context context) {
-    context.result(new Store().read());
-  }
+    public void handle(Context context) {
+        context.result(new Store().read());
+    }
 }

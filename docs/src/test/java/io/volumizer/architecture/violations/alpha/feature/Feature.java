@@ -5,11 +5,11 @@ import io.volumizer.architecture.violations.beta.Beta;
 
 /** With Helper, a cycle between the module's packages; with Beta, one between modules. */
 public class Feature {
-  public Helper helper() {
-    return new Helper();
-  }
+    public Helper helper() {
+        return new Helper();
+    }
 
-  public Beta beta() {
-    return new Beta();
-  }
+    public Beta beta() {
+        return new Beta();
+    }
 }

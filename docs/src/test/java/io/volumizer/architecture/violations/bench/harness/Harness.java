@@ -1,7 +1,7 @@
 package io.volumizer.architecture.violations.bench.harness;
 
 public class Harness {
-  public int rounds() {
-    return 1;
-  }
+    public int rounds() {
+        return 1;
+    }
 }

@@ -5,7 +5,7 @@ import io.volumizer.architecture.violations.bench.two.RunnerTwo;
 
 /** Borrows another runner's code (a violation) and the harness (allowed). */
 public class RunnerOne {
-  public int run() {
-    return new RunnerTwo().run() + new Harness().rounds();
-  }
+    public int run() {
+        return new RunnerTwo().run() + new Harness().rounds();
+    }
 }
