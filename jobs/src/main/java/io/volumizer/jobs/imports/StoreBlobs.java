@@ -13,7 +13,7 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.blob.BlobStore;
 import io.volumizer.stores.blob.RepositoryBlobStores;
-import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.sinks.metrics.StageMetrics;
 import io.volumizer.options.conventions.MetricNames;
 
 /**
