@@ -21,6 +21,7 @@ import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.options.conventions.MetricNames;
+import io.volumizer.sinks.blob.BlobSink;
 import io.volumizer.sinks.bulk.BulkSink;
 import io.volumizer.sinks.deadletter.DeadLetters;
 import io.volumizer.sinks.mongodb.MongoSinkBuilder;
@@ -90,7 +91,8 @@ public final class ImportStage {
                 .process(new ResolveAncestors(codec::decode, lookup, settings))
                 .uid("import.parent-cache").name("Decode and resolve ancestors");
         DataStream<ImportedEvent> withBlobs = !blobStores.anyConfigured() ? resolved
-                : resolved.map(new StoreBlobs(blobStores)).uid("import.blob-store").name("Store blobs");
+                : new BlobSink(blobStores, MetricNames.IMPORT).writeFrom(resolved, "Store blobs")
+                        .uid("import.blob-store");
         DataStream<ImportedEvent> toWrite = settings.injectFailureAt > 0
                 ? withBlobs.map(InjectedFailure.at(settings.injectFailureAt)).uid("import.injected-failure")
                         .name("Injected failure") : withBlobs;

@@ -1,4 +1,4 @@
-package io.volumizer.jobs.imports;
+package io.volumizer.sinks.blob;
 
 import java.util.Optional;
 
@@ -11,10 +11,10 @@ import io.volumizer.generators.render.Renditions;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.options.conventions.MetricNames;
+import io.volumizer.sinks.metrics.StageMetrics;
 import io.volumizer.stores.blob.BlobStore;
 import io.volumizer.stores.blob.RepositoryBlobStores;
-import io.volumizer.sinks.metrics.StageMetrics;
-import io.volumizer.options.conventions.MetricNames;
 
 /**
  * With a blob store configured (a folder or an S3 bucket), renders each generated blob, stores it by digest and
@@ -22,21 +22,23 @@ import io.volumizer.options.conventions.MetricNames;
  * demand. A store that cannot be written fails the task (after the SDK's retries), which restarts from its
  * checkpoint: the document is not at fault, so it is not dead-lettered.
  */
-public final class StoreBlobs extends RichMapFunction<ImportedEvent, ImportedEvent> {
+final class StoreBlobs extends RichMapFunction<ImportedEvent, ImportedEvent> {
 
     private static final long serialVersionUID = 1L;
     private final RepositoryBlobStores stores;
+    private final String stage;
     private transient RepositoryBlobStores.Opened opened;
     private transient Counter stored;
 
-    public StoreBlobs(RepositoryBlobStores stores) {
+    StoreBlobs(RepositoryBlobStores stores, String stage) {
         this.stores = stores;
+        this.stage = stage;
     }
 
     @Override
     public void open(OpenContext openContext) {
         opened = stores.open();
-        stored = StageMetrics.of(getRuntimeContext().getMetricGroup(), MetricNames.IMPORT).counter(MetricNames.BLOBS_STORED);
+        stored = StageMetrics.of(getRuntimeContext().getMetricGroup(), stage).counter(MetricNames.BLOBS_STORED);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.volumizer.jobs.imports;
+package io.volumizer.sinks.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.stores.blob.BlobStore;
 import io.volumizer.stores.blob.BlobStoreOptions;
 import io.volumizer.stores.blob.FileBlobStore;
@@ -48,7 +49,8 @@ class StoreBlobsTest {
         DocumentEvent statement = firstStatement();
         DocumentEvent folder = generator.documentAt(0);
 
-        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new StoreBlobs(new RepositoryBlobStores(new BlobStoreOptions(root.toString()), Map.of()))))) {
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new StoreBlobs(
+                new RepositoryBlobStores(new BlobStoreOptions(root.toString()), Map.of()), MetricNames.IMPORT)))) {
             harness.open();
             harness.processElement(new StreamRecord<>(imported(statement)));
             harness.processElement(new StreamRecord<>(imported(folder)));
@@ -71,7 +73,8 @@ class StoreBlobsTest {
         RepositoryBlobStores stores = new RepositoryBlobStores(new BlobStoreOptions(),
                 Map.of(statement.getRepository(), own.toString()));
 
-        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(new StoreBlobs(stores)))) {
+        var storeBlobs = new StoreBlobs(stores, MetricNames.IMPORT);
+        try (var harness = new OneInputStreamOperatorTestHarness<>(new StreamMap<>(storeBlobs))) {
             harness.open();
             harness.processElement(new StreamRecord<>(imported(statement)));
             harness.processElement(new StreamRecord<>(imported(elsewhere)));
