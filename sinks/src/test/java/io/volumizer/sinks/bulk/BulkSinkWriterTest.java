@@ -26,7 +26,10 @@ import io.volumizer.stores.StoreUnavailableException;
 
 class BulkSinkWriterTest {
 
-    /** Batches the writer received; ids starting with "bad" fail, with "old" are stale. */
+    /**
+     * Batches the writer was asked to write, whatever came of it; ids starting with "bad" fail, with "old" are stale, with "poison" cannot be
+     * encoded, with "down" find the store unavailable.
+     */
     static final List<List<String>> BATCHES = new CopyOnWriteArrayList<>();
 
     static final class RecordingWriter implements BulkWriter<ImportedEvent> {
@@ -36,11 +39,14 @@ class BulkSinkWriterTest {
 
         @Override
         public BulkResult<ImportedEvent> write(List<ImportedEvent> batch) {
-            List<String> ids = new ArrayList<>();
+            List<String> ids = batch.stream().map(event -> event.getDocument().getId()).toList();
+            BATCHES.add(ids);
             BulkResult<ImportedEvent> result = new BulkResult<>();
             for (ImportedEvent event : batch) {
                 String id = event.getDocument().getId();
-                ids.add(id);
+                if (id.startsWith("down")) {
+                    throw new StoreUnavailableException("MongoDB down", null);
+                }
                 if (id.startsWith("poison")) {
                     throw new IllegalArgumentException("cannot encode " + id);
                 }
@@ -52,7 +58,6 @@ class BulkSinkWriterTest {
                     result.written(event);
                 }
             }
-            BATCHES.add(ids);
             return result;
         }
 
@@ -103,6 +108,24 @@ class BulkSinkWriterTest {
         }
         assertThat(failures).as("the task fails, to restart, until the record failed the same way often enough")
                 .containsExactly("cannot encode poison-" + run, "cannot encode poison-" + run);
+    }
+
+    @Test
+    void aServiceFaultFailsTheTaskAtOnceAsOftenAsItLastsAndNeverDeadLettersTheRecord() throws Exception {
+        JobID job = new JobID();
+        for (int attempt = 1; attempt <= RecordAttempts.MAX_ATTEMPTS + 1; attempt++) {
+            // A restart, as in the test above: a failed task is not finished, the harness is left as it failed.
+            var restarted = harness(new MockEnvironmentBuilder().setJobID(job).build());
+            restarted.processElement(new StreamRecord<>(imported("down-" + run)));
+            restarted.processElement(new StreamRecord<>(imported("a1")));
+
+            assertThat(catchThrowable(() -> restarted.processElement(new StreamRecord<>(imported("a2")))))
+                    .as("restart " + attempt).isInstanceOf(StoreUnavailableException.class);
+            assertThat(restarted.getSideOutput(DeadLetters.TAG)).isNullOrEmpty();
+            assertThat(restarted.extractOutputValues()).as("nothing passed on from a batch not written").isEmpty();
+        }
+        assertThat(BATCHES).as("never halved: a service fault is no record's doing").hasSize(RecordAttempts.MAX_ATTEMPTS + 1)
+                .allSatisfy(batch -> assertThat(batch).containsExactly("down-" + run, "a1", "a2"));
     }
 
     @Test
