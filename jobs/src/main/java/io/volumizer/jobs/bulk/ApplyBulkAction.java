@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
-import io.volumizer.jobs.internal.StageMetrics;
-import io.volumizer.jobs.internal.stores.MongoConnection;
+import io.volumizer.sinks.metrics.StageMetrics;
+import io.volumizer.sinks.mongodb.MongoConnection;
 import io.volumizer.stores.mongodb.MongoReads;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.Renditions;

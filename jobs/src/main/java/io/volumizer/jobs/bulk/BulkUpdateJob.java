@@ -15,8 +15,8 @@ import org.bson.Document;
 
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.JobMains;
-import io.volumizer.jobs.internal.stores.MongoConnection;
-import io.volumizer.jobs.internal.stores.SearchConnection;
+import io.volumizer.sinks.mongodb.MongoConnection;
+import io.volumizer.sinks.search.SearchConnection;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.BulkUpdateOptions;
 import io.volumizer.options.steps.Step;

@@ -8,7 +8,7 @@ import org.bson.Document;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
-import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.sinks.mongodb.MongoDriverRelease;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.CommandStepOptions;
 import io.volumizer.stores.commands.CommandStore;

@@ -20,8 +20,8 @@ import org.bson.conversions.Bson;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Updates;
 
-import io.volumizer.jobs.internal.stores.MongoConnection;
-import io.volumizer.jobs.internal.stores.SearchConnection;
+import io.volumizer.sinks.mongodb.MongoConnection;
+import io.volumizer.sinks.search.SearchConnection;
 import io.volumizer.stores.commands.CommandStore;
 import io.volumizer.stores.commands.EmittedUntil;
 

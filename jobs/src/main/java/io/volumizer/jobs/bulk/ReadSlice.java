@@ -19,9 +19,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.model.Updates;
 
 import io.volumizer.domain.selection.Selection;
-import io.volumizer.jobs.internal.StageMetrics;
-import io.volumizer.jobs.internal.stores.MongoConnection;
-import io.volumizer.jobs.internal.stores.SearchConnection;
+import io.volumizer.sinks.metrics.StageMetrics;
+import io.volumizer.sinks.mongodb.MongoConnection;
+import io.volumizer.sinks.search.SearchConnection;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.commands.CommandStore;

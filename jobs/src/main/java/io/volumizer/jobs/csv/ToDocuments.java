@@ -14,9 +14,9 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 import io.volumizer.jobs.csv.source.CsvRow;
-import io.volumizer.jobs.internal.StageMetrics;
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
-import io.volumizer.jobs.internal.stores.MongoConnection;
+import io.volumizer.sinks.metrics.StageMetrics;
+import io.volumizer.sinks.deadletter.DeadLetters;
+import io.volumizer.sinks.mongodb.MongoConnection;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ReasonClass;

@@ -9,7 +9,7 @@ import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.domain.topology.Topology;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.sinks.metrics.StageMetrics;
 import io.volumizer.options.conventions.MetricNames;
 
 /**

@@ -3,7 +3,6 @@ package io.volumizer.jobs.imports;
 import java.util.List;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -13,23 +12,19 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.StageOutput;
-import io.volumizer.jobs.internal.bulk.BulkWriteOperator;
-import io.volumizer.jobs.internal.bulk.BulkWriter;
-import io.volumizer.jobs.internal.bulk.ImportedEventSizes;
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.RawRecord;
-import io.volumizer.jobs.internal.stores.MongoBulkWriter;
-import io.volumizer.jobs.internal.stores.MongoParentLookup;
-import io.volumizer.jobs.internal.stores.ParentLookup;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.domain.topology.Topology;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.stores.Backoff;
 import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.options.conventions.MetricNames;
+import io.volumizer.sinks.blob.BlobSink;
+import io.volumizer.sinks.bulk.BulkSink;
+import io.volumizer.sinks.deadletter.DeadLetters;
+import io.volumizer.sinks.mongodb.MongoSinkBuilder;
 
 /**
  * The import stage as a fragment of a job graph, with its operators' uids: the documents source (its progress
@@ -39,18 +34,16 @@ import io.volumizer.options.conventions.MetricNames;
  */
 public final class ImportStage {
 
-    private static final TypeInformation<ImportedEvent> IMPORTED = TypeInformation.of(ImportedEvent.class);
-
     private final AvroCodec<DocumentEvent> codec;
     private final ParentLookup lookup;
-    private final BulkWriter<ImportedEvent> repository;
+    private final BulkSink<ImportedEvent> repository;
     private final ImportSettings settings;
     private final RepositoryBlobStores blobStores;
     /** The documents topic's partitions when the job was built, or 0 if unknown. */
     private int partitions;
 
     /** @param blobStores where each repository's generated blobs are stored, if anywhere */
-    public ImportStage(AvroCodec<DocumentEvent> codec, ParentLookup lookup, BulkWriter<ImportedEvent> repository,
+    public ImportStage(AvroCodec<DocumentEvent> codec, ParentLookup lookup, BulkSink<ImportedEvent> repository,
             ImportSettings settings, RepositoryBlobStores blobStores) {
         this.codec = codec;
         this.lookup = lookup;
@@ -64,8 +57,10 @@ public final class ImportStage {
         AvroCodec<DocumentEvent> codec = Connectors.codec(pipeline, pipeline.documentsTopic(), DocumentEvent.class);
         List<String> repositories = pipeline.topology.topology().map(Topology::repositories).orElse(List.of());
         return new ImportStage(codec, new MongoParentLookup(pipeline.repositoryDatabases(), repositories),
-                new MongoBulkWriter(pipeline.repositoryDatabases(), Backoff.DEFAULT, codec), settings,
-                pipeline.repositoryBlobStores());
+                new MongoSinkBuilder().setDatabases(pipeline.repositoryDatabases()).setDeadLetterCodec(codec)
+                        .setStage(MetricNames.IMPORT).setBulkFlushMaxActions(settings.batchSize)
+                        .setBulkFlushInterval(settings.flushInterval).build(),
+                settings, pipeline.repositoryBlobStores());
     }
 
     /**
@@ -96,13 +91,12 @@ public final class ImportStage {
                 .process(new ResolveAncestors(codec::decode, lookup, settings))
                 .uid("import.parent-cache").name("Decode and resolve ancestors");
         DataStream<ImportedEvent> withBlobs = !blobStores.anyConfigured() ? resolved
-                : resolved.map(new StoreBlobs(blobStores)).uid("import.blob-store").name("Store blobs");
+                : new BlobSink(blobStores, MetricNames.IMPORT).writeFrom(resolved, "Store blobs")
+                        .uid("import.blob-store");
         DataStream<ImportedEvent> toWrite = settings.injectFailureAt > 0
                 ? withBlobs.map(InjectedFailure.at(settings.injectFailureAt)).uid("import.injected-failure")
                         .name("Injected failure") : withBlobs;
-        SingleOutputStreamOperator<ImportedEvent> written = toWrite
-                .transform("Write to MongoDB", IMPORTED, new BulkWriteOperator<>(MetricNames.IMPORT, repository,
-                        settings.batchSize, Long.MAX_VALUE, settings.flushInterval, ImportedEventSizes::estimate))
+        SingleOutputStreamOperator<ImportedEvent> written = repository.writeFrom(toWrite, "Write to MongoDB")
                 .uid("import.mongodb-writer");
         return new StageOutput<>(written, resolved.getSideOutput(DeadLetters.TAG).union(written.getSideOutput(DeadLetters.TAG)));
     }

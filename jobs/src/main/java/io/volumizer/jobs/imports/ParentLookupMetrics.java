@@ -3,7 +3,7 @@ package io.volumizer.jobs.imports;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
-import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.sinks.metrics.StageMetrics;
 import io.volumizer.options.conventions.MetricNames;
 
 /**

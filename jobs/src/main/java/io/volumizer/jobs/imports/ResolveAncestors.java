@@ -16,10 +16,9 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 import io.volumizer.generators.BlobKey;
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.sinks.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.jobs.internal.kafka.RecordDecoder;
-import io.volumizer.jobs.internal.stores.ParentLookup;
 import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.schemas.acl.AclInheritance;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -387,7 +386,7 @@ public final class ResolveAncestors extends KeyedProcessFunction<String, RawReco
     }
 
     private void deadLetter(RawRecord record, ReasonClass reasonClass, String reason, Context context) {
-        context.output(DeadLetters.TAG, deadLetters.of(reasonClass, reason, record));
+        context.output(DeadLetters.TAG, record.deadLetter(deadLetters.letter(reasonClass, reason)));
     }
 
     /**

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.generators.render.Renditions;
-import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.sinks.metrics.StageMetrics;
 import io.volumizer.schemas.event.BlobRef;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.schemas.event.Operation;

@@ -8,7 +8,7 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
 import io.volumizer.options.conventions.MetricNames;
-import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.sinks.metrics.StageMetrics;
 import io.volumizer.schemas.event.ImportedEvent;
 
 /**

@@ -11,7 +11,7 @@ import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.throttle.ThrottledSource;
 import io.volumizer.jobs.internal.JobMains;
 import io.volumizer.jobs.internal.StageOutput;
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.sinks.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.DecodeFunction;
 import io.volumizer.jobs.internal.kafka.RawRecord;
 import io.volumizer.options.steps.IndexOptions;

@@ -3,29 +3,24 @@ package io.volumizer.jobs.index;
 import java.io.IOException;
 import java.util.Map;
 
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 import io.volumizer.jobs.internal.Connectors;
 import io.volumizer.jobs.internal.StageOutput;
-import io.volumizer.jobs.internal.bulk.BulkWriteOperator;
-import io.volumizer.jobs.internal.bulk.BulkWriter;
-import io.volumizer.jobs.internal.bulk.ImportedEventSizes;
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
-import io.volumizer.jobs.internal.stores.FileTextBulkWriter;
-import io.volumizer.jobs.internal.stores.MongoConnection;
-import io.volumizer.jobs.internal.stores.SearchBulkWriter;
-import io.volumizer.jobs.internal.stores.SearchConnection;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.stores.Backoff;
 import io.volumizer.stores.blob.RepositoryBlobStores;
 import io.volumizer.stores.search.IndexLayout;
 import io.volumizer.options.conventions.MetricNames;
+import io.volumizer.sinks.bulk.BulkSink;
+import io.volumizer.sinks.deadletter.DeadLetters;
+import io.volumizer.sinks.mongodb.MongoConnection;
+import io.volumizer.sinks.search.SearchConnection;
+import io.volumizer.sinks.search.SearchSinkBuilder;
 
 /**
  * The index stage as a fragment of a job graph, with its operators' uids: bulk writes of each document's metadata
@@ -41,10 +36,8 @@ import io.volumizer.options.conventions.MetricNames;
  * of one restores into the same operators in the other.
  */
 public final class IndexStage {
-    private static final TypeInformation<ImportedEvent> IMPORTED = TypeInformation.of(ImportedEvent.class);
-
-    private final BulkWriter<ImportedEvent> index;
-    private final BulkWriter<ImportedEvent> fileText;
+    private final BulkSink<ImportedEvent> index;
+    private final BulkSink<ImportedEvent> fileText;
     private final Map<String, IndexLayout> layouts;
     private final RepositoryBlobStores blobStores;
     private final IndexSettings settings;
@@ -55,7 +48,7 @@ public final class IndexStage {
      * @param layouts    each repository's index layout: its profile says whether its files' text is read
      * @param blobStores where uploaded files' bytes are, for their text
      */
-    public IndexStage(BulkWriter<ImportedEvent> index, BulkWriter<ImportedEvent> fileText, Map<String, IndexLayout> layouts,
+    public IndexStage(BulkSink<ImportedEvent> index, BulkSink<ImportedEvent> fileText, Map<String, IndexLayout> layouts,
             RepositoryBlobStores blobStores, IndexSettings settings) {
         this.index = index;
         this.fileText = fileText;
@@ -68,18 +61,21 @@ public final class IndexStage {
     public static IndexStage onSearchEngine(PipelineOptions pipeline, IndexSettings settings) throws IOException {
         SearchConnection search = SearchConnection.of(pipeline);
         search.installTemplate(); // before any index is created: from the job client, once
-        return writing(new SearchBulkWriter(search, Backoff.DEFAULT, codec(pipeline)), pipeline, settings);
+        return writing(new SearchSinkBuilder().setConnection(search), pipeline, settings);
     }
 
     /** The stage writing into one new generation of the index, for a reindex. */
     public static IndexStage intoGeneration(String generation, PipelineOptions pipeline, IndexSettings settings) {
-        return writing(SearchBulkWriter.intoGeneration(SearchConnection.of(pipeline), Backoff.DEFAULT, codec(pipeline),
-                generation), pipeline, settings);
+        return writing(new SearchSinkBuilder().setConnection(SearchConnection.of(pipeline)).setGeneration(generation),
+                pipeline, settings);
     }
 
-    private static IndexStage writing(SearchBulkWriter index, PipelineOptions pipeline, IndexSettings settings) {
-        return new IndexStage(index, new FileTextBulkWriter(MongoConnection.of(pipeline), index), pipeline.indexLayouts(),
-                pipeline.repositoryBlobStores(), settings);
+    private static IndexStage writing(SearchSinkBuilder search, PipelineOptions pipeline, IndexSettings settings) {
+        search.setDeadLetterCodec(codec(pipeline)).setBulkFlushMaxActions(settings.batchSize)
+                .setBulkFlushMaxBytes(settings.batchBytes).setBulkFlushInterval(settings.flushInterval);
+        return new IndexStage(search.setStage(MetricNames.INDEX).build(),
+                search.setStage(MetricNames.FILE_TEXT).buildFileTexts(MongoConnection.of(pipeline)),
+                pipeline.indexLayouts(), pipeline.repositoryBlobStores(), settings);
     }
 
     private static AvroCodec<ImportedEvent> codec(PipelineOptions pipeline) {
@@ -94,8 +90,7 @@ public final class IndexStage {
         if (settings.fileText == IndexSettings.FileText.only) {
             return fileText(imported);
         }
-        SingleOutputStreamOperator<ImportedEvent> indexed = imported
-                .transform("Index in Elasticsearch", IMPORTED, writer(MetricNames.INDEX, index))
+        SingleOutputStreamOperator<ImportedEvent> indexed = index.writeFrom(imported, "Index in Elasticsearch")
                 .uid("index.elasticsearch-writer");
         DataStream<DeadLetter> deadLetters = indexed.getSideOutput(DeadLetters.TAG);
         if (settings.fileText == IndexSettings.FileText.branch && ExtractFileText.needed(layouts)) {
@@ -113,16 +108,11 @@ public final class IndexStage {
                 .flatMap(new ExtractFileText(layouts, blobStores, settings.fileTextTimeout, settings.fileTextMaxChars,
                         settings.fileTextMaxMemory)).uid("index.file-text").name("Read files' text")
                 .setParallelism(parallelism).slotSharingGroup(group);
-        SingleOutputStreamOperator<ImportedEvent> textIndexed = texts
-                .transform("Index files' text in Elasticsearch", IMPORTED, writer(MetricNames.FILE_TEXT, fileText))
-                .uid("index.file-text-writer").setParallelism(parallelism).slotSharingGroup(group);
+        SingleOutputStreamOperator<ImportedEvent> textIndexed = fileText
+                .writeFrom(texts, "Index files' text in Elasticsearch").uid("index.file-text-writer")
+                .setParallelism(parallelism).slotSharingGroup(group);
         textIndexed.sinkTo(new FileTextDelay()).uid("index.file-text-indexed").name("Files' text indexed")
                 .setParallelism(parallelism).slotSharingGroup(group);
         return new StageOutput<>(textIndexed, textIndexed.getSideOutput(DeadLetters.TAG));
-    }
-
-    private BulkWriteOperator<ImportedEvent> writer(String stage, BulkWriter<ImportedEvent> writer) {
-        return new BulkWriteOperator<>(stage, writer, settings.batchSize, settings.batchBytes, settings.flushInterval,
-                ImportedEventSizes::estimate);
     }
 }

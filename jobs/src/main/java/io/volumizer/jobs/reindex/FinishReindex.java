@@ -26,10 +26,11 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
-import io.volumizer.jobs.internal.stores.MongoConnection;
-import io.volumizer.jobs.internal.stores.SearchBulkWriter;
-import io.volumizer.jobs.internal.stores.SearchConnection;
+import io.volumizer.sinks.deadletter.DeadLetters;
+import io.volumizer.sinks.bulk.BulkWriter;
+import io.volumizer.sinks.mongodb.MongoConnection;
+import io.volumizer.sinks.search.SearchConnection;
+import io.volumizer.sinks.search.SearchSinkBuilder;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -72,7 +73,7 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     private final MongoConnection mongoConnection;
     private final SearchConnection search;
     /** The catch-up's writer: into the generation, on {@link #search}; a failed document is dead-lettered as imported. */
-    private final SearchBulkWriter catchUpWriter;
+    private final BulkWriter<ImportedEvent> catchUpWriter;
 
     private transient ListState<Long> errorsState;
     private transient long errors;
@@ -86,7 +87,8 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         this.finish = finish;
         this.mongoConnection = new MongoConnection(settings.databases(), settings.backoff());
         this.search = search;
-        this.catchUpWriter = SearchBulkWriter.intoGeneration(search, settings.backoff(), importedCodec, finish.generation());
+        this.catchUpWriter = new SearchSinkBuilder().setConnection(search).setBackoff(settings.backoff())
+                .setDeadLetterCodec(importedCodec).setGeneration(finish.generation()).buildWriter();
     }
 
     @Override

@@ -25,9 +25,8 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.sinks.deadletter.DeadLetters;
 import io.volumizer.jobs.internal.kafka.RawRecord;
-import io.volumizer.jobs.internal.stores.ParentLookup;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.ImportSettings;
 import io.volumizer.jobs.testing.Documents;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.sinks.metrics.StageMetrics;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.options.steps.Step;

@@ -43,7 +43,7 @@ import com.mongodb.client.model.Sorts;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
+import io.volumizer.sinks.deadletter.DeadLetters;
 import io.volumizer.jobs.testing.PipelineRun;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.metrics.PrometheusScrape;

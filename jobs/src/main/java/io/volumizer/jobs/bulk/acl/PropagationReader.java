@@ -17,7 +17,7 @@ import org.bson.conversions.Bson;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.model.Updates;
 
-import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.sinks.mongodb.MongoDriverRelease;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.stores.AclJson;
 import io.volumizer.stores.commands.CommandStore;

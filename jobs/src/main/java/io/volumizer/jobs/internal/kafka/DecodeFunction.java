@@ -7,8 +7,8 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
-import io.volumizer.jobs.internal.deadletter.DeadLetters;
-import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.sinks.deadletter.DeadLetters;
+import io.volumizer.sinks.metrics.StageMetrics;
 import io.volumizer.options.conventions.MetricNames;
 
 /** Decodes records in an operator of their own; what cannot be decoded becomes a dead letter naming the reason. */
@@ -42,7 +42,7 @@ public final class DecodeFunction<T> extends ProcessFunction<RawRecord, T> imple
     @Override
     public void processElement(RawRecord record, Context context, Collector<T> out) {
         T value = decoder.decode(record,
-                (reasonClass, reason) -> context.output(DeadLetters.TAG, deadLetters.of(reasonClass, reason, record)));
+                (reasonClass, reason) -> context.output(DeadLetters.TAG, record.deadLetter(deadLetters.letter(reasonClass, reason))));
         if (value != null) {
             decoded.inc();
             out.collect(value);

@@ -1,5 +1,9 @@
 package io.volumizer.jobs.internal.kafka;
 
+import java.nio.ByteBuffer;
+
+import io.volumizer.schemas.event.DeadLetter;
+
 /**
  * A Kafka record as received, before decoding: decoding happens in an operator of its own, so that bytes that
  * cannot be decoded become dead letters with their topic, partition and offset instead of failing the source.
@@ -31,6 +35,13 @@ public class RawRecord {
     /** The record key as text; a record without one is keyed by its position, which spreads such records. */
     public String keyText() {
         return key != null ? new String(key, java.nio.charset.StandardCharsets.UTF_8) : position();
+    }
+
+    /** The record as a dead letter: {@code letter} (its stage and reason) with the bytes and where Kafka held them. */
+    public DeadLetter deadLetter(DeadLetter.Builder letter) {
+        return letter.setPayload(ByteBuffer.wrap(value == null ? new byte[0] : value))
+                .setKey(key == null ? null : ByteBuffer.wrap(key)).setTopic(topic).setPartition(partition)
+                .setOffset(offset).build();
     }
 
     /** Where the record sits in Kafka: unique, so keying by it spreads records at random. */

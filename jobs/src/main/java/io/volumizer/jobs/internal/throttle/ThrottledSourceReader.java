@@ -22,7 +22,7 @@ import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.sinks.metrics.StageMetrics;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.schemas.event.ThrottleSetting;
 

@@ -20,7 +20,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 
-import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.sinks.mongodb.MongoDriverRelease;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.commands.CommandRanges;

@@ -4,7 +4,7 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 
-import io.volumizer.jobs.internal.StageMetrics;
+import io.volumizer.sinks.metrics.StageMetrics;
 import io.volumizer.options.conventions.MetricNames;
 
 /**

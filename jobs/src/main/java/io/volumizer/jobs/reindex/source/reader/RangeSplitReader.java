@@ -22,7 +22,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
 import com.mongodb.client.model.Sorts;
 
-import io.volumizer.jobs.internal.stores.MongoDriverRelease;
+import io.volumizer.sinks.mongodb.MongoDriverRelease;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.DocumentFields;
