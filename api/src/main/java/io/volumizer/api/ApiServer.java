@@ -36,6 +36,7 @@ import io.volumizer.api.commands.http.CommandsHandler;
 import io.volumizer.api.commands.http.ThrottleHandler;
 import io.volumizer.api.documents.Children;
 import io.volumizer.api.documents.DocumentReads;
+import io.volumizer.api.documents.DocumentWriteService;
 import io.volumizer.api.documents.DocumentWrites;
 import io.volumizer.api.documents.Documents;
 import io.volumizer.api.documents.ElasticsearchChildren;
@@ -140,8 +141,8 @@ public final class ApiServer {
         DocumentReads reads = new DocumentReads(documents, children, backends.blobs, allRepositories, options.maxPageSize,
                 cursors);
         RequestJson json = new RequestJson(options.maxJsonBytes);
-        DocumentWrites writes = new DocumentWrites(documents, policy, children, backends, topology,
-                options.waitTimeout, options.maxUploadBytes, json, backends.maxEventBytes, options.maxRecursiveDelete);
+        DocumentWrites writes = new DocumentWrites(new DocumentWriteService(documents, policy, children, backends, topology,
+                options.waitTimeout, backends.maxEventBytes, options.maxRecursiveDelete), json, options.maxUploadBytes);
         SearchHandler search = new SearchHandler(backends.search, allRepositories, options.indexLayouts(),
                 options.maxPageSize, cursors, options.requestTimeout.multipliedBy(3).dividedBy(4));
         FlinkSessionClient session = new FlinkSessionClient(options.flink.rest);
