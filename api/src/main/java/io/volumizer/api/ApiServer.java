@@ -32,10 +32,11 @@ import io.javalin.http.HttpResponseException;
 import io.javalin.json.JavalinJackson;
 import io.volumizer.api.auth.Authentication;
 import io.volumizer.api.auth.TokenValidator;
-import io.volumizer.api.commands.CommandsHandler;
-import io.volumizer.api.commands.ThrottleHandler;
+import io.volumizer.api.commands.http.CommandsHandler;
+import io.volumizer.api.commands.http.ThrottleHandler;
 import io.volumizer.api.documents.Children;
 import io.volumizer.api.documents.DocumentReads;
+import io.volumizer.api.documents.DocumentWriteService;
 import io.volumizer.api.documents.StoredBlobs;
 import io.volumizer.api.documents.DocumentWrites;
 import io.volumizer.api.documents.Documents;
@@ -56,6 +57,7 @@ import io.volumizer.api.reads.ReadAccess;
 import io.volumizer.api.reads.ReadPolicy;
 import io.volumizer.api.search.SearchHandler;
 import io.volumizer.api.commands.CommandJobs;
+import io.volumizer.api.commands.CommandReconciler;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.api.commands.FlinkSessionJobs;
 import io.volumizer.api.commands.RestCommandJobs;
@@ -87,19 +89,43 @@ public final class ApiServer {
 
     /**
      * The API's two servers: its routes, each but /health/live for an authenticated caller, and the management port's
-     * metrics and probes, for a scraper and kubelet, which have no token.
+     * metrics and probes, for a scraper and kubelet, which have no token; and, when it runs commands, the schedule that
+     * keeps their records up to date (a status read only reads them).
      */
-    public record Servers(Javalin api, Javalin management) {
+    public static final class Servers {
+
+        private final Javalin api;
+        private final Javalin management;
+        private final Optional<CommandReconciler> reconciler;
+        private CommandReconciler.Schedule reconciling;
+
+        private Servers(Javalin api, Javalin management, Optional<CommandReconciler> reconciler) {
+            this.api = api;
+            this.management = management;
+            this.reconciler = reconciler;
+        }
+
+        public Javalin api() {
+            return api;
+        }
+
+        public Javalin management() {
+            return management;
+        }
 
         public Servers start(ApiOptions options) {
             api.start(options.bind, options.port);
             management.start(options.metricsBind, options.metricsPort);
+            reconciling = reconciler.map(CommandReconciler::reconcilingActive).orElse(null);
             return this;
         }
 
         public void stop() {
             api.stop();
             management.stop();
+            if (reconciling != null) {
+                reconciling.close();
+            }
         }
     }
 
@@ -116,14 +142,15 @@ public final class ApiServer {
         DocumentReads reads = new DocumentReads(documents, children, new StoredBlobs(backends.blobs), allRepositories, options.maxPageSize,
                 cursors);
         RequestJson json = new RequestJson(options.maxJsonBytes);
-        DocumentWrites writes = new DocumentWrites(documents, policy, children, backends, topology,
-                options.waitTimeout, options.maxUploadBytes, json, backends.maxEventBytes, options.maxRecursiveDelete);
+        DocumentWrites writes = new DocumentWrites(new DocumentWriteService(documents, policy, children, backends, topology,
+                options.waitTimeout, backends.maxEventBytes, options.maxRecursiveDelete), json, options.maxUploadBytes);
         SearchHandler search = new SearchHandler(backends.search, allRepositories, options.indexLayouts(),
                 options.maxPageSize, cursors, options.requestTimeout.multipliedBy(3).dividedBy(4));
         FlinkSessionClient session = new FlinkSessionClient(options.flink.rest);
-        CommandsHandler commands = new CommandsHandler(json, options.jobsJar == null ? null : new Commands(session,
+        Optional<Commands> commandsService = options.jobsJar == null ? Optional.empty() : Optional.of(new Commands(session,
                 commandJobs(options, session), backends.mongo, backends.searchEngine, options.indices(),
                 options.jobArguments(), options.kafka.clientProperties()));
+        CommandsHandler commands = new CommandsHandler(json, commandsService.orElse(null));
         ThrottleHandler throttles = new ThrottleHandler(json, new ThrottleSettings(options.kafka.clientProperties(),
                 options.registry.url, options.documents.topics().control(), options.topicSettings));
         Admission admission = new Admission(options.admissionLimits(), options.admissionWait,
@@ -225,7 +252,7 @@ public final class ApiServer {
             management.get(JOBS_JAR_PATH, ctx -> ctx.contentType("application/java-archive")
                     .result(Files.newInputStream(options.jobsJar)));
         }
-        return new Servers(app, management);
+        return new Servers(app, management, commandsService.map(Commands::reconciler));
     }
 
     /**

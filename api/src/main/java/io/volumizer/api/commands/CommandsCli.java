@@ -102,10 +102,18 @@ public final class CommandsCli {
     /**
      * Prints the status until the command ends or waits for an import (or at once, without {@code wait}), with a
      * progress bar, then the status as JSON; returns 0 if it completed (or was not waited for), 3 if it waits for an
-     * import to apply its changes (and says how to resume one), 1 otherwise.
+     * import to apply its changes (and says how to resume one), 1 otherwise. The command is reconciled first, then
+     * on a schedule while it is followed: whether or not an API runs, what its job did shows.
      */
     public static int follow(Commands commands, String commandId, boolean wait, PrintStream out) throws Exception {
-        return follow(() -> commands.status(commandId), wait, out, Backoff.DEFAULT);
+        CommandReconciler reconciler = commands.reconciler();
+        MongoReads.retried(Backoff.DEFAULT, "the command's record", () -> {
+            reconciler.reconcile(commandId);
+            return commandId;
+        });
+        try (CommandReconciler.Schedule reconciling = reconciler.reconciling(commandId)) {
+            return follow(() -> commands.status(commandId), wait, out, Backoff.DEFAULT);
+        }
     }
 
     /** A command's status as the API answers it. */

@@ -25,15 +25,18 @@ final class CommandAwait {
                 "the end");
     }
 
+    /** Until the command's status shows {@code what}, reconciled on a schedule meanwhile as a user's API or CLI does. */
     JsonNode status(String commandId, Predicate<JsonNode> reached, String what) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode status = commands.status(commandId);
-        while (!reached.test(status)) {
-            assertThat(System.nanoTime()).as("command " + commandId + " waiting for " + what + ": " + status)
-                    .isLessThan(deadline);
-            Thread.sleep(250);
-            status = commands.status(commandId);
+        try (CommandReconciler.Schedule reconciling = commands.reconciler().reconciling(commandId)) {
+            JsonNode status = commands.status(commandId);
+            while (!reached.test(status)) {
+                assertThat(System.nanoTime()).as("command " + commandId + " waiting for " + what + ": " + status)
+                        .isLessThan(deadline);
+                Thread.sleep(250);
+                status = commands.status(commandId);
+            }
+            return status;
         }
-        return status;
     }
 }

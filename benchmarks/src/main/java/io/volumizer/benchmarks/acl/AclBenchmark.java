@@ -25,6 +25,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
+import io.volumizer.api.commands.CommandReconciler;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.benchmarks.internal.CountWait;
 import io.volumizer.generators.BankGenerator;
@@ -211,10 +212,13 @@ public final class AclBenchmark extends PipelineRunCommand {
         System.out.printf(Locale.ROOT, "setAcl on %s: command %s%n", state, id);
         CommandStore records = new CommandStore(mongo.getDatabase(pipeline.mongodb.database));
         CompletableFuture<List<String>> injected = CompletableFuture.supplyAsync(() -> inject(documents, records, id, pauseImport));
-        JsonNode status = status(commands, id);
-        while (status.path("state").asText().matches("SCHEDULED|RUNNING")) {
-            Thread.sleep(500);
+        JsonNode status;
+        try (CommandReconciler.Schedule reconciling = commands.reconciler().reconciling(id)) {
             status = status(commands, id);
+            while (status.path("state").asText().matches("SCHEDULED|RUNNING")) {
+                Thread.sleep(500);
+                status = status(commands, id);
+            }
         }
         if (!status.path("state").asText().equals("COMPLETED")) {
             throw new IllegalStateException("setAcl " + id + " ended " + status);

@@ -33,6 +33,7 @@ import io.volumizer.benchmarks.pipeline.StoreIsolation;
 import io.volumizer.benchmarks.pipeline.StoreIsolationOptions;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.api.commands.CommandReconciler;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.services.LocalServices;
@@ -216,10 +217,13 @@ public final class CommandsBenchmark extends PipelineRunCommand {
         long started = System.nanoTime();
         String id = commands.bulk(settings.repository(), "setProperties", Map.of("type", "Statement"), false,
                 JSON.createObjectNode().put("reviewed", value));
-        JsonNode status = commands.status(id);
-        while (status.path("state").asText().matches("SCHEDULED|RUNNING|APPLYING")) {
-            Thread.sleep(100);
+        JsonNode status;
+        try (CommandReconciler.Schedule reconciling = commands.reconciler().reconciling(id)) {
             status = commands.status(id);
+            while (status.path("state").asText().matches("SCHEDULED|RUNNING|APPLYING")) {
+                Thread.sleep(100);
+                status = commands.status(id);
+            }
         }
         if (!status.path("state").asText().equals("COMPLETED") || status.path("processed").asLong() != statements) {
             throw new IllegalStateException("bulk update " + id + " ended " + status);

@@ -7,6 +7,7 @@ import java.util.function.LongConsumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.volumizer.api.commands.CommandReconciler;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.benchmarks.pipeline.Progress;
 
@@ -31,15 +32,17 @@ public record ReindexMeasure(Progress progress, double finishSeconds) {
         String id = commands.reindex(repository, List.of("--delete-old", "--range-size", Integer.toString(rangeSize)));
         Progress progress = new Progress(documents);
         JsonNode status;
-        do {
-            Thread.sleep(100);
-            status = commands.status(id);
-            long processed = status.path("processed").asLong();
-            if (processed > 0 && !progress.complete()) {
-                progress.reached(Math.min(processed, documents));
-                onProgress.accept(processed);
-            }
-        } while (status.path("state").asText().matches("SCHEDULED|RUNNING"));
+        try (CommandReconciler.Schedule reconciling = commands.reconciler().reconciling(id)) {
+            do {
+                Thread.sleep(100);
+                status = commands.status(id);
+                long processed = status.path("processed").asLong();
+                if (processed > 0 && !progress.complete()) {
+                    progress.reached(Math.min(processed, documents));
+                    onProgress.accept(processed);
+                }
+            } while (status.path("state").asText().matches("SCHEDULED|RUNNING"));
+        }
         if (!status.path("state").asText().equals("COMPLETED")) {
             throw new IllegalStateException("reindex " + id + " ended " + status);
         }

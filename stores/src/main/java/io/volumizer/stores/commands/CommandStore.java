@@ -1,6 +1,7 @@
 package io.volumizer.stores.commands;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
@@ -137,6 +138,12 @@ public final class CommandStore {
         return commands.find(Filters.and(Filters.eq(REPOSITORY, repository), Filters.eq(ACTION, action),
                 Filters.in(STATE, State.SCHEDULED.name(), State.RUNNING.name()))).sort(Sorts.descending(SUBMITTED))
                 .into(new ArrayList<>());
+    }
+
+    /** Every command that has not ended ({@link State#isActive()}), of every repository. */
+    public List<Document> unfinished() {
+        return commands.find(Filters.in(STATE, Arrays.stream(State.values()).filter(State::isActive).map(State::name)
+                .toList())).into(new ArrayList<>());
     }
 
     /** Sets fields of a record (dotted paths for nested ones). */

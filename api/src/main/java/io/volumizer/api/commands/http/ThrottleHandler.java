@@ -1,4 +1,4 @@
-package io.volumizer.api.commands;
+package io.volumizer.api.commands.http;
 
 import java.util.Set;
 import java.util.concurrent.ExecutionException;

@@ -1,4 +1,4 @@
-package io.volumizer.api.commands;
+package io.volumizer.api.commands.http;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.javalin.http.Context;
+import io.volumizer.api.commands.CommandRefusedException;
+import io.volumizer.api.commands.Commands;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.RequestJson;
 import io.volumizer.api.internal.BackendUnavailableException;
@@ -155,6 +157,7 @@ public final class CommandsHandler {
         }
     }
 
+    /** The request's body: a JSON object of {@code fields} only (400 naming another). */
     static JsonNode body(RequestJson json, Context ctx, Set<String> fields) {
         JsonNode body = json.object(ctx);
         strict(body, fields, "");
