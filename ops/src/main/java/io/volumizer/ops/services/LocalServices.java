@@ -48,6 +48,11 @@ public final class LocalServices {
         throw new IllegalStateException("bin/volumizer not found above " + Path.of("").toAbsolutePath());
     }
 
+    /** The state folder the services keep their data, logs and PID files in. */
+    public Path state() {
+        return state;
+    }
+
     /** The PID of the running service, if it runs (its {@link PidFile} still names it). */
     public OptionalLong pid(String service) {
         return PidFile.read(PidFile.path(state, service)).filter(PidFile::isCurrent)
