@@ -1,7 +1,7 @@
 package io.volumizer.benchmarks.calibration;
 
-import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
-import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
+import static io.volumizer.benchmarks.harness.Stats.median;
+import static io.volumizer.benchmarks.harness.Stats.ratioWithRange;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,14 +27,14 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.commands.ReindexMeasure;
-import io.volumizer.benchmarks.internal.ImportedForm;
-import io.volumizer.benchmarks.internal.UnfinishedJobs;
-import io.volumizer.benchmarks.pipeline.Polling;
-import io.volumizer.benchmarks.pipeline.Progress;
-import io.volumizer.benchmarks.pipeline.QuietMachine;
-import io.volumizer.benchmarks.pipeline.StoreIsolation;
-import io.volumizer.benchmarks.pipeline.Through;
+import io.volumizer.benchmarks.harness.ReindexMeasure;
+import io.volumizer.benchmarks.harness.ImportedForm;
+import io.volumizer.benchmarks.harness.UnfinishedJobs;
+import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.benchmarks.harness.Progress;
+import io.volumizer.benchmarks.harness.QuietMachine;
+import io.volumizer.benchmarks.harness.StoreIsolation;
+import io.volumizer.benchmarks.harness.Through;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.GeneratorSettings;
@@ -123,7 +123,7 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
     Path compareOnly;
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
-    private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
+    private final Await polling = Await.stalledFor(STALLED_AFTER);
     private final QuietMachine quiet = QuietMachine.forMeasures();
     private final List<String> jobs = new ArrayList<>();
     /** With --linearity: per stage and parallelism, its cost in each round. */

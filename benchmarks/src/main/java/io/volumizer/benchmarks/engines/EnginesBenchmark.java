@@ -1,7 +1,7 @@
 package io.volumizer.benchmarks.engines;
 
-import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
-import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
+import static io.volumizer.benchmarks.harness.Stats.median;
+import static io.volumizer.benchmarks.harness.Stats.ratioWithRange;
 
 import java.nio.file.Files;
 import java.time.Duration;
@@ -19,17 +19,17 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.commands.ReindexMeasure;
-import io.volumizer.benchmarks.internal.CustomerQueries;
-import io.volumizer.benchmarks.internal.ImportedForm;
-import io.volumizer.benchmarks.internal.QuerySamples;
-import io.volumizer.benchmarks.internal.SearchLoadOptions;
-import io.volumizer.benchmarks.internal.UnfinishedJobs;
-import io.volumizer.benchmarks.pipeline.BaselineLoop;
-import io.volumizer.benchmarks.pipeline.Polling;
-import io.volumizer.benchmarks.pipeline.Progress;
-import io.volumizer.benchmarks.pipeline.QuietMachine;
-import io.volumizer.benchmarks.pipeline.Through;
+import io.volumizer.benchmarks.harness.ReindexMeasure;
+import io.volumizer.benchmarks.harness.CustomerQueries;
+import io.volumizer.benchmarks.harness.ImportedForm;
+import io.volumizer.benchmarks.harness.QuerySamples;
+import io.volumizer.benchmarks.harness.SearchLoadOptions;
+import io.volumizer.benchmarks.harness.UnfinishedJobs;
+import io.volumizer.benchmarks.harness.BaselineLoop;
+import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.benchmarks.harness.Progress;
+import io.volumizer.benchmarks.harness.QuietMachine;
+import io.volumizer.benchmarks.harness.Through;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -91,7 +91,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     @Mixin SearchLoadOptions searchLoad = new SearchLoadOptions();
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
-    private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
+    private final Await polling = Await.stalledFor(STALLED_AFTER);
     private final QuietMachine quiet = QuietMachine.forMeasures();
     /** Per engine, per measure, one value per round. */
     private final Map<String, Map<String, List<Double>>> samples = new LinkedHashMap<>();

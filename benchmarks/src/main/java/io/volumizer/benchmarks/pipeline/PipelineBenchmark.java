@@ -27,8 +27,19 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
 
-import io.volumizer.benchmarks.internal.ImportedForm;
-import io.volumizer.benchmarks.internal.UnfinishedJobs;
+import static io.volumizer.benchmarks.harness.Samples.SUSTAINED;
+
+import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.benchmarks.harness.BaselineLoop;
+import io.volumizer.benchmarks.harness.ImportedForm;
+import io.volumizer.benchmarks.harness.Progress;
+import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.benchmarks.harness.Rounds;
+import io.volumizer.benchmarks.harness.Samples;
+import io.volumizer.benchmarks.harness.StoreIsolation;
+import io.volumizer.benchmarks.harness.StoreIsolationOptions;
+import io.volumizer.benchmarks.harness.Through;
+import io.volumizer.benchmarks.harness.UnfinishedJobs;
 import io.volumizer.domain.topology.LiveTopology;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
@@ -135,8 +146,6 @@ public final class PipelineBenchmark extends PipelineRunCommand {
 
     private static final String SCALED_TEXT = "live, files' text catching up at parallelism ";
     private static final String TASK_MANAGERS = ", TaskManagers";
-    private static final String SUSTAINED = ", sustained";
-    private static final String DEAD_LETTERED = ", dead-lettered";
     private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
     /**
      * No count of a measure moved for this long: it is stuck, not slow. Longer than a healthy import's quietest
@@ -146,14 +155,14 @@ public final class PipelineBenchmark extends PipelineRunCommand {
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final Map<String, Object> figures = new LinkedHashMap<>();
-    private final Map<String, List<Double>> samples = new LinkedHashMap<>();
+    private final Samples samples = new Samples();
     private FlinkSessionClient flink;
     private GeneratorSettings settings;
     private String jarId;
     private final List<String> jobs = new ArrayList<>();
     private final Set<String> databases = new LinkedHashSet<>();
-    private final QuietMachine quiet = QuietMachine.forMeasures();
-    private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
+    private final Rounds quiet = new Rounds();
+    private final Await polling = Await.stalledFor(STALLED_AFTER);
 
     @Override
     protected int run(GeneratorSettings run) throws Exception {
@@ -179,8 +188,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         figures.put("documents with a file's text", withText);
         try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodb.uri);
              SearchEngine search = SearchEngines.open(pipeline.search)) {
-            for (int round = 1; round <= rounds; round++) {
-                System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
+            Rounds.run(rounds, round -> {
                 round(round, documents, stores, mongo, search);
                 live(round, documents.size(), withText, stores, mongo, search, 0, 0);
                 if (steadyImportRate > 0) {
@@ -193,18 +201,13 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                     textAfterImport(round, documents.size(), withText, stores, mongo, search);
                 }
                 textScaling(round, documents.size(), withText, stores, mongo, search);
-            }
+            });
             dropDatabases(mongo);
         } finally {
             UnfinishedJobs.cancel(flink, jobs, CANCEL_TIMEOUT);
         }
         write();
         return 0;
-    }
-
-    /** A measure of a round: it records its figures. */
-    private interface Measure {
-        void run() throws Exception;
     }
 
     /**
@@ -216,7 +219,6 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             SearchEngine search) throws Exception {
         long n = documents.size();
         String tag = round + "-" + runId;
-        boolean baselineFirst = round % 2 == 1;
         stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic(), pipeline.deadletterTopic());
         search.indices(indices("")).deleteAll();
         dropDatabases(mongo);
@@ -231,10 +233,10 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         awaitFinished(generate(0));
         sample(GENERATE_JOB, n / ((System.nanoTime() - started) / 1e9));
 
-        pair(baselineFirst, () -> record(rawMongo(RAW_MONGODB, mongo, documents, raw)), () -> {
+        quiet.pair(round, () -> record(rawMongo(RAW_MONGODB, mongo, documents, raw)), () -> {
             try (MeasuredJob parentKeyed = submit(stores, IMPORT_BY_PARENT, Step.IMPORT, "--group-id", "bench-parent-" + tag,
                     "--mongodb-database", parentKeyedDb)) {
-                record(poll(parentKeyed.through(new Progress(n), () -> count(mongo, parentKeyedDb))));
+                record(polling.untilThrough(parentKeyed.through(new Progress(n), () -> count(mongo, parentKeyedDb))));
                 double[] hitRatios = hitRatios(parentKeyed.id());
                 sample(HIT_RATIO, hitRatios[0]);
                 sample(HIT_RATIO_WITH_RETRIES, hitRatios[1]);
@@ -244,17 +246,17 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         });
 
         if (storeIsolation.enabled()) {
-            pair(baselineFirst, () -> isolated(() -> record(rawMongo(RAW_MONGODB_ISOLATED, mongo, documents, rawIsolated))),
+            quiet.pair(round, () -> isolated(() -> record(rawMongo(RAW_MONGODB_ISOLATED, mongo, documents, rawIsolated))),
                     () -> isolated(() -> importAside(IMPORT_ISOLATED, "bench-isolated-" + tag, isolatedDb, mongo, stores, n)));
         }
 
         quiet.settle();
         importAside(IMPORT_SPREAD, "bench-document-" + tag, documentKeyedDb, mongo, stores, n, "--partition-by", "document");
 
-        pair(baselineFirst, () -> record(rawBulk(search, stores, documents)), () -> {
+        quiet.pair(round, () -> record(rawBulk(search, stores, documents)), () -> {
             try (MeasuredJob index = submit(stores, INDEX_JOB, Step.INDEX, "--index-group-id", "bench-index-" + tag,
                     "--index-prefix", indices("job-").prefix())) {
-                record(poll(index.through(new Progress(n), () -> esCount(stores, indices("job-")))));
+                record(polling.untilThrough(index.through(new Progress(n), () -> esCount(stores, indices("job-")))));
                 flink.cancel(index.id(), CANCEL_TIMEOUT);
             }
         });
@@ -359,7 +361,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         importAndIndexMetadata(live, stores, mongo, true);
         quiet.settle();
         try (MeasuredJob text = live.indexJob(stores, AFTER_TEXT, IndexSettings.FileText.only)) {
-            record(poll(live.texts(text, withText, stores)));
+            record(polling.untilThrough(live.texts(text, withText, stores)));
             flink.cancel(text.id(), CANCEL_TIMEOUT);
         }
     }
@@ -377,7 +379,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             String what = SCALED_TEXT + parallelism;
             try (MeasuredJob text = live.indexJob(stores, what, IndexSettings.FileText.only, "--parallelism",
                     Integer.toString(parallelism))) {
-                record(poll(live.texts(text, withText, stores)));
+                record(polling.untilThrough(live.texts(text, withText, stores)));
                 // Once every text is through, every task has long been deployed to its TaskManager.
                 sample(what + TASK_MANAGERS, flink.taskManagers(text.id()).size());
                 flink.cancel(text.id(), CANCEL_TIMEOUT);
@@ -472,7 +474,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         String[] overrides = Stream.concat(Stream.of("--group-id", groupId, "--mongodb-database", database,
                 "--imported-topic", pipeline.importedTopic() + ".unused"), Stream.of(options)).toArray(String[]::new);
         try (MeasuredJob job = submit(stores, what, Step.IMPORT, overrides)) {
-            record(poll(job.through(new Progress(n), () -> count(mongo, database))));
+            record(polling.untilThrough(job.through(new Progress(n), () -> count(mongo, database))));
             flink.cancel(job.id(), CANCEL_TIMEOUT);
         }
     }
@@ -512,15 +514,8 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     /** A measure with the store on cores of its own ({@link StoreIsolation}). */
-    private void isolated(Measure measure) throws Exception {
+    private void isolated(Rounds.Measure measure) throws Exception {
         try (StoreIsolation isolation = storeIsolation.isolate(LocalServices.ofThisCheckout())) {
-            measure.run();
-        }
-    }
-
-    private void pair(boolean baselineFirst, Measure baseline, Measure job) throws Exception {
-        for (Measure measure : baselineFirst ? List.of(baseline, job) : List.of(job, baseline)) {
-            quiet.settle();
             measure.run();
         }
     }
@@ -612,11 +607,6 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         flink.awaitState(job, "FINISHED", Duration.ofMinutes(10));
     }
 
-    private Through poll(Through through) throws InterruptedException {
-        polling.untilThrough(List.of(through), () -> { });
-        return through;
-    }
-
     private long count(MongoClient mongo, String database) {
         return mongo.getDatabase(database).getCollection(repository()).estimatedDocumentCount();
     }
@@ -665,37 +655,11 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     private void record(Through through) {
-        Progress progress = through.progress();
-        double rate = progress.rate();
-        double sustained = progress.sustainedRate();
-        sample(through.what(), rate);
-        sample(through.what() + SUSTAINED, sustained);
-        String deadLettered = "";
-        if (through.countsDeadLetters()) {
-            sample(through.what() + DEAD_LETTERED, through.deadLettered());
-            deadLettered = String.format(Locale.ROOT, ", %,d dead-lettered", through.deadLettered());
-        }
-        System.out.printf(Locale.ROOT, "%-45s %,10.0f docs/s, sustained %,10.0f docs/s (%s)%s%n", through.what(), rate,
-                sustained, progress.describe(), deadLettered);
+        samples.record(through);
     }
 
     private void sample(String what, double value) {
-        samples.computeIfAbsent(what, k -> new ArrayList<>()).add(value);
-    }
-
-    /** Per round, {@code figure / baseline}. */
-    private List<Double> ratios(String figure, String baseline) {
-        List<Double> ratios = new ArrayList<>();
-        for (int i = 0; i < rounds; i++) {
-            ratios.add(samples.get(figure).get(i) / samples.get(baseline).get(i));
-        }
-        return ratios;
-    }
-
-    public static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int middle = sorted.size() / 2;
-        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+        samples.add(what, value);
     }
 
     private void write() throws Exception {
@@ -705,7 +669,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB max heap of the runner, every service on this machine");
         figures.put("samples per round", samples);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("pipeline.json").toFile(), figures);
-        double hitRatio = median(samples.get(HIT_RATIO));
+        double hitRatio = samples.median(HIT_RATIO);
         String table = String.join("\n",
                 "# Pipeline benchmarks", "",
                 "Measured " + figures.get("date") + " on " + figures.get("machine") + "; " + figures.get("documents")
@@ -732,99 +696,66 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                         + "the runner on the rest), as a store runs on hosts of its own.", "",
                 "| measure | docs/s sustained (whole run) | baseline, docs/s sustained (whole run) | ratio sustained (range) | ratio whole run (range) | target | met |",
                 "|---|---|---|---|---|---|---|",
-                row("import job, every service on the same cores", IMPORT_BY_PARENT, "raw bulk-upsert loop", RAW_MONGODB, 0.9),
-                storeIsolation.enabled() ? row("import job, MongoDB on cores of its own (cores " + StoreIsolation.storeCores(cores())
-                        + ", the rest on " + StoreIsolation.otherCores(cores()) + ")", IMPORT_ISOLATED, "raw bulk-upsert loop, same", RAW_MONGODB_ISOLATED, 0.9)
+                samples.row("import job, every service on the same cores", IMPORT_BY_PARENT, "raw bulk-upsert loop", RAW_MONGODB, 0.9),
+                storeIsolation.enabled() ? samples.row("import job, MongoDB on cores of its own (cores " + StoreIsolation.storeCores(Report.cores())
+                        + ", the rest on " + StoreIsolation.otherCores(Report.cores()) + ")", IMPORT_ISOLATED, "raw bulk-upsert loop, same", RAW_MONGODB_ISOLATED, 0.9)
                         : "| import job, MongoDB on cores of its own | not measured (no --store-service) | | | | ≥ 0.9× | |",
-                row("import keyed by parent", IMPORT_BY_PARENT, "spread by document", IMPORT_SPREAD, 1.8),
+                samples.row("import keyed by parent", IMPORT_BY_PARENT, "spread by document", IMPORT_SPREAD, 1.8),
                 String.format(Locale.ROOT, "| parent cache hit ratio | %.2f%% | %.2f%% on this data if every parent were read once from MongoDB | | | ≥ 99%% | %s |",
                         hitRatio * 100, (Double) figures.get(HIT_RATIO_BOUND) * 100, hitRatio >= 0.99 ? "yes" : "NO"),
                 String.format(Locale.ROOT, "| — with each lookup again of a parent not written yet counted as a miss "
                         + "(the definition until 2026-11-24) | %.2f%% | | | | | |",
-                        median(samples.get(HIT_RATIO_WITH_RETRIES)) * 100),
-                row("index job", INDEX_JOB, "raw _bulk loop", RAW_BULK, 0.9),
+                        samples.median(HIT_RATIO_WITH_RETRIES) * 100),
+                samples.row("index job", INDEX_JOB, "raw _bulk loop", RAW_BULK, 0.9),
                 String.format(Locale.ROOT, "| end to end, generate → import → index | %s | | | | ≥ 3,000 docs/s | %s |",
-                        rates(END_TO_END), median(samples.get(END_TO_END + SUSTAINED)) >= 3000 ? "yes" : "NO"),
-                String.format(Locale.ROOT, "| — its import stage | %s | | | | | |", rates(END_TO_END_IMPORT)),
-                String.format(Locale.ROOT, "| — its index stage | %s | | | | | |", rates(END_TO_END_INDEX)),
-                row("live profile end to end: its import stage", LIVE_IMPORT, "metadata profile's, same round",
+                        samples.rates(END_TO_END), samples.median(END_TO_END + SUSTAINED) >= 3000 ? "yes" : "NO"),
+                String.format(Locale.ROOT, "| — its import stage | %s | | | | | |", samples.rates(END_TO_END_IMPORT)),
+                String.format(Locale.ROOT, "| — its index stage | %s | | | | | |", samples.rates(END_TO_END_INDEX)),
+                samples.row("live profile end to end: its import stage", LIVE_IMPORT, "metadata profile's, same round",
                         END_TO_END_IMPORT, 0.9),
-                row("— its metadata index stage", LIVE_INDEX, "metadata profile's, same round", END_TO_END_INDEX, 0.9),
+                samples.row("— its metadata index stage", LIVE_INDEX, "metadata profile's, same round", END_TO_END_INDEX, 0.9),
                 String.format(Locale.ROOT, "| — its files' text (%,d of the documents: statements' PDF, letters' DOCX) "
-                        + "| %s | | | | | |", (Long) figures.get("documents with a file's text"), rates(LIVE_TEXT)),
+                        + "| %s | | | | | |", (Long) figures.get("documents with a file's text"), samples.rates(LIVE_TEXT)),
                 String.format(Locale.ROOT, "| — files' text read and indexed per core of this machine (%d cores, "
-                        + "every service on them) | %,.0f (%,.0f) | | | | | |", cores(),
-                        median(samples.get(LIVE_TEXT + SUSTAINED)) / cores(), median(samples.get(LIVE_TEXT)) / cores()),
+                        + "every service on them) | %,.0f (%,.0f) | | | | | |", Report.cores(),
+                        samples.median(LIVE_TEXT + SUSTAINED) / Report.cores(), samples.median(LIVE_TEXT) / Report.cores()),
                 String.format(Locale.ROOT, "| — from a document's import to its text searchable, p50 / p95 | %.1f s / %.1f s "
-                        + "| | | | | |", median(samples.get(TEXT_DELAY + "50")), median(samples.get(TEXT_DELAY + "95"))),
+                        + "| | | | | |", samples.median(TEXT_DELAY + "50"), samples.median(TEXT_DELAY + "95")),
                 steadyImportRate <= 0 ? "| — the same under a steady import | not measured (no --steady-import-rate) | | | | | |"
                         : String.format(Locale.ROOT, "| — the same, the documents generated at %,d a second | %.1f s / %.1f s "
-                        + "| | | | | |", steadyImportRate, median(samples.get(STEADY_TEXT_DELAY + "50")),
-                        median(samples.get(STEADY_TEXT_DELAY + "95"))),
+                        + "| | | | | |", steadyImportRate, samples.median(STEADY_TEXT_DELAY + "50"),
+                        samples.median(STEADY_TEXT_DELAY + "95")),
                 textLimit > 0 ? String.join("\n",
-                        row("live profile, its text job limited to " + String.format(Locale.ROOT, "%,d", textLimit)
+                        samples.row("live profile, its text job limited to " + String.format(Locale.ROOT, "%,d", textLimit)
                                 + " docs/s beside the import (bin/volumizer throttle file-text): its import stage",
                                 LIMITED_IMPORT, "metadata profile's, same round", END_TO_END_IMPORT, 0.9),
-                        row("— its metadata index stage", LIMITED_INDEX, "metadata profile's, same round",
+                        samples.row("— its metadata index stage", LIMITED_INDEX, "metadata profile's, same round",
                                 END_TO_END_INDEX, 0.9),
-                        String.format(Locale.ROOT, "| — its files' text | %s | | | | | |", rates(LIMITED_TEXT)),
+                        String.format(Locale.ROOT, "| — its files' text | %s | | | | | |", samples.rates(LIMITED_TEXT)),
                         String.format(Locale.ROOT, "| — from a document's import to its text searchable, p50 / p95 "
-                                + "| %.1f s / %.1f s | | | | | |", median(samples.get(LIMITED_TEXT_DELAY + "50")),
-                                median(samples.get(LIMITED_TEXT_DELAY + "95"))))
+                                + "| %.1f s / %.1f s | | | | | |", samples.median(LIMITED_TEXT_DELAY + "50"),
+                                samples.median(LIMITED_TEXT_DELAY + "95")))
                         : "| live profile, its text job limited | not measured (no --text-limit) | | | | | |",
                 textAfterImport ? String.join("\n",
-                        row("live profile, its text after the import (as a text job on hosts of its own would leave the "
+                        samples.row("live profile, its text after the import (as a text job on hosts of its own would leave the "
                                 + "import's cores): its import stage", AFTER_IMPORT, "metadata profile's, same round",
                                 END_TO_END_IMPORT, 0.9),
-                        row("— its metadata index stage", AFTER_INDEX, "metadata profile's, same round",
+                        samples.row("— its metadata index stage", AFTER_INDEX, "metadata profile's, same round",
                                 END_TO_END_INDEX, 0.9),
                         String.format(Locale.ROOT, "| — then its files' text catching up, the machine to itself | %s "
-                                + "(%,.0f a core sustained) | | | | | |", rates(AFTER_TEXT),
-                                median(samples.get(AFTER_TEXT + SUSTAINED)) / cores()))
+                                + "(%,.0f a core sustained) | | | | | |", samples.rates(AFTER_TEXT),
+                                samples.median(AFTER_TEXT + SUSTAINED) / Report.cores()))
                         : "| live profile, its text after the import | not measured (no --text-after-import) | | | | | |",
                 textScaling.isEmpty() ? "| live profile, its text at other parallelisms | not measured (no --text-scaling) | | | | | |"
-                        : textScaling.stream().map(parallelism -> row("live profile, its files' text catching up at "
-                                + "parallelism " + parallelism + " (on " + Math.round(median(samples.get(SCALED_TEXT
-                                + parallelism + TASK_MANAGERS))) + " TaskManagers)", SCALED_TEXT + parallelism,
+                        : textScaling.stream().map(parallelism -> samples.row("live profile, its files' text catching up at "
+                                + "parallelism " + parallelism + " (on " + Math.round(samples.median(SCALED_TEXT
+                                + parallelism + TASK_MANAGERS)) + " TaskManagers)", SCALED_TEXT + parallelism,
                                 "at parallelism " + textScaling.get(0), SCALED_TEXT + textScaling.get(0), null))
                                 .collect(java.util.stream.Collectors.joining("\n")),
                 String.format(Locale.ROOT, "| generate job (into Kafka), whole run | %,.0f | | | | | |",
-                        median(samples.get(GENERATE_JOB))), "");
+                        samples.median(GENERATE_JOB)), "");
         Files.writeString(results.folder.resolve("pipeline.md"), table);
         System.out.println(table);
-    }
-
-    private static int cores() {
-        return Runtime.getRuntime().availableProcessors();
-    }
-
-    /** A measure against its baseline of the same rounds, and its target ({@code null}: none, a mechanism shown). */
-    private String row(String what, String figure, String baselineName, String baseline, Double target) {
-        List<Double> sustained = ratios(figure + SUSTAINED, baseline + SUSTAINED);
-        return String.format(Locale.ROOT, "| %s | %s | %s %s | %s | %s | %s | %s |", what, rates(figure),
-                baselineName, rates(baseline), ratioWithRange(sustained), ratioWithRange(ratios(figure, baseline)),
-                target == null ? "" : String.format(Locale.ROOT, "≥ %.1f×", target),
-                target == null ? "" : median(sustained) >= target ? "yes" : "NO");
-    }
-
-    /** {@code 20,550 (17,764)}, and for a job {@code , 0 dead-lettered} (with the rounds' range where they differ). */
-    private String rates(String what) {
-        String rates = String.format(Locale.ROOT, "%,.0f (%,.0f)", median(samples.get(what + SUSTAINED)), median(samples.get(what)));
-        List<Double> deadLettered = samples.get(what + DEAD_LETTERED);
-        if (deadLettered == null) {
-            return rates;
-        }
-        double least = deadLettered.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-        double most = deadLettered.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-        return rates + String.format(Locale.ROOT, least == most ? ", %,.0f dead-lettered" : ", %,.0f (%,.0f–%,.0f) dead-lettered",
-                median(deadLettered), least, most);
-    }
-
-    /** {@code 0.95× (0.90–0.99)}: the median of per-round ratios, with their range. */
-    public static String ratioWithRange(List<Double> ratios) {
-        return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", median(ratios),
-                ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
-                ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
     }
 
     public static void main(String[] args) {

@@ -14,10 +14,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.volumizer.benchmarks.internal.CustomerQueries;
-import io.volumizer.benchmarks.internal.ImportedForm;
-import io.volumizer.benchmarks.internal.QuerySamples;
-import io.volumizer.benchmarks.internal.SearchLoadOptions;
+import io.volumizer.benchmarks.harness.CustomerQueries;
+import io.volumizer.benchmarks.harness.ImportedForm;
+import io.volumizer.benchmarks.harness.QuerySamples;
+import io.volumizer.benchmarks.harness.SearchLoadOptions;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.pipeline;
+package io.volumizer.benchmarks.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,13 +9,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-class PollingTest {
+class AwaitTest {
 
     private static final Duration STALLED_AFTER = Duration.ofMinutes(5);
 
     /** The clock moves only when the polling sleeps. */
     private final AtomicLong nanos = new AtomicLong();
-    private final Polling polling = new Polling(STALLED_AFTER, nanos::get, duration -> nanos.addAndGet(duration.toNanos()));
+    private final Await polling = new Await(Await.INTERVAL, STALLED_AFTER, nanos::get, duration -> nanos.addAndGet(duration.toNanos()));
 
     @Test
     void aRunEndsWhenItsStoredAndDeadLetteredDocumentsMakeUpTheExpectedOnes() throws Exception {
