@@ -1,12 +1,9 @@
 package io.volumizer.benchmarks.commands;
 
 import static io.volumizer.benchmarks.harness.Stats.median;
-import static io.volumizer.benchmarks.harness.Stats.ratioWithRange;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +17,6 @@ import org.bson.Document;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
