@@ -34,7 +34,6 @@ import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.stores.Stores;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.steps.Step;
@@ -45,7 +44,6 @@ import io.volumizer.stores.mongodb.BruteForceAcls;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -356,10 +354,5 @@ public final class AclBenchmark extends PipelineRunCommand {
                 .append(" |\n"));
         Files.writeString(results.folder.resolve("acl-propagation.md"), table.toString());
         System.out.println(table);
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new AclBenchmark()).setOverwrittenOptionsAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -62,7 +62,6 @@ import io.volumizer.stores.search.IndexProfile;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchIndices;
 import io.volumizer.stores.search.SearchWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -587,9 +586,5 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
                 + "job and one for its store; the network between hosts; a MongoDB replica set's or a search "
                 + "engine's replicas' copies; shards spread over nodes. The planner takes those as linear.", ""));
         return lines;
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new CalibrationBenchmark()).execute(args));
     }
 }

@@ -39,7 +39,6 @@ import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.ResultsOptions;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -51,7 +50,6 @@ import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
 import io.volumizer.stores.search.SearchIndices;
 import io.volumizer.stores.search.SearchWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -259,11 +257,5 @@ public final class CommandsBenchmark extends PipelineRunCommand {
                         samples.median(VISIBLE)), "");
         Report.write(results.folder, "commands", figures, table);
         System.out.println(table);
-    }
-
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new CommandsBenchmark()).setOverwrittenOptionsAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -36,7 +36,6 @@ import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.stores.CommittedRecordCount;
 import io.volumizer.ops.stores.Stores;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -48,7 +47,6 @@ import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
 import io.volumizer.stores.search.SearchOptions;
 import io.volumizer.stores.search.SearchTuning;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -81,7 +79,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
 
     @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
-    @Option(names = "--engine", required = true, paramLabel = "ENGINE=URL", description = "An engine to measure and "
+    @Option(names = "--engine", split = ",", paramLabel = "ENGINE=URL", description = "An engine to measure and "
             + "its cluster's URL; give two or more. The first is the baseline of the others' ratios.")
     LinkedHashMap<SearchOptions.Engine, String> engines;
 
@@ -428,11 +426,5 @@ public final class EnginesBenchmark extends PipelineRunCommand {
 
     private static String title(String engine) {
         return engine.equals("opensearch") ? "OpenSearch" : "Elasticsearch";
-    }
-
-    public static void main(String[] args) {
-        // bin/volumizer passes the local services' options first; what the user adds after them wins.
-        System.exit(new CommandLine(new EnginesBenchmark()).setOverwrittenOptionsAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -51,7 +51,6 @@ import io.volumizer.ops.stores.CommittedRecordCount;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.options.ResultsOptions;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
@@ -64,7 +63,6 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -756,11 +754,5 @@ public final class PipelineBenchmark extends PipelineRunCommand {
                         samples.median(GENERATE_JOB)), "");
         Files.writeString(results.folder.resolve("pipeline.md"), table);
         System.out.println(table);
-    }
-
-    public static void main(String[] args) {
-        // bin/volumizer passes the local services' options first; what the user adds after them wins.
-        System.exit(new CommandLine(new PipelineBenchmark()).setOverwrittenOptionsAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

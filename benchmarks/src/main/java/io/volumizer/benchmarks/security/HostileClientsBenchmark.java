@@ -46,7 +46,6 @@ import io.volumizer.ops.identity.DemoRealm;
 import io.volumizer.ops.identity.IssuerOptions;
 import io.volumizer.ops.identity.TokenClient;
 import io.volumizer.options.CheckOptions;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.pipeline.RepositoryServicesOptions;
@@ -570,10 +569,5 @@ public final class HostileClientsBenchmark implements Callable<Integer> {
 
     private static String met(JsonNode figure) {
         return figure.path("met").asBoolean() ? "met" : "NOT met";
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new HostileClientsBenchmark()).setCaseInsensitiveEnumValuesAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }
