@@ -68,7 +68,7 @@ public final class BenchCommand {
             Map.entry("hostile", Map.of("--topics-of", "demo")));
 
     /** The runners by suite; {@code fuzz} is the reliability benchmark's clean and fuzzed scenarios. */
-    static CommandLine commandLine() {
+    public static CommandLine commandLine() {
         CommandLine bench = new CommandLine(new BenchCommand());
         Map<String, Object> suites = new java.util.LinkedHashMap<>();
         suites.put("generators", new GeneratorBenchmarks());

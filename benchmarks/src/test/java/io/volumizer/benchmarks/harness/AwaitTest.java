@@ -61,4 +61,20 @@ class AwaitTest {
             throw new IllegalStateException("bulk write refused");
         })).hasMessage("bulk write refused");
     }
+
+    @Test
+    void aCountThatKeepsMovingIsAwaitedPastTheStalledStretch() throws Exception {
+        AtomicLong reads = new AtomicLong();
+
+        long reached = polling.every(Duration.ofMinutes(1)).until("imported", () -> Math.min(reads.incrementAndGet(), 20L), 20);
+
+        assertThat(reached).isEqualTo(20);
+        assertThat(Duration.ofNanos(nanos.get())).isGreaterThan(STALLED_AFTER);
+    }
+
+    @Test
+    void aCountThatStandsStillShortOfItsTargetFailsNamingIt() {
+        assertThatThrownBy(() -> polling.until("indexed", () -> 7L, 10))
+                .isInstanceOf(IllegalStateException.class).hasMessage("no progress for 300 s: indexed: 7");
+    }
 }
