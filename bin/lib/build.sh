@@ -165,51 +165,24 @@ run_generate() {
   java_main generators io.volumizer.generators.cli.GenerateCommand "$@"
 }
 
-# A benchmark runner of a generated repository on its own topics (pipeline, commands: also with MongoDB on cores of its own).
-store_benchmark() {
-  local class=$1 repository=$2 customers=$3
-  shift 3
-  local jobs_jar
-  jobs_jar=$(ensure_built jobs)
-  run_checked volumizer_java -cp "$ROOT/benchmarks/target/benchmarks.jar" "$class" --jar "$jobs_jar" \
-    --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}" --topics-of "$repository" \
-    --repository "$repository" --customers "$customers" --parallelism 2 --checkpoint-interval PT2S \
-    --results "$ROOT/benchmarks/results" "$@"
-}
-
-# JMH benchmarks: one thread, then one per core; JSON and a markdown table land in benchmarks/results/.
+# bench <suite> [options]: the suites, their options and defaults are BenchCommand's; the launcher passes it the
+# local services' endpoints (as -Dvolumizer.bench.<option>), and starts the services of the suites that need them.
 run_bench() {
-  local suite=${1:-generators}
-  [[ $# -gt 0 ]] && shift
   ensure_tools
-  local jar=$ROOT/benchmarks/target/benchmarks.jar results=$ROOT/benchmarks/results
+  local jobs_jar i heap=()
+  jobs_jar=$(ensure_built jobs)
   ensure_built benchmarks >/dev/null
-  case "$suite" in
-    generators) [[ $# -eq 0 ]] || die "bench generators takes no options (it runs the JMH suite of the generators)"
-      java -cp "$jar" io.volumizer.benchmarks.generators.GeneratorBenchmarks "$results" "$ROOT/benchmarks/scripts/jmh_report.py" ;;
-    text) ensure_tools pdftotext:poppler-utils; java -cp "$jar" io.volumizer.benchmarks.text.TextAgreementBenchmark --results "$results" "$@" ;;
-    pipeline) store_benchmark io.volumizer.benchmarks.pipeline.PipelineBenchmark "$BENCH_REPOSITORY" "$BENCH_CUSTOMERS" --store-service mongodb "$@" ;;
-    throttle) store_benchmark io.volumizer.benchmarks.throttle.ThrottleBenchmark "$THROTTLE_REPOSITORY" "$THROTTLE_CUSTOMERS" "$@" ;;
-    csv) store_benchmark io.volumizer.benchmarks.csv.CsvImportBenchmark "$CSV_REPOSITORY" "$CSV_CUSTOMERS" "$@" ;;
-    commands) store_benchmark io.volumizer.benchmarks.commands.CommandsBenchmark "$COMMANDS_REPOSITORY" "$COMMANDS_CUSTOMERS" --store-service mongodb "$@" ;;
-    acl) store_benchmark io.volumizer.benchmarks.acl.AclBenchmark "$ACL_REPOSITORY" "$ACL_CUSTOMERS" "$@" ;;
-    calibrate) store_benchmark io.volumizer.benchmarks.calibration.CalibrationBenchmark "$CALIBRATION_REPOSITORY" "$CALIBRATION_CUSTOMERS" "$@" ;;
-    engines) services_up "${SERVICES[@]}" elasticsearch opensearch
-      store_benchmark io.volumizer.benchmarks.engines.EnginesBenchmark "$ENGINES_REPOSITORY" "$ENGINES_CUSTOMERS" \
-        --engine "elasticsearch=$(search_url elasticsearch)" --engine "opensearch=$(search_url opensearch)" "$@" ;;
-    reliability | fuzz)
-      local jobs_jar; jobs_jar=$(ensure_built jobs)
-      [[ $suite == fuzz ]] && set -- --scenarios clean,fuzz --report fuzz "$@"
-      run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.reliability.ReliabilityBenchmark --jar "$jobs_jar" \
-        --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}" --repository reliability \
-        --customers "$RELIABILITY_CUSTOMERS" --parallelism 2 --checkpoint-interval PT2S --results "$results" "$@"
-      ;;
-    sharding) run_checked java -Xmx2g -cp "$jar" io.volumizer.benchmarks.sharding.ShardingBenchmark \
-      --search-url "$SEARCH_URL" --customers "$SHARDING_CUSTOMERS" --results "$results" "$@" ;;
-    security) run_checked volumizer_java -cp "$jar" io.volumizer.benchmarks.security.SecurityBenchmark \
-      --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" --results "$results" "$@" ;;
-    hostile) run_checked volumizer_java "-Xmx$API_HEAP" -cp "$jar" io.volumizer.benchmarks.security.HostileClientsBenchmark \
-      --oidc-issuer "$OIDC_ISSUER" "${ENDPOINT_OPTIONS[@]}" --topics-of "$DEMO_REPOSITORY" --blob-store "$STATE/blobs" --results "$results" "$@" ;;
-    *) die "unknown benchmark suite '$suite' (suites: generators, text, pipeline, reliability, fuzz, throttle, csv, commands, acl, calibrate, sharding, security, hostile, engines)" ;;
+  local endpoints=(--jar "$jobs_jar" --flink-rest "http://$BIND_HOST:$FLINK_REST_PORT" "${ENDPOINT_OPTIONS[@]}"
+    --api "http://$BIND_HOST:$API_PORT" --oidc-issuer "$OIDC_ISSUER" --blob-store "$STATE/blobs"
+    --engine "elasticsearch=$(search_url elasticsearch),opensearch=$(search_url opensearch)")
+  local bench=(volumizer_java -cp "$ROOT/benchmarks/target/benchmarks.jar")
+  for ((i = 0; i < ${#endpoints[@]}; i += 2)); do bench+=("-Dvolumizer.bench.${endpoints[i]#--}=${endpoints[i + 1]}"); done
+  case ${1:-} in
+    text) ensure_tools pdftotext:poppler-utils ;&
+    generators | -h | --help | "") "${bench[@]}" io.volumizer.benchmarks.BenchCommand "$@"; return ;;
+    engines) services_up "${SERVICES[@]}" elasticsearch opensearch ;;
+    sharding) heap=(-Xmx2g) ;;
+    hostile) heap=("-Xmx$API_HEAP") ;; # the API runs in the benchmark's JVM, with the heap it has on its own
   esac
+  run_checked "${bench[@]}" "${heap[@]}" io.volumizer.benchmarks.BenchCommand "$@"
 }

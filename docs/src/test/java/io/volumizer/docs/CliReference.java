@@ -8,11 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import io.volumizer.api.ApiOptions;
 import io.volumizer.api.commands.CommandsCli;
+import io.volumizer.benchmarks.BenchCommand;
 import io.volumizer.generators.cli.GenerateCommand;
 import io.volumizer.loadtest.LoadTestRunner;
 import io.volumizer.loadtest.LoadTestSession;
@@ -63,46 +62,17 @@ final class CliReference {
     static final Map<String, String> BENCHMARK_NOTES = Map.of(
             "reliability", "`bin/volumizer bench fuzz` runs it with `--scenarios clean,fuzz --report fuzz`.");
 
-    /** A suite of {@code bench}: its name(s) as {@code run_bench} lists them, and the class it runs. */
+    /** A suite of {@code bench}: its name, and the class it runs. */
     record Suite(String names, String className) {
     }
 
-    private static final Pattern CASE_ARM = Pattern.compile("^\\s+([a-z][a-z |-]*)\\)(.*)$");
-    private static final Pattern BENCHMARK_CLASS = Pattern.compile("io\\.volumizer\\.benchmarks\\.[a-z.]+\\.[A-Z]\\w*");
-
-    /**
-     * {@code bin/volumizer bench <suite>}: each suite and the runner it starts, read from {@code run_bench} in
-     * {@code bin/lib/build.sh} (so that a suite added there is on the page once its class is built).
-     */
-    static List<Suite> suites(Path root) throws IOException {
-        List<Suite> suites = new ArrayList<>();
-        boolean inside = false;
-        String arm = null;
-        for (String line : Files.readAllLines(root.resolve("bin/lib/build.sh"))) {
-            if (line.startsWith("run_bench()")) {
-                inside = true;
-                continue;
-            }
-            if (!inside) {
-                continue;
-            }
-            if (line.equals("}")) {
-                break;
-            }
-            Matcher start = CASE_ARM.matcher(line);
-            if (start.matches() && !start.group(1).isBlank()) {
-                arm = start.group(1).replaceAll("\\s+", " ").strip();
-            }
-            Matcher named = BENCHMARK_CLASS.matcher(line);
-            if (arm != null && named.find()) {
-                suites.add(new Suite(arm, named.group()));
-                arm = null;
-            }
-        }
-        if (suites.isEmpty()) {
-            throw new IllegalStateException("no benchmark suite found in run_bench of bin/lib/build.sh");
-        }
-        return suites;
+    /** {@code bin/volumizer bench <suite>}: each subcommand of {@link BenchCommand} and its runner, a runner once. */
+    static List<Suite> suites(Path root) {
+        Map<String, Suite> byClass = new LinkedHashMap<>();
+        BenchCommand.commandLine().getSubcommands().forEach((name, command) -> byClass.putIfAbsent(
+                command.getCommandSpec().userObject().getClass().getName(),
+                new Suite(name, command.getCommandSpec().userObject().getClass().getName())));
+        return List.copyOf(byClass.values());
     }
 
     /** The suites whose runner is a picocli command on this classpath, as entries of the page. */
@@ -136,7 +106,8 @@ final class CliReference {
 
     /** Classes the scripts run that are not commands of this page, and why. */
     static final Map<String, String> NOT_COMMANDS = Map.of(
-            "io.volumizer.api.ApiServer", "the API's main; its options are ApiOptions'");
+            "io.volumizer.api.ApiServer", "the API's main; its options are ApiOptions'",
+            BenchCommand.class.getName(), "the suites' root; each suite is on the page");
 
     private CliReference() {
     }

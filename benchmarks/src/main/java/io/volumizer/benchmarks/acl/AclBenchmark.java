@@ -27,7 +27,7 @@ import com.mongodb.client.model.Projections;
 
 import io.volumizer.api.commands.CommandReconciler;
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.internal.CountWait;
+import io.volumizer.benchmarks.harness.Await;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.model.BankModel;
@@ -35,7 +35,6 @@ import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.stores.Stores;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.steps.Step;
@@ -46,7 +45,6 @@ import io.volumizer.stores.mongodb.BruteForceAcls;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -134,10 +132,10 @@ public final class AclBenchmark extends PipelineRunCommand {
             String generating = flink.run(jarId, Step.GENERATE, generate, null);
             try {
                 System.out.printf(Locale.ROOT, "importing %,d documents%n", total);
-                awaitCount("imported", documents::estimatedDocumentCount, total);
+                COUNTS.until("imported", documents::estimatedDocumentCount, total);
                 flink.awaitState(generating, "FINISHED", Duration.ofMinutes(5));
                 double importRate = total / ((System.nanoTime() - importStarted) / 1e9);
-                awaitCount("indexed", () -> stores.elasticsearchCount(repository), total);
+                COUNTS.until("indexed", () -> stores.elasticsearchCount(repository), total);
                 long below = documents.countDocuments(Filters.eq(DocumentFields.ANCESTOR_IDS, state));
                 if (below < minDescendants) {
                     throw new IllegalStateException(state + " holds " + below + " documents below it, fewer than "
@@ -175,8 +173,8 @@ public final class AclBenchmark extends PipelineRunCommand {
 
                 flink.awaitState(generatingMore, "FINISHED", Duration.ofMinutes(30));
                 long end = new BankGenerator(more).documentCount();
-                awaitCount("imported, with those generated meanwhile", documents::estimatedDocumentCount, end);
-                awaitCount("indexed, with those generated meanwhile", () -> stores.elasticsearchCount(repository), end);
+                COUNTS.until("imported, with those generated meanwhile", documents::estimatedDocumentCount, end);
+                COUNTS.until("indexed, with those generated meanwhile", () -> stores.elasticsearchCount(repository), end);
                 check(documents, search, repository, state);
                 figures.put("dead letters (a good document never is one)", stores.deadLettersByRepository().values().stream()
                         .mapToLong(Long::longValue).sum());
@@ -331,11 +329,7 @@ public final class AclBenchmark extends PipelineRunCommand {
     }
 
     /** Counts polled every two seconds (a count is work for the store too), while they move. */
-    private static final CountWait COUNTS = new CountWait(Duration.ofSeconds(2), Duration.ofMinutes(5));
-
-    private static void awaitCount(String what, CountWait.Count count, long expected) throws Exception {
-        COUNTS.until(what, count, expected);
-    }
+    private static final Await COUNTS = Await.stalledFor(Duration.ofMinutes(5)).every(Duration.ofSeconds(2));
 
     private static double round(double value) {
         return Math.round(value * 100) / 100.0;
@@ -364,10 +358,5 @@ public final class AclBenchmark extends PipelineRunCommand {
                 .append(" |\n"));
         Files.writeString(results.folder.resolve("acl-propagation.md"), table.toString());
         System.out.println(table);
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new AclBenchmark()).setOverwrittenOptionsAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -1,7 +1,6 @@
 package io.volumizer.benchmarks.calibration;
 
-import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
-import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
+import static io.volumizer.benchmarks.harness.Stats.median;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,32 +13,27 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.LongConsumer;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 import org.bson.BsonDocument;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.commands.ReindexMeasure;
-import io.volumizer.benchmarks.internal.ImportedForm;
-import io.volumizer.benchmarks.internal.UnfinishedJobs;
-import io.volumizer.benchmarks.pipeline.Polling;
-import io.volumizer.benchmarks.pipeline.Progress;
-import io.volumizer.benchmarks.pipeline.QuietMachine;
-import io.volumizer.benchmarks.pipeline.StoreIsolation;
-import io.volumizer.benchmarks.pipeline.Through;
+import io.volumizer.benchmarks.harness.ReindexMeasure;
+import io.volumizer.benchmarks.harness.ImportedForm;
+import io.volumizer.benchmarks.harness.UnfinishedJobs;
+import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.benchmarks.harness.Progress;
+import io.volumizer.benchmarks.harness.QuietMachine;
+import io.volumizer.benchmarks.harness.StoreIsolation;
+import io.volumizer.benchmarks.harness.Through;
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.generators.render.FileText;
-import io.volumizer.generators.render.Renditions;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.plan.Calibration;
 import io.volumizer.ops.runs.PipelineRunCommand;
@@ -49,20 +43,10 @@ import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
 import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
-import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.options.steps.Step;
-import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
-import io.volumizer.stores.Backoff;
-import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
-import io.volumizer.stores.search.IndexLayout;
-import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.search.IndexProfile;
-import io.volumizer.stores.search.SearchEngine;
-import io.volumizer.stores.search.SearchIndices;
-import io.volumizer.stores.search.SearchWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -86,15 +70,12 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
     private static final Duration STALLED_AFTER = Duration.ofMinutes(5);
     private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
     /** How long the services' idle CPU is measured before each stage. */
-    private static final Duration IDLE = Duration.ofSeconds(5);
+    static final Duration IDLE = Duration.ofSeconds(5);
     /** The window of a stage's documents its CPU is read over: past its job's start, before its tail. */
-    private static final double WINDOW_FROM = 0.1;
-    private static final double WINDOW_TO = 0.9;
+    static final double WINDOW_FROM = 0.1;
+    static final double WINDOW_TO = 0.9;
     private static final int REINDEX_RANGE = 1000;
     private static final List<Integer> PARALLELISMS = List.of(1, 2);
-    private static final int BATCH = 1000;
-    /** The indices a sample of each type is written to (one template, replaced by each run). */
-    private static final IndexNames SAMPLE_INDICES = new IndexNames("calibration-bytes-");
     private static final String FLINK_SERVICES = "flink-";
     private static final String MONGODB_SERVICE = "mongodb";
     private static final List<String> KAFKA_SERVICES = List.of("kafka", "registry");
@@ -123,13 +104,12 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
     Path compareOnly;
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
-    private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
+    private final Await polling = Await.stalledFor(STALLED_AFTER);
     private final QuietMachine quiet = QuietMachine.forMeasures();
     private final List<String> jobs = new ArrayList<>();
     /** With --linearity: per stage and parallelism, its cost in each round. */
-    private final Map<String, List<StageCost>> linearities = new LinkedHashMap<>();
-    private final IndexSettings indexSettings = Options.parseWithOverrides(new IndexSettings(), List.of());
-    private GeneratorSettings settings;
+    final Map<String, List<StageCost>> linearities = new LinkedHashMap<>();
+    GeneratorSettings settings;
     private FlinkSessionClient flink;
     private String jarId;
 
@@ -198,7 +178,8 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
                     linearity(processes, stores, topologies, tag, n);
                 }
             }
-            types = typeCosts(documents, mongo, stores.search());
+            types = new TypeBytes(sample).costs(documents, mongo.getDatabase(pipeline.mongodb.database)
+                    .getCollection(repository(), BsonDocument.class), stores.search());
             stores.reset(repository());
         } finally {
             UnfinishedJobs.cancel(flink, jobs, CANCEL_TIMEOUT);
@@ -291,7 +272,7 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
     }
 
     /** Per round, {@code value(b) / value(a)}. */
-    private static List<Double> ratios(List<StageCost> a, List<StageCost> b, ToDoubleFunction<StageCost> value) {
+    static List<Double> ratios(List<StageCost> a, List<StageCost> b, ToDoubleFunction<StageCost> value) {
         List<Double> ratios = new ArrayList<>();
         for (int i = 0; i < a.size(); i++) {
             ratios.add(value.applyAsDouble(b.get(i)) / value.applyAsDouble(a.get(i)));
@@ -373,110 +354,6 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
                 topology.toString()));
     }
 
-    /** Each type's bytes in MongoDB (every document of the run), in a search index of each profile and its file's. */
-    private Map<String, Calibration.TypeCosts> typeCosts(List<ImportedEvent> documents, MongoClient mongo,
-            SearchEngine search) throws IOException {
-        List<BsonDocument> definitions = mongo.getDatabase(pipeline.mongodb.database)
-                .getCollection(repository(), BsonDocument.class).listIndexes(BsonDocument.class)
-                .into(new ArrayList<>());
-        IndexEntries entries = IndexEntries.of(definitions);
-        Map<String, List<ImportedEvent>> byType = new TreeMap<>();
-        documents.forEach(event -> byType.computeIfAbsent(event.getDocument().getType(), t -> new ArrayList<>())
-                .add(event));
-        Map<String, Map<String, Double>> searchBytes = searchBytes(byType, search);
-        Map<String, Calibration.TypeCosts> costs = new TreeMap<>();
-        for (Map.Entry<String, List<ImportedEvent>> type : byType.entrySet()) {
-            double data = 0;
-            double index = 0;
-            for (ImportedEvent event : type.getValue()) {
-                var stored = MongoDocumentStore.toBson(event);
-                data += stored.getByteBuffer().remaining();
-                index += entries.bytes(stored);
-            }
-            List<ImportedEvent> sampled = sampled(type.getValue());
-            double blob = sampled.stream().mapToLong(event -> fileBytes(event).length).average().orElse(0);
-            int count = type.getValue().size();
-            costs.put(type.getKey(), new Calibration.TypeCosts(data / count, index / count,
-                    searchBytes.get(type.getKey()), blob));
-        }
-        return costs;
-    }
-
-    /** Per type, per profile: a sample's primary bytes per document, merged, less an empty index's bytes. */
-    private Map<String, Map<String, Double>> searchBytes(Map<String, List<ImportedEvent>> byType, SearchEngine search)
-            throws IOException {
-        Map<String, IndexLayout> layouts = new LinkedHashMap<>();
-        for (IndexProfile profile : IndexProfile.values()) {
-            String codec = profile == IndexProfile.ARCHIVE ? "best_compression" : null;
-            for (String type : byType.keySet()) {
-                layouts.put(sampleRepository(profile, type), new IndexLayout(1, 0, null, codec, null, profile));
-            }
-        }
-        SearchIndices indices = search.indices(SAMPLE_INDICES, layouts);
-        indices.installTemplate();
-        indices.deleteAll();
-        SearchWriter writer = indices.writer(Backoff.DEFAULT);
-        Map<String, Map<String, Double>> bytes = new TreeMap<>();
-        try {
-            for (Map.Entry<String, List<ImportedEvent>> type : byType.entrySet()) {
-                List<ImportedEvent> sampled = sampled(type.getValue());
-                for (IndexProfile profile : IndexProfile.values()) {
-                    String repository = sampleRepository(profile, type.getKey());
-                    List<ImportedEvent> written = sampled.stream().map(event -> asWritten(event, repository, profile))
-                            .toList();
-                    for (int from = 0; from < written.size(); from += BATCH) {
-                        var result = writer.write(written.subList(from, Math.min(from + BATCH, written.size())));
-                        if (!result.failed().isEmpty()) {
-                            throw new IllegalStateException("the engine refused " + result.failed().size() + " "
-                                    + type.getKey() + " documents, the first: " + result.failed().get(0).reason());
-                        }
-                    }
-                    SearchIndices.StoredSize size = indices.mergedPrimarySize(SAMPLE_INDICES.of(repository));
-                    String empty = indices.createForReindex(repository);
-                    long emptyBytes = indices.mergedPrimarySize(empty).bytes();
-                    indices.deleteGeneration(empty);
-                    bytes.computeIfAbsent(type.getKey(), t -> new TreeMap<>()).put(profile.id(),
-                            Math.max(0, size.bytes() - emptyBytes) / (double) size.documents());
-                }
-            }
-        } finally {
-            indices.deleteAll();
-        }
-        return bytes;
-    }
-
-    private static String sampleRepository(IndexProfile profile, String type) {
-        return profile.id() + "-" + type.toLowerCase(Locale.ROOT);
-    }
-
-    /** Every k-th document of a type, at most {@code --sample} of them. */
-    private List<ImportedEvent> sampled(List<ImportedEvent> ofType) {
-        int step = Math.max(1, (int) Math.ceil(ofType.size() / (double) sample));
-        List<ImportedEvent> sampled = new ArrayList<>();
-        for (int i = 0; i < ofType.size(); i += step) {
-            sampled.add(ofType.get(i));
-        }
-        return sampled;
-    }
-
-    /** The event as the index stage writes it into {@code repository}: with its file's text in a live index. */
-    private ImportedEvent asWritten(ImportedEvent event, String repository, IndexProfile profile) {
-        DocumentEvent document = event.getDocument();
-        ImportedEvent.Builder written = ImportedEvent.newBuilder(event)
-                .setDocument(DocumentEvent.newBuilder(document).setRepository(repository).build());
-        if (profile == IndexProfile.LIVE && FileText.readable(document.getBlob())) {
-            written.setFileText(FileText.extract(fileBytes(event), document.getBlob().getMimeType(),
-                    indexSettings.fileTextMaxChars, indexSettings.fileTextMaxMemory));
-        }
-        return written.build();
-    }
-
-    private static byte[] fileBytes(ImportedEvent event) {
-        DocumentEvent document = event.getDocument();
-        return document.getBlob() == null ? new byte[0]
-                : Renditions.render(BlobKey.parse(document.getBlob().getKey(), document.getRepository()));
-    }
-
     private Calibration.Machine machine(String engine) throws IOException {
         String model = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
                 .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown CPU");
@@ -503,93 +380,13 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
     }
 
     private void write(Calibration calibration, long documents) throws IOException {
-        Files.createDirectories(results.folder);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValue(results.folder.resolve("calibration.json").toFile(), calibration);
-        List<String> lines = new ArrayList<>(List.of("# Calibration: what a document costs", "",
-                "Measured " + calibration.machine().measured() + " on " + calibration.machine().cores() + " cores ("
-                        + calibration.machine().description() + "), " + calibration.machine().searchEngine() + "; "
-                        + String.format(Locale.ROOT, "%,d", documents) + " documents (" + settings.customers()
-                        + " customers), job parallelism " + pipeline.parallelism + ". The planner "
-                        + "(`bin/volumizer plan --calibration benchmarks/results/calibration.json`) multiplies these.",
-                "",
-                "**Bytes per document.** MongoDB: the stored BSON (uncompressed; WiredTiger compresses it on disk) and "
-                        + "its index entries counted from the collection's index definitions (key bytes and a record "
-                        + "id, without WiredTiger's prefix compression: the stand-in reports no index sizes). Search "
-                        + "engine: up to " + sample + " documents of the type written alone with the index stage's "
-                        + "writer into a one-shard index of each profile (live: with their file's text; archive: "
-                        + "best_compression), merged into one segment, less an empty index's bytes (a type of a few "
-                        + "documents, the root, still carries a segment's own bytes; its share of a repository is "
-                        + "nil). File: the rendered bytes.", "",
-                "| type | MongoDB data | MongoDB indexes | search, metadata | search, live | search, archive | file |",
-                "|---|---|---|---|---|---|---|"));
-        calibration.types().forEach((type, costs) -> lines.add(String.format(Locale.ROOT,
-                "| %s | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f |", type, costs.mongoDataBytes(),
-                costs.mongoIndexBytes(), costs.searchBytes().get("metadata"), costs.searchBytes().get("live"),
-                costs.searchBytes().get("archive"), costs.blobBytes())));
-        lines.addAll(List.of("", "**CPU per document (µs)**, the median of " + rounds + " rounds, each stage run alone "
-                + "once the machine was quiet: the CPU "
-                + "time of each service's processes from the first reading at " + (int) (WINDOW_FROM * 100) + "% of "
-                + "the documents to the first at " + (int) (WINDOW_TO * 100) + "% (past the job's start, before its "
-                + "tail), less their idle rate over the " + IDLE.toSeconds() + " s before, divided by the documents "
-                + "in between. The live profile's index job and reindex read each file's text; they render "
-                + "the generated file again where a repository of uploads would read it from its blob store.", "",
-                "| stage | Flink | MongoDB | search engine | Kafka and registry |", "|---|---|---|---|---|"));
-        calibration.cpu().forEach((stage, groups) -> lines.add(String.format(Locale.ROOT,
-                "| %s | %.1f | %.1f | %.1f | %.1f |", stage, groups.get(Calibration.FLINK) * 1e6,
-                groups.get(Calibration.MONGODB) * 1e6, groups.get(Calibration.SEARCH) * 1e6,
-                groups.get(Calibration.KAFKA) * 1e6)));
-        lines.addAll(List.of("", "**Kafka**, bytes an event takes in the topic's log (one copy, batches, headers and "
-                + "transaction markers included):", ""));
-        calibration.kafkaBytesPerEvent().forEach((topic, bytes) -> lines.add(String.format(Locale.ROOT,
-                "- %s: %,.0f", topic, bytes)));
-        lines.add("");
-        if (!linearities.isEmpty()) {
-            lines.addAll(linearityLines());
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                    .writeValue(results.folder.resolve("calibration-linearity.json").toFile(), linearities);
-        }
-        String table = String.join("\n", lines);
+        Report.writeJson(results.folder, "calibration", calibration);
+        String table = CalibrationTable.markdown(this, calibration, documents);
         Files.writeString(results.folder.resolve("calibration.md"), table);
+        if (!linearities.isEmpty()) {
+            Report.writeJson(results.folder, "calibration-linearity", linearities);
+        }
         System.out.println(table);
         PlanComparison.write(calibration, root(), results.folder);
-    }
-
-    /** Each stage at parallelism 2 against the same stage at 1, measured in the same run. */
-    private List<String> linearityLines() {
-        int cores = Runtime.getRuntime().availableProcessors();
-        List<String> lines = new ArrayList<>(List.of("## Linearity", "",
-                "The planner multiplies a document's cost by the rate asked: that holds if a document costs the same "
-                        + "when a stage runs on more slots. Each stage ran at parallelism 1, then 2, with its store on "
-                        + "core(s) " + StoreIsolation.storeCores(cores) + " and every other service and this runner "
-                        + "on " + StoreIsolation.otherCores(cores) + " (taskset), in each round; CPU read as above. Medians of "
-                        + "the rounds; a ratio is the median of the rounds' ratios, with their range.", "",
-                "| stage | docs/s at 1 | docs/s at 2 | ratio (range) | CPU µs a document at 1 → 2 (ratio, range) |",
-                "|---|---|---|---|---|"));
-        for (String stage : List.of("import", "index.metadata")) {
-            List<StageCost> one = linearities.get(stage + ", parallelism 1");
-            List<StageCost> two = linearities.get(stage + ", parallelism 2");
-            StringBuilder cpu = new StringBuilder();
-            for (String group : one.get(0).perDocument().keySet()) {
-                double atOne = median(one.stream().map(cost -> cost.perDocument().get(group)).toList());
-                if (atOne * 1e6 >= 1) {
-                    cpu.append(cpu.isEmpty() ? "" : "; ").append(String.format(Locale.ROOT, "%s %.1f → %.1f (%s)",
-                            group, atOne * 1e6, median(two.stream().map(cost -> cost.perDocument().get(group))
-                                    .toList()) * 1e6,
-                            ratioWithRange(ratios(one, two, cost -> cost.perDocument().get(group)))));
-                }
-            }
-            lines.add(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %s | %s |", stage,
-                    median(one.stream().map(StageCost::rate).toList()), median(two.stream().map(StageCost::rate).toList()),
-                    ratioWithRange(ratios(one, two, StageCost::rate)), cpu));
-        }
-        lines.addAll(List.of("", "What two cores cannot show: a rate that grows with slots beyond one core for the "
-                + "job and one for its store; the network between hosts; a MongoDB replica set's or a search "
-                + "engine's replicas' copies; shards spread over nodes. The planner takes those as linear.", ""));
-        return lines;
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new CalibrationBenchmark()).execute(args));
     }
 }

@@ -1,12 +1,9 @@
 package io.volumizer.benchmarks.commands;
 
-import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
-import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
+import static io.volumizer.benchmarks.harness.Stats.median;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,17 +17,20 @@ import org.bson.Document;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Sorts;
 
-import io.volumizer.benchmarks.pipeline.Progress;
-import io.volumizer.benchmarks.pipeline.QuietMachine;
-import io.volumizer.benchmarks.pipeline.StoreIsolation;
-import io.volumizer.benchmarks.pipeline.StoreIsolationOptions;
+import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.benchmarks.harness.Progress;
+import io.volumizer.benchmarks.harness.ReindexMeasure;
+import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.benchmarks.harness.Rounds;
+import io.volumizer.benchmarks.harness.Samples;
+import io.volumizer.benchmarks.harness.StoreIsolation;
+import io.volumizer.benchmarks.harness.StoreIsolationOptions;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.api.commands.CommandReconciler;
@@ -40,7 +40,6 @@ import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.ResultsOptions;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -52,7 +51,6 @@ import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
 import io.volumizer.stores.search.SearchIndices;
 import io.volumizer.stores.search.SearchWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -77,7 +75,6 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     private static final String JOB = "reindex job";
     private static final String RAW_ISOLATED = RAW + ", store on its own cores";
     private static final String JOB_ISOLATED = JOB + ", store on its own cores";
-    private static final String SUSTAINED = ", sustained";
     private static final String FINISH = "reindex finish (catch-up, settings, refresh, alias), s";
     private static final String SELECTION = "bulk update: selection → events, docs/s";
     private static final String VISIBLE = "bulk update: submitted → every change found by search, s";
@@ -90,8 +87,10 @@ public final class CommandsBenchmark extends PipelineRunCommand {
 
     @Mixin StoreIsolationOptions storeIsolation = new StoreIsolationOptions();
 
-    private final Map<String, List<Double>> samples = new LinkedHashMap<>();
-    private final QuietMachine quiet = QuietMachine.forMeasures();
+    /** A count or a command's state that stood still this long is stuck, not slow. */
+    private static final Await AWAIT = Await.stalledFor(Duration.ofMinutes(5)).every(Duration.ofMillis(250));
+    private final Samples samples = new Samples();
+    private final Rounds quiet = new Rounds();
     private long documents;
     private long statements;
     private GeneratorSettings settings;
@@ -111,23 +110,21 @@ public final class CommandsBenchmark extends PipelineRunCommand {
             String importJob = flink.run(jarId, Step.IMPORT_AND_INDEX, Options.with(pipeline, "--group-id",
                     "bench-commands-" + System.currentTimeMillis()), null);
             System.out.printf(Locale.ROOT, "importing %,d documents%n", documents);
-            awaitCount("imported", () -> stores.mongoEstimatedCount(repository), documents);
-            awaitCount("indexed", () -> stores.elasticsearchCount(repository), documents);
+            AWAIT.every(Duration.ofSeconds(1)).until("imported", () -> stores.mongoEstimatedCount(repository), documents);
+            AWAIT.every(Duration.ofSeconds(1)).until("indexed", () -> stores.elasticsearchCount(repository), documents);
             Commands commands = new Commands(flink, session.jar, MongoRepositories.sharing(mongo, pipeline.mongodb.database),
                     search, pipeline.indices(), Options.arguments(pipeline), pipeline.kafka.clientProperties());
             try {
-                for (int round = 1; round <= rounds; round++) {
-                    System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
-                    boolean ceilingFirst = round % 2 == 1;
-                    pair(ceilingFirst, () -> sample(RAW, rawCeiling(mongo, search)),
-                            () -> sample(JOB, reindex(commands, stores)));
+                Rounds.run(rounds, round -> {
+                    quiet.pair(round, () -> samples.record(RAW, rawCeiling(mongo, search)),
+                            () -> samples.record(JOB, reindex(commands, stores)));
                     if (storeIsolation.enabled()) {
-                        pair(ceilingFirst, () -> isolated(() -> sample(RAW_ISOLATED, rawCeiling(mongo, search))),
-                                () -> isolated(() -> sample(JOB_ISOLATED, reindex(commands, stores))));
+                        quiet.pair(round, () -> isolated(() -> samples.record(RAW_ISOLATED, rawCeiling(mongo, search))),
+                                () -> isolated(() -> samples.record(JOB_ISOLATED, reindex(commands, stores))));
                     }
                     quiet.settle();
                     bulkUpdate(commands, stores, search, "round-" + round);
-                }
+                });
             } finally {
                 flink.cancel(importJob, Duration.ofMinutes(2));
             }
@@ -137,18 +134,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
         return 0;
     }
 
-    private interface Measure {
-        void run() throws Exception;
-    }
-
-    private void pair(boolean ceilingFirst, Measure ceiling, Measure job) throws Exception {
-        for (Measure measure : ceilingFirst ? List.of(ceiling, job) : List.of(job, ceiling)) {
-            quiet.settle();
-            measure.run();
-        }
-    }
-
-    private void isolated(Measure measure) throws Exception {
+    private void isolated(Rounds.Measure measure) throws Exception {
         try (StoreIsolation isolation = storeIsolation.isolate(LocalServices.ofThisCheckout())) {
             measure.run();
         }
@@ -158,7 +144,7 @@ public final class CommandsBenchmark extends PipelineRunCommand {
     /** The reindex job through its command; fails unless the new index holds every document. */
     private Progress reindex(Commands commands, Stores stores) throws Exception {
         ReindexMeasure reindex = ReindexMeasure.run(commands, settings.repository(), documents, RANGE);
-        samples.computeIfAbsent(FINISH, k -> new ArrayList<>()).add(reindex.finishSeconds());
+        samples.add(FINISH, reindex.finishSeconds());
         long indexed = stores.elasticsearchCount(settings.repository());
         if (indexed != documents) {
             throw new IllegalStateException("after the reindex the index holds " + indexed + " of " + documents);
@@ -219,29 +205,18 @@ public final class CommandsBenchmark extends PipelineRunCommand {
                 JSON.createObjectNode().put("reviewed", value));
         JsonNode status;
         try (CommandReconciler.Schedule reconciling = commands.reconciler().reconciling(id)) {
-            status = commands.status(id);
-            while (status.path("state").asText().matches("SCHEDULED|RUNNING|APPLYING")) {
-                Thread.sleep(100);
-                status = commands.status(id);
-            }
+            status = AWAIT.until("bulk update " + id, () -> commands.status(id),
+                    state -> !state.path("state").asText().matches("SCHEDULED|RUNNING|APPLYING"));
         }
         if (!status.path("state").asText().equals("COMPLETED") || status.path("processed").asLong() != statements) {
             throw new IllegalStateException("bulk update " + id + " ended " + status);
         }
         double seconds = Duration.between(Instant.parse(status.path("started").asText()),
                 Instant.parse(status.path("emitted").asText())).toMillis() / 1000.0;
-        samples.computeIfAbsent(SELECTION, k -> new ArrayList<>()).add(statements / seconds);
-        long found = 0;
-        long deadline = System.nanoTime() + Duration.ofMinutes(15).toNanos();
-        while (found < statements && System.nanoTime() < deadline) {
-            Thread.sleep(250);
-            found = reviewed(search, value);
-        }
-        if (found < statements) {
-            throw new IllegalStateException("after 15 minutes search finds " + found + " of " + statements + " changes");
-        }
+        samples.add(SELECTION, statements / seconds);
+        AWAIT.until("changes search finds", () -> reviewed(search, value), statements);
         double visible = (System.nanoTime() - started) / 1e9;
-        samples.computeIfAbsent(VISIBLE, k -> new ArrayList<>()).add(visible);
+        samples.add(VISIBLE, visible);
         System.out.printf(Locale.ROOT, "%-60s %,10.0f docs/s; every change searchable after %.1f s%n", "bulk update of "
                 + statements + " statements", statements / seconds, visible);
     }
@@ -253,47 +228,15 @@ public final class CommandsBenchmark extends PipelineRunCommand {
         return search.reader().count(List.of(pipeline.indices().of(settings.repository())), term);
     }
 
-    private interface Count {
-        long get() throws Exception;
-    }
-
-    private static void awaitCount(String what, Count count, long expected) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofMinutes(20).toNanos();
-        long value = count.get();
-        while (value < expected) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(what + ": " + value + " of " + expected + " after 20 minutes");
-            }
-            Thread.sleep(1000);
-            value = count.get();
-        }
-    }
-
-    private void sample(String what, Progress progress) {
-        samples.computeIfAbsent(what, k -> new ArrayList<>()).add(progress.rate());
-        samples.computeIfAbsent(what + SUSTAINED, k -> new ArrayList<>()).add(progress.sustainedRate());
-        System.out.printf(Locale.ROOT, "%-60s %,10.0f docs/s, sustained %,10.0f docs/s (%s)%n", what, progress.rate(),
-                progress.sustainedRate(), progress.describe());
-    }
-
-    private List<Double> ratios(String figure, String baseline) {
-        List<Double> ratios = new ArrayList<>();
-        for (int i = 0; i < samples.get(figure).size(); i++) {
-            ratios.add(samples.get(figure).get(i) / samples.get(baseline).get(i));
-        }
-        return ratios;
-    }
 
     private void write() throws Exception {
-        Files.createDirectories(results.folder);
         Map<String, Object> figures = new LinkedHashMap<>();
-        figures.put("date", LocalDate.now().toString());
-        figures.put("machine", cores() + " cores, every service on this machine");
+        figures.put("date", Report.date());
+        figures.put("machine", Report.machine());
         figures.put("documents", documents);
         figures.put("statements", statements);
         figures.put("rounds", rounds);
         figures.put("samples per round", samples);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("commands.json").toFile(), figures);
         String table = String.join("\n",
                 "# Command benchmarks (reindex, bulk update)", "",
                 "Measured " + figures.get("date") + " on " + figures.get("machine") + "; a repository of "
@@ -307,36 +250,16 @@ public final class CommandsBenchmark extends PipelineRunCommand {
                         + "reported apart.", "",
                 "| measure | docs/s sustained (whole run) | ceiling, docs/s sustained (whole run) | ratio sustained (range) | ratio whole run (range) | target | met |",
                 "|---|---|---|---|---|---|---|",
-                row("reindex job, every service on the same cores", JOB, RAW, 0.85),
-                storeIsolation.enabled() ? row("reindex job, MongoDB on cores of its own (cores " + StoreIsolation.storeCores(cores())
-                        + ", the rest on " + StoreIsolation.otherCores(cores()) + ")", JOB_ISOLATED, RAW_ISOLATED, 0.85)
+                samples.row("reindex job, every service on the same cores", JOB, "", RAW, 0.85),
+                storeIsolation.enabled() ? samples.row("reindex job, MongoDB on cores of its own (cores " + StoreIsolation.storeCores(Report.cores())
+                        + ", the rest on " + StoreIsolation.otherCores(Report.cores()) + ")", JOB_ISOLATED, "", RAW_ISOLATED, 0.85)
                         : "| reindex job, MongoDB on cores of its own | not measured (no --store-service) | | | | ≥ 0.85× | |",
-                String.format(Locale.ROOT, "| reindex finish, s | %.1f | | | | | |", median(samples.get(FINISH))),
+                String.format(Locale.ROOT, "| reindex finish, s | %.1f | | | | | |", samples.median(FINISH)),
                 String.format(Locale.ROOT, "| bulk update of %,d statements: selection → events on the documents topic, docs/s | %,.0f | | | | | |",
-                        statements, median(samples.get(SELECTION))),
+                        statements, samples.median(SELECTION)),
                 String.format(Locale.ROOT, "| bulk update: from submission until search finds every change (import and index included), s | %.1f | | | | | |",
-                        median(samples.get(VISIBLE))), "");
-        Files.writeString(results.folder.resolve("commands.md"), table);
+                        samples.median(VISIBLE)), "");
+        Report.write(results.folder, "commands", figures, table);
         System.out.println(table);
-    }
-
-    private String row(String what, String figure, String baseline, double target) {
-        List<Double> sustained = ratios(figure + SUSTAINED, baseline + SUSTAINED);
-        return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | ≥ %.2f× | %s |", what, rates(figure), rates(baseline),
-                ratioWithRange(sustained), ratioWithRange(ratios(figure, baseline)), target,
-                median(sustained) >= target ? "yes" : "NO");
-    }
-
-    private String rates(String what) {
-        return String.format(Locale.ROOT, "%,.0f (%,.0f)", median(samples.get(what + SUSTAINED)), median(samples.get(what)));
-    }
-
-    private static int cores() {
-        return Runtime.getRuntime().availableProcessors();
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new CommandsBenchmark()).setOverwrittenOptionsAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -34,7 +34,6 @@ import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.stores.Stores;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -44,7 +43,6 @@ import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.registry.SchemaRegistryClient;
 import io.volumizer.stores.DocumentFields;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -322,9 +320,5 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
                 deadLettered.equals(brokenLines) ? "yes" : "NO", String.join("; ", reasons)));
         Files.writeString(results.folder.resolve("csv-import.md"), md);
         System.out.println(md);
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new CsvImportBenchmark()).setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -1,7 +1,7 @@
 package io.volumizer.benchmarks.engines;
 
-import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.median;
-import static io.volumizer.benchmarks.pipeline.PipelineBenchmark.ratioWithRange;
+import static io.volumizer.benchmarks.harness.Stats.median;
+import static io.volumizer.benchmarks.harness.Stats.ratioWithRange;
 
 import java.nio.file.Files;
 import java.time.Duration;
@@ -19,24 +19,23 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.commands.ReindexMeasure;
-import io.volumizer.benchmarks.internal.CustomerQueries;
-import io.volumizer.benchmarks.internal.ImportedForm;
-import io.volumizer.benchmarks.internal.QuerySamples;
-import io.volumizer.benchmarks.internal.SearchLoadOptions;
-import io.volumizer.benchmarks.internal.UnfinishedJobs;
-import io.volumizer.benchmarks.pipeline.BaselineLoop;
-import io.volumizer.benchmarks.pipeline.Polling;
-import io.volumizer.benchmarks.pipeline.Progress;
-import io.volumizer.benchmarks.pipeline.QuietMachine;
-import io.volumizer.benchmarks.pipeline.Through;
+import io.volumizer.benchmarks.harness.ReindexMeasure;
+import io.volumizer.benchmarks.harness.CustomerQueries;
+import io.volumizer.benchmarks.harness.ImportedForm;
+import io.volumizer.benchmarks.harness.QuerySamples;
+import io.volumizer.benchmarks.harness.SearchLoadOptions;
+import io.volumizer.benchmarks.harness.UnfinishedJobs;
+import io.volumizer.benchmarks.harness.BaselineLoop;
+import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.benchmarks.harness.Progress;
+import io.volumizer.benchmarks.harness.QuietMachine;
+import io.volumizer.benchmarks.harness.Through;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.stores.CommittedRecordCount;
 import io.volumizer.ops.stores.Stores;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -48,7 +47,6 @@ import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
 import io.volumizer.stores.search.SearchOptions;
 import io.volumizer.stores.search.SearchTuning;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -81,7 +79,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
 
     @Mixin ResultsOptions results = new ResultsOptions(ResultsOptions.BENCHMARKS);
 
-    @Option(names = "--engine", required = true, paramLabel = "ENGINE=URL", description = "An engine to measure and "
+    @Option(names = "--engine", split = ",", paramLabel = "ENGINE=URL", description = "An engine to measure and "
             + "its cluster's URL; give two or more. The first is the baseline of the others' ratios.")
     LinkedHashMap<SearchOptions.Engine, String> engines;
 
@@ -91,7 +89,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     @Mixin SearchLoadOptions searchLoad = new SearchLoadOptions();
 
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
-    private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
+    private final Await polling = Await.stalledFor(STALLED_AFTER);
     private final QuietMachine quiet = QuietMachine.forMeasures();
     /** Per engine, per measure, one value per round. */
     private final Map<String, Map<String, List<Double>>> samples = new LinkedHashMap<>();
@@ -428,11 +426,5 @@ public final class EnginesBenchmark extends PipelineRunCommand {
 
     private static String title(String engine) {
         return engine.equals("opensearch") ? "OpenSearch" : "Elasticsearch";
-    }
-
-    public static void main(String[] args) {
-        // bin/volumizer passes the local services' options first; what the user adds after them wins.
-        System.exit(new CommandLine(new EnginesBenchmark()).setOverwrittenOptionsAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -1,8 +1,8 @@
 package io.volumizer.benchmarks.pipeline;
 
-import java.nio.file.Files;
+import static io.volumizer.benchmarks.pipeline.PipelineTable.*;
+
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
@@ -12,13 +12,10 @@ import java.util.concurrent.Callable;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 import org.bson.RawBsonDocument;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -27,24 +24,30 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
 
-import io.volumizer.benchmarks.internal.ImportedForm;
-import io.volumizer.benchmarks.internal.UnfinishedJobs;
-import io.volumizer.domain.topology.LiveTopology;
+import static io.volumizer.benchmarks.harness.Samples.SUSTAINED;
+
+import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.benchmarks.harness.BaselineLoop;
+import io.volumizer.benchmarks.harness.ImportedForm;
+import io.volumizer.benchmarks.harness.Progress;
+import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.benchmarks.harness.Rounds;
+import io.volumizer.benchmarks.harness.Samples;
+import io.volumizer.benchmarks.harness.StoreIsolation;
+import io.volumizer.benchmarks.harness.StoreIsolationOptions;
+import io.volumizer.benchmarks.harness.Through;
+import io.volumizer.benchmarks.harness.UnfinishedJobs;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.runs.PipelineRunCommand;
-import io.volumizer.ops.stores.CommittedRecordCount;
 import io.volumizer.ops.stores.Stores;
-import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.options.ResultsOptions;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
-import io.volumizer.options.steps.IndexSettings;
 import io.volumizer.stores.search.IndexNames;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
@@ -53,7 +56,6 @@ import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
 import io.volumizer.stores.mongodb.MongoDocumentStore;
 import io.volumizer.stores.mongodb.MongoRepositories;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -67,7 +69,7 @@ import picocli.CommandLine.Option;
  * job dead-letters, and says how many; it fails when nothing moves for {@link #STALLED_AFTER}.
  * Writes {@code pipeline.json} and {@code pipeline.md}.
  *
- * <p>bin/volumizer bench pipeline measures a run of BENCH_CUSTOMERS (conf/volumizer.conf): long enough that the
+ * <p>bin/volumizer bench pipeline measures a run of 4,000 customers by default (BenchCommand): long enough that the
  * sustained window (50% to 90%) starts after a job's warm-up, as a job's classes are compiled afresh in the session
  * cluster, which took the first ~150,000 documents of an import on these two cores.
  */
@@ -106,54 +108,23 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             + "measured).")
     int textLimit;
 
-    private static final String GENERATE_JOB = "generate job (into Kafka)";
-    private static final String RAW_MONGODB = "raw MongoDB bulk upsert loop (baseline)";
-    private static final String IMPORT_BY_PARENT = "import job, keyed by parent";
-    private static final String IMPORT_SPREAD = "import job, spread by document";
-    private static final String RAW_MONGODB_ISOLATED = "raw MongoDB bulk upsert loop (baseline), store on its own cores";
-    private static final String IMPORT_ISOLATED = "import job, keyed by parent, store on its own cores";
-    private static final String HIT_RATIO = "parent cache hit ratio, keyed by parent";
-    private static final String HIT_RATIO_BOUND = "parent cache hit ratio, bound of this data";
-    private static final String HIT_RATIO_WITH_RETRIES = "parent cache hit ratio, lookups again counted as misses";
-    private static final String RAW_BULK = "raw Elasticsearch _bulk loop (baseline)";
-    private static final String INDEX_JOB = "index job";
-    private static final String END_TO_END = "end to end generate -> import -> index";
-    private static final String END_TO_END_IMPORT = "end to end, its import stage";
-    private static final String END_TO_END_INDEX = "end to end, its index stage";
-    private static final String LIVE_IMPORT = "live end to end, its import stage";
-    private static final String LIVE_INDEX = "live end to end, its metadata index stage";
-    private static final String LIVE_TEXT = "live end to end, its files' text";
-    private static final String TEXT_DELAY = "live end to end, seconds from import to text searchable, p";
-    private static final String STEADY_TEXT_DELAY = "live end to end, steady import, seconds from import to text searchable, p";
-    private static final String LIMITED_IMPORT = "live, text job limited, its import stage";
-    private static final String LIMITED_INDEX = "live, text job limited, its metadata index stage";
-    private static final String LIMITED_TEXT = "live, text job limited, its files' text";
-    private static final String LIMITED_TEXT_DELAY = "live, text job limited, seconds from import to text searchable, p";
-    private static final String AFTER_IMPORT = "live, text after the import, its import stage";
-    private static final String AFTER_INDEX = "live, text after the import, its metadata index stage";
-    private static final String AFTER_TEXT = "live, text after the import, its files' text catching up";
-
-    private static final String SCALED_TEXT = "live, files' text catching up at parallelism ";
-    private static final String TASK_MANAGERS = ", TaskManagers";
-    private static final String SUSTAINED = ", sustained";
-    private static final String DEAD_LETTERED = ", dead-lettered";
-    private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
+    static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(2);
     /**
      * No count of a measure moved for this long: it is stuck, not slow. Longer than a healthy import's quietest
      * stretch, a child parked for the import's longest parent wait (2 minutes by default) and then dead-lettered.
      */
     private static final Duration STALLED_AFTER = Duration.ofMinutes(5);
 
-    private final String runId = Long.toString(System.currentTimeMillis(), 36);
+    final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final Map<String, Object> figures = new LinkedHashMap<>();
-    private final Map<String, List<Double>> samples = new LinkedHashMap<>();
-    private FlinkSessionClient flink;
+    final Samples samples = new Samples();
+    FlinkSessionClient flink;
     private GeneratorSettings settings;
     private String jarId;
     private final List<String> jobs = new ArrayList<>();
     private final Set<String> databases = new LinkedHashSet<>();
-    private final QuietMachine quiet = QuietMachine.forMeasures();
-    private final Polling polling = Polling.untilStalledFor(STALLED_AFTER);
+    final Rounds quiet = new Rounds();
+    final Await polling = Await.stalledFor(STALLED_AFTER);
 
     @Override
     protected int run(GeneratorSettings run) throws Exception {
@@ -179,32 +150,27 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         figures.put("documents with a file's text", withText);
         try (Stores stores = new Stores(pipeline); MongoClient mongo = MongoClients.create(pipeline.mongodb.uri);
              SearchEngine search = SearchEngines.open(pipeline.search)) {
-            for (int round = 1; round <= rounds; round++) {
-                System.out.printf(Locale.ROOT, "round %d of %d%n", round, rounds);
+            LivePasses passes = new LivePasses(this);
+            Rounds.run(rounds, round -> {
                 round(round, documents, stores, mongo, search);
-                live(round, documents.size(), withText, stores, mongo, search, 0, 0);
+                passes.live(round, documents.size(), withText, stores, mongo, search, 0, 0);
                 if (steadyImportRate > 0) {
-                    live(round, documents.size(), withText, stores, mongo, search, steadyImportRate, 0);
+                    passes.live(round, documents.size(), withText, stores, mongo, search, steadyImportRate, 0);
                 }
                 if (textLimit > 0) {
-                    live(round, documents.size(), withText, stores, mongo, search, 0, textLimit);
+                    passes.live(round, documents.size(), withText, stores, mongo, search, 0, textLimit);
                 }
                 if (textAfterImport) {
-                    textAfterImport(round, documents.size(), withText, stores, mongo, search);
+                    passes.textAfterImport(round, documents.size(), withText, stores, mongo, search);
                 }
-                textScaling(round, documents.size(), withText, stores, mongo, search);
-            }
+                passes.textScaling(round, documents.size(), withText, stores, mongo, search);
+            });
             dropDatabases(mongo);
         } finally {
             UnfinishedJobs.cancel(flink, jobs, CANCEL_TIMEOUT);
         }
         write();
         return 0;
-    }
-
-    /** A measure of a round: it records its figures. */
-    private interface Measure {
-        void run() throws Exception;
     }
 
     /**
@@ -216,7 +182,6 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             SearchEngine search) throws Exception {
         long n = documents.size();
         String tag = round + "-" + runId;
-        boolean baselineFirst = round % 2 == 1;
         stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic(), pipeline.deadletterTopic());
         search.indices(indices("")).deleteAll();
         dropDatabases(mongo);
@@ -231,10 +196,10 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         awaitFinished(generate(0));
         sample(GENERATE_JOB, n / ((System.nanoTime() - started) / 1e9));
 
-        pair(baselineFirst, () -> record(rawMongo(RAW_MONGODB, mongo, documents, raw)), () -> {
+        quiet.pair(round, () -> record(rawMongo(RAW_MONGODB, mongo, documents, raw)), () -> {
             try (MeasuredJob parentKeyed = submit(stores, IMPORT_BY_PARENT, Step.IMPORT, "--group-id", "bench-parent-" + tag,
                     "--mongodb-database", parentKeyedDb)) {
-                record(poll(parentKeyed.through(new Progress(n), () -> count(mongo, parentKeyedDb))));
+                record(polling.untilThrough(parentKeyed.through(new Progress(n), () -> count(mongo, parentKeyedDb))));
                 double[] hitRatios = hitRatios(parentKeyed.id());
                 sample(HIT_RATIO, hitRatios[0]);
                 sample(HIT_RATIO_WITH_RETRIES, hitRatios[1]);
@@ -244,17 +209,17 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         });
 
         if (storeIsolation.enabled()) {
-            pair(baselineFirst, () -> isolated(() -> record(rawMongo(RAW_MONGODB_ISOLATED, mongo, documents, rawIsolated))),
+            quiet.pair(round, () -> isolated(() -> record(rawMongo(RAW_MONGODB_ISOLATED, mongo, documents, rawIsolated))),
                     () -> isolated(() -> importAside(IMPORT_ISOLATED, "bench-isolated-" + tag, isolatedDb, mongo, stores, n)));
         }
 
         quiet.settle();
         importAside(IMPORT_SPREAD, "bench-document-" + tag, documentKeyedDb, mongo, stores, n, "--partition-by", "document");
 
-        pair(baselineFirst, () -> record(rawBulk(search, stores, documents)), () -> {
+        quiet.pair(round, () -> record(rawBulk(search, stores, documents)), () -> {
             try (MeasuredJob index = submit(stores, INDEX_JOB, Step.INDEX, "--index-group-id", "bench-index-" + tag,
                     "--index-prefix", indices("job-").prefix())) {
-                record(poll(index.through(new Progress(n), () -> esCount(stores, indices("job-")))));
+                record(polling.untilThrough(index.through(new Progress(n), () -> esCount(stores, indices("job-")))));
                 flink.cancel(index.id(), CANCEL_TIMEOUT);
             }
         });
@@ -283,187 +248,6 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     /**
-     * End to end again into a repository of the live profile: its import and its metadata index next to the metadata
-     * profile's of the round, its files' text (counted searchable by {@code fileTextIndexed}) as it follows, read by
-     * an index job of its own ({@code --file-text only}, the metadata's {@code none}), and the delay from a
-     * document's import to its text being searchable, each percent of them ({@link Progress#delaysSeconds}). With a
-     * {@code generateRate} (docs/s, 0: none), only that delay is recorded, of documents generated at that rate. With a
-     * {@code textJobLimit} (docs/s, 0: none), the text job obeys that limit on its throttle ({@code file-text}), set
-     * for the pass and lifted after it.
-     */
-    private void live(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search,
-            int generateRate, int textJobLimit) throws Exception {
-        // index prefixes apart: templates of overlapping patterns clash
-        String kind = generateRate > 0 ? "steady" : textJobLimit > 0 ? "limited" : "live";
-        boolean limited = textJobLimit > 0;
-        LiveRepository live = liveRepository(round, kind, n, stores, mongo, search);
-        ThrottleSettings throttles = new ThrottleSettings(pipeline.kafka.clientProperties(), pipeline.registry.url,
-                pipeline.controlTopic(), pipeline.topicSettings);
-        try {
-            if (limited) {
-                throttles.change(IndexSettings.FileText.THROTTLE_TARGET,
-                        new ThrottleSettings.Change.Setting(textJobLimit, false), "pipeline benchmark");
-            }
-            livePass(live, withText, stores, mongo, generateRate, limited);
-        } finally {
-            if (limited) {
-                throttles.change(IndexSettings.FileText.THROTTLE_TARGET, new ThrottleSettings.Change.Setting(0, false),
-                        "pipeline benchmark");
-            }
-        }
-    }
-
-    /** {@link #live}'s jobs on {@code live}, measured as it says, those of a limited text job under their own names. */
-    private void livePass(LiveRepository live, long withText, Stores stores, MongoClient mongo, int generateRate,
-            boolean limited) throws Exception {
-        quiet.settle();
-        try (MeasuredJob liveImport = live.importJob(stores, limited ? LIMITED_IMPORT : LIVE_IMPORT);
-                MeasuredJob liveIndex = live.indexJob(stores, limited ? LIMITED_INDEX : LIVE_INDEX,
-                        IndexSettings.FileText.none);
-                MeasuredJob liveText = live.indexJob(stores, limited ? LIMITED_TEXT : LIVE_TEXT,
-                        IndexSettings.FileText.only)) {
-            Through imported = live.imported(liveImport, mongo);
-            Through indexed = live.indexed(liveImport, liveIndex, stores);
-            Through texts = live.texts(liveText, withText, stores);
-            generate(generateRate);
-            polling.untilThrough(List.of(imported, indexed, texts), () -> { });
-            if (generateRate == 0) {
-                record(imported);
-                record(indexed);
-                record(texts);
-            }
-            // Percentiles of the delays of each percent of the documents (they need not grow in the import's order).
-            List<Double> delays = Progress.delaysSeconds(imported.progress(), texts.progress()).stream().sorted().toList();
-            String delay = generateRate > 0 ? STEADY_TEXT_DELAY : limited ? LIMITED_TEXT_DELAY : TEXT_DELAY;
-            sample(delay + "50", delays.get(49));
-            sample(delay + "95", delays.get(94));
-            System.out.printf(Locale.ROOT, "%-45s p50 %.1f s, p95 %.1f s%n", "text searchable after import"
-                    + (generateRate > 0 ? " (" + generateRate + " docs/s)" : limited ? " (text limited)" : ""),
-                    delays.get(49), delays.get(94));
-            for (MeasuredJob job : List.of(liveImport, liveIndex, liveText)) {
-                flink.cancel(job.id(), CANCEL_TIMEOUT);
-            }
-        }
-    }
-
-    /**
-     * A live repository whose files' text is read only once its import and metadata index are through: the import and
-     * that index next to the metadata profile's of the round, the live profile's work on the import's path without
-     * the text's beside it (a text job on hosts of its own; this machine has none to give it), then the text job
-     * catching up on the imported topic with the machine to itself.
-     */
-    private void textAfterImport(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search)
-            throws Exception {
-        LiveRepository live = liveRepository(round, "after", n, stores, mongo, search);
-        quiet.settle();
-        importAndIndexMetadata(live, stores, mongo, true);
-        quiet.settle();
-        try (MeasuredJob text = live.indexJob(stores, AFTER_TEXT, IndexSettings.FileText.only)) {
-            record(poll(live.texts(text, withText, stores)));
-            flink.cancel(text.id(), CANCEL_TIMEOUT);
-        }
-    }
-
-    /**
-     * The files' text catching up at each {@code --text-scaling} parallelism, each on a live repository of its own
-     * whose import and metadata index ran first (not measured), with the TaskManagers its subtasks ran on.
-     */
-    private void textScaling(int round, long n, long withText, Stores stores, MongoClient mongo, SearchEngine search)
-            throws Exception {
-        for (int parallelism : textScaling) {
-            LiveRepository live = liveRepository(round, "text-" + parallelism, n, stores, mongo, search);
-            importAndIndexMetadata(live, stores, mongo, false);
-            quiet.settle();
-            String what = SCALED_TEXT + parallelism;
-            try (MeasuredJob text = live.indexJob(stores, what, IndexSettings.FileText.only, "--parallelism",
-                    Integer.toString(parallelism))) {
-                record(poll(live.texts(text, withText, stores)));
-                // Once every text is through, every task has long been deployed to its TaskManager.
-                sample(what + TASK_MANAGERS, flink.taskManagers(text.id()).size());
-                flink.cancel(text.id(), CANCEL_TIMEOUT);
-            }
-        }
-    }
-
-    /** A live repository's import and metadata index until every document is through both, recorded or not. */
-    private void importAndIndexMetadata(LiveRepository live, Stores stores, MongoClient mongo, boolean recorded)
-            throws Exception {
-        try (MeasuredJob liveImport = live.importJob(stores, AFTER_IMPORT);
-                MeasuredJob liveIndex = live.indexJob(stores, AFTER_INDEX, IndexSettings.FileText.none)) {
-            Through imported = live.imported(liveImport, mongo);
-            Through indexed = live.indexed(liveImport, liveIndex, stores);
-            generate(0);
-            polling.untilThrough(List.of(imported, indexed), () -> { });
-            if (recorded) {
-                record(imported);
-                record(indexed);
-            }
-            flink.cancel(liveImport.id(), CANCEL_TIMEOUT);
-            flink.cancel(liveIndex.id(), CANCEL_TIMEOUT);
-        }
-    }
-
-    /** A pass's live repository, on fresh topics, a database and indices of its {@code kind}. */
-    private LiveRepository liveRepository(int round, String kind, long n, Stores stores, MongoClient mongo,
-            SearchEngine search) throws Exception {
-        String tag = round + "-" + runId + "-" + kind;
-        stores.reset(repository(), pipeline.documentsTopic(), pipeline.importedTopic());
-        dropDatabases(mongo);
-        LiveRepository live = new LiveRepository(tag, LiveTopology.file("bench-" + tag, repository()).toString(),
-                database("bench_" + kind, round), indices(kind + "-"), n);
-        search.indices(live.indices()).deleteAll();
-        return live;
-    }
-
-    /** A live repository of a pass: its topology file, database and indices, and its jobs' measures. */
-    private final class LiveRepository {
-
-        private final String tag;
-        private final String topology;
-        private final String database;
-        private final IndexNames indices;
-        private final long documents;
-
-        LiveRepository(String tag, String topology, String database, IndexNames indices, long documents) {
-            this.tag = tag;
-            this.topology = topology;
-            this.database = database;
-            this.indices = indices;
-            this.documents = documents;
-        }
-
-        IndexNames indices() {
-            return indices;
-        }
-
-        MeasuredJob importJob(Stores stores, String what) throws Exception {
-            return submit(stores, what, Step.IMPORT, "--group-id", "bench-live-import-" + tag, "--mongodb-database",
-                    database, "--topology", topology);
-        }
-
-        /** An index job of the metadata alone ({@code none}) or of the files' text alone ({@code only}). */
-        MeasuredJob indexJob(Stores stores, String what, IndexSettings.FileText fileText, String... options)
-                throws Exception {
-            return submit(stores, what, Step.INDEX, Stream.concat(Stream.of("--index-group-id",
-                    "bench-live-index-" + fileText + "-" + tag, "--index-prefix", indices.prefix(), "--topology",
-                    topology, "--file-text", fileText.name(), "--mongodb-database", database), Stream.of(options))
-                    .toArray(String[]::new));
-        }
-
-        Through imported(MeasuredJob importJob, MongoClient mongo) {
-            return importJob.through(Progress.startingNow(documents), () -> count(mongo, database));
-        }
-
-        Through indexed(MeasuredJob importJob, MeasuredJob indexJob, Stores stores) {
-            return indexJob.throughAfter(importJob, Progress.startingNow(documents), () -> esCount(stores, indices));
-        }
-
-        Through texts(MeasuredJob textJob, long withText, Stores stores) {
-            return Through.stored(textJob.what(), Progress.startingNow(withText), () -> fileTexts(stores, indices));
-        }
-    }
-
-    /**
      * An import measured on its own, into its own database, until every document is through; its imported events
      * go to a topic nothing reads, so that they do not double the index job's input.
      */
@@ -472,30 +256,8 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         String[] overrides = Stream.concat(Stream.of("--group-id", groupId, "--mongodb-database", database,
                 "--imported-topic", pipeline.importedTopic() + ".unused"), Stream.of(options)).toArray(String[]::new);
         try (MeasuredJob job = submit(stores, what, Step.IMPORT, overrides)) {
-            record(poll(job.through(new Progress(n), () -> count(mongo, database))));
+            record(polling.untilThrough(job.through(new Progress(n), () -> count(mongo, database))));
             flink.cancel(job.id(), CANCEL_TIMEOUT);
-        }
-    }
-
-    /** A measure's job, and the count of its dead letters. */
-    private record MeasuredJob(String what, String id, CommittedRecordCount deadLetters) implements AutoCloseable {
-
-        /** What the job has taken through: the documents {@code stored} and those it dead-lettered. */
-        Through through(Progress progress, LongSupplier stored) {
-            return new Through(what, progress, stored, deadLetters::count);
-        }
-
-        /**
-         * What the job has taken through of what {@code upstream} passed on: a document the upstream job dead-lettered
-         * never reaches this one, so it is through this stage too.
-         */
-        Through throughAfter(MeasuredJob upstream, Progress progress, LongSupplier stored) {
-            return new Through(what, progress, stored, () -> upstream.deadLetters().count() + deadLetters.count());
-        }
-
-        @Override
-        public void close() {
-            deadLetters.close();
         }
     }
 
@@ -503,7 +265,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
      * Submits a measure's job with its dead letters on a topic of the measure's own, emptied first: the measure
      * counts exactly its job's, from the stores.
      */
-    private MeasuredJob submit(Stores stores, String what, Step step, String... options) throws Exception {
+    MeasuredJob submit(Stores stores, String what, Step step, String... options) throws Exception {
         String deadLetterTopic = pipeline.deadletterTopic() + "." + what.replaceAll("[^a-z0-9]+", "-");
         stores.deleteTopics(deadLetterTopic);
         String id = run(step, args(Stream.concat(Stream.of(options), Stream.of("--deadletter-topic", deadLetterTopic))
@@ -512,15 +274,8 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     /** A measure with the store on cores of its own ({@link StoreIsolation}). */
-    private void isolated(Measure measure) throws Exception {
+    private void isolated(Rounds.Measure measure) throws Exception {
         try (StoreIsolation isolation = storeIsolation.isolate(LocalServices.ofThisCheckout())) {
-            measure.run();
-        }
-    }
-
-    private void pair(boolean baselineFirst, Measure baseline, Measure job) throws Exception {
-        for (Measure measure : baselineFirst ? List.of(baseline, job) : List.of(job, baseline)) {
-            quiet.settle();
             measure.run();
         }
     }
@@ -591,7 +346,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     /** Submits the generate job of the measured run, at most {@code maxDocsPerSecond} (0: no limit). */
-    private String generate(int maxDocsPerSecond) throws Exception {
+    String generate(int maxDocsPerSecond) throws Exception {
         List<String> arguments = new ArrayList<>(generateArguments());
         if (maxDocsPerSecond > 0) {
             arguments.addAll(List.of("--max-docs-per-second", Integer.toString(maxDocsPerSecond)));
@@ -599,12 +354,12 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         return run(Step.GENERATE, arguments);
     }
 
-    private String repository() {
+    String repository() {
         return settings.repository();
     }
 
     /** The indices of one kind of run (raw loop, job, end to end), apart from every other index. */
-    private IndexNames indices(String kind) {
+    IndexNames indices(String kind) {
         return new IndexNames(repository() + "-" + kind);
     }
 
@@ -612,20 +367,15 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         flink.awaitState(job, "FINISHED", Duration.ofMinutes(10));
     }
 
-    private Through poll(Through through) throws InterruptedException {
-        polling.untilThrough(List.of(through), () -> { });
-        return through;
-    }
-
-    private long count(MongoClient mongo, String database) {
+    long count(MongoClient mongo, String database) {
         return mongo.getDatabase(database).getCollection(repository()).estimatedDocumentCount();
     }
 
-    private long fileTexts(Stores stores, IndexNames indices) {
+    long fileTexts(Stores stores, IndexNames indices) {
         return searchable(() -> stores.searchableFileTexts(indices, repository()));
     }
 
-    private long esCount(Stores stores, IndexNames indices) {
+    long esCount(Stores stores, IndexNames indices) {
         return searchable(() -> stores.searchableCount(indices, repository()));
     }
 
@@ -643,13 +393,13 @@ public final class PipelineBenchmark extends PipelineRunCommand {
      * stand-in once failed to drop a database (an index it did not list) and recreated it later over the old index,
      * which turned the next run's writes into duplicate-key errors.
      */
-    private String database(String name, int round) {
+    String database(String name, int round) {
         String database = name + "_" + runId + "_" + round;
         databases.add(database);
         return database;
     }
 
-    private void dropDatabases(MongoClient mongo) {
+    void dropDatabases(MongoClient mongo) {
         for (String database : databases) {
             try {
                 mongo.getDatabase(database).drop();
@@ -664,172 +414,21 @@ public final class PipelineBenchmark extends PipelineRunCommand {
         return Options.with(pipeline, options);
     }
 
-    private void record(Through through) {
-        Progress progress = through.progress();
-        double rate = progress.rate();
-        double sustained = progress.sustainedRate();
-        sample(through.what(), rate);
-        sample(through.what() + SUSTAINED, sustained);
-        String deadLettered = "";
-        if (through.countsDeadLetters()) {
-            sample(through.what() + DEAD_LETTERED, through.deadLettered());
-            deadLettered = String.format(Locale.ROOT, ", %,d dead-lettered", through.deadLettered());
-        }
-        System.out.printf(Locale.ROOT, "%-45s %,10.0f docs/s, sustained %,10.0f docs/s (%s)%s%n", through.what(), rate,
-                sustained, progress.describe(), deadLettered);
+    void record(Through through) {
+        samples.record(through);
     }
 
-    private void sample(String what, double value) {
-        samples.computeIfAbsent(what, k -> new ArrayList<>()).add(value);
-    }
-
-    /** Per round, {@code figure / baseline}. */
-    private List<Double> ratios(String figure, String baseline) {
-        List<Double> ratios = new ArrayList<>();
-        for (int i = 0; i < rounds; i++) {
-            ratios.add(samples.get(figure).get(i) / samples.get(baseline).get(i));
-        }
-        return ratios;
-    }
-
-    public static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int middle = sorted.size() / 2;
-        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+    void sample(String what, double value) {
+        samples.add(what, value);
     }
 
     private void write() throws Exception {
-        Files.createDirectories(results.folder);
-        figures.put("date", LocalDate.now().toString());
-        figures.put("machine", Runtime.getRuntime().availableProcessors() + " cores, "
-                + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB max heap of the runner, every service on this machine");
+        figures.put("date", Report.date());
+        figures.put("machine", Report.cores() + " cores, " + Runtime.getRuntime().maxMemory() / (1 << 20)
+                + " MiB max heap of the runner, every service on this machine");
         figures.put("samples per round", samples);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("pipeline.json").toFile(), figures);
-        double hitRatio = median(samples.get(HIT_RATIO));
-        String table = String.join("\n",
-                "# Pipeline benchmarks", "",
-                "Measured " + figures.get("date") + " on " + figures.get("machine") + "; " + figures.get("documents")
-                        + " documents per run (" + settings.customers() + " customers, " + settings.statementsPerAccount()
-                        + " statements per account), job parallelism "
-                        + pipeline.parallelism + ".",
-                "Each figure is the median of " + rounds + " rounds; each ratio is the median of the rounds' ratios "
-                        + "(job and baseline measured one after the other in the same round: the baseline first in odd "
-                        + "rounds, the job first in even ones), with its range. Every measure "
-                        + "starts once the machine is quiet (at most 15% busy over a second), not in the merges and "
-                        + "flushes of the one before.",
-                "*Sustained* is the rate between 50% and 90% of the documents, past a job's warm-up: the one a run of billions would see; "
-                        + "*whole run* also counts a job's start (new classes, empty caches) and its tail. "
-                        + "Targets are judged on the sustained rate. End to end, the sustained rate is the slower of its "
-                        + "import and index stages' in that run: the index stage reads what the import committed at "
-                        + "its last checkpoint, so it follows in bursts and catches up at full speed at the end.",
-                "A job's documents through are those its store holds and those it dead-lettered (counted on a "
-                        + "dead-letter topic of the measure's own); each job's row says how many it dead-lettered "
-                        + "(median of the rounds, with their range where they differ): a rate with dead letters is not "
-                        + "that of a run that stored every document.",
-                "The import and its loop are measured twice: with every service on the same cores, where whatever "
-                        + "CPU the job spends (Kafka in and out, decoding, the shuffle, checkpoints) is taken from the "
-                        + "store it writes to, and with MongoDB on cores of its own (taskset; every other service and "
-                        + "the runner on the rest), as a store runs on hosts of its own.", "",
-                "| measure | docs/s sustained (whole run) | baseline, docs/s sustained (whole run) | ratio sustained (range) | ratio whole run (range) | target | met |",
-                "|---|---|---|---|---|---|---|",
-                row("import job, every service on the same cores", IMPORT_BY_PARENT, "raw bulk-upsert loop", RAW_MONGODB, 0.9),
-                storeIsolation.enabled() ? row("import job, MongoDB on cores of its own (cores " + StoreIsolation.storeCores(cores())
-                        + ", the rest on " + StoreIsolation.otherCores(cores()) + ")", IMPORT_ISOLATED, "raw bulk-upsert loop, same", RAW_MONGODB_ISOLATED, 0.9)
-                        : "| import job, MongoDB on cores of its own | not measured (no --store-service) | | | | ≥ 0.9× | |",
-                row("import keyed by parent", IMPORT_BY_PARENT, "spread by document", IMPORT_SPREAD, 1.8),
-                String.format(Locale.ROOT, "| parent cache hit ratio | %.2f%% | %.2f%% on this data if every parent were read once from MongoDB | | | ≥ 99%% | %s |",
-                        hitRatio * 100, (Double) figures.get(HIT_RATIO_BOUND) * 100, hitRatio >= 0.99 ? "yes" : "NO"),
-                String.format(Locale.ROOT, "| — with each lookup again of a parent not written yet counted as a miss "
-                        + "(the definition until 2026-11-24) | %.2f%% | | | | | |",
-                        median(samples.get(HIT_RATIO_WITH_RETRIES)) * 100),
-                row("index job", INDEX_JOB, "raw _bulk loop", RAW_BULK, 0.9),
-                String.format(Locale.ROOT, "| end to end, generate → import → index | %s | | | | ≥ 3,000 docs/s | %s |",
-                        rates(END_TO_END), median(samples.get(END_TO_END + SUSTAINED)) >= 3000 ? "yes" : "NO"),
-                String.format(Locale.ROOT, "| — its import stage | %s | | | | | |", rates(END_TO_END_IMPORT)),
-                String.format(Locale.ROOT, "| — its index stage | %s | | | | | |", rates(END_TO_END_INDEX)),
-                row("live profile end to end: its import stage", LIVE_IMPORT, "metadata profile's, same round",
-                        END_TO_END_IMPORT, 0.9),
-                row("— its metadata index stage", LIVE_INDEX, "metadata profile's, same round", END_TO_END_INDEX, 0.9),
-                String.format(Locale.ROOT, "| — its files' text (%,d of the documents: statements' PDF, letters' DOCX) "
-                        + "| %s | | | | | |", (Long) figures.get("documents with a file's text"), rates(LIVE_TEXT)),
-                String.format(Locale.ROOT, "| — files' text read and indexed per core of this machine (%d cores, "
-                        + "every service on them) | %,.0f (%,.0f) | | | | | |", cores(),
-                        median(samples.get(LIVE_TEXT + SUSTAINED)) / cores(), median(samples.get(LIVE_TEXT)) / cores()),
-                String.format(Locale.ROOT, "| — from a document's import to its text searchable, p50 / p95 | %.1f s / %.1f s "
-                        + "| | | | | |", median(samples.get(TEXT_DELAY + "50")), median(samples.get(TEXT_DELAY + "95"))),
-                steadyImportRate <= 0 ? "| — the same under a steady import | not measured (no --steady-import-rate) | | | | | |"
-                        : String.format(Locale.ROOT, "| — the same, the documents generated at %,d a second | %.1f s / %.1f s "
-                        + "| | | | | |", steadyImportRate, median(samples.get(STEADY_TEXT_DELAY + "50")),
-                        median(samples.get(STEADY_TEXT_DELAY + "95"))),
-                textLimit > 0 ? String.join("\n",
-                        row("live profile, its text job limited to " + String.format(Locale.ROOT, "%,d", textLimit)
-                                + " docs/s beside the import (bin/volumizer throttle file-text): its import stage",
-                                LIMITED_IMPORT, "metadata profile's, same round", END_TO_END_IMPORT, 0.9),
-                        row("— its metadata index stage", LIMITED_INDEX, "metadata profile's, same round",
-                                END_TO_END_INDEX, 0.9),
-                        String.format(Locale.ROOT, "| — its files' text | %s | | | | | |", rates(LIMITED_TEXT)),
-                        String.format(Locale.ROOT, "| — from a document's import to its text searchable, p50 / p95 "
-                                + "| %.1f s / %.1f s | | | | | |", median(samples.get(LIMITED_TEXT_DELAY + "50")),
-                                median(samples.get(LIMITED_TEXT_DELAY + "95"))))
-                        : "| live profile, its text job limited | not measured (no --text-limit) | | | | | |",
-                textAfterImport ? String.join("\n",
-                        row("live profile, its text after the import (as a text job on hosts of its own would leave the "
-                                + "import's cores): its import stage", AFTER_IMPORT, "metadata profile's, same round",
-                                END_TO_END_IMPORT, 0.9),
-                        row("— its metadata index stage", AFTER_INDEX, "metadata profile's, same round",
-                                END_TO_END_INDEX, 0.9),
-                        String.format(Locale.ROOT, "| — then its files' text catching up, the machine to itself | %s "
-                                + "(%,.0f a core sustained) | | | | | |", rates(AFTER_TEXT),
-                                median(samples.get(AFTER_TEXT + SUSTAINED)) / cores()))
-                        : "| live profile, its text after the import | not measured (no --text-after-import) | | | | | |",
-                textScaling.isEmpty() ? "| live profile, its text at other parallelisms | not measured (no --text-scaling) | | | | | |"
-                        : textScaling.stream().map(parallelism -> row("live profile, its files' text catching up at "
-                                + "parallelism " + parallelism + " (on " + Math.round(median(samples.get(SCALED_TEXT
-                                + parallelism + TASK_MANAGERS))) + " TaskManagers)", SCALED_TEXT + parallelism,
-                                "at parallelism " + textScaling.get(0), SCALED_TEXT + textScaling.get(0), null))
-                                .collect(java.util.stream.Collectors.joining("\n")),
-                String.format(Locale.ROOT, "| generate job (into Kafka), whole run | %,.0f | | | | | |",
-                        median(samples.get(GENERATE_JOB))), "");
-        Files.writeString(results.folder.resolve("pipeline.md"), table);
+        String table = PipelineTable.markdown(this, settings, figures);
+        Report.write(results.folder, "pipeline", figures, table);
         System.out.println(table);
-    }
-
-    private static int cores() {
-        return Runtime.getRuntime().availableProcessors();
-    }
-
-    /** A measure against its baseline of the same rounds, and its target ({@code null}: none, a mechanism shown). */
-    private String row(String what, String figure, String baselineName, String baseline, Double target) {
-        List<Double> sustained = ratios(figure + SUSTAINED, baseline + SUSTAINED);
-        return String.format(Locale.ROOT, "| %s | %s | %s %s | %s | %s | %s | %s |", what, rates(figure),
-                baselineName, rates(baseline), ratioWithRange(sustained), ratioWithRange(ratios(figure, baseline)),
-                target == null ? "" : String.format(Locale.ROOT, "≥ %.1f×", target),
-                target == null ? "" : median(sustained) >= target ? "yes" : "NO");
-    }
-
-    /** {@code 20,550 (17,764)}, and for a job {@code , 0 dead-lettered} (with the rounds' range where they differ). */
-    private String rates(String what) {
-        String rates = String.format(Locale.ROOT, "%,.0f (%,.0f)", median(samples.get(what + SUSTAINED)), median(samples.get(what)));
-        List<Double> deadLettered = samples.get(what + DEAD_LETTERED);
-        if (deadLettered == null) {
-            return rates;
-        }
-        double least = deadLettered.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-        double most = deadLettered.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-        return rates + String.format(Locale.ROOT, least == most ? ", %,.0f dead-lettered" : ", %,.0f (%,.0f–%,.0f) dead-lettered",
-                median(deadLettered), least, most);
-    }
-
-    /** {@code 0.95× (0.90–0.99)}: the median of per-round ratios, with their range. */
-    public static String ratioWithRange(List<Double> ratios) {
-        return String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)", median(ratios),
-                ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
-                ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
-    }
-
-    public static void main(String[] args) {
-        // bin/volumizer passes the local services' options first; what the user adds after them wins.
-        System.exit(new CommandLine(new PipelineBenchmark()).setOverwrittenOptionsAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

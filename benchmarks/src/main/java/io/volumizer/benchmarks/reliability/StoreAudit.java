@@ -4,6 +4,14 @@ import static io.volumizer.stores.DocumentFields.KEY;
 import static io.volumizer.stores.DocumentFields.VERSION;
 
 import java.io.IOException;
+import java.util.ArrayList;
+
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.schemas.codec.AvroCodec;
+import io.volumizer.schemas.event.DeadLetter;
+import io.volumizer.schemas.event.ImportedEvent;
+import io.volumizer.schemas.registry.SchemaRegistryClient;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -87,5 +95,26 @@ final class StoreAudit {
         Findings findings() {
             return new Findings(seen.size() + extra, expected.size() - seen.size(), extra, otherVersion);
         }
+    }
+
+    /** The imported topic (separate jobs), written exactly once: each document once, however often replayed. */
+    static ImportedTopic importedTopic(Stores stores, PipelineOptions options) {
+        AvroCodec<ImportedEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
+                AvroCodec.valueSubject(options.importedTopic()), ImportedEvent.class);
+        Set<String> ids = new HashSet<>();
+        long[] records = {0};
+        stores.readCommitted(options.importedTopic(), bytes -> {
+            records[0]++;
+            ids.add(codec.decode(bytes).getDocument().getId());
+        });
+        return new ImportedTopic(records[0], ids.size());
+    }
+
+    static List<DeadLetter> deadLetters(Stores stores, PipelineOptions options) {
+        AvroCodec<DeadLetter> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
+                AvroCodec.valueSubject(options.deadletterTopic()), DeadLetter.class);
+        List<DeadLetter> letters = new ArrayList<>();
+        stores.readCommitted(options.deadletterTopic(), bytes -> letters.add(codec.decode(bytes)));
+        return letters;
     }
 }

@@ -1,5 +1,11 @@
 package io.volumizer.benchmarks.reliability;
 
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+
+import io.volumizer.ops.flink.FlinkSessionClient;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
@@ -76,5 +82,39 @@ final class Throughput {
             return OptionalDouble.empty(); // not enough recorded yet over that window
         }
         return OptionalDouble.of((last.count - first.count) * 1000.0 / (last.millis - first.millis));
+    }
+
+    /** How long the faults lasted, from the first harm to the service being back (and the jobs recovered). */
+    static Double faultSeconds(List<long[]> windows) {
+        return windows.isEmpty() ? null : windows.stream().mapToLong(w -> w[1] - w[0]).sum() / 1000.0;
+    }
+
+    /** The slowest recovery of any fault window, over both stores' throughput; null when there was no fault. */
+    static Double recoverySeconds(List<Throughput> stages, List<long[]> windows, long started, long total) {
+        double slowest = -1;
+        for (long[] window : windows) {
+            long start = window[0] - started;
+            long end = window[1] - started;
+            for (Throughput stage : stages) {
+                double before = stage.rateBefore(start);
+                if (before <= 0) {
+                    continue; // the stage had not started, or was done, when the fault began
+                }
+                OptionalDouble recovery = stage.recoveryMillis(end, before, total);
+                slowest = Math.max(slowest, recovery.isPresent() ? recovery.getAsDouble() / 1000 : Double.MAX_VALUE);
+            }
+        }
+        return slowest < 0 ? null : slowest;
+    }
+
+    /** The median state size and duration of the running jobs' checkpoints, summed over the jobs. */
+    static long[] checkpointMedians(FlinkSessionClient flink, Collection<String> running) throws IOException {
+        long[] medians = new long[2];
+        for (String job : running) {
+            com.fasterxml.jackson.databind.JsonNode summary = flink.checkpoints(job).path("summary");
+            medians[0] += summary.path("state_size").path("p50").asLong();
+            medians[1] += summary.path("end_to_end_duration").path("p50").asLong();
+        }
+        return medians;
     }
 }

@@ -3,7 +3,7 @@ package io.volumizer.benchmarks.reliability;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
-import io.volumizer.benchmarks.internal.CountWait;
+import io.volumizer.benchmarks.harness.Await;
 
 /**
  * When a fault starts: once a share of the documents is in the store. The wait lasts as long as the count moves; a
@@ -13,7 +13,7 @@ record Trigger(LongSupplier count, long total, double share) {
 
     /** How long the count may stand still before the wait fails (a fault before this one is over well within it). */
     static final Duration STALLED_AFTER = Duration.ofMinutes(5);
-    private static final CountWait WAIT = new CountWait(Duration.ofMillis(100), STALLED_AFTER);
+    private static final Await WAIT = Await.stalledFor(STALLED_AFTER);
 
     /** Waits until the scenario's share of the documents is in. */
     void await() throws Exception {

@@ -37,7 +37,6 @@ import io.volumizer.ops.client.ApiTarget;
 import io.volumizer.ops.identity.IssuerOptions;
 import io.volumizer.ops.identity.TokenClient;
 import io.volumizer.options.CheckOptions;
-import io.volumizer.options.Failures;
 import io.volumizer.options.ResultsOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -270,9 +269,5 @@ public final class SecurityBenchmark implements Callable<Integer> {
                 validation.path("validations").asLong(), validation.path("branchRequestMeanMillis").asDouble(),
                 100 * validation.path("shareOfRequest").asDouble()));
         return text.toString();
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new SecurityBenchmark()).setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

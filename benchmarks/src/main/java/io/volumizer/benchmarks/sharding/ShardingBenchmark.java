@@ -9,21 +9,19 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.volumizer.benchmarks.internal.CustomerQueries;
-import io.volumizer.benchmarks.internal.ImportedForm;
-import io.volumizer.benchmarks.internal.QuerySamples;
-import io.volumizer.benchmarks.internal.SearchLoadOptions;
+import io.volumizer.benchmarks.harness.CustomerQueries;
+import io.volumizer.benchmarks.harness.ImportedForm;
+import io.volumizer.benchmarks.harness.QuerySamples;
+import io.volumizer.benchmarks.harness.SearchLoadOptions;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.CheckOptions;
-import io.volumizer.options.Failures;
 import io.volumizer.options.endpoints.IndexPrefixOptions;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
@@ -39,7 +37,6 @@ import io.volumizer.stores.search.SearchOptions;
 import io.volumizer.stores.search.SearchReader;
 import io.volumizer.stores.search.SearchTuning;
 import io.volumizer.stores.search.SearchWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -292,9 +289,5 @@ public final class ShardingBenchmark implements Callable<Integer> {
 
     private static double round(double value) {
         return Math.round(value * 100) / 100.0;
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new ShardingBenchmark()).setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

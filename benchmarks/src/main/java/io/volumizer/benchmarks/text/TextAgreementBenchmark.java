@@ -22,9 +22,7 @@ import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.model.BankModel;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.generators.render.StatementPdf;
-import io.volumizer.options.Failures;
 import io.volumizer.options.ResultsOptions;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -165,9 +163,5 @@ public final class TextAgreementBenchmark implements Callable<Integer> {
         }
         Files.writeString(results.folder.resolve("text-agreement.md"), md);
         System.out.print(md);
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new TextAgreementBenchmark()).setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -21,12 +21,10 @@ import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.ops.throttle.ThrottleSettings.Change;
-import io.volumizer.options.Failures;
 import io.volumizer.options.Options;
 import io.volumizer.options.ResultsOptions;
 import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.steps.Step;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -273,10 +271,5 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
         }
         Files.writeString(results.folder.resolve("throttle.md"), md);
         System.out.println(md);
-    }
-
-    public static void main(String[] args) {
-        System.exit(new CommandLine(new ThrottleBenchmark()).setOverwrittenOptionsAllowed(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.commands;
+package io.volumizer.benchmarks.harness;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.volumizer.api.commands.CommandReconciler;
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.pipeline.Progress;
+import io.volumizer.benchmarks.harness.Progress;
 
 /**
  * A reindex through its command, as a user submits it, measured by the documents its ranges report read and

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.pipeline;
+package io.volumizer.benchmarks.harness;
 
 import java.io.IOException;
 import java.nio.file.Files;

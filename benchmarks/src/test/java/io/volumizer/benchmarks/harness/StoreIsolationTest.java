@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.pipeline;
+package io.volumizer.benchmarks.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

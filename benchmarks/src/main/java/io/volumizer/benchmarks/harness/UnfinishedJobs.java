@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.internal;
+package io.volumizer.benchmarks.harness;
 
 import java.time.Duration;
 import java.util.List;

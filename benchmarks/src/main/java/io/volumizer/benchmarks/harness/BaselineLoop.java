@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.pipeline;
+package io.volumizer.benchmarks.harness;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +26,7 @@ public final class BaselineLoop {
     }
 
     /** Runs {@code body} and polls {@code count} until it reaches {@code expected}. */
-    public static Through measure(Polling polling, String what, long expected, LongSupplier count, Body body)
+    public static Through measure(Await polling, String what, long expected, LongSupplier count, Body body)
             throws InterruptedException {
         Through through = Through.stored(what, Progress.startingNow(expected), count);
         CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
@@ -49,7 +49,7 @@ public final class BaselineLoop {
      * A one-off script's indexing: the index stage's own {@code _bulk} writer (versioned index actions, 1,000 per
      * request, into an index made from the same template) in a plain loop, without Flink or Kafka.
      */
-    public static Through rawBulk(Polling polling, String what, SearchIndices raw, List<ImportedEvent> documents,
+    public static Through rawBulk(Await polling, String what, SearchIndices raw, List<ImportedEvent> documents,
             LongSupplier count) throws Exception {
         raw.installTemplate();
         SearchWriter store = raw.writer(Backoff.DEFAULT);

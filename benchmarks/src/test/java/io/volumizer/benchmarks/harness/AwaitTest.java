@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.pipeline;
+package io.volumizer.benchmarks.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,13 +9,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-class PollingTest {
+class AwaitTest {
 
     private static final Duration STALLED_AFTER = Duration.ofMinutes(5);
 
     /** The clock moves only when the polling sleeps. */
     private final AtomicLong nanos = new AtomicLong();
-    private final Polling polling = new Polling(STALLED_AFTER, nanos::get, duration -> nanos.addAndGet(duration.toNanos()));
+    private final Await polling = new Await(Await.INTERVAL, STALLED_AFTER, nanos::get, duration -> nanos.addAndGet(duration.toNanos()));
 
     @Test
     void aRunEndsWhenItsStoredAndDeadLetteredDocumentsMakeUpTheExpectedOnes() throws Exception {
@@ -60,5 +60,21 @@ class PollingTest {
         assertThatThrownBy(() -> polling.untilThrough(List.of(run), () -> {
             throw new IllegalStateException("bulk write refused");
         })).hasMessage("bulk write refused");
+    }
+
+    @Test
+    void aCountThatKeepsMovingIsAwaitedPastTheStalledStretch() throws Exception {
+        AtomicLong reads = new AtomicLong();
+
+        long reached = polling.every(Duration.ofMinutes(1)).until("imported", () -> Math.min(reads.incrementAndGet(), 20L), 20);
+
+        assertThat(reached).isEqualTo(20);
+        assertThat(Duration.ofNanos(nanos.get())).isGreaterThan(STALLED_AFTER);
+    }
+
+    @Test
+    void aCountThatStandsStillShortOfItsTargetFailsNamingIt() {
+        assertThatThrownBy(() -> polling.until("indexed", () -> 7L, 10))
+                .isInstanceOf(IllegalStateException.class).hasMessage("no progress for 300 s: indexed: 7");
     }
 }

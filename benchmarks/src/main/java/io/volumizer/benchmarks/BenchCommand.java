@@ -1,0 +1,122 @@
+package io.volumizer.benchmarks;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import io.volumizer.benchmarks.acl.AclBenchmark;
+import io.volumizer.benchmarks.calibration.CalibrationBenchmark;
+import io.volumizer.benchmarks.commands.CommandsBenchmark;
+import io.volumizer.benchmarks.csv.CsvImportBenchmark;
+import io.volumizer.benchmarks.engines.EnginesBenchmark;
+import io.volumizer.benchmarks.generators.GeneratorBenchmarks;
+import io.volumizer.benchmarks.pipeline.PipelineBenchmark;
+import io.volumizer.benchmarks.reliability.ReliabilityBenchmark;
+import io.volumizer.benchmarks.security.HostileClientsBenchmark;
+import io.volumizer.benchmarks.security.SecurityBenchmark;
+import io.volumizer.benchmarks.sharding.ShardingBenchmark;
+import io.volumizer.benchmarks.text.TextAgreementBenchmark;
+import io.volumizer.benchmarks.throttle.ThrottleBenchmark;
+import io.volumizer.options.Failures;
+import io.volumizer.options.ResultsOptions;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * {@code bench <suite>}: every benchmark runner, each a subcommand. A suite's defaults (its repository, its size,
+ * the jobs' parallelism and checkpoints) are {@link #SUITE_DEFAULTS}; the local services' endpoints come from the
+ * launcher as system properties {@code volumizer.bench.<option>} (e.g. {@code volumizer.bench.flink-rest}), each
+ * taken by the suites that have that option; what the command line gives wins over both.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Runs a benchmark suite; results into "
+        + "benchmarks/results/ unless --results names another folder.")
+public final class BenchCommand {
+
+    /** The prefix of the endpoints' system properties. */
+    static final String ENDPOINT_PROPERTY = "volumizer.bench.";
+
+    /** What every suite that runs the pipeline's jobs on the session cluster runs them with. */
+    private static final Map<String, String> JOBS = Map.of("--parallelism", "2", "--checkpoint-interval", "PT2S");
+
+    /** A suite that runs the pipeline on a repository and topics of its own, of {@code customers}. */
+    private static Map<String, String> onRepository(String repository, long customers, String... more) {
+        Map<String, String> defaults = new java.util.HashMap<>(JOBS);
+        defaults.putAll(Map.of("--repository", repository, "--topics-of", repository, "--customers", Long.toString(customers)));
+        for (int i = 0; i < more.length; i += 2) {
+            defaults.put(more[i], more[i + 1]);
+        }
+        return defaults;
+    }
+
+    /**
+     * Each suite's defaults. The sizes: long enough that a measure's sustained window starts after a job's warm-up
+     * (pipeline), or as small as the suite's question allows on two cores.
+     */
+    static final Map<String, Map<String, String>> SUITE_DEFAULTS = Map.ofEntries(
+            Map.entry("pipeline", onRepository("bench", 4000, "--store-service", "mongodb")),
+            Map.entry("throttle", onRepository("throttle", 600)),
+            Map.entry("csv", onRepository("csvbench", 10000)),
+            Map.entry("commands", onRepository("commands", 850, "--store-service", "mongodb")),
+            Map.entry("acl", onRepository("acl", 7200)),
+            Map.entry("calibrate", onRepository("calibration", 1000)),
+            Map.entry("engines", onRepository("engines", 2000)),
+            Map.entry("reliability", onRepository("reliability", 2000, "--topics-of", null)),
+            Map.entry("fuzz", onRepository("reliability", 2000, "--topics-of", null, "--scenarios", "clean,fuzz",
+                    "--report", "fuzz")),
+            Map.entry("sharding", Map.of("--customers", "8000")),
+            Map.entry("hostile", Map.of("--topics-of", "demo")));
+
+    /** The runners by suite; {@code fuzz} is the reliability benchmark's clean and fuzzed scenarios. */
+    public static CommandLine commandLine() {
+        CommandLine bench = new CommandLine(new BenchCommand());
+        Map<String, Object> suites = new java.util.LinkedHashMap<>();
+        suites.put("generators", new GeneratorBenchmarks());
+        suites.put("text", new TextAgreementBenchmark());
+        suites.put("pipeline", new PipelineBenchmark());
+        suites.put("reliability", new ReliabilityBenchmark());
+        suites.put("fuzz", new ReliabilityBenchmark());
+        suites.put("throttle", new ThrottleBenchmark());
+        suites.put("csv", new CsvImportBenchmark());
+        suites.put("commands", new CommandsBenchmark());
+        suites.put("acl", new AclBenchmark());
+        suites.put("calibrate", new CalibrationBenchmark());
+        suites.put("sharding", new ShardingBenchmark());
+        suites.put("security", new SecurityBenchmark());
+        suites.put("hostile", new HostileClientsBenchmark());
+        suites.put("engines", new EnginesBenchmark());
+        suites.forEach(bench::addSubcommand);
+        // The launcher's endpoints come as properties; what the user adds on the command line wins.
+        return bench.setDefaultValueProvider(BenchCommand::defaultValue).setOverwrittenOptionsAllowed(true)
+                .setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler(Failures::oneLine);
+    }
+
+    /** A suite's own default, else the launcher's endpoint, else the option's; paths of the checkout under its root. */
+    private static String defaultValue(ArgSpec arg) {
+        if (!(arg instanceof OptionSpec option)) {
+            return null;
+        }
+        String name = option.longestName();
+        Map<String, String> suite = SUITE_DEFAULTS.getOrDefault(option.command().name(), Map.of());
+        if (suite.containsKey(name)) {
+            return suite.get(name);
+        }
+        String endpoint = System.getProperty(ENDPOINT_PROPERTY + name.substring(2));
+        if (endpoint != null) {
+            return endpoint;
+        }
+        String root = System.getProperty("volumizer.root");
+        if (root == null) {
+            return null;
+        }
+        return switch (name) {
+            case "--results" -> Path.of(root, ResultsOptions.BENCHMARKS).toString();
+            case "--report-script" -> Path.of(root, option.defaultValue()).toString();
+            default -> null;
+        };
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+}
