@@ -40,7 +40,7 @@ import io.javalin.Javalin;
 import io.javalin.http.HandlerType;
 import io.javalin.router.Endpoint;
 import io.javalin.router.ParsedEndpoint;
-import io.volumizer.api.documents.DocumentWriteService;
+import io.volumizer.api.documents.RecursiveDelete;
 import io.volumizer.api.internal.ApiMetrics;
 import io.volumizer.api.internal.Correlation;
 import io.volumizer.api.internal.ApiException;
@@ -615,7 +615,7 @@ class ApiIT {
         assertError(write("POST", documents() + "?wait=maybe", "{}", auth()), 400, "wait");
         String taken = generated.stream().filter(d -> account.equals(d.getParentId())).findFirst().orElseThrow().getName();
         assertError(write("POST", documents(), "{\"parentId\":\"" + account + "\",\"type\":\"Note\",\"name\":\"" + taken + "\"}", auth()), 409, "name");
-        assertError(write("DELETE", documents() + "/" + account, null, auth()), 409, DocumentWriteService.RECURSIVE);
+        assertError(write("DELETE", documents() + "/" + account, null, auth()), 409, RecursiveDelete.RECURSIVE);
         assertThat(json(write("DELETE", documents() + "/" + account, null, auth())).path("message").asText())
                 .contains("?recursive=true");
         assertError(write("PUT", documents() + "/" + first("Statement").getId(), "{\"parentId\":\"elsewhere\"}", auth()), 400, "parentId");
@@ -668,11 +668,11 @@ class ApiIT {
         awaitValue("the folder's children indexed", unchecked(() -> (long) json(get(documents() + "/" + folder + "/children"))
                 .path("children").size()), 2L, Duration.ofSeconds(60));
 
-        assertError(write("DELETE", documents() + "/" + folder + "?wait=true", null, auth()), 409, DocumentWriteService.RECURSIVE);
+        assertError(write("DELETE", documents() + "/" + folder + "?wait=true", null, auth()), 409, RecursiveDelete.RECURSIVE);
         for (String id : List.of(folder, subfolder, note, sibling)) {
             assertThat(get(documents() + "/" + id).statusCode()).as("%s kept by a delete that is not recursive", id).isEqualTo(200);
         }
-        assertError(write("DELETE", documents() + "/" + folder + "?recursive=maybe", null, auth()), 400, DocumentWriteService.RECURSIVE);
+        assertError(write("DELETE", documents() + "/" + folder + "?recursive=maybe", null, auth()), 400, RecursiveDelete.RECURSIVE);
 
         HttpResponse<byte[]> deleted = write("DELETE", documents() + "/" + folder + "?recursive=true&wait=true", null, auth());
         assertThat(deleted.statusCode()).as(new String(deleted.body(), StandardCharsets.UTF_8)).isEqualTo(204);

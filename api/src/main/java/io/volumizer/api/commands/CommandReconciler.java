@@ -40,11 +40,6 @@ public final class CommandReconciler {
 
     /** How often a schedule reconciles: a job that ended shows in a status read about this soon after. */
     public static final Duration PERIOD = Duration.ofSeconds(1);
-    /**
-     * How long the imports' committed offsets on the documents topic may stand still before a bulk command's changes
-     * are said to wait for an import: six checkpoints at the default interval, each of which moves them.
-     */
-    static final Duration IMPORT_IDLE = Duration.ofSeconds(30);
     /** How long closing a schedule waits for the round under way: Kafka's reads time out sooner. */
     private static final Duration ROUND_TIMEOUT = Duration.ofMinutes(1);
     private static final Logger LOG = LoggerFactory.getLogger(CommandReconciler.class);
@@ -113,7 +108,7 @@ public final class CommandReconciler {
         }
         if ("FAILED".equals(jobState)) {
             commands.state(commandId, State.FAILED, Updates.set(CommandStore.ERROR, "job " + jobId + " failed: "
-                    + Commands.firstLine(flink.exceptions(jobId))));
+                    + firstLine(flink.exceptions(jobId))));
         } else if ("CANCELED".equals(jobState)) {
             commands.state(commandId, State.ABORTED, Updates.set(CommandStore.ERROR, "job " + jobId + " was cancelled"));
         } else {
@@ -126,7 +121,7 @@ public final class CommandReconciler {
      * A bulk command whose job has emitted every change: COMPLETED once one import has read past them all and the
      * documents bearing its change, counted then, are as many after a checkpoint of the import's more (a change the
      * import parked, its parent to be looked up, is written by then); WAITING_FOR_IMPORT once no import's offsets
-     * have moved for {@link #IMPORT_IDLE}; APPLYING meanwhile. Each move is made only from the state this round saw,
+     * have moved for {@link ImportProgress#IDLE}; APPLYING meanwhile. Each move is made only from the state this round saw,
      * so that two reconcilers, two API replicas, cannot undo each other's; a round that cannot reach Kafka leaves it.
      */
     private Document applying(Document record) {
@@ -159,7 +154,7 @@ public final class CommandReconciler {
             }
         } else if (moved) {
             commands.stateIf(commandId, seenIn, State.APPLYING, progressNow);
-        } else if (now.getTime() - seen.getDate(AT).getTime() >= IMPORT_IDLE.toMillis()
+        } else if (now.getTime() - seen.getDate(AT).getTime() >= ImportProgress.IDLE.toMillis()
                 && CommandStore.stateOf(record) != State.WAITING_FOR_IMPORT) {
             commands.stateIf(commandId, seenIn, State.WAITING_FOR_IMPORT);
         } else {
@@ -183,6 +178,12 @@ public final class CommandReconciler {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The first line of {@code text}: what a record's error keeps of a job's exception or a refusal. */
+    static String firstLine(String text) {
+        int end = text.indexOf('\n');
+        return end < 0 ? text : text.substring(0, end);
     }
 
     /** Reconciles every command that has not ended, every {@link #PERIOD}, until closed: the API server's. */

@@ -30,8 +30,10 @@ import io.volumizer.stores.commands.CommandStore;
  * Commands as asked (by the API's bodies, the CLI's options), checked field by field and turned into their jobs'
  * arguments and what their records keep of the request; what needs the stores to be checked is {@link Commands}'.
  */
-final class CommandRequests {
+public final class CommandRequests {
 
+    /** The request's field (the CLI's {@code --all}) that says a bulk command without filters means every document. */
+    public static final String ALL = "all";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     /** The bulk actions: those of the bulk update job, and setAcl. */
@@ -76,12 +78,12 @@ final class CommandRequests {
                 throw new CommandRefusedException(Reason.INVALID, "query." + e.field(), e.getMessage());
             }
             if (selection.filters().isEmpty() && !all) {
-                throw new CommandRefusedException(Reason.INVALID, Commands.ALL, "no selection: a bulk command without a "
+                throw new CommandRefusedException(Reason.INVALID, ALL, "no selection: a bulk command without a "
                         + "filter (query: " + String.join(", ", Selection.FILTERS) + ") takes every document of "
                         + repository + ", and does so only when asked: \"all\": true (bin/volumizer bulk: --all)");
             }
             if (!selection.filters().isEmpty() && all) {
-                throw new CommandRefusedException(Reason.INVALID, Commands.ALL, "all takes every document: it goes "
+                throw new CommandRefusedException(Reason.INVALID, ALL, "all takes every document: it goes "
                         + "without filters, was given " + selection.filters().keySet());
             }
             Map<String, Object> values;

@@ -141,7 +141,7 @@ final class CommandStatus {
         }
         if (state == State.WAITING_FOR_IMPORT) {
             status.put("message", "every change is in the documents topic, and no import's committed offsets on it "
-                    + "have moved for " + CommandReconciler.IMPORT_IDLE.toSeconds() + " s: resume the import (bin/volumizer "
+                    + "have moved for " + ImportProgress.IDLE.toSeconds() + " s: resume the import (bin/volumizer "
                     + "job resume import, or import-and-index); if one runs, it is held up (a checkpoint that takes longer, "
                     + "another producer's open transaction)");
         }

@@ -40,8 +40,6 @@ import io.volumizer.stores.search.SearchEngine;
  */
 public final class Commands {
 
-    /** The request's field (the CLI's {@code --all}) that says a bulk command without filters means every document. */
-    public static final String ALL = "all";
     private static final Duration SAVEPOINT_TIMEOUT = Duration.ofMinutes(5);
     /** What an operator, and a write (which needs the API's token), may read of the commands' records. */
     private static final Predicate<Document> EVERY_RECORD = record -> true;
@@ -219,7 +217,7 @@ public final class Commands {
             commands.set(commandId, Updates.set(CommandStore.JOB_ID, jobId), Updates.set(JobArguments.FIELD, arguments));
         } catch (IOException | RuntimeException e) {
             commands.state(commandId, State.FAILED, Updates.set(CommandStore.ERROR, "the job could not be submitted: "
-                    + firstLine(String.valueOf(e.getMessage()))));
+                    + CommandReconciler.firstLine(String.valueOf(e.getMessage()))));
             throw e;
         }
     }
@@ -243,10 +241,5 @@ public final class Commands {
         if (repositories.collection(repository).estimatedDocumentCount() == 0) {
             throw new CommandRefusedException(Reason.NOT_FOUND, "repository", "repository " + repository + " has no documents");
         }
-    }
-
-    static String firstLine(String text) {
-        int end = text.indexOf('\n');
-        return end < 0 ? text : text.substring(0, end);
     }
 }

@@ -26,7 +26,12 @@ import io.volumizer.stores.commands.EmittedUntil;
  */
 final class ImportProgress {
 
-    /** The longest a status read waits for Kafka: past it, the status stands as stored. */
+    /**
+     * How long the imports' committed offsets on the documents topic may stand still before a bulk command's changes
+     * are said to wait for an import: six checkpoints at the default interval, each of which moves them.
+     */
+    static final Duration IDLE = Duration.ofSeconds(30);
+    /** The longest a reconciliation waits for Kafka: past it, the record stands as stored. */
     static final Duration TIMEOUT = EmittedUntil.TIMEOUT;
 
     /** Per group that has read the topic, per partition, the offset it has committed. */

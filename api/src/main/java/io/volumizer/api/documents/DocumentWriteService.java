@@ -1,5 +1,6 @@
 package io.volumizer.api.documents;
 
+import static io.volumizer.api.documents.RecursiveDelete.RECURSIVE;
 import static io.volumizer.stores.DocumentFields.ACL;
 import static io.volumizer.stores.DocumentFields.BLOB;
 import static io.volumizer.stores.DocumentFields.DELETED;
@@ -58,8 +59,6 @@ import io.volumizer.schemas.event.Permission;
  */
 public final class DocumentWriteService {
 
-    /** The flag a delete of a document with children needs: its descendants are deleted with it. */
-    public static final String RECURSIVE = "recursive";
     /** What separates the name a non-administrator gave from its document's id in the name stored. */
     static final String OWN_NAME_SEPARATOR = "~";
     /** What the id the API generates for a new document begins with, before its UUID. */

@@ -32,7 +32,7 @@ public final class DocumentWrites {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String WAIT = "wait";
     private static final Set<String> PARAMETERS = Set.of(WAIT);
-    private static final Set<String> DELETE_PARAMETERS = Set.of(WAIT, DocumentWriteService.RECURSIVE);
+    private static final Set<String> DELETE_PARAMETERS = Set.of(WAIT, RecursiveDelete.RECURSIVE);
 
     private final DocumentWriteService writes;
     private final AppliedWrites applied;
@@ -78,7 +78,7 @@ public final class DocumentWrites {
     public void delete(Context ctx) {
         Target target = Target.of(ctx, DELETE_PARAMETERS);
         DocumentEvent event = writes.delete(Caller.of(ctx), target.repository(), ctx.pathParam("id"),
-                ctx.header("If-Match"), () -> target.parameters().bool(DocumentWriteService.RECURSIVE));
+                ctx.header("If-Match"), () -> target.parameters().bool(RecursiveDelete.RECURSIVE));
         respond(ctx, event, target.waitForMongoDb(), 204);
     }
 

@@ -36,7 +36,10 @@ import io.volumizer.stores.DocumentFields;
  * parent leaves its children's events parked, then dead-lettered). A level that is not applied within the wait
  * timeout is a 504 with the folder still there; the same request again goes on with what is left.
  */
-final class RecursiveDelete {
+public final class RecursiveDelete {
+
+    /** The flag a delete of a document with children needs: its descendants are deleted with it. */
+    public static final String RECURSIVE = "recursive";
 
     private static final Logger LOG = LoggerFactory.getLogger(RecursiveDelete.class);
     /** How many descendants a recursive delete reads at a time while it checks the caller's rights. */
@@ -89,7 +92,7 @@ final class RecursiveDelete {
                         // Neither named nor counted: the caller may not even read it.
                         LOG.info("recursive delete of '{}' by '{}' refused at a descendant it may not write", folderId,
                                 caller.name());
-                        throw new ApiException(403, "forbidden", DocumentWriteService.RECURSIVE, "'" + caller.name()
+                        throw new ApiException(403, "forbidden", RECURSIVE, "'" + caller.name()
                                 + "' may not delete everything under '" + folderId + "': nothing was deleted");
                     }
                     if (++count > maxRecursiveDelete) {
@@ -119,7 +122,7 @@ final class RecursiveDelete {
             topic.append(tombstones);
             int pending = applied.awaitAll(tombstones);
             if (pending > 0) {
-                throw new ApiException(504, "timeout", DocumentWriteService.RECURSIVE, pending + " of the "
+                throw new ApiException(504, "timeout", RECURSIVE, pending + " of the "
                         + tombstones.size() + " deletes of a level under '" + folderId + "' were not visible in MongoDB "
                         + "within " + applied.timeout() + "; '" + folderId + "' is not deleted: repeat the request once "
                         + "the import job caught up");
@@ -128,7 +131,7 @@ final class RecursiveDelete {
     }
 
     private ApiException folderTooLarge(String repository) {
-        return new ApiException(413, "folder_too_large", DocumentWriteService.RECURSIVE, "a recursive delete deletes at "
+        return new ApiException(413, "folder_too_large", RECURSIVE, "a recursive delete deletes at "
                 + "most " + maxRecursiveDelete + " documents: delete a larger folder with the bulk delete command (POST "
                 + "/api/v1/" + repository + "/bulk, bin/volumizer bulk delete); nothing was deleted");
     }

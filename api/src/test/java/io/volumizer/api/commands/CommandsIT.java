@@ -296,7 +296,7 @@ class CommandsIT {
         assertThatThrownBy(() -> commands.bulk(it.repository, "rename", Map.of(), false, null))
                 .isInstanceOfSatisfying(CommandRefusedException.class, e -> assertThat(e.field()).isEqualTo("action"));
         assertThatThrownBy(() -> commands.bulk(it.repository, "delete", Map.of(), false, null))
-                .isInstanceOfSatisfying(CommandRefusedException.class, e -> assertThat(e.field()).isEqualTo(Commands.ALL));
+                .isInstanceOfSatisfying(CommandRefusedException.class, e -> assertThat(e.field()).isEqualTo(CommandRequests.ALL));
         assertThatThrownBy(() -> commands.reindex("nothing-here", List.of())).isInstanceOfSatisfying(
                 CommandRefusedException.class, e -> assertThat(e.reason()).isEqualTo(CommandRefusedException.Reason.NOT_FOUND));
     }

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.javalin.http.Context;
 import io.volumizer.api.commands.CommandRefusedException;
+import io.volumizer.api.commands.CommandRequests;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.api.internal.ApiException;
 import io.volumizer.api.internal.RequestJson;
@@ -30,7 +31,7 @@ public final class CommandsHandler {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> REINDEX_FIELDS = Set.of("deleteOld", "rangeSize");
-    private static final Set<String> BULK_FIELDS = Set.of("action", "query", Commands.ALL, "params");
+    private static final Set<String> BULK_FIELDS = Set.of("action", "query", CommandRequests.ALL, "params");
     private static final Set<String> BULK_PARAMS = Set.of("properties", "document", "acl");
 
     private final Commands commands;
@@ -83,9 +84,9 @@ public final class CommandsHandler {
         if (!params.isMissingNode()) {
             strict(params, BULK_PARAMS, "params.");
         }
-        JsonNode all = body.path(Commands.ALL);
+        JsonNode all = body.path(CommandRequests.ALL);
         if (!all.isMissingNode() && !all.isBoolean()) {
-            throw ApiException.badRequest(Commands.ALL, "all must be true or false");
+            throw ApiException.badRequest(CommandRequests.ALL, "all must be true or false");
         }
         String action = body.path("action").asText(null);
         if (SetAclOptions.ACTION.equals(action)) {

@@ -39,10 +39,10 @@ import io.volumizer.stores.commands.CommandStore.State;
 import io.volumizer.stores.commands.EmittedUntil;
 
 /**
- * {@code GET /api/v1/bulk/{commandId}} reads a command's record and writes nothing, even of a command that a
- * reconciliation would move on: a bulk command whose changes the imports have not yet been seen applying. The API's
- * routes are served without the reconciler the servers' lifecycle runs, so that whatever changes the record is the
- * read's.
+ * {@code GET /api/v1/bulk/{commandId}} reads a command's record and writes nothing, even for a command that a
+ * reconciliation would move on: a bulk command whose changes wait for the imports, whose progress no round has
+ * recorded yet. The API's routes are served without the reconciler that the servers' lifecycle runs, so whatever
+ * changed the record would be the reads'.
  */
 class CommandStatusReadIT {
 
