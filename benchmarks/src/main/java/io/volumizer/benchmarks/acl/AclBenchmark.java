@@ -1,9 +1,7 @@
 package io.volumizer.benchmarks.acl;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +14,6 @@ import org.bson.Document;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
@@ -25,6 +22,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
+import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.benchmarks.harness.Await;
 import io.volumizer.generators.BankGenerator;
@@ -332,15 +330,12 @@ public final class AclBenchmark extends PipelineRunCommand {
     }
 
     private void write(GeneratorSettings settings) throws Exception {
-        Files.createDirectories(results.folder);
         Map<String, Object> all = new LinkedHashMap<>();
-        all.put("date", LocalDate.now().toString());
-        all.put("machine", Runtime.getRuntime().availableProcessors() + " cores, every service on this machine");
+        all.put("date", Report.date());
+        all.put("machine", Report.machine());
         all.put("customers", settings.customers());
         all.put("parallelism", pipeline.parallelism);
         all.putAll(figures);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValue(results.folder.resolve("acl-propagation.json").toFile(), all);
         StringBuilder table = new StringBuilder("# ACL propagation (setAcl on a state folder while the import runs)\n\n")
                 .append("Measured ").append(all.get("date")).append(" on ").append(all.get("machine")).append(". The ")
                 .append("repository was imported by the pipeline (import-and-index, parallelism ").append(pipeline.parallelism)
@@ -352,7 +347,7 @@ public final class AclBenchmark extends PipelineRunCommand {
         all.forEach((name, value) -> table.append("| ").append(name).append(" | ")
                 .append(value instanceof Number n ? String.format(Locale.ROOT, n instanceof Double ? "%,.2f" : "%,d", n) : value)
                 .append(" |\n"));
-        Files.writeString(results.folder.resolve("acl-propagation.md"), table.toString());
+        Report.write(results.folder, "acl-propagation", all, table);
         System.out.println(table);
     }
 }
