@@ -22,6 +22,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
+import io.volumizer.benchmarks.harness.ServiceFaults;
 import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.benchmarks.harness.Await;
@@ -245,17 +246,14 @@ public final class AclBenchmark extends PipelineRunCommand {
                 }
                 double at = (System.nanoTime() - started) / 1e9;
                 if (fault == Fault.taskmanager) {
-                    services.kill("flink-taskmanager");
-                    services.start("flink-taskmanager");
+                    new ServiceFaults(services).kill(ServiceFaults.TASKMANAGER);
                     done.add(String.format(Locale.ROOT, "TaskManager killed (kill -9) at %.0f s, restarted", at));
                 } else if (fault == Fault.backlog) {
                     pauseImport.run();
                     done.add(String.format(Locale.ROOT, "import stopped with a savepoint at %.0f s for %d s while %,.0f "
                             + "docs/s were generated, resumed from it", at, outage.toSeconds(), moreDocsPerSecond));
                 } else {
-                    services.stop("mongodb");
-                    Thread.sleep(outage.toMillis());
-                    services.start("mongodb");
+                    new ServiceFaults(services).down("mongodb", outage);
                     done.add(String.format(Locale.ROOT, "MongoDB down %d s from %.0f s", outage.toSeconds(), at));
                 }
                 System.out.println("fault: " + done.get(done.size() - 1));
@@ -265,7 +263,7 @@ public final class AclBenchmark extends PipelineRunCommand {
             Thread.currentThread().interrupt();
             return done;
         } catch (Exception e) {
-            services.start("flink-taskmanager", "mongodb");
+            services.start(ServiceFaults.TASKMANAGER, "mongodb");
             throw new IllegalStateException("a fault could not be done or undone", e);
         }
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.volumizer.benchmarks.harness.ServiceFaults;
 import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
@@ -121,8 +122,7 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
                         second++) {
                     boolean kill = killPhase && second == KILL_AT;
                     if (kill) {
-                        services.kill("flink-taskmanager");
-                        services.start("flink-taskmanager");
+                        new ServiceFaults(services).kill(ServiceFaults.TASKMANAGER);
                         next = System.nanoTime() - 1_000_000_000L; // this second's sample now: it spans the restart
                     }
                     next += 1_000_000_000L;
