@@ -2,6 +2,7 @@ package io.volumizer.benchmarks.engines;
 
 import static io.volumizer.benchmarks.harness.Stats.median;
 import static io.volumizer.benchmarks.harness.Stats.ratioWithRange;
+import static io.volumizer.benchmarks.harness.Stats.ratios;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -256,7 +257,6 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         return id;
     }
 
-
     private String repository() {
         return settings.repository();
     }
@@ -290,13 +290,6 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     }
 
     /** Per round, {@code a / b}. */
-    private static List<Double> ratios(List<Double> a, List<Double> b) {
-        List<Double> ratios = new ArrayList<>();
-        for (int i = 0; i < a.size(); i++) {
-            ratios.add(a.get(i) / b.get(i));
-        }
-        return ratios;
-    }
 
     private void write(long documents) throws Exception {
         List<String> names = new ArrayList<>(versions.keySet());
