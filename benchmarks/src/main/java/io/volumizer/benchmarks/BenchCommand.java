@@ -85,21 +85,22 @@ public final class BenchCommand {
         suites.put("security", new SecurityBenchmark());
         suites.put("hostile", new HostileClientsBenchmark());
         suites.put("engines", new EnginesBenchmark());
-        suites.forEach(bench::addSubcommand);
+        suites.forEach((suite, runner) -> bench.addSubcommand(suite, new CommandLine(runner)
+                .setDefaultValueProvider(option -> defaultValue(suite, option))));
         // The launcher's endpoints come as properties; what the user adds on the command line wins.
-        return bench.setDefaultValueProvider(BenchCommand::defaultValue).setOverwrittenOptionsAllowed(true)
-                .setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler(Failures::oneLine);
+        return bench.setOverwrittenOptionsAllowed(true).setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(Failures::oneLine);
     }
 
     /** A suite's own default, else the launcher's endpoint, else the option's; paths of the checkout under its root. */
-    private static String defaultValue(ArgSpec arg) {
+    private static String defaultValue(String suite, ArgSpec arg) {
         if (!(arg instanceof OptionSpec option)) {
             return null;
         }
         String name = option.longestName();
-        Map<String, String> suite = SUITE_DEFAULTS.getOrDefault(option.command().name(), Map.of());
-        if (suite.containsKey(name)) {
-            return suite.get(name);
+        Map<String, String> defaults = SUITE_DEFAULTS.getOrDefault(suite, Map.of());
+        if (defaults.containsKey(name)) {
+            return defaults.get(name);
         }
         String endpoint = System.getProperty(ENDPOINT_PROPERTY + name.substring(2));
         if (endpoint != null) {

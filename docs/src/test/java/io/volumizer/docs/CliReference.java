@@ -82,14 +82,11 @@ final class CliReference {
             Class<?> type;
             try {
                 type = Class.forName(suite.className());
-            } catch (ClassNotFoundException notBuilt) {
-                continue; // named by the script, not (yet) in the benchmarks module: ReferenceDocsTest says so
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(e); // a subcommand of BenchCommand: on this classpath
             }
-            if (type.getAnnotation(picocli.CommandLine.Command.class) == null) {
-                continue; // JMH's suite (generators): no options of ours
-            }
-            String first = suite.names().split("\\s*\\|\\s*")[0];
-            entries.add(new Entry("bin/volumizer bench " + first, type, () -> instantiate(type), BENCHMARK_NOTES.get(first)));
+            entries.add(new Entry("bin/volumizer bench " + suite.names(), type, () -> instantiate(type),
+                    BENCHMARK_NOTES.get(suite.names())));
         }
         return entries;
     }
@@ -147,8 +144,9 @@ final class CliReference {
             }
         }
         out.append("## Benchmarks\n\n`bin/volumizer bench <suite>`: what each suite measures and its current figures are in "
-                + "[benchmarks/results](../../benchmarks/results/README.md); `bin/volumizer bench generators` runs the "
-                + "JMH suite of the generators and takes no option.\n\n");
+                + "[benchmarks/results](../../benchmarks/results/README.md); a suite's own defaults (its "
+                + "repository and run size, the jobs' parallelism) are BenchCommand's, shown by `bin/volumizer bench <suite> "
+                + "--help`; the endpoints are those of the local services.\n\n");
         for (Entry entry : benchmarks) {
             render(out, markdown, entry, commandsOf.get(entry));
         }

@@ -1,9 +1,7 @@
 package io.volumizer.benchmarks.acl;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +14,6 @@ import org.bson.Document;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
@@ -26,6 +23,8 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
 import io.volumizer.api.commands.CommandReconciler;
+import io.volumizer.benchmarks.harness.ServiceFaults;
+import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.benchmarks.harness.Await;
 import io.volumizer.generators.BankGenerator;
@@ -251,17 +250,14 @@ public final class AclBenchmark extends PipelineRunCommand {
                 }
                 double at = (System.nanoTime() - started) / 1e9;
                 if (fault == Fault.taskmanager) {
-                    services.kill("flink-taskmanager");
-                    services.start("flink-taskmanager");
+                    new ServiceFaults(services).kill(ServiceFaults.TASKMANAGER);
                     done.add(String.format(Locale.ROOT, "TaskManager killed (kill -9) at %.0f s, restarted", at));
                 } else if (fault == Fault.backlog) {
                     pauseImport.run();
                     done.add(String.format(Locale.ROOT, "import stopped with a savepoint at %.0f s for %d s while %,.0f "
                             + "docs/s were generated, resumed from it", at, outage.toSeconds(), moreDocsPerSecond));
                 } else {
-                    services.stop("mongodb");
-                    Thread.sleep(outage.toMillis());
-                    services.start("mongodb");
+                    new ServiceFaults(services).down("mongodb", outage);
                     done.add(String.format(Locale.ROOT, "MongoDB down %d s from %.0f s", outage.toSeconds(), at));
                 }
                 System.out.println("fault: " + done.get(done.size() - 1));
@@ -271,7 +267,7 @@ public final class AclBenchmark extends PipelineRunCommand {
             Thread.currentThread().interrupt();
             return done;
         } catch (Exception e) {
-            services.start("flink-taskmanager", "mongodb");
+            services.start(ServiceFaults.TASKMANAGER, "mongodb");
             throw new IllegalStateException("a fault could not be done or undone", e);
         }
     }
@@ -336,15 +332,12 @@ public final class AclBenchmark extends PipelineRunCommand {
     }
 
     private void write(GeneratorSettings settings) throws Exception {
-        Files.createDirectories(results.folder);
         Map<String, Object> all = new LinkedHashMap<>();
-        all.put("date", LocalDate.now().toString());
-        all.put("machine", Runtime.getRuntime().availableProcessors() + " cores, every service on this machine");
+        all.put("date", Report.date());
+        all.put("machine", Report.machine());
         all.put("customers", settings.customers());
         all.put("parallelism", pipeline.parallelism);
         all.putAll(figures);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValue(results.folder.resolve("acl-propagation.json").toFile(), all);
         StringBuilder table = new StringBuilder("# ACL propagation (setAcl on a state folder while the import runs)\n\n")
                 .append("Measured ").append(all.get("date")).append(" on ").append(all.get("machine")).append(". The ")
                 .append("repository was imported by the pipeline (import-and-index, parallelism ").append(pipeline.parallelism)
@@ -356,7 +349,7 @@ public final class AclBenchmark extends PipelineRunCommand {
         all.forEach((name, value) -> table.append("| ").append(name).append(" | ")
                 .append(value instanceof Number n ? String.format(Locale.ROOT, n instanceof Double ? "%,.2f" : "%,d", n) : value)
                 .append(" |\n"));
-        Files.writeString(results.folder.resolve("acl-propagation.md"), table.toString());
+        Report.write(results.folder, "acl-propagation", all, table);
         System.out.println(table);
     }
 }

@@ -40,7 +40,7 @@ final class CalibrationTable {
                 "| %s | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f | %,.0f |", type, costs.mongoDataBytes(),
                 costs.mongoIndexBytes(), costs.searchBytes().get("metadata"), costs.searchBytes().get("live"),
                 costs.searchBytes().get("archive"), costs.blobBytes())));
-        lines.addAll(List.of("", "**CPU per document (µs)**, the median of " + bench.rounds + " bench.rounds, each stage run alone "
+        lines.addAll(List.of("", "**CPU per document (µs)**, the median of " + bench.rounds + " rounds, each stage run alone "
                 + "once the machine was quiet: the CPU "
                 + "time of each service's processes from the first reading at " + (int) (CalibrationBenchmark.WINDOW_FROM * 100) + "% of "
                 + "the documents to the first at " + (int) (CalibrationBenchmark.WINDOW_TO * 100) + "% (past the job's start, before its "
@@ -71,7 +71,7 @@ final class CalibrationTable {
                         + "when a stage runs on more slots. Each stage ran at parallelism 1, then 2, with its store on "
                         + "core(s) " + StoreIsolation.storeCores(cores) + " and every other service and this runner "
                         + "on " + StoreIsolation.otherCores(cores) + " (taskset), in each round; CPU read as above. Medians of "
-                        + "the bench.rounds; a ratio is the median of the bench.rounds' ratios, with their range.", "",
+                        + "the rounds; a ratio is the median of the rounds' ratios, with their range.", "",
                 "| stage | docs/s at 1 | docs/s at 2 | ratio (range) | CPU µs a document at 1 → 2 (ratio, range) |",
                 "|---|---|---|---|---|"));
         for (String stage : List.of("import", "index.metadata")) {

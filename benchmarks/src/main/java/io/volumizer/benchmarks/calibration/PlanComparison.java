@@ -1,7 +1,6 @@
 package io.volumizer.benchmarks.calibration;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,9 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-
+import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.benchmarks.calibration.PublishedLayouts.Workload;
 import io.volumizer.domain.topology.Topology;
 import io.volumizer.domain.topology.TopologyFile;
@@ -81,9 +78,7 @@ final class PlanComparison {
                         + "IOPS: the published MongoDB tiers were chosen for their NVMe IO.",
                 "- **Replicas.** The 11.3-billion plan uses the replicas `topologies/11b.yaml` names (none: it is "
                         + "laid out for one machine); the others one replica per shard.", ""));
-        Files.writeString(folder.resolve("plan-vs-published.md"), String.join("\n", lines));
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValue(folder.resolve("plan-vs-published.json").toFile(), json);
+        Report.write(folder, "plan-vs-published", json, String.join("\n", lines));
     }
 
     private static List<String> section(Workload workload, Planner.Blueprint plan) {

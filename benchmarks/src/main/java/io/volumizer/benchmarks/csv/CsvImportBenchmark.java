@@ -20,13 +20,12 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import org.bson.Document;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
+import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.cli.CsvExport;
@@ -295,9 +294,6 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
 
     private void write(Map<String, Object> report, Import generated, Import csv, Import broken, List<String> differences,
             TreeSet<Long> brokenLines, TreeSet<Long> deadLettered, List<String> reasons) throws IOException {
-        Files.createDirectories(results.folder);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(
-                results.folder.resolve("csv-import.json").toFile(), report);
         StringBuilder md = new StringBuilder("# CSV import against the generate job\n\n")
                 .append(String.format(Locale.ROOT, "Seed %s, %,d customers: %,d rows exported in %.1f s. Each import "
                         + "beside a running import-and-index (parallelism %d), into its own repository of the same stores, "
@@ -318,7 +314,7 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
         md.append(String.format(Locale.ROOT, "%nBroken file: %,d rows broken of %,d; %,d dead-lettered; exactly the broken "
                 + "lines: %s. Reasons, e.g.: %s%n", brokenLines.size(), brokenRows, deadLettered.size(),
                 deadLettered.equals(brokenLines) ? "yes" : "NO", String.join("; ", reasons)));
-        Files.writeString(results.folder.resolve("csv-import.md"), md);
+        Report.write(results.folder, "csv-import", report, md);
         System.out.println(md);
     }
 }

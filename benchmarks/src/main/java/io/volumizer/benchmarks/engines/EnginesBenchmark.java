@@ -2,10 +2,9 @@ package io.volumizer.benchmarks.engines;
 
 import static io.volumizer.benchmarks.harness.Stats.median;
 import static io.volumizer.benchmarks.harness.Stats.ratioWithRange;
+import static io.volumizer.benchmarks.harness.Stats.ratios;
 
-import java.nio.file.Files;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -13,11 +12,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
+import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.benchmarks.harness.ReindexMeasure;
 import io.volumizer.benchmarks.harness.CustomerQueries;
@@ -259,7 +257,6 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         return id;
     }
 
-
     private String repository() {
         return settings.repository();
     }
@@ -293,21 +290,13 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     }
 
     /** Per round, {@code a / b}. */
-    private static List<Double> ratios(List<Double> a, List<Double> b) {
-        List<Double> ratios = new ArrayList<>();
-        for (int i = 0; i < a.size(); i++) {
-            ratios.add(a.get(i) / b.get(i));
-        }
-        return ratios;
-    }
 
     private void write(long documents) throws Exception {
-        Files.createDirectories(results.folder);
         List<String> names = new ArrayList<>(versions.keySet());
         String baseline = names.get(0);
         Map<String, Object> figures = new LinkedHashMap<>();
-        figures.put("date", LocalDate.now().toString());
-        figures.put("machine", Runtime.getRuntime().availableProcessors() + " cores, every service on this machine");
+        figures.put("date", Report.date());
+        figures.put("machine", Report.machine());
         figures.put("documents", documents);
         figures.put("customers", settings.customers());
         figures.put("rounds", rounds);
@@ -317,7 +306,6 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         searches.forEach((engine, cells) -> cells.forEach((cell, measured) -> searchFigures.put(engine + " " + cell,
                 figures(measured))));
         figures.put("searches", searchFigures);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("engines.json").toFile(), figures);
 
         List<String> lines = new ArrayList<>(List.of("# Search engines, same run", "",
                 "Measured " + figures.get("date") + " on " + figures.get("machine") + ", the engines side by side; "
@@ -370,7 +358,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
         lines.add(String.format(Locale.ROOT, "Searches that failed: %d.", errors));
         lines.add("");
         String table = String.join("\n", lines);
-        Files.writeString(results.folder.resolve("engines.md"), table);
+        Report.write(results.folder, "engines", figures, table);
         System.out.println(table);
     }
 

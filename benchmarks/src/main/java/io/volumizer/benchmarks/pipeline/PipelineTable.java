@@ -54,7 +54,7 @@ final class PipelineTable {
                         + " documents per run (" + settings.customers() + " customers, " + settings.statementsPerAccount()
                         + " statements per account), job parallelism "
                         + bench.pipeline.parallelism + ".",
-                "Each figure is the median of " + bench.rounds + " bench.rounds; each ratio is the median of the bench.rounds' ratios "
+                "Each figure is the median of " + bench.rounds + " rounds; each ratio is the median of the rounds' ratios "
                         + "(job and baseline measured one after the other in the same round: the baseline first in odd "
                         + "rounds, the job first in even ones), with its range. Every measure "
                         + "starts once the machine is quiet (at most 15% busy over a second), not in the merges and "
@@ -66,7 +66,7 @@ final class PipelineTable {
                         + "its last checkpoint, so it follows in bursts and catches up at full speed at the end.",
                 "A job's documents through are those its store holds and those it dead-lettered (counted on a "
                         + "dead-letter topic of the measure's own); each job's row says how many it dead-lettered "
-                        + "(median of the bench.rounds, with their range where they differ): a rate with dead letters is not "
+                        + "(median of the rounds, with their range where they differ): a rate with dead letters is not "
                         + "that of a run that stored every document.",
                 "The import and its loop are measured twice: with every service on the same cores, where whatever "
                         + "CPU the job spends (Kafka in and out, decoding, the shuffle, checkpoints) is taken from the "

@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
+import io.volumizer.benchmarks.harness.ServiceFaults;
+
 /**
  * What happens to the local services during a scenario, through {@code bin/volumizer} and signals, as in
  * production: a process killed with SIGKILL and started again, a service stopped for an outage, the search engine
@@ -25,7 +27,7 @@ enum Fault {
             List<long[]> windows = new ArrayList<>();
             for (double point : points) {
                 trigger.await(point);
-                windows.add(killed(faults, "flink-taskmanager", () -> { }));
+                windows.add(killed(faults, ServiceFaults.TASKMANAGER, () -> { }));
             }
             return windows;
         }
@@ -115,7 +117,7 @@ enum Fault {
             trigger.await(0.2);
             long[] up = rescaled(faults, RESCALED_UP);
             trigger.await(0.4);
-            long[] killed = killed(faults, "flink-taskmanager", () -> { });
+            long[] killed = killed(faults, ServiceFaults.TASKMANAGER, () -> { });
             trigger.await(0.6);
             return List.of(up, killed, rescaled(faults, 1));
         }
@@ -198,11 +200,7 @@ enum Fault {
 
     /** Stops {@code service} for the outage, then starts it again; returns when that was. */
     private static long[] outage(Faults faults, String service) throws InterruptedException {
-        long start = System.currentTimeMillis();
-        faults.services().stop(service);
-        Thread.sleep(faults.outage().toMillis());
-        faults.services().start(service);
-        return new long[] {start, System.currentTimeMillis()};
+        return new ServiceFaults(faults.services()).down(service, faults.outage());
     }
 
     /** Stops the jobs with a savepoint and resumes them from it at {@code parallelism}; returns when that was. */
@@ -218,9 +216,7 @@ enum Fault {
 
     /** Kills a service (SIGKILL), starts it again, then does what it takes to carry on; returns when that was. */
     private static long[] killed(Faults faults, String service, Faults.Recovery then) throws Exception {
-        long start = System.currentTimeMillis();
-        faults.services().kill(service);
-        faults.services().start(service);
+        long start = new ServiceFaults(faults.services()).kill(service)[0];
         then.run();
         return new long[] {start, System.currentTimeMillis()};
     }

@@ -1,6 +1,7 @@
 package io.volumizer.benchmarks.reliability;
 
 import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.benchmarks.harness.UnfinishedJobs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,9 +133,8 @@ final class ScenarioRun {
                 Thread.sleep(3_000); // a last checkpoint: dead letters are committed with it
                 return audit(stores, collection, search, expected, bad, windows, texts);
             } finally {
-                for (String job : jobs) {
-                    cancel(job);
-                }
+                // a job the cluster no longer knows (lost with its JobManager) is named, and left
+                UnfinishedJobs.cancel(bench.flink, jobs, Duration.ofMinutes(2));
                 scenario.fault().restore(faults());
                 bench.services.start(); // whatever a fault left down
                 stores.reset(settings.repository(), options.documentsTopic(), options.importedTopic(), options.deadletterTopic(),
@@ -142,17 +142,6 @@ final class ScenarioRun {
                 mongo.getDatabase(options.mongodb.database).drop();
                 search.indices(options.indices()).deleteAll();
             }
-        }
-    }
-
-    /** Cancels a job still running; one the cluster no longer knows (lost with its JobManager) is left. */
-    private void cancel(String job) throws InterruptedException {
-        try {
-            if (!FlinkSessionClient.isTerminal(bench.flink.state(job))) {
-                bench.flink.cancel(job, Duration.ofMinutes(2));
-            }
-        } catch (IOException unknown) {
-            System.out.println("  job " + job + ": " + unknown.getMessage());
         }
     }
 

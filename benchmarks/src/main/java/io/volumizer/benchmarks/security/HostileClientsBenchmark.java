@@ -1,7 +1,6 @@
 package io.volumizer.benchmarks.security;
 
 import java.net.http.HttpClient;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,12 +19,11 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoClients;
 
+import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.api.ApiOptions;
 import io.volumizer.api.ApiServer;
 import io.volumizer.api.documents.Documents;
@@ -69,7 +67,6 @@ import picocli.CommandLine.Option;
         description = "Honest users' latency beside hostile clients, against the API started in this process.")
 public final class HostileClientsBenchmark implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final double P95_TARGET = 1.25;
     /** The heap is bounded when no pass with hostile users used more than this share of -Xmx at any sample. */
     private static final double HEAP_TARGET = 0.5;
@@ -233,7 +230,7 @@ public final class HostileClientsBenchmark implements Callable<Integer> {
                     + "users at %.1f req/s%n", capacity.latencies().perSecond(), users,
                     capacity.latencies().percentileMillis(95), capacity.offered() - capacity.ok(), rate);
 
-            ArrayNode passes = JSON.createArrayNode();
+            ArrayNode passes = Report.JSON.createArrayNode();
             Map<Kind, Tally> hostileTotals = new EnumMap<>(Kind.class);
             List<Latencies> aLatencies = new ArrayList<>();
             List<Latencies> bLatencies = new ArrayList<>();
@@ -281,7 +278,7 @@ public final class HostileClientsBenchmark implements Callable<Integer> {
                         HostileTable.heapStats(row, window);
                         ObjectNode answers = withHostile ? row.putObject("hostileAnswers") : null;
                         tallies.forEach((kind, tally) -> {
-                            answers.set(kind.name(), JSON.valueToTree(tally.byOutcome));
+                            answers.set(kind.name(), Report.JSON.valueToTree(tally.byOutcome));
                             hostileTotals.computeIfAbsent(kind, k -> new Tally()).addAll(tally);
                         });
                         honestRefused += outcome.refusedByAuthentication();
@@ -308,7 +305,7 @@ public final class HostileClientsBenchmark implements Callable<Integer> {
             Thread.sleep(settle.toMillis());
             RepositoryCheck.Snapshot after = repositoryCheck.take(watched);
 
-            ObjectNode summary = JSON.createObjectNode().put("started", started.toString())
+            ObjectNode summary = Report.JSON.createObjectNode().put("started", started.toString())
                     .put("finished", Instant.now().toString());
             summary.putObject("machine").put("cores", Runtime.getRuntime().availableProcessors())
                     .put("loadAverageAtStart", loadAtStart).put("loadAverageAtEnd", HeapSampler.loadAverage())
@@ -372,7 +369,7 @@ public final class HostileClientsBenchmark implements Callable<Integer> {
                             .put("apiReadMedianBytes", reads.length == 0 ? -1 : reads[(reads.length - 1) / 2])
                             .put("apiReadMaxBytes", reads.length == 0 ? -1 : reads[reads.length - 1]);
                 }
-                node.set("answers", JSON.valueToTree(tally.byOutcome));
+                node.set("answers", Report.JSON.valueToTree(tally.byOutcome));
                 hostileAccepted += tally.byOutcome.entrySet().stream().filter(e -> e.getKey().startsWith("2"))
                         .mapToLong(Map.Entry::getValue).sum();
                 hostileInternal += tally.byOutcome.entrySet().stream().filter(e -> e.getKey().startsWith("500"))
@@ -399,14 +396,12 @@ public final class HostileClientsBenchmark implements Callable<Integer> {
             ObjectNode lost = summary.putObject("nothingLost").put("met", nothingLost).put("hostileAccepted", hostileAccepted)
                     .put("topic", options.documentsTopic()).put("topicEndOffsetsBefore", before.topicEndOffsets())
                     .put("topicEndOffsetsAfter", after.topicEndOffsets());
-            lost.set("eventsAppended", JSON.valueToTree(appended));
-            lost.set("before", JSON.valueToTree(before));
-            lost.set("after", JSON.valueToTree(after));
+            lost.set("eventsAppended", Report.JSON.valueToTree(appended));
+            lost.set("before", Report.JSON.valueToTree(before));
+            lost.set("after", Report.JSON.valueToTree(after));
 
-            Files.createDirectories(results.folder);
-            Files.writeString(results.folder.resolve("hostile.json"), JSON.writeValueAsString(summary));
             String markdown = HostileTable.markdown(summary);
-            Files.writeString(results.folder.resolve("hostile.md"), markdown);
+            Report.write(results.folder, "hostile", summary, markdown);
             System.out.println();
             System.out.println(markdown);
             return 0;

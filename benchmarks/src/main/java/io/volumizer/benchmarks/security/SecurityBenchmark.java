@@ -6,7 +6,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,10 +20,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.api.auth.OidcOptions;
 import io.volumizer.api.auth.TokenValidator;
 import io.volumizer.benchmarks.security.SecurityQueries.Kind;
@@ -56,7 +54,6 @@ import picocli.CommandLine.Option;
         description = "Search and navigation as a branch user (ACL filter) against an administrator (none).")
 public final class SecurityBenchmark implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final double THROUGHPUT_TARGET = 0.8;
     private static final double P95_TARGET = 1.25;
 
@@ -135,7 +132,7 @@ public final class SecurityBenchmark implements Callable<Integer> {
         }
         double validateMicros = validationMicros(tokens.user(branch.user));
 
-        ObjectNode summary = JSON.createObjectNode().put("started", started.toString())
+        ObjectNode summary = Report.JSON.createObjectNode().put("started", started.toString())
                 .put("repository", run.repository()).put("customers", run.customers()).put("branchUser", branch.user)
                 .put("state", state).put("administrator", administrator.user).put("rounds", rounds)
                 .put("requestsPerCallerKindAndRound", requests).put("concurrency", concurrency)
@@ -161,10 +158,8 @@ public final class SecurityBenchmark implements Callable<Integer> {
         summary.putObject("tokenValidation").put("validations", validations).put("meanMicros", validateMicros)
                 .put("branchRequestMeanMillis", branchMeanMillis)
                 .put("shareOfRequest", validateMicros / 1000.0 / branchMeanMillis);
-        Files.createDirectories(results.folder);
-        Files.writeString(results.folder.resolve("security.json"), JSON.writeValueAsString(summary));
         String markdown = markdown(summary);
-        Files.writeString(results.folder.resolve("security.md"), markdown);
+        Report.write(results.folder, "security", summary, markdown);
         System.out.println();
         System.out.println(markdown);
         return 0;

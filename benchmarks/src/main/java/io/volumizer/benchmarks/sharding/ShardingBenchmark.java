@@ -9,10 +9,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.benchmarks.harness.CustomerQueries;
 import io.volumizer.benchmarks.harness.ImportedForm;
 import io.volumizer.benchmarks.harness.QuerySamples;
@@ -58,7 +57,6 @@ import picocli.CommandLine.Option;
         footer = {"%nExample:", "  bin/volumizer bench sharding"})
 public final class ShardingBenchmark implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final int BATCH = 2000;
     private static final String REPOSITORY_PREFIX = "sharding-";
 
@@ -259,7 +257,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
 
     private void write(GeneratorSettings settings, long documents, List<Cell> cells) throws IOException {
         Files.createDirectories(results.folder);
-        ObjectNode json = JSON.createObjectNode();
+        ObjectNode json = Report.JSON.createObjectNode();
         json.putObject("run").put("seed", settings.seed()).put("customers", settings.customers())
                 .put("documents", documents).put("cores", Runtime.getRuntime().availableProcessors())
                 .put("warmupSeconds", searchLoad.warmup.toSeconds())
@@ -274,8 +272,7 @@ public final class ShardingBenchmark implements Callable<Integer> {
                     .put("throughputVsBaseline", round(cell.throughput() / baseline.throughput()))
                     .put("p95VsBaseline", round(cell.p95() / baseline.p95()));
         }
-        Files.writeString(results.folder.resolve("sharding.json"), JSON.writeValueAsString(json));
-        Files.writeString(results.folder.resolve("sharding.md"), ShardingReport.markdown(settings, documents, searchLoad.warmup,
+        Report.write(results.folder, "sharding", json, ShardingReport.markdown(settings, documents, searchLoad.warmup,
                 searchLoad.measure, rounds, cells));
         ShardingReport.charts(cells, results.folder.resolve("sharding-throughput.png"), results.folder.resolve("sharding-p95.png"));
         System.out.println("results: " + results.folder.resolve("sharding.md"));

@@ -14,9 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-
+import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.model.BankModel;
@@ -140,9 +138,6 @@ public final class TextAgreementBenchmark implements Callable<Integer> {
         summary.put("pdftotextWords", popplerWords);
         summary.put("commonWords", common);
         summary.put("perFile", compared);
-        Files.createDirectories(results.folder);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValue(results.folder.resolve("text-agreement.json").toFile(), summary);
         StringBuilder md = new StringBuilder("# Statement text: PDFBox (the index stage) against pdftotext\n\n")
                 .append(String.format(Locale.ROOT, "%d statement PDFs of seed %d (a customer each, months in turn), read by "
                         + "`FileText` (PDFBox) and by %s; each file's words (split on white space) compared as "
@@ -161,7 +156,7 @@ public final class TextAgreementBenchmark implements Callable<Integer> {
             differing.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(20)
                     .forEach(e -> md.append("- ").append(e.getKey()).append(": ").append(e.getValue()).append('\n'));
         }
-        Files.writeString(results.folder.resolve("text-agreement.md"), md);
+        Report.write(results.folder, "text-agreement", summary, md);
         System.out.print(md);
     }
 }

@@ -1,17 +1,14 @@
 package io.volumizer.benchmarks.throttle;
 
-import java.nio.file.Files;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-
+import io.volumizer.benchmarks.harness.ServiceFaults;
+import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -125,8 +122,7 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
                         second++) {
                     boolean kill = killPhase && second == KILL_AT;
                     if (kill) {
-                        services.kill("flink-taskmanager");
-                        services.start("flink-taskmanager");
+                        new ServiceFaults(services).kill(ServiceFaults.TASKMANAGER);
                         next = System.nanoTime() - 1_000_000_000L; // this second's sample now: it spans the restart
                     }
                     next += 1_000_000_000L;
@@ -229,15 +225,13 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
             List<Second> trace) throws Exception {
         List<Phase> judged = phases(trace);
         Map<String, Object> figures = new LinkedHashMap<>();
-        figures.put("date", LocalDate.now().toString());
+        figures.put("date", Report.date());
         figures.put("documents", total);
         figures.put("inMongoDb", stored);
         figures.put("inElasticsearch", indexed);
         figures.put("deadLettered", deadLetters);
         figures.put("phases", judged);
         figures.put("trace", trace);
-        Files.createDirectories(results.folder);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(results.folder.resolve("throttle.json").toFile(), figures);
         StringBuilder md = new StringBuilder("# Throttle: an import's limit changed while it runs\n\n");
         md.append(String.format(Locale.ROOT, "Measured %s on %d cores, every service on this machine: %,d documents "
                 + "(%d customers) in the documents topic, the import-and-index job (parallelism %d) started at the first "
@@ -269,7 +263,7 @@ public final class ThrottleBenchmark extends PipelineRunCommand {
                     second.sinceChange(), second.passed(), second.written(), second.parked(),
                     second.taskManagerKilled() ? " (TaskManager killed)" : ""));
         }
-        Files.writeString(results.folder.resolve("throttle.md"), md);
+        Report.write(results.folder, "throttle", figures, md);
         System.out.println(md);
     }
 }

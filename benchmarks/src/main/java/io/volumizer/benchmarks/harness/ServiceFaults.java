@@ -1,0 +1,32 @@
+package io.volumizer.benchmarks.harness;
+
+import java.time.Duration;
+
+import io.volumizer.ops.services.LocalServices;
+
+/**
+ * The one vocabulary of the faults the runners do to the local services; each returns its window, when it began
+ * and when it was over (epoch milliseconds), which a runner's recovery is measured from.
+ */
+public record ServiceFaults(LocalServices services) {
+
+    /** The session cluster's (first) TaskManager. */
+    public static final String TASKMANAGER = "flink-taskmanager";
+
+    /** Kills a service (SIGKILL), then starts it again. */
+    public long[] kill(String service) {
+        long start = System.currentTimeMillis();
+        services.kill(service);
+        services.start(service);
+        return new long[] {start, System.currentTimeMillis()};
+    }
+
+    /** Stops a service for {@code outage}, then starts it again. */
+    public long[] down(String service, Duration outage) throws InterruptedException {
+        long start = System.currentTimeMillis();
+        services.stop(service);
+        Thread.sleep(outage.toMillis());
+        services.start(service);
+        return new long[] {start, System.currentTimeMillis()};
+    }
+}
