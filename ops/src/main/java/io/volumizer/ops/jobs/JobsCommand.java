@@ -393,8 +393,13 @@ public final class JobsCommand {
 
     /** Runs the command and returns its exit code. */
     public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** The command, as its main runs it. */
+    public static CommandLine commandLine() {
         // The job's own options follow the step: they are passed on to the step's options class, not parsed here.
         return new CommandLine(new JobsCommand()).setUnmatchedOptionsArePositionalParams(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args);
+                .setExecutionExceptionHandler(Failures::oneLine);
     }
 }

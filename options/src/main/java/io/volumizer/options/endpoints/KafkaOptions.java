@@ -26,7 +26,8 @@ public final class KafkaOptions {
     /** Words of the Kafka clients' property names that hold secrets (ssl.key.password, sasl.jaas.config...). */
     private static final List<String> SECRET_WORDS = List.of("password", "secret", "jaas", "credential", "ssl.keystore.key");
 
-    @Option(names = "--bootstrap-servers", defaultValue = "127.0.0.1:9092", description = "Kafka brokers (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--bootstrap-servers", defaultValue = "${sys:volumizer.kafka.bootstrap}", description = "Kafka brokers (default: the local Kafka's, from "
+            + "the endpoints file of bin/volumizer up).")
     public String bootstrapServers;
 
     @Option(names = "--kafka-property", paramLabel = "KEY=VALUE", converter = {NotSecret.class, UseDefaultConverter.class},

@@ -21,10 +21,10 @@ public final class MongoOptions {
     /** {@code mongodb[+srv]://user:password@...}: user information with a password, before the hosts. */
     private static final Pattern WITH_PASSWORD = Pattern.compile("^[A-Za-z0-9+.-]+://[^/@?#]*:[^/@?#]*@.*");
 
-    @Option(names = "--mongodb-uri", defaultValue = "${env:" + URI_ENV + ":-mongodb://127.0.0.1:27017}",
+    @Option(names = "--mongodb-uri", defaultValue = "${env:" + URI_ENV + ":-${sys:volumizer.mongodb.uri}}",
             converter = NoPassword.class,
             description = "MongoDB connection string, without a password (default: $" + URI_ENV
-                    + ", which may hold one, else mongodb://127.0.0.1:27017).")
+                    + ", which may hold one, else the local MongoDB's, from the endpoints file of bin/volumizer up).")
     public String uri;
 
     @Option(names = "--mongodb-database", defaultValue = DEFAULT_DATABASE, description = "Database of the repositories (default: ${DEFAULT-VALUE}).")
