@@ -36,7 +36,6 @@ class VolumizerTest {
 
         CommandSpec demo = parsed("demo");
         CommandSpec given = parsed("demo", "--repository", "other", "--checkpoint-interval", "PT9S");
-        CommandSpec job = parsed("job", "list");
 
         assertThat(value(demo, "--repository")).isEqualTo("showcase");
         assertThat(value(demo, "--topics-of")).isEqualTo("showcase");
@@ -46,7 +45,6 @@ class VolumizerTest {
         assertThat(String.valueOf(value(demo, "--jar"))).matches("/checkout/jobs/target/volumizer-jobs-.+\\.jar");
         assertThat(value(given, "--repository")).isEqualTo("other");
         assertThat(value(given, "--checkpoint-interval")).isEqualTo(Duration.ofSeconds(9));
-        assertThat(value(job.parent(), "--default-search-url")).isEqualTo("http://127.0.0.1:9201");
     }
 
     @Test

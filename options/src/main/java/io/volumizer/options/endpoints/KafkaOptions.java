@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 
 import picocli.CommandLine.ITypeConverter;
@@ -45,7 +46,8 @@ public final class KafkaOptions {
     Properties clientProperties(Map<String, String> environment) {
         Properties client = new Properties();
         client.putAll(properties);
-        client.put("bootstrap.servers", bootstrapServers);
+        client.put("bootstrap.servers", Objects.requireNonNull(bootstrapServers,
+                "no Kafka brokers: --bootstrap-servers, or the local Kafka of bin/volumizer up (its endpoints file)"));
         environment.forEach((variable, value) -> {
             if (variable.startsWith(SECRET_ENV_PREFIX) && !value.isBlank()) {
                 String property = variable.substring(SECRET_ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');
