@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
 /** {@code volumizer api}: the repository REST API, in the foreground, until the process is stopped. */
 @Command(name = "api", description = "Serves the repository's REST API on the local services, in the foreground "
         + "(bin/volumizer api start and stop run it in the background).")
-final class ApiCommand implements Callable<Integer> {
+public final class ApiCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "import-csv", mixinStandardHelpOptions = true, description = "Imports CSV files (the generator's "
         + "export, nuxeo-csv) into a repository: 'job submit import-csv' on the repository's topics.",
         footer = {"%nExample:", "  bin/volumizer import-csv demo /tmp/run --blobs /tmp/run/blobs"})
-final class ImportCsvCommand implements Callable<Integer> {
+public final class ImportCsvCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 

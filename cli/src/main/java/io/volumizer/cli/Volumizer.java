@@ -67,7 +67,7 @@ public final class Volumizer {
     }
 
     /** The root and its subcommands, each configured as its own main configured it, with the local defaults. */
-    static CommandLine commandLine() {
+    public static CommandLine commandLine() {
         CommandLine root = new CommandLine(new Volumizer())
                 .addSubcommand(new CommandLine(new Demo()))
                 .addSubcommand(JobsCommand.commandLine())
