@@ -1,6 +1,8 @@
 package io.volumizer.benchmarks.reliability;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +43,7 @@ import io.volumizer.generators.render.HostileFiles;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.cli.CsvExport;
 import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.jobs.JobsCommand;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.stores.Stores;
@@ -499,9 +502,15 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         /** After the JobManager was lost with the jobs: each job resumed from its newest checkpoint, as a user would. */
         private void recover() {
             for (Map.Entry<String, Submission> submission : submitted.entrySet()) {
-                List<String> args = new ArrayList<>(List.of("job", "recover", "--json", submission.getValue().step().id()));
+                List<String> args = new ArrayList<>(List.of("--flink-rest", session.flink.rest, "--jar",
+                        session.jar.toString(), "recover", "--json", submission.getValue().step().id()));
                 args.addAll(submission.getValue().args());
-                String output = services.volumizer(Map.of(), args);
+                StringWriter printed = new StringWriter();
+                int exit = JobsCommand.commandLine().setOut(new PrintWriter(printed, true)).execute(args.toArray(String[]::new));
+                String output = printed.toString();
+                if (exit != 0) {
+                    throw new IllegalStateException("job recover failed (exit " + exit + "): " + output);
+                }
                 String jobId = output.lines().filter(line -> line.startsWith("{")).reduce((a, b) -> b)
                         .map(line -> readJson(line).path("jobId").asText())
                         .orElseThrow(() -> new IllegalStateException("job recover printed no job: " + output));
