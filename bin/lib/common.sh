@@ -1,56 +1,39 @@
 # Helpers shared by bin/volumizer's commands. Sourced, not run.
 
 MAVEN_CENTRAL=${MAVEN_CENTRAL:-https://repo.maven.apache.org/maven2}
+die() { echo "volumizer: error: $*" >&2 && exit 1; }
+info() { echo "volumizer: $*"; }
+mvn_quiet() { mvn -B -q --no-transfer-progress "$@"; } # batch mode, quiet transfer logs
+port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; } # something accepts TCP connections on host:port
+http_get() { curl -fsS --max-time 5 "$1" 2>/dev/null; } # a GET's body; fails on no connection or a non-2xx status
+pid_alive() { [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null; }
 
-die() {
-  echo "volumizer: error: $*" >&2
-  exit 1
-}
-
-info() {
-  echo "volumizer: $*"
-}
-
-# Installs from Debian's packages whatever the scripts need and the machine lacks; more tools a command needs as
+# Installs from Debian's packages whatever the scripts need and the machine lacks, and the tools a command needs as
 # command:package pairs (pdftotext:poppler-utils).
 ensure_tools() {
   local missing=() pair
-  for pair in "$@"; do command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}"); done
-  command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)
-  command -v mvn >/dev/null || missing+=(maven)
-  command -v curl >/dev/null || missing+=(curl)
-  command -v unzip >/dev/null || missing+=(unzip)
-  command -v python3 >/dev/null || missing+=(python3)
+  for pair in "$@" java:openjdk-17-jdk-headless mvn:maven curl:curl unzip:unzip python3:python3; do
+    command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
+  done
   [[ ${#missing[@]} -eq 0 ]] && return 0
   [[ $EUID -eq 0 ]] || die "missing tools (${missing[*]}); install them with apt-get or run as root"
   info "installing ${missing[*]} from Debian's packages"
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null \
     || die "apt-get could not install ${missing[*]}"
-  local version
-  version=$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p')
-  [[ "$version" -ge 17 ]] || die "Java 17 or newer is needed, found Java $version"
 }
 
-# mvn with the flags every call here wants: batch mode, quiet transfer logs.
-mvn_quiet() {
-  mvn -B -q --no-transfer-progress "$@"
-}
-
-# Fetches a file from Maven Central into the state folder once, checked against its published SHA-1.
-#   maven_download group:artifact:version:type[:classifier] -> prints the local path
+# maven_download group:artifact:version:type[:classifier]: fetched from Maven Central into the state folder once,
+# checked against its published SHA-1; prints its path.
 maven_download() {
-  local group artifact version type classifier
+  local group artifact version type classifier expected
   IFS=: read -r group artifact version type classifier <<<"$1"
   local name="$artifact-$version${classifier:+-$classifier}.$type"
-  local url="$MAVEN_CENTRAL/${group//.//}/$artifact/$version/$name"
-  local target="$STATE/downloads/$name"
+  local url="$MAVEN_CENTRAL/${group//.//}/$artifact/$version/$name" target="$STATE/downloads/$name"
   if [[ ! -s "$target" ]]; then
     echo "volumizer: downloading $name" >&2
     curl -fsSL --retry 3 -o "$target.part" "$url" || die "download of $url failed"
-    local expected actual
     expected=$(curl -fsSL --retry 3 "$url.sha1" | cut -c1-40) || die "download of $url.sha1 failed"
-    actual=$(sha1sum "$target.part" | cut -c1-40)
-    [[ "$expected" == "$actual" ]] || die "$name: SHA-1 $actual does not match the published $expected"
+    [[ "$expected" == "$(sha1sum "$target.part" | cut -c1-40)" ]] || die "$name: SHA-1 does not match the published $expected"
     mv "$target.part" "$target"
   fi
   echo "$target"
@@ -72,50 +55,30 @@ render_conf() {
 
 # The go command: on the PATH, or where Go's installer puts it.
 go_command() {
-  local go
-  go=$(command -v go || echo /usr/local/go/bin/go)
-  [[ -x "$go" ]] || die "Go 1.24 or newer is needed to build the chart's tools and Prometheus (https://go.dev/dl/)"
-  echo "$go"
+  command -v go || { [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go; } \
+    || die "Go 1.24 or newer is needed to build the chart's tools and Prometheus (https://go.dev/dl/)"
 }
 
 # A Go module's folder in Go's module cache, downloaded once (the cache spells a capital letter as ! and lower case).
 go_module_dir() {
   local go
-  go=$(go_command) || exit 1
-  "$go" mod download "$1" || die "could not download the Go module $1"
+  go=$(go_command) && "$go" mod download "$1" || die "could not download the Go module $1"
   # shellcheck disable=SC2001 # the capital letter becomes lower case: no parameter expansion does that
   echo "$("$go" env GOMODCACHE)/$(sed 's/[A-Z]/!\L&/g' <<<"$1")"
 }
 
-# A tool built from its Go module once (no binary downloads here), cached in the state folder; prints its path.
-#   go_build <name> <module@version> <package>
-# The module is built in a writable copy of its source (`go install` refuses modules with replace directives, as
-# Prometheus's); -trimpath lets Go's build cache serve the build of another state folder (a fresh clone) in a minute.
+# go_build <name> <module@version> <package>: a tool built once from a writable copy of its Go module (no binary
+# downloads; `go install` refuses modules with replace directives, as Prometheus's), cached in the state folder;
+# prints its path. -trimpath lets Go's build cache serve the build of another state folder (a fresh clone).
 go_build() {
-  local name=$1 module=$2 package=$3
-  local tool=$STATE/tools/$name-${module##*@} source=$STATE/tools/$name-source
+  local name=$1 module=$2 tool=$STATE/tools/$1-${2##*@} source=$STATE/tools/$1-source dir go
   if [[ ! -x "$tool" ]]; then
-    local dir go
     dir=$(go_module_dir "$module") && go=$(go_command) || exit 1
     info "building $name from its Go module $module (once; minutes)" >&2
     rm -rf "$source" && cp -r "$dir" "$source" && chmod -R u+w "$source"
-    (cd "$source" && "$go" build -trimpath -o "$tool.part" "$package") >"$STATE/logs/build-$name.log" 2>&1 \
+    (cd "$source" && "$go" build -trimpath -o "$tool.part" "$3") >"$STATE/logs/build-$name.log" 2>&1 \
       || { tail -n 20 "$STATE/logs/build-$name.log" >&2; die "could not build $name (see $STATE/logs/build-$name.log)"; }
     mv "$tool.part" "$tool" && rm -rf "$source"
   fi
   echo "$tool"
-}
-
-# True when something accepts TCP connections on host:port.
-port_open() {
-  (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
-}
-
-# Prints an HTTP GET's body; fails on a connection error or a non-2xx status.
-http_get() {
-  curl -fsS --max-time 5 "$1" 2>/dev/null
-}
-
-pid_alive() {
-  [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null
 }

@@ -312,6 +312,11 @@ public final class ApiServer {
         if (options == null) {
             return; // help, printed
         }
+        serve(options);
+    }
+
+    /** Opens the backends and starts the servers, which run until the JVM stops. */
+    public static void serve(ApiOptions options) throws MalformedURLException {
         Backends backends = options.openBackends();
         Servers servers = create(options, backends).start(options);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -286,7 +286,7 @@ class ApiIT {
         }
         Set<String> exported;
         try (HoldMetrics hold = new HoldMetrics(0.05).serve(holdPort)) {
-            exported = PrometheusScrape.of(System.getProperty("volumizer.flink.metrics", PrometheusScrape.LOCAL_FLINK)
+            exported = PrometheusScrape.of(System.getProperty("volumizer.flink.metrics")
                     + "," + URI.create(management).getAuthority() + ",127.0.0.1:" + holdPort).names();
         }
 

@@ -9,9 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import io.volumizer.api.ApiOptions;
 import io.volumizer.api.commands.CommandsCli;
 import io.volumizer.benchmarks.BenchCommand;
+import io.volumizer.cli.ApiCommand;
+import io.volumizer.cli.ImportCsvCommand;
+import io.volumizer.cli.Volumizer;
 import io.volumizer.generators.cli.GenerateCommand;
 import io.volumizer.loadtest.LoadTestRunner;
 import io.volumizer.loadtest.LoadTestSession;
@@ -40,14 +42,14 @@ final class CliReference {
     static final List<Entry> COMMANDS = List.of(
             new Entry("bin/volumizer demo", Demo.class, Demo::new, "Also `--search opensearch` (every command takes it: "
                     + "see [the usage](#binvolumizer) above)."),
-            new Entry("bin/volumizer job", JobsCommand.class, JobsCommand::new, "`bin/volumizer` gives `--flink-rest` and "
-                    + "`--jar` itself. A step's own options follow the step: see [the steps' options](steps.md)."),
+            new Entry("bin/volumizer job", JobsCommand.class, JobsCommand::new, "`--jar` is the jobs jar built beside the "
+                    + "command line. A step's own options follow the step: see [the steps' options](steps.md)."),
             new Entry("bin/volumizer throttle", ThrottleCommand.class, ThrottleCommand::new, null),
+            new Entry("bin/volumizer import-csv", ImportCsvCommand.class, ImportCsvCommand::new, null),
             new Entry("bin/volumizer", CommandsCli.class, CommandsCli::new, "`bin/volumizer reindex` and `bin/volumizer bulk` "
-                    + "run these subcommands; `bin/volumizer` gives the options before them (the local services' "
-                    + "endpoints, `--jar`, `--default-repository` from `DEMO_REPOSITORY`)."),
-            new Entry("bin/volumizer api", ApiOptions.class, ApiOptions::new, "`bin/volumizer api start` and `stop` run "
-                    + "it in the background (`io.volumizer.api.ApiServer`)."),
+                    + "run these subcommands, with the options before them as defaults (the local services' endpoints, "
+                    + "`--jar`, `--default-repository` from `DEMO_REPOSITORY`)."),
+            new Entry("bin/volumizer api", ApiCommand.class, ApiCommand::new, null),
             new Entry("bin/volumizer token", TokenCommand.class, TokenCommand::new, null),
             new Entry("bin/volumizer loadtest", LoadTestSession.class, LoadTestSession::new, null),
             new Entry("bin/volumizer generate", GenerateCommand.class, GenerateCommand::new, null),
@@ -103,7 +105,7 @@ final class CliReference {
 
     /** Classes the scripts run that are not commands of this page, and why. */
     static final Map<String, String> NOT_COMMANDS = Map.of(
-            "io.volumizer.api.ApiServer", "the API's main; its options are ApiOptions'",
+            Volumizer.class.getName(), "the command line's root; its subcommands are the commands of this page",
             BenchCommand.class.getName(), "the suites' root; each suite is on the page");
 
     private CliReference() {
@@ -114,9 +116,9 @@ final class CliReference {
                 "Every command `bin/volumizer` runs: first the script's own usage, then each command it runs in Java, "
                         + "from the command's picocli model (what its `--help` prints). Options shared by several "
                         + "commands are listed once, under [Option groups](#option-groups). Every command also takes "
-                        + "`-h, --help`. `bin/volumizer` passes the local services' endpoints (from "
-                        + "`conf/volumizer.conf`) before the options you give, and a later option replaces an earlier "
-                        + "one of the same name. A job's own options are in [the steps' options](steps.md)."));
+                        + "`-h, --help`. The local services' endpoints are the options' defaults (the endpoints file "
+                        + "`bin/volumizer up` writes from `conf/volumizer.conf`, and the demo's settings); an option "
+                        + "you give wins. A job's own options are in [the steps' options](steps.md)."));
         out.append("## bin/volumizer\n\n");
         out.append("The script's usage (`bin/volumizer help`), as it declares it; `up`, `status`, `down`, `logs`, "
                 + "`test` and `build` are the script's own (see [local services](../operations/local-services.md) "

@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
+import io.volumizer.cli.Volumizer;
 import io.volumizer.options.conventions.MetricNames;
 
 /**
@@ -88,6 +89,16 @@ class ReferenceDocsTest {
         }
         assertThat(missing).as("classes bin/volumizer runs that CliReference.COMMANDS, the suites of run_bench or NOT_COMMANDS do not list")
                 .isEmpty();
+    }
+
+    @Test
+    void theCliPageCoversEverySubcommandOfTheCommandLine() {
+        Set<Class<?>> covered = new HashSet<>();
+        CliReference.COMMANDS.forEach(entry -> covered.add(entry.type()));
+        List<String> missing = Volumizer.commandLine().getSubcommands().values().stream()
+                .map(command -> command.getCommandSpec().userObject().getClass())
+                .filter(type -> !covered.contains(type)).map(Class::getName).toList();
+        assertThat(missing).as("subcommands of the command line (cli/) that CliReference.COMMANDS does not list").isEmpty();
     }
 
     @Test

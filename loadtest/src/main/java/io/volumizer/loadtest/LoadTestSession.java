@@ -466,7 +466,7 @@ public final class LoadTestSession implements Callable<Integer> {
         System.exit(commandLine().execute(args));
     }
 
-    static CommandLine commandLine() {
+    public static CommandLine commandLine() {
         return new CommandLine(new LoadTestSession()).setUnmatchedOptionsArePositionalParams(true)
                 .setExecutionExceptionHandler(Failures::oneLine);
     }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.volumizer.ops.services.PidFile;
+import io.volumizer.options.endpoints.LocalEndpoints;
 
 /**
  * {@code bin/volumizer}'s service commands on a state folder of the test's own: what they do with a name they do
@@ -66,7 +66,7 @@ class BinVolumizerTest {
     @Test
     void aPidFileOfAnotherProcessIsNotTheServiceAndDownLeavesThatProcessAlone() throws Exception {
         long pid = unrelated.pid();
-        new PidFile(pid, 1).write(pidFile("mongodb")); // the PID, recorded with another start time
+        Files.writeString(pidFile("mongodb"), pid + " 1\n"); // the PID, recorded with another start time
 
         assertThat(run("status").out).containsPattern("mongodb\\s+\\d+\\s+-\\s+stopped");
         assertThat(run("down", "mongodb").exitCode).isZero();
@@ -87,9 +87,10 @@ class BinVolumizerTest {
     @Test
     void thePidOfTheProcessThatWasStartedIsTheServiceAndDownStopsIt() throws Exception {
         long pid = unrelated.pid();
-        PidFile.of(unrelated.toHandle()).write(pidFile("mongodb"));
+        assertThat(sourced(state, "record_pid mongodb " + pid).exitCode).isZero();
 
         assertThat(run("status").out).containsPattern("mongodb\\s+\\d+\\s+" + pid + "\\s");
+        assertThat(run("pids").out).isEqualTo("mongodb " + pid + "\n");
         assertThat(run("down", "mongodb").exitCode).isZero();
 
         assertThat(unrelated.waitFor(10, TimeUnit.SECONDS)).as("stopped").isTrue();
@@ -112,9 +113,9 @@ class BinVolumizerTest {
     /**
      * Logic belongs in Java, where it is typed and tested, and configuration in conf/services/: the launcher only
      * installs, starts and stops the services and calls Java. In particular it parses no JSON and runs no inline
-     * Python, and it never sources a file that Java wrote (the demo's record is Java's: DemoRecord). Its budget grows
-     * only with the services it starts: 900 lines, 940 since OpenSearch (which starts as Elasticsearch does, through
-     * one function), 950 since the choice between the two (--search, and its URL given to every command).
+     * Python, and it never sources a file that Java wrote (the demo's record is Java's: DemoRecord). Its budget: 550
+     * lines, since it keeps the services only (a table of their facts, one start, wait and stop) and hands every other
+     * command to the command line in Java as it is.
      */
     @Test
     void theLauncherStaysThin() throws Exception {
@@ -134,14 +135,31 @@ class BinVolumizerTest {
             }
         }
 
-        assertThat(lines).as("lines of bin/volumizer and bin/lib/*.sh").isLessThan(950);
+        assertThat(lines).as("lines of bin/volumizer and bin/lib/*.sh").isLessThanOrEqualTo(550);
         assertThat(forbidden).as("inline Python, JSON parsing or the demo's record in the launcher").isEmpty();
     }
 
     private static final Pattern FORBIDDEN = Pattern.compile("python3? -c|json\\.load|\\bjq\\b|--json|demo\\.env");
 
     private Path pidFile(String service) {
-        return PidFile.path(state, service);
+        return state.resolve("run/" + service + ".pid");
+    }
+
+    @Test
+    void theEndpointsFileHoldsTheConfiguredPortsAndTheJavaSideReadsTheChosenEngines() throws Exception {
+        Result written = sourced(state, "KAFKA_PORT=19092; VOLUMIZER_ARCHIVES_MONGODB_URI=mongodb://a:1;"
+                + " render_conf endpoints.properties \"$STATE/endpoints.properties\"");
+        assertThat(written.exitCode).as(written.err).isZero();
+        try {
+            LocalEndpoints.load(state, "opensearch");
+
+            assertThat(System.getProperty("volumizer.kafka.bootstrap")).isEqualTo("127.0.0.1:19092");
+            assertThat(System.getProperty(LocalEndpoints.SEARCH_URL)).isEqualTo("http://127.0.0.1:9201");
+            assertThat(System.getProperty("volumizer.archive-mongodb.uri")).isEqualTo("mongodb://a:1");
+        } finally {
+            System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith("volumizer."))
+                    .forEach(System::clearProperty);
+        }
     }
 
     record Result(int exitCode, String out, String err) {

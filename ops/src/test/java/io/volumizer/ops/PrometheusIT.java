@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 class PrometheusIT {
 
-    private static final String PROMETHEUS = System.getProperty("volumizer.prometheus.url", "http://127.0.0.1:9090");
+    private static final String PROMETHEUS = System.getProperty("volumizer.prometheus.url");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final ObjectMapper JSON = new ObjectMapper();
 

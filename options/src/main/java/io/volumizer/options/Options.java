@@ -144,8 +144,12 @@ public final class Options {
         // picocli keeps only the interpolated default, so the declaration is read from the annotated field
         Option declared = option.userObject() instanceof AnnotatedElement field
                 ? field.getAnnotation(Option.class) : null;
-        return declared != null && declared.defaultValue().startsWith("${env:")
-                && String.valueOf((Object) option.getValue()).equals(option.defaultValue());
+        if (declared == null || !declared.defaultValue().startsWith("${env:")) {
+            return false;
+        }
+        // ${env:NAME} or ${env:NAME:-fallback}: only a value the variable holds stays out (a fallback is no secret)
+        String variable = declared.defaultValue().substring("${env:".length()).split("[:}]", 2)[0];
+        return String.valueOf((Object) option.getValue()).equals(System.getenv(variable));
     }
 
     /**

@@ -53,7 +53,7 @@ class OptionsTest {
     @Test
     void everyOptionOfAMixinAndOfTheStepIsWrittenWithItsValue() {
         ImportOptions options = (ImportOptions) Step.IMPORT.parse(List.of("--group-id", "g1", "--mongodb-database", "db1",
-                "--parent-wait-margin", "PT5S", "--blob-store", "/tmp/blobs"));
+                "--parent-wait-margin", "PT5S", "--blob-store", "/tmp/blobs", "--bootstrap-servers", "127.0.0.1:9092"));
 
         List<String> arguments = Options.arguments(options);
 

@@ -83,7 +83,7 @@ public final class CommandsCli {
     }
 
     /** A topology is one of the pipeline's options, so it is read whichever subcommand it is written after. */
-    static String[] topologyFirst(String... args) {
+    public static String[] topologyFirst(String... args) {
         List<String> topology = new ArrayList<>();
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -415,12 +415,17 @@ public final class CommandsCli {
     }
 
     static int execute(String... args) {
+        return commandLine().execute(topologyFirst(args));
+    }
+
+    /** The command, as its main runs it (whose arguments go through {@link #topologyFirst} first). */
+    public static CommandLine commandLine() {
         return new CommandLine(new CommandsCli()).setExecutionExceptionHandler((failure, command, parsed) -> {
             if (failure instanceof CommandRefusedException refused) {
                 command.getErr().println(command.getCommandName() + ": " + refused.getMessage());
                 return 2;
             }
             return Failures.oneLine(failure, command, parsed);
-        }).execute(topologyFirst(args));
+        });
     }
 }

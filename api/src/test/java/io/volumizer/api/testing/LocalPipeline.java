@@ -39,12 +39,12 @@ import io.volumizer.schemas.event.DocumentEvent;
  */
 public final class LocalPipeline implements AutoCloseable {
 
-    public static final String KAFKA = System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092");
-    public static final String REGISTRY = System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7");
-    public static final String MONGODB = System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017");
-    public static final String SEARCH = System.getProperty("volumizer.search.url", "http://127.0.0.1:9200");
-    public static final String S3 = System.getProperty("volumizer.s3.endpoint", "http://127.0.0.1:9000");
-    public static final String FLINK = System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081");
+    public static final String KAFKA = System.getProperty("volumizer.kafka.bootstrap");
+    public static final String REGISTRY = System.getProperty("volumizer.registry.url");
+    public static final String MONGODB = System.getProperty("volumizer.mongodb.uri");
+    public static final String SEARCH = System.getProperty("volumizer.search.url." + System.getProperty("volumizer.search.engine"));
+    public static final String S3 = System.getProperty("volumizer.s3.endpoint");
+    public static final String FLINK = System.getProperty("volumizer.flink.rest");
     /** The tests' bucket on the local S3-compatible server; each pipeline stores its blobs under a prefix of its own. */
     public static final String BUCKET = "volumizer-it";
 

@@ -14,8 +14,7 @@ import io.volumizer.schemas.event.DocumentEvent;
  */
 public final class Tokens {
 
-    public static final URI ISSUER = URI.create(System.getProperty("volumizer.oidc.issuer",
-            "http://127.0.0.1:8180/realms/volumizer"));
+    public static final URI ISSUER = URI.create(System.getProperty("volumizer.oidc.issuer"));
     public static final TokenClient CLIENT = new TokenClient(ISSUER);
 
     private static String service;

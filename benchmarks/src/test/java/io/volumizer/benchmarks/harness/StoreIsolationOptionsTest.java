@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.volumizer.ops.services.LocalServices;
-import io.volumizer.ops.services.PidFile;
 import picocli.CommandLine;
 
 /** {@code --store-service}: the store and the other services, found by their PID files. */
@@ -34,9 +33,9 @@ class StoreIsolationOptionsTest {
     void pinsTheNamedServiceToTheStoresCoresAndEveryOtherRunningServiceToTheRest() throws Exception {
         int cores = Runtime.getRuntime().availableProcessors();
         assumeTrue(cores >= 2, "needs 2 cores");
-        record("mongodb", PidFile.of(store.toHandle()));
-        record("kafka", PidFile.of(other.toHandle()));
-        record("registry", new PidFile(ProcessHandle.current().pid(), 1)); // stale: not a running service
+        record("mongodb", store.pid());
+        record("kafka", other.pid());
+        Files.writeString(state.resolve("run/registry.pid"), ProcessHandle.current().pid() + " 1\n"); // stale: not a running service
         assertThat(services().running()).containsOnlyKeys("mongodb", "kafka");
 
         try (StoreIsolation isolation = options("--store-service", "mongodb").isolate(services())) {
@@ -59,12 +58,20 @@ class StoreIsolationOptionsTest {
     }
 
     private LocalServices services() {
-        return new LocalServices(Path.of("."), state);
+        return new LocalServices(checkout(), state);
     }
 
-    private void record(String service, PidFile pidFile) throws Exception {
-        Files.createDirectories(PidFile.path(state, service).getParent());
-        pidFile.write(PidFile.path(state, service));
+    /** Records a PID as bin/volumizer does when it starts a service (bin/lib/services.sh's record_pid). */
+    private void record(String service, long pid) throws Exception {
+        Files.createDirectories(state.resolve("run"));
+        Process recording = new ProcessBuilder("bash", "-c", "set -euo pipefail; ROOT=$1; STATE=$2; source \"$ROOT/conf/volumizer.conf\";"
+                + " source \"$ROOT/bin/lib/common.sh\"; source \"$ROOT/bin/lib/services.sh\"; record_pid \"$3\" \"$4\"",
+                "bash", checkout().toString(), state.toString(), service, Long.toString(pid)).inheritIO().start();
+        assertThat(recording.waitFor()).isZero();
+    }
+
+    private static Path checkout() {
+        return LocalServices.ofThisCheckout().root();
     }
 
     private static Process start() {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 /** Against the local Kafka broker (KRaft) started by {@code bin/volumizer up}. */
 class KafkaIT {
 
-    private static final String BOOTSTRAP = System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092");
+    private static final String BOOTSTRAP = System.getProperty("volumizer.kafka.bootstrap");
 
     @Test
     void producesAndConsumesKeyedRecordsWithOnePartitionPerKey() throws Exception {

@@ -113,7 +113,7 @@ class TopologyIT {
         assertThat(indexExists(it.pipeline.indices().of("archives"))).isTrue();
         assertThat(indexExists(it.pipeline.indexPrefix.prefix + "archives")).isFalse();
         // The archive has a MongoDB deployment of its own; the live repositories are in the job's.
-        String archiveServer = System.getProperty("volumizer.archive-mongodb.uri", "mongodb://127.0.0.1:27018");
+        String archiveServer = System.getProperty("volumizer.archive-mongodb.uri");
         try (MongoClient archive = MongoClients.create(archiveServer)) {
             assertThat(archive.getDatabase(it.pipeline.mongodb.database).getCollection("archives").countDocuments())
                     .isEqualTo(expected.get("archives"));

@@ -34,10 +34,10 @@ import io.volumizer.options.steps.Step;
  */
 class SessionClusterIT {
 
-    private static final String BOOTSTRAP = System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092");
+    private static final String BOOTSTRAP = System.getProperty("volumizer.kafka.bootstrap");
 
     private final FlinkSessionClient flink = new FlinkSessionClient(
-            System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081"));
+            System.getProperty("volumizer.flink.rest"));
     private final String topic = "it-smoke-" + UUID.randomUUID();
     private final List<String> jobsToCancel = new ArrayList<>();
     private KafkaConsumer<String, String> consumer;

@@ -18,7 +18,6 @@ import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.model.BankModel;
 import io.volumizer.generators.model.Operation;
 import io.volumizer.ops.flink.FlinkSessionClient;
-import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -34,10 +33,10 @@ import io.volumizer.options.conventions.MetricNames;
 public final class PipelineRun implements AutoCloseable {
 
     /** The local session cluster's REST address. */
-    public static final String FLINK_REST = System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081");
+    public static final String FLINK_REST = System.getProperty("volumizer.flink.rest");
     public static final FlinkSessionClient FLINK = new FlinkSessionClient(FLINK_REST);
     /** The Prometheus endpoints of the local cluster's JobManager and TaskManagers. */
-    public static final String FLINK_METRICS = System.getProperty("volumizer.flink.metrics", PrometheusScrape.LOCAL_FLINK);
+    public static final String FLINK_METRICS = System.getProperty("volumizer.flink.metrics");
     /** A stage's dead letters by reason class , labelled with the class. */
     public static final String DEAD_LETTERED = MetricNames.prometheusName(MetricNames.DEAD_LETTERED);
     /** The seed of every test run's content. */
@@ -55,10 +54,10 @@ public final class PipelineRun implements AutoCloseable {
     /** @param options more of the pipeline's options (a topology), given to every step and to {@link #stores} */
     public PipelineRun(String... options) throws IOException {
         pipeline = Options.parse(new PipelineOptions(), Stream.concat(Stream.of(
-                "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092"),
-                "--registry-url", System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7"),
-                "--mongodb-uri", System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"),
-                "--search-url", System.getProperty("volumizer.search.url", "http://127.0.0.1:9200"),
+                "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap"),
+                "--registry-url", System.getProperty("volumizer.registry.url"),
+                "--mongodb-uri", System.getProperty("volumizer.mongodb.uri"),
+                "--search-url", System.getProperty("volumizer.search.url." + System.getProperty("volumizer.search.engine")),
                 "--documents-topic", "it." + run + ".documents", "--imported-topic", "it." + run + ".imported",
                 "--deadletter-topic", "it." + run + ".deadletter", "--mongodb-database", "it_" + run,
                 "--index-prefix", "it-" + run + "-", "--partitions", "2", "--parallelism", "2",

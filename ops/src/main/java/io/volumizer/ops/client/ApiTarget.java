@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
  */
 public final class ApiTarget {
 
-    @Option(names = "--api", defaultValue = "http://127.0.0.1:8090", description = "API base URL (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--api", defaultValue = "${sys:volumizer.api.url}", description = "API base URL (default: the local API's, from the "
+            + "endpoints file of bin/volumizer up).")
     public String api;
 
     @Mixin public IssuerOptions issuer = new IssuerOptions();

@@ -6,14 +6,14 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --oidc-issuer} (a picocli mixin): the identity provider's realm, whose tokens the API accepts and from which
- * the tools fetch theirs (bin/volumizer passes conf/volumizer.conf's OIDC_ISSUER).
+ * the tools fetch theirs.
  */
 public final class IssuerOptions {
 
     public static final String ISSUER = "--oidc-issuer";
 
-    @Option(names = ISSUER, required = true, description = "The identity provider's issuer URL (iss), e.g. "
-            + "http://127.0.0.1:8180/realms/volumizer.")
+    @Option(names = ISSUER, defaultValue = "${sys:volumizer.oidc.issuer}", description = "The identity provider's issuer "
+            + "URL (iss) (default: the local Keycloak's realm, from the endpoints file of bin/volumizer up).")
     public URI issuer;
 
     /** The realm's token endpoint client. */

@@ -1,5 +1,6 @@
 package io.volumizer.ops.jobs;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,11 +99,12 @@ public final class JobsCommand {
             System.err.printf("%s job %s: some tasks are still restoring the savepoint after 2 minutes%n", step.id(),
                     jobId);
         }
+        PrintWriter out = spec.commandLine().getOut(); // what a caller in this JVM reads (ReliabilityBenchmark)
         if (json) {
-            System.out.println(JSON.createObjectNode().put("step", step.id()).put("jobId", jobId)
+            out.println(JSON.createObjectNode().put("step", step.id()).put("jobId", jobId)
                     .put("state", "RUNNING").put("savepoint", savepoint));
         } else {
-            System.out.printf("%s job %s running%s%n", step.id(), jobId, savepoint == null ? "" : " from " + savepoint);
+            out.printf("%s job %s running%s%n", step.id(), jobId, savepoint == null ? "" : " from " + savepoint);
         }
         return 0;
     }
@@ -393,8 +395,13 @@ public final class JobsCommand {
 
     /** Runs the command and returns its exit code. */
     public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** The command, as its main runs it. */
+    public static CommandLine commandLine() {
         // The job's own options follow the step: they are passed on to the step's options class, not parsed here.
         return new CommandLine(new JobsCommand()).setUnmatchedOptionsArePositionalParams(true)
-                .setExecutionExceptionHandler(Failures::oneLine).execute(args);
+                .setExecutionExceptionHandler(Failures::oneLine);
     }
 }

@@ -13,8 +13,8 @@ import java.util.TreeMap;
 
 /**
  * The local services {@code bin/volumizer up} runs, for the tests and benchmarks that inject faults into them or
- * pin them to cores: a service's PID (from its {@link PidFile}), killing it as a crash would (SIGKILL), and starting
- * or stopping it with {@code bin/volumizer}, as a user would.
+ * pin them to cores: a service's PID, killing it as a crash would (SIGKILL), and starting or stopping it, all through
+ * {@code bin/volumizer}, which owns the services and their PID files, as a user would.
  */
 public final class LocalServices {
 
@@ -53,20 +53,22 @@ public final class LocalServices {
         return state;
     }
 
-    /** The PID of the running service, if it runs (its {@link PidFile} still names it). */
-    public OptionalLong pid(String service) {
-        return PidFile.read(PidFile.path(state, service)).filter(PidFile::isCurrent)
-                .map(file -> OptionalLong.of(file.pid())).orElseGet(OptionalLong::empty);
+    /** The checkout whose bin/volumizer these services are run by. */
+    public Path root() {
+        return root;
     }
 
-    /** The PIDs of every service that runs, by name: the API and the optional ones too. */
+    /** The PID of the running service, if it runs. */
+    public OptionalLong pid(String service) {
+        Long pid = running().get(service);
+        return pid == null ? OptionalLong.empty() : OptionalLong.of(pid);
+    }
+
+    /** The PIDs of every service that runs, by name: the API and the optional ones too ({@code bin/volumizer pids}). */
     public Map<String, Long> running() {
         Map<String, Long> running = new TreeMap<>();
-        PidFile.all(state).forEach((service, file) -> {
-            if (file.isCurrent()) {
-                running.put(service, file.pid());
-            }
-        });
+        volumizer(Map.of(), List.of("pids")).lines().map(line -> line.split(" ")).filter(fields -> fields.length == 2)
+                .forEach(fields -> running.put(fields[0], Long.parseLong(fields[1])));
         return running;
     }
 
@@ -97,7 +99,7 @@ public final class LocalServices {
     }
 
     /** Runs {@code bin/volumizer <args>} on these services and returns what it printed; fails with it if it fails. */
-    public String volumizer(Map<String, String> settings, List<String> args) {
+    private String volumizer(Map<String, String> settings, List<String> args) {
         List<String> command = new ArrayList<>(List.of(root.resolve("bin/volumizer").toString()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Against the local Flink session cluster's REST API. */
 class FlinkSessionClientIT {
 
-    private static final String REST = System.getProperty("volumizer.flink.rest", "http://127.0.0.1:8081");
+    private static final String REST = System.getProperty("volumizer.flink.rest");
     private final FlinkSessionClient flink = new FlinkSessionClient(REST);
 
     @Test

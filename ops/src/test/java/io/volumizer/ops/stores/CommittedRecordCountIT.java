@@ -27,10 +27,10 @@ class CommittedRecordCountIT {
     /** The pipeline's options on the local services, or the ones the build names. */
     static PipelineOptions localPipeline() {
         return Options.parse(new PipelineOptions(),
-                "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap", "127.0.0.1:9092"),
-                "--registry-url", System.getProperty("volumizer.registry.url", "http://127.0.0.1:8085/apis/ccompat/v7"),
-                "--mongodb-uri", System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"),
-                "--search-url", System.getProperty("volumizer.search.url", "http://127.0.0.1:9200"));
+                "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap"),
+                "--registry-url", System.getProperty("volumizer.registry.url"),
+                "--mongodb-uri", System.getProperty("volumizer.mongodb.uri"),
+                "--search-url", System.getProperty("volumizer.search.url." + System.getProperty("volumizer.search.engine")));
     }
     private final String topic = "it-committed-" + UUID.randomUUID();
 

@@ -5,6 +5,7 @@ import picocli.CommandLine.Option;
 /** Where the Flink cluster's REST API (and Web UI) is (a picocli mixin). */
 public final class FlinkOptions {
 
-    @Option(names = "--flink-rest", defaultValue = "http://127.0.0.1:8081", description = "Flink REST endpoint (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--flink-rest", defaultValue = "${sys:volumizer.flink.rest}", description = "Flink REST endpoint (default: the local session "
+            + "cluster's, from the endpoints file of bin/volumizer up).")
     public String rest;
 }

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 
 import picocli.CommandLine.ITypeConverter;
@@ -26,7 +27,8 @@ public final class KafkaOptions {
     /** Words of the Kafka clients' property names that hold secrets (ssl.key.password, sasl.jaas.config...). */
     private static final List<String> SECRET_WORDS = List.of("password", "secret", "jaas", "credential", "ssl.keystore.key");
 
-    @Option(names = "--bootstrap-servers", defaultValue = "127.0.0.1:9092", description = "Kafka brokers (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--bootstrap-servers", defaultValue = "${sys:volumizer.kafka.bootstrap}", description = "Kafka brokers (default: the local Kafka's, from "
+            + "the endpoints file of bin/volumizer up).")
     public String bootstrapServers;
 
     @Option(names = "--kafka-property", paramLabel = "KEY=VALUE", converter = {NotSecret.class, UseDefaultConverter.class},
@@ -44,7 +46,8 @@ public final class KafkaOptions {
     Properties clientProperties(Map<String, String> environment) {
         Properties client = new Properties();
         client.putAll(properties);
-        client.put("bootstrap.servers", bootstrapServers);
+        client.put("bootstrap.servers", Objects.requireNonNull(bootstrapServers,
+                "no Kafka brokers: --bootstrap-servers, or the local Kafka of bin/volumizer up (its endpoints file)"));
         environment.forEach((variable, value) -> {
             if (variable.startsWith(SECRET_ENV_PREFIX) && !value.isBlank()) {
                 String property = variable.substring(SECRET_ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');

@@ -21,10 +21,10 @@ public final class MongoOptions {
     /** {@code mongodb[+srv]://user:password@...}: user information with a password, before the hosts. */
     private static final Pattern WITH_PASSWORD = Pattern.compile("^[A-Za-z0-9+.-]+://[^/@?#]*:[^/@?#]*@.*");
 
-    @Option(names = "--mongodb-uri", defaultValue = "${env:" + URI_ENV + ":-mongodb://127.0.0.1:27017}",
+    @Option(names = "--mongodb-uri", defaultValue = "${env:" + URI_ENV + ":-${sys:volumizer.mongodb.uri:-}}",
             converter = NoPassword.class,
             description = "MongoDB connection string, without a password (default: $" + URI_ENV
-                    + ", which may hold one, else mongodb://127.0.0.1:27017).")
+                    + ", which may hold one, else the local MongoDB's, from the endpoints file of bin/volumizer up).")
     public String uri;
 
     @Option(names = "--mongodb-database", defaultValue = DEFAULT_DATABASE, description = "Database of the repositories (default: ${DEFAULT-VALUE}).")
@@ -35,10 +35,16 @@ public final class MongoOptions {
         return WITH_PASSWORD.matcher(uri).matches();
     }
 
-    /** Refuses a connection string with a password unless it is the environment's (picocli converts the default too). */
+    /**
+     * Refuses a connection string with a password unless it is the environment's (picocli converts the default too);
+     * an empty one, the default without the environment's or the endpoints file's, is none.
+     */
     static final class NoPassword implements ITypeConverter<String> {
         @Override
         public String convert(String uri) {
+            if (uri.isEmpty()) {
+                return null;
+            }
             if (hasPassword(uri) && !uri.equals(System.getenv(URI_ENV))) {
                 throw new TypeConversionException("a connection string with a password is a secret, and job arguments "
                         + "are shown in the Flink Web UI: set $" + URI_ENV + " in the environment instead");

@@ -5,7 +5,8 @@ import picocli.CommandLine.Option;
 /** Where the Confluent-compatible schema registry is (a picocli mixin). */
 public final class RegistryOptions {
 
-    @Option(names = "--registry-url", defaultValue = "http://127.0.0.1:8085/apis/ccompat/v7",
-            description = "Confluent-compatible schema registry (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--registry-url", defaultValue = "${sys:volumizer.registry.url}",
+            description = "Confluent-compatible schema registry (default: the local registry's, from the endpoints file of "
+                    + "bin/volumizer up).")
     public String url;
 }

@@ -45,7 +45,8 @@ class SecretOptionsTest {
 
     @Test
     void secretKafkaPropertiesAreReadFromTheEnvironmentByTheClient() {
-        KafkaOptions kafka = Options.parse(new KafkaOptions(), "--kafka-property", "security.protocol=SASL_SSL");
+        KafkaOptions kafka = Options.parse(new KafkaOptions(), "--bootstrap-servers", "127.0.0.1:9092",
+                "--kafka-property", "security.protocol=SASL_SSL");
 
         var client = kafka.clientProperties(Map.of(
                 KafkaOptions.SASL_JAAS_CONFIG_ENV, "login",

@@ -23,8 +23,7 @@ import io.volumizer.schemas.registry.SchemaRegistryClient;
 /** The codec against the local registry (Confluent API served by Apicurio). */
 class AvroCodecIT {
 
-    private static final String REGISTRY = System.getProperty("volumizer.registry.url",
-            "http://127.0.0.1:8085/apis/ccompat/v7");
+    private static final String REGISTRY = System.getProperty("volumizer.registry.url");
     private final SchemaRegistryClient registry = new SchemaRegistryClient(REGISTRY);
     private final String topic = "it-codec-" + UUID.randomUUID();
 

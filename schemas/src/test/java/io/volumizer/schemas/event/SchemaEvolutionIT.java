@@ -13,8 +13,7 @@ import io.volumizer.schemas.registry.SchemaRegistryClient;
 /** The local registry (BACKWARD, as the topics' subjects are) takes the events' schemas over the ones before ACLs. */
 class SchemaEvolutionIT {
 
-    private final SchemaRegistryClient client = new SchemaRegistryClient(System.getProperty("volumizer.registry.url",
-            "http://127.0.0.1:8085/apis/ccompat/v7"));
+    private final SchemaRegistryClient client = new SchemaRegistryClient(System.getProperty("volumizer.registry.url"));
 
     @Test
     void theEventsWithAclsAreRegisteredOverTheEventsBefore() {

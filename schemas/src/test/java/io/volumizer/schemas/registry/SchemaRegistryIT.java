@@ -12,8 +12,7 @@ import org.junit.jupiter.api.Test;
 /** Against the local registry started by {@code bin/volumizer up} (Apicurio, Confluent-compatible API). */
 class SchemaRegistryIT {
 
-    private static final String REGISTRY = System.getProperty("volumizer.registry.url",
-            "http://127.0.0.1:8085/apis/ccompat/v7");
+    private static final String REGISTRY = System.getProperty("volumizer.registry.url");
 
     private final SchemaRegistryClient client = new SchemaRegistryClient(REGISTRY);
     private final String subject = "it-" + UUID.randomUUID() + "-value";

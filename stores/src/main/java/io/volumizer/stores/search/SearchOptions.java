@@ -47,7 +47,9 @@ public final class SearchOptions implements Serializable {
     public Engine engine = Engine.auto;
 
     // --elasticsearch-url, its name before there was a choice of engine, still works.
-    @Option(names = {"--search-url", "--elasticsearch-url"}, paramLabel = "URL[,URL...]", description = "The search "
+    // The local services' engine (the endpoints file of bin/volumizer up) when that is known.
+    @Option(names = {"--search-url", "--elasticsearch-url"}, defaultValue = "${sys:volumizer.search.url}",
+            paramLabel = "URL[,URL...]", description = "The search "
             + "cluster's nodes, http(s)://host:port[/path], comma-separated; requests go round-robin to those that "
             + "answer (default: ${DEFAULT-VALUE}). Credentials never go in a URL.")
     public String urls = "http://127.0.0.1:9200";

@@ -17,7 +17,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 /** Against the local S3-compatible server started by {@code bin/volumizer up}. */
 class S3BlobStoreIT {
 
-    static final String ENDPOINT = System.getProperty("volumizer.s3.endpoint", "http://127.0.0.1:9000");
+    static final String ENDPOINT = System.getProperty("volumizer.s3.endpoint");
 
     private final String bucket = "blobs-" + UUID.randomUUID().toString().substring(0, 8);
     private S3Client s3;

@@ -35,7 +35,7 @@ class MongoDocumentStoreIT {
 
     @BeforeEach
     void connect() {
-        client = MongoClients.create(System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"));
+        client = MongoClients.create(System.getProperty("volumizer.mongodb.uri"));
         store = new MongoDocumentStore(MongoRepositories.sharing(client, database), Backoff.DEFAULT);
     }
 
@@ -128,8 +128,8 @@ class MongoDocumentStoreIT {
 
     @Test
     void aBatchIsWrittenToEachRepositorysOwnDatabaseAndServer() {
-        String sharedUri = System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017");
-        String archiveUri = System.getProperty("volumizer.archive-mongodb.uri", "mongodb://127.0.0.1:27018");
+        String sharedUri = System.getProperty("volumizer.mongodb.uri");
+        String archiveUri = System.getProperty("volumizer.archive-mongodb.uri");
         RepositoryDatabases databases = RepositoryDatabases.of(new MongoLocation(sharedUri, database),
                 Map.of("archives", new MongoLocation(archiveUri, database + "_archives")));
         try (MongoRepositories repositories = new MongoRepositories(databases, MongoClients::create);

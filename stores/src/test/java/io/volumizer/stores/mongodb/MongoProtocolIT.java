@@ -32,7 +32,7 @@ class MongoProtocolIT {
 
     @BeforeEach
     void connect() {
-        client = MongoClients.create(System.getProperty("volumizer.mongodb.uri", "mongodb://127.0.0.1:27017"));
+        client = MongoClients.create(System.getProperty("volumizer.mongodb.uri"));
         documents = client.getDatabase("it_" + UUID.randomUUID().toString().replace("-", ""))
                 .getCollection("documents");
     }

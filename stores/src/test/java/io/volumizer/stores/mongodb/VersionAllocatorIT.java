@@ -19,8 +19,7 @@ import com.mongodb.client.MongoClients;
 /** Two API replicas, their clocks a minute apart, allocating versions on the local MongoDB-protocol server. */
 class VersionAllocatorIT {
 
-    private final MongoClient client = MongoClients.create(System.getProperty("volumizer.mongodb.uri",
-            "mongodb://127.0.0.1:27017"));
+    private final MongoClient client = MongoClients.create(System.getProperty("volumizer.mongodb.uri"));
     private final String database = "it_" + UUID.randomUUID().toString().replace("-", "");
     private final MongoRepositories repositories = MongoRepositories.sharing(client, database);
 

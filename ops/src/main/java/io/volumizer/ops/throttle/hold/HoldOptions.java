@@ -5,7 +5,6 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.options.conventions.ApiRouteGroup;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -22,13 +21,14 @@ public final class HoldOptions {
             + "navigation, search or reads (default: ${DEFAULT-VALUE}).")
     public ApiRouteGroup route;
 
-    @Option(names = "--api-metrics", defaultValue = "127.0.0.1:8091", paramLabel = "HOST:PORT",
-            description = "The API's Prometheus endpoint (its management port; default: ${DEFAULT-VALUE}).")
+    @Option(names = "--api-metrics", defaultValue = "${sys:volumizer.api.metrics}", paramLabel = "HOST:PORT",
+            description = "The API's Prometheus endpoint (its management port; default: the local API's, from the "
+                    + "endpoints file of bin/volumizer up).")
     public String apiMetrics;
 
-    @Option(names = "--flink-metrics", defaultValue = PrometheusScrape.LOCAL_FLINK, paramLabel = "HOST:PORTS",
+    @Option(names = "--flink-metrics", defaultValue = "${sys:volumizer.flink.metrics}", paramLabel = "HOST:PORTS",
             description = "The Flink processes' Prometheus endpoints, comma-separated, a port range as first-last "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "(default: the local session cluster's, from the endpoints file of bin/volumizer up).")
     public String flinkMetrics;
 
     @Option(names = "--hold-interval", defaultValue = "PT5S", description = "A window's length (default: ${DEFAULT-VALUE}).")
@@ -70,8 +70,9 @@ public final class HoldOptions {
             + "far over it cuts at once (default: ${DEFAULT-VALUE}).")
     public Duration decreaseSpan;
 
-    @Option(names = "--hold-metrics-port", defaultValue = "8092", description = "Where the controller serves its "
-            + "Prometheus metrics; 0: nowhere (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--hold-metrics-port", defaultValue = "${sys:volumizer.hold.metrics.port:-0}", description = "Where the "
+            + "controller serves its Prometheus metrics; 0: nowhere (default: HOLD_METRICS_PORT of the endpoints file of "
+            + "bin/volumizer up, else 0).")
     public int metricsPort;
 
     /** The controller these options describe, holding {@code p95}. */

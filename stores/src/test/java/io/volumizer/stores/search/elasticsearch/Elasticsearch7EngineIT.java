@@ -54,7 +54,7 @@ class Elasticsearch7EngineIT {
     /** The local Elasticsearch, or the one the build names. */
     static SearchOptions localOptions() {
         SearchOptions options = new SearchOptions();
-        options.urls = System.getProperty("volumizer.search.url", "http://127.0.0.1:9200");
+        options.urls = System.getProperty("volumizer.search.url." + System.getProperty("volumizer.search.engine"));
         return options;
     }
 
