@@ -99,7 +99,7 @@ public final class LocalServices {
     }
 
     /** Runs {@code bin/volumizer <args>} on these services and returns what it printed; fails with it if it fails. */
-    private String volumizer(Map<String, String> settings, List<String> args) {
+    public String volumizer(Map<String, String> settings, List<String> args) {
         List<String> command = new ArrayList<>(List.of(root.resolve("bin/volumizer").toString()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true);
