@@ -61,7 +61,10 @@ public final class Volumizer {
         }
         CommandLine root = commandLine();
         if (!rest.isEmpty() && COMMANDS.contains(rest.get(0))) {
-            return root.getSubcommands().get("commands").execute(CommandsCli.topologyFirst(rest.toArray(String[]::new)));
+            // From the root: a subcommand's CommandLine run alone fails on the options its own subcommands inherit.
+            List<String> commands = new ArrayList<>(List.of("commands"));
+            commands.addAll(List.of(CommandsCli.topologyFirst(rest.toArray(String[]::new))));
+            return root.execute(commands.toArray(String[]::new));
         }
         return root.execute(rest.toArray(String[]::new));
     }

@@ -48,6 +48,17 @@ class VolumizerTest {
     }
 
     @Test
+    void reindexAndBulkTakeTheDemosRepositoryAsTheirDefault() {
+        ENDPOINTS.forEach(System::setProperty);
+
+        CommandLine.ParseResult commands = Volumizer.commandLine().parseArgs("commands", "reindex", "demo", "--delete-old")
+                .subcommand();
+
+        assertThat(value(commands.commandSpec(), "--default-repository")).isEqualTo("showcase");
+        assertThat(commands.subcommand().matchedOption("--delete-old")).isNotNull();
+    }
+
+    @Test
     void withoutTheEndpointsFileAValueNamingAPropertyIsNoDefault() {
         assertThat(value(parsed("conventions"), "--repository")).isNull();
     }

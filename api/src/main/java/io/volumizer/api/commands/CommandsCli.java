@@ -53,7 +53,8 @@ public final class CommandsCli {
     @Option(names = "--jar", scope = CommandLine.ScopeType.INHERIT, description = "The jobs jar to upload.")
     Path jar;
 
-    @Option(names = "--default-repository", required = true, description = "Whose topics a command uses when it names "
+    // Not required: picocli would refuse it even when a default provider gives it (the command line's local defaults).
+    @Option(names = "--default-repository", description = "Whose topics a command uses when it names "
             + "no repository of its own, or works across a topology.")
     String defaultRepository;
 
@@ -79,7 +80,12 @@ public final class CommandsCli {
     }
 
     void useTopicsOf(Subcommand subcommand) {
-        pipeline.documents.topicsOf(Objects.requireNonNullElse(subcommand.topicsRepository(), defaultRepository));
+        String repository = Objects.requireNonNullElse(subcommand.topicsRepository(), defaultRepository);
+        if (repository == null) {
+            throw new IllegalArgumentException("the command names no repository whose topics its jobs use: give "
+                    + "--default-repository");
+        }
+        pipeline.documents.topicsOf(repository);
     }
 
     /** A topology is one of the pipeline's options, so it is read whichever subcommand it is written after. */
