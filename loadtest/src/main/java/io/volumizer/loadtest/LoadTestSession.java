@@ -21,6 +21,13 @@ import java.util.concurrent.Callable;
 
 import com.mongodb.client.MongoClients;
 
+import io.volumizer.loadtest.SessionPlan.Action;
+import io.volumizer.loadtest.SessionPlan.AwaitReindex;
+import io.volumizer.loadtest.SessionPlan.Compare;
+import io.volumizer.loadtest.SessionPlan.Run;
+import io.volumizer.loadtest.SessionPlan.StartJob;
+import io.volumizer.loadtest.SessionPlan.StartReindex;
+import io.volumizer.loadtest.SessionPlan.WarmUp;
 import io.volumizer.loadtest.curve.Backlog;
 import io.volumizer.loadtest.curve.ImportCurve;
 import io.volumizer.loadtest.curve.ImportRate;
@@ -30,7 +37,6 @@ import io.volumizer.ops.throttle.hold.HoldOptions;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.api.commands.CommandsCli;
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.demo.DemoRecord;
 import io.volumizer.ops.demo.DemoRecordOptions;
@@ -67,9 +73,6 @@ import picocli.CommandLine.Model.CommandSpec;
         footer = {"%nExample:", "  bin/volumizer loadtest navigation --rate 40 --duration 60 --ramp 10"})
 public final class LoadTestSession implements Callable<Integer> {
 
-    /** The requests of the mixed simulation that its comparison is about: the reads. */
-    static final List<String> MIXED_READS = List.of("get document", "children", "next children page", "ancestors",
-            "get parent", "blob");
     private static final Duration JOB_START = Duration.ofMinutes(2);
     private static final Duration SAVEPOINT = Duration.ofMinutes(5);
     private static final Duration BACKLOG = Duration.ofMinutes(20);
@@ -126,72 +129,6 @@ public final class LoadTestSession implements Callable<Integer> {
             description = "Where the warm-up runs' reports go, apart (default: ${DEFAULT-VALUE}).")
     Path warmUpResults;
 
-    /** One step of a session. */
-    interface Action {
-    }
-
-    /** Submits a step to the session cluster, with the pipeline's options and these; stopped at the end. */
-    record StartJob(Step step, List<String> arguments) implements Action {
-    }
-
-    /** A run of the simulation whose summary is named for its label. */
-    record Run(String simulation, String label) implements Action {
-    }
-
-    /** A run whose only purpose is to warm the API up (compiled code, connection pools); its results are dropped. */
-    record WarmUp(String simulation) implements Action {
-    }
-
-    /** Starts a reindex of the repository, then runs on while it goes. */
-    record StartReindex(String repository) implements Action {
-    }
-
-    /** Waits until the reindex ends and records its final status. */
-    record AwaitReindex() implements Action {
-    }
-
-    /** Sets the run's summary beside the baseline's: the change of each request's p95 (all requests: none listed). */
-    record Compare(String baseline, String run, List<String> requests, String out) implements Action {
-    }
-
-    /** What a session does for a simulation, in order, on the demo's repository. */
-    static List<Action> plan(String simulation, GeneratorSettings demo, String importGroup, double importRate,
-            long importCustomers) {
-        StartJob importing = new StartJob(Step.IMPORT_AND_INDEX, List.of("--group-id", importGroup));
-        return switch (simulation) {
-            case "crud", "smoke" -> List.of(importing, new Run(simulation, ""));
-            case "mixed" -> List.of(importing, new Run("mixed", "baseline"),
-                    new StartJob(Step.GENERATE, moreCustomers(demo, importRate, importCustomers)),
-                    new Run("mixed", "importing"),
-                    new Compare("mixed-baseline", "mixed-importing", MIXED_READS, "mixed"));
-            case "reindex" -> List.of(new WarmUp("navigation"), new Run("navigation", "baseline"),
-                    new StartReindex(demo.repository()), new Run("navigation", "reindexing"), new AwaitReindex(),
-                    new Compare("navigation-baseline", "navigation-reindexing", List.of(), "navigation-reindex"));
-            default -> List.of(new Run(simulation, ""));
-        };
-    }
-
-    /** The generate job that adds customers after the demo's, at a capped rate. */
-    private static List<String> moreCustomers(GeneratorSettings demo, double importRate, long importCustomers) {
-        List<String> args = new ArrayList<>(customers(demo, demo.customers(), importCustomers));
-        args.addAll(List.of("--max-docs-per-second", Double.toString(importRate)));
-        return args;
-    }
-
-    /** The generate job's arguments for {@code count} customers of the demo's run from customer {@code from}. */
-    static List<String> customers(GeneratorSettings demo, long from, long count) {
-        GeneratorSettings more = new GeneratorSettings(demo.seed(), from + count, demo.statementsPerAccount(),
-                demo.meanAccountsPerCustomer(), demo.lastPeriod(), demo.repository());
-        List<String> args = new ArrayList<>(runArguments(more));
-        args.addAll(List.of("--from-customer", Long.toString(from)));
-        return args;
-    }
-
-    /** The options that name the demo's run, which the feeders compute ids and terms from. */
-    static List<String> runArguments(GeneratorSettings demo) {
-        return Options.arguments(GeneratorOptions.of(demo));
-    }
-
     /** The curve's passes, parsed before anything starts. */
     private List<ImportRate> curve;
 
@@ -231,7 +168,7 @@ public final class LoadTestSession implements Callable<Integer> {
                 return running.curve(demo.importGroup());
             }
             int status = 0;
-            for (Action action : plan(simulation, demo.run(), demo.importGroup(), importRate, importCustomers)) {
+            for (Action action : SessionPlan.plan(simulation, demo.run(), demo.importGroup(), importRate, importCustomers)) {
                 int exit = running.perform(action);
                 status = exit != 0 ? exit : status;
             }
@@ -338,8 +275,8 @@ public final class LoadTestSession implements Callable<Integer> {
                     + "searching), %s; import: %s of the demo's repository, a backlog of %,d customers (from customer "
                     + "%,d) generated first; run %s.", String.join(" ", runOptions), ImportCurve.IMPORT.id(),
                     backlog.count(), backlog.from(), Instant.now());
-            return new ImportCurve(passes, curve, throttles, hold, target, results.folder, MIXED_READS).run(
-                    List.of("--group-id", importGroup), customers(demo, backlog.from(), backlog.count()), holdDuration, header);
+            return new ImportCurve(passes, curve, throttles, hold, target, results.folder, SessionPlan.MIXED_READS).run(
+                    List.of("--group-id", importGroup), SessionPlan.customers(demo, backlog.from(), backlog.count()), holdDuration, header);
         }
 
         /** Customers from {@code first} on whose documents are enough for what the passes may read. */
@@ -401,7 +338,7 @@ public final class LoadTestSession implements Callable<Integer> {
         /** The options a run is fed: the API, and the demo's settings for its feeders. */
         private List<String> fed(String label, Path folder) {
             List<String> args = new ArrayList<>(target.arguments());
-            args.addAll(runArguments(demo));
+            args.addAll(SessionPlan.runArguments(demo));
             args.addAll(List.of("--results", folder.toString(), "--label", label));
             return args;
         }

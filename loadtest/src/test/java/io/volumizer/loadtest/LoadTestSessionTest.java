@@ -15,12 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.loadtest.LoadTestSession.AwaitReindex;
-import io.volumizer.loadtest.LoadTestSession.Compare;
-import io.volumizer.loadtest.LoadTestSession.Run;
-import io.volumizer.loadtest.LoadTestSession.StartJob;
-import io.volumizer.loadtest.LoadTestSession.StartReindex;
-import io.volumizer.loadtest.LoadTestSession.WarmUp;
+import io.volumizer.loadtest.SessionPlan.AwaitReindex;
+import io.volumizer.loadtest.SessionPlan.Compare;
+import io.volumizer.loadtest.SessionPlan.Run;
+import io.volumizer.loadtest.SessionPlan.StartJob;
+import io.volumizer.loadtest.SessionPlan.StartReindex;
+import io.volumizer.loadtest.SessionPlan.WarmUp;
 import io.volumizer.ops.demo.DemoRecord;
 import io.volumizer.options.Options;
 import io.volumizer.options.steps.GenerateOptions;
@@ -50,12 +50,12 @@ class LoadTestSessionTest {
 
     @Test
     void mixedRunsWithoutThenWithAThrottledImportOfMoreCustomersAndComparesTheReads() throws Exception {
-        List<LoadTestSession.Action> plan = plan("mixed");
+        List<SessionPlan.Action> plan = plan("mixed");
 
         assertThat(plan).hasSize(5);
         assertThat(plan.subList(0, 2)).containsExactly(IMPORTING, new Run("mixed", "baseline"));
         assertThat(plan.subList(3, 5)).containsExactly(new Run("mixed", "importing"),
-                new Compare("mixed-baseline", "mixed-importing", LoadTestSession.MIXED_READS, "mixed"));
+                new Compare("mixed-baseline", "mixed-importing", SessionPlan.MIXED_READS, "mixed"));
         StartJob generate = (StartJob) plan.get(2);
         assertThat(generate.step()).isEqualTo(Step.GENERATE);
         GenerateOptions options = (GenerateOptions) Step.GENERATE.parse(generate.arguments());
@@ -74,7 +74,7 @@ class LoadTestSessionTest {
     @Test
     void theFeedersGetTheDemosRun() {
         GeneratorOptions fed = new GeneratorOptions();
-        new CommandLine(fed).parseArgs(LoadTestSession.runArguments(DEMO).toArray(String[]::new));
+        new CommandLine(fed).parseArgs(SessionPlan.runArguments(DEMO).toArray(String[]::new));
 
         assertThat(fed.settings()).isEqualTo(DEMO);
     }
@@ -106,8 +106,8 @@ class LoadTestSessionTest {
         assertThat(result.err).contains("the API is not ready at http://127.0.0.1:1/health/ready", "bin/volumizer api start");
     }
 
-    private static List<LoadTestSession.Action> plan(String simulation) {
-        return LoadTestSession.plan(simulation, DEMO, "volumizer-demo-import", 250, 100_000);
+    private static List<SessionPlan.Action> plan(String simulation) {
+        return SessionPlan.plan(simulation, DEMO, "volumizer-demo-import", 250, 100_000);
     }
 
     private record Result(int exitCode, String err) {
