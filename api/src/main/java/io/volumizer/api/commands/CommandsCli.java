@@ -33,6 +33,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.ScopeType;
 
 /**
  * {@code bin/volumizer reindex} and {@code bin/volumizer bulk ...}: the API's commands from a shell, on the same
@@ -40,7 +41,7 @@ import picocli.CommandLine.ParentCommand;
  * jobs use its repository's topics ({@code volumizer.<repository>.*}), or {@code --default-repository}'s when it
  * names none, and across a topology, whose repositories share one set of topics.
  */
-@Command(name = "commands", mixinStandardHelpOptions = true, description = "Reindex a repository, or change documents in bulk.",
+@Command(name = "commands", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, description = "Reindex a repository, or change documents in bulk.",
         subcommands = {CommandsCli.Reindex.class, CommandsCli.Bulk.class})
 public final class CommandsCli {
 

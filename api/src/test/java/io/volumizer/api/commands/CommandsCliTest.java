@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,6 +80,21 @@ class CommandsCliTest {
         CommandsCli.Start start = (CommandsCli.Start) parse(new CommandsCli(), line);
 
         assertThat(start.all).isEqualTo(all);
+    }
+
+    @Test
+    void everySubcommandPrintsItsHelp() {
+        for (String[] command : List.of(new String[] {"reindex", "--help"}, new String[] {"bulk", "--help"},
+                new String[] {"bulk", "update", "--help"}, new String[] {"bulk", "status", "--help"})) {
+            StringWriter printed = new StringWriter();
+            CommandLine commandLine = CommandsCli.commandLine();
+            commandLine.setOut(new PrintWriter(printed));
+
+            int exit = commandLine.execute(command);
+
+            assertThat(exit).as(String.join(" ", command)).isZero();
+            assertThat(printed.toString()).as(String.join(" ", command)).contains("Usage: commands " + command[0]);
+        }
     }
 
     @Test
