@@ -36,6 +36,7 @@ import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.plan.Calibration;
+import io.volumizer.ops.plan.CalibrationOptions;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.stores.CommittedRecordCount;
@@ -99,10 +100,6 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
             + "document's cost stays what the planner multiplies when a stage runs on more slots.")
     boolean linearity;
 
-    @Option(names = "--compare-only", paramLabel = "CALIBRATION", description = "Measure nothing: write the "
-            + "planner's answers for the published workloads from this calibration (JSON).")
-    Path compareOnly;
-
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final Await polling = Await.stalledFor(STALLED_AFTER);
     private final QuietMachine quiet = QuietMachine.forMeasures();
@@ -124,10 +121,6 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
     @Override
     protected int run(GeneratorSettings run) throws Exception {
         settings = run;
-        if (compareOnly != null) {
-            PlanComparison.write(Calibration.read(compareOnly), root(), results.folder);
-            return 0;
-        }
         Options.require(sample >= 1, "--sample must be positive, was " + sample);
         Options.require(rounds >= 1, "--rounds must be positive, was " + rounds);
         ProcessCpu processes = processes();
@@ -387,6 +380,6 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
             Report.writeJson(results.folder, "calibration-linearity", linearities);
         }
         System.out.println(table);
-        PlanComparison.write(calibration, root(), results.folder);
+        PlanComparison.write(CalibrationOptions.withAssumedRequestCosts(calibration, root()), root(), results.folder);
     }
 }
