@@ -11,6 +11,8 @@ import java.util.Locale;
  */
 final class PublishedLayouts {
 
+    /** seeds/001: Elasticsearch indexing "gives 649 docs/s per vCPU" (Nuxeo's documents, Elasticsearch 5.6). */
+    static final double INDEXED_PER_VCPU_SECOND = 649;
     /** seeds/000, phase 2's Gatling results at 11.3 billion documents: "Throughput: 830+ request/s". */
     static final double NAVIGATION_PER_SECOND = 830;
     /** seeds/000, phase 2's Gatling results: "Throughput: 400+ request/s". */
