@@ -18,6 +18,7 @@ import io.volumizer.ops.plan.DocumentBytes;
 import io.volumizer.ops.plan.DocumentShares;
 import io.volumizer.ops.plan.NodeTypes;
 import io.volumizer.ops.plan.Planner;
+import io.volumizer.ops.plan.SizeFunction;
 import io.volumizer.stores.search.IndexProfile;
 
 /**
@@ -37,6 +38,8 @@ final class PlanComparison {
     static final String WORKERS = "workers (Flink TaskManagers)";
     static final String REINDEX_HOURS = "full reindex, hours";
     private static final String NOT_PUBLISHED = "not published";
+    /** The size-aware calibration a campaign made, written beside the comparison. */
+    static final String BY_SIZE = "calibration-by-size";
 
     private PlanComparison() {
     }
@@ -63,6 +66,10 @@ final class PlanComparison {
                         + "in brackets). Where the figures come from:", ""));
         published.sources().forEach(source -> lines.add("- " + source));
         lines.add("");
+        if (calibration.bySize().campaign() != null) {
+            lines.addAll(functions(calibration.bySize()));
+            Report.writeJson(folder, BY_SIZE, calibration);
+        }
         List<Map<String, Object>> json = new ArrayList<>();
         for (Workload workload : PublishedLayouts.WORKLOADS) {
             Topology topology = workload.topology() == null ? Topology.single(GeneratorSettings.DEFAULT_REPOSITORY)
@@ -128,6 +135,27 @@ final class PlanComparison {
                 "- **Replicas.** The 11.3-billion plan uses the replicas `topologies/11b.yaml` names (none: it is "
                         + "laid out for one machine); the others one replica per shard.", ""));
         Report.write(folder, "plan-vs-published", json, String.join("\n", lines));
+    }
+
+    /** The costs as functions of size, each with its form, coefficients, residual and the sizes it was fitted on. */
+    private static List<String> functions(Calibration.SizeCosts bySize) {
+        List<String> lines = new ArrayList<>(List.of("## Costs as functions of the repository's size", "",
+                "Fitted to campaign " + bySize.campaign() + " (`" + BY_SIZE + ".json`, which `bin/volumizer plan "
+                        + "--calibration` reads); `n` is the repository's documents. CPU in seconds, bytes as a scale "
+                        + "of the calibration's, p95 in ms.", "",
+                "| cost | form | function | residual | fitted on (documents) | points |", "|---|---|---|---:|---|---:|"));
+        Map<String, SizeFunction> all = new LinkedHashMap<>();
+        bySize.cpu().forEach((stage, byProcess) -> byProcess.forEach((process, f) -> all.put("CPU a document, "
+                + stage + ", " + process, f)));
+        bySize.requestCpu().forEach((scenario, byProcess) -> byProcess.forEach((process, f) -> all.put("CPU a "
+                + scenario + " request, " + process, f)));
+        bySize.bytesScale().forEach((store, f) -> all.put("bytes a document, " + store, f));
+        bySize.p95Millis().forEach((scenario, f) -> all.put(scenario + " p95", f));
+        all.forEach((cost, f) -> lines.add(String.format(Locale.ROOT, "| %s | %s | %s | %.3g | %,.0f to %,.0f | %d |",
+                cost, f.form().name().toLowerCase(Locale.ROOT), f.describe(), f.residual(), f.fromDocuments(),
+                f.toDocuments(), f.points())));
+        lines.add("");
+        return lines;
     }
 
     /** Per compared row, planned ÷ published − 1, or null where the figure was not published. */

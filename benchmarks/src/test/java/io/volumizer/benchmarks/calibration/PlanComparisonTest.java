@@ -88,6 +88,11 @@ class PlanComparisonTest {
         String markdown = Files.readString(folder.resolve("plan-vs-published.md"));
         assertThat(markdown).contains("by campaign growth 2026-12-02T12-30-00Z")
                 .contains("Extrapolated: costs evaluated at up to 1,000,000,000 documents, 100.0× the largest size "
-                        + "measured (10,000,000).");
+                        + "measured (10,000,000).")
+                .contains("| CPU a document, reindex.metadata, mongodb | power | ");
+        Calibration bySize = Calibration.read(folder.resolve(PlanComparison.BY_SIZE + ".json"));
+        assertThat(bySize.largestMeasuredDocuments()).isEqualTo(1e7);
+        assertThat(bySize.bySize().cpu().get("reindex.metadata").get(Calibration.MONGODB).b()).isCloseTo(0.1,
+                within(1e-9));
     }
 }
