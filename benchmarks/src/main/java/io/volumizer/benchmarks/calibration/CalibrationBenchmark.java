@@ -36,7 +36,6 @@ import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.plan.Calibration;
-import io.volumizer.ops.plan.CalibrationOptions;
 import io.volumizer.ops.runs.PipelineRunCommand;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.stores.CommittedRecordCount;
@@ -380,6 +379,6 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
             Report.writeJson(results.folder, "calibration-linearity", linearities);
         }
         System.out.println(table);
-        PlanComparison.write(CalibrationOptions.withAssumedRequestCosts(calibration, root()), root(), results.folder);
+        PlanComparison.write(calibration, root(), results.folder);
     }
 }

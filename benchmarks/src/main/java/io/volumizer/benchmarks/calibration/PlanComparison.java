@@ -14,6 +14,7 @@ import io.volumizer.domain.topology.Topology;
 import io.volumizer.domain.topology.TopologyFile;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.plan.Calibration;
+import io.volumizer.ops.plan.CalibrationOptions;
 import io.volumizer.ops.plan.DocumentBytes;
 import io.volumizer.ops.plan.DocumentShares;
 import io.volumizer.ops.plan.NodeTypes;
@@ -49,7 +50,8 @@ final class PlanComparison {
      * it measured or assumed): each workload planned with the published documents' bytes (its error against the
      * published layout per row) and with the calibration's own.
      */
-    static void write(Calibration calibration, Path root, Path folder) throws IOException {
+    static void write(Calibration measured, Path root, Path folder) throws IOException {
+        Calibration calibration = CalibrationOptions.withAssumedRequestCosts(measured, root);
         NodeTypes catalogue = NodeTypes.read(root.resolve("conf/node-types.yaml"));
         Calibration published = DocumentBytes.PUBLISHED.apply(calibration);
         List<String> lines = new ArrayList<>(List.of("# The planner against the published layouts", "",

@@ -17,7 +17,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.benchmarks.BenchCommand;
 import io.volumizer.ops.plan.Calibration;
-import io.volumizer.ops.plan.CalibrationOptions;
 
 class PlanComparisonTest {
 
@@ -40,7 +39,7 @@ class PlanComparisonTest {
     @Test
     void eachPublishedWorkloadIsPlannedOnTheNodeTypesThatRanItWithTheErrorOfEachRow(@TempDir Path folder)
             throws Exception {
-        PlanComparison.write(CalibrationOptions.withAssumedRequestCosts(calibration(), ROOT), ROOT, folder);
+        PlanComparison.write(calibration(), ROOT, folder);
 
         String markdown = Files.readString(folder.resolve("plan-vs-published.md"));
         JsonNode json = new ObjectMapper().readTree(folder.resolve("plan-vs-published.json").toFile());

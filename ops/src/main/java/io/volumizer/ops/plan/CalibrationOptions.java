@@ -38,7 +38,7 @@ public final class CalibrationOptions {
     /** The calibration asked for, read under the checkout {@code root} where no file is named. */
     public Calibration load(Path root) throws IOException {
         Calibration costs = Calibration.read(calibration != null ? calibration : root.resolve(COMMITTED_CALIBRATION));
-        return withAssumedRequestCosts(campaign != null ? CampaignCalibration.of(costs, campaign) : costs, root);
+        return campaign != null ? CampaignCalibration.of(costs, campaign) : costs;
     }
 
     /**

@@ -86,13 +86,15 @@ public final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path root = Path.of(System.getProperty("volumizer.root", "."));
-        Calibration calibration = documentBytes.apply(costs.load(root));
+        Planner.Interactive users = new Planner.Interactive(navigationRate, searchRate);
+        // A request's assumed cost is said in the plan's assumptions: only where users are asked for
+        Calibration calibration = documentBytes.apply(users.any()
+                ? CalibrationOptions.withAssumedRequestCosts(costs.load(root), root) : costs.load(root));
         NodeTypes catalogue = NodeTypes.read(nodeTypes != null ? nodeTypes : root.resolve("conf/node-types.yaml"));
         Topology layout = topology != null ? TopologyFile.load(topology)
                 : Topology.single(GeneratorSettings.DEFAULT_REPOSITORY);
         Planner.Request request = new Planner.Request(documents, importRate, reindexHours, shardGiB, retentionHours,
-                new Planner.Interactive(navigationRate, searchRate), catalogue.get(searchNode), catalogue.get(mongoNode),
-                catalogue.get(flinkNode));
+                users, catalogue.get(searchNode), catalogue.get(mongoNode), catalogue.get(flinkNode));
         Planner.Blueprint plan = Planner.plan(request, calibration, layout,
                 DocumentShares.of(layout, GeneratorSettings.of(GeneratorSettings.DEFAULT_SEED, sampleCustomers)));
         System.out.print(markdown(plan, layout.source()));

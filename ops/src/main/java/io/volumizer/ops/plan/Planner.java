@@ -57,7 +57,7 @@ public final class Planner {
             }
         }
 
-        boolean any() {
+        public boolean any() {
             return navigationPerSecond > 0 || searchPerSecond > 0;
         }
     }
