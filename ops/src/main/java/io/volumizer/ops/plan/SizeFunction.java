@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.ToDoubleFunction;
 
 /**
  * A cost as a function of the repository's size {@code n} (documents), fitted by least squares to points measured at
@@ -112,7 +113,7 @@ public record SizeFunction(Form form, double a, double b, double residual, doubl
         return new double[] {meanY - slope * meanX, slope};
     }
 
-    private static double mean(List<Point> points, java.util.function.ToDoubleFunction<Point> value) {
+    private static double mean(List<Point> points, ToDoubleFunction<Point> value) {
         return points.stream().mapToDouble(value).average().orElseThrow();
     }
 }
