@@ -61,7 +61,7 @@ run_bench() {
     "-Dvolumizer.bench.engine=elasticsearch=$(search_url elasticsearch),opensearch=$(search_url opensearch)")
   case ${1:-} in
     text) ensure_tools pdftotext:poppler-utils ;&
-    generators | -h | --help | "") "${bench[@]}" io.volumizer.benchmarks.BenchCommand "$@"; return ;;
+    generators | plan-vs-published | -h | --help | "") "${bench[@]}" io.volumizer.benchmarks.BenchCommand "$@"; return ;;
     engines) services_up "${SERVICES[@]}" elasticsearch opensearch ;;
     sharding) heap=(-Xmx2g) ;;
     hostile) heap=("-Xmx$API_HEAP") ;; # the API runs in the benchmark's JVM, with the heap it has on its own

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.volumizer.benchmarks.acl.AclBenchmark;
 import io.volumizer.benchmarks.calibration.CalibrationBenchmark;
+import io.volumizer.benchmarks.calibration.PlanVsPublished;
 import io.volumizer.benchmarks.commands.CommandsBenchmark;
 import io.volumizer.benchmarks.csv.CsvImportBenchmark;
 import io.volumizer.benchmarks.engines.EnginesBenchmark;
@@ -81,6 +82,7 @@ public final class BenchCommand {
         suites.put("commands", new CommandsBenchmark());
         suites.put("acl", new AclBenchmark());
         suites.put("calibrate", new CalibrationBenchmark());
+        suites.put("plan-vs-published", new PlanVsPublished());
         suites.put("sharding", new ShardingBenchmark());
         suites.put("security", new SecurityBenchmark());
         suites.put("hostile", new HostileClientsBenchmark());

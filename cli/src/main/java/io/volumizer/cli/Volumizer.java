@@ -81,7 +81,7 @@ public final class Volumizer {
                 .addSubcommand(new CommandLine(new TokenCommand()))
                 .addSubcommand(LoadTestSession.commandLine())
                 .addSubcommand(new CommandLine(new GenerateCommand()).setCaseInsensitiveEnumValuesAllowed(true))
-                .addSubcommand(new CommandLine(new PlanCommand()))
+                .addSubcommand(new CommandLine(new PlanCommand()).setCaseInsensitiveEnumValuesAllowed(true))
                 .addSubcommand(new CommandLine(new ConventionsCommand()));
         return root.setDefaultValueProvider(LocalDefaults.load()).setExecutionExceptionHandler(Failures::oneLine);
     }

@@ -99,10 +99,6 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
             + "document's cost stays what the planner multiplies when a stage runs on more slots.")
     boolean linearity;
 
-    @Option(names = "--compare-only", paramLabel = "CALIBRATION", description = "Measure nothing: write the "
-            + "planner's answers for the published workloads from this calibration (JSON).")
-    Path compareOnly;
-
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final Await polling = Await.stalledFor(STALLED_AFTER);
     private final QuietMachine quiet = QuietMachine.forMeasures();
@@ -124,10 +120,6 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
     @Override
     protected int run(GeneratorSettings run) throws Exception {
         settings = run;
-        if (compareOnly != null) {
-            PlanComparison.write(Calibration.read(compareOnly), root(), results.folder);
-            return 0;
-        }
         Options.require(sample >= 1, "--sample must be positive, was " + sample);
         Options.require(rounds >= 1, "--rounds must be positive, was " + rounds);
         ProcessCpu processes = processes();

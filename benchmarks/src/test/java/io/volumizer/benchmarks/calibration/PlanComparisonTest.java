@@ -1,6 +1,7 @@
 package io.volumizer.benchmarks.calibration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.volumizer.benchmarks.BenchCommand;
 import io.volumizer.ops.plan.Calibration;
 
 class PlanComparisonTest {
@@ -35,7 +37,7 @@ class PlanComparisonTest {
     }
 
     @Test
-    void eachPublishedWorkloadIsPlannedOnTheNodeTypesThatRanItAndShownBesideItsLayout(@TempDir Path folder)
+    void eachPublishedWorkloadIsPlannedOnTheNodeTypesThatRanItWithTheErrorOfEachRow(@TempDir Path folder)
             throws Exception {
         PlanComparison.write(calibration(), ROOT, folder);
 
@@ -45,13 +47,51 @@ class PlanComparisonTest {
         for (int i = 0; i < json.size(); i++) {
             PublishedLayouts.Workload workload = PublishedLayouts.WORKLOADS.get(i);
             JsonNode planned = json.get(i).path("planned");
+            int nodes = planned.path("searchDataNodes").path("count").asInt();
             assertThat(planned.path("request").path("searchNode").path("name").asText())
                     .isEqualTo(workload.searchNode());
+            assertThat(planned.path("request").path("interactive").path("searchPerSecond").asDouble())
+                    .isEqualTo(PublishedLayouts.SEARCH_PER_SECOND);
+            assertThat(planned.path("searchDataNodes").path("needs").has("interactive navigation and search CPU"))
+                    .isTrue();
+            assertThat(json.get(i).path("errors").path(PlanComparison.SEARCH_NODES).asDouble())
+                    .isCloseTo(nodes / (double) workload.searchNodes() - 1, within(1e-9));
             assertThat(markdown).contains("## " + workload.name())
                     .contains("| search data nodes | " + workload.searchNodes() + " × " + workload.searchNode() + " | "
-                            + planned.path("searchDataNodes").path("count").asInt() + " × " + workload.searchNode());
+                            + nodes + " × " + workload.searchNode());
         }
-        // 1,000 + 200 bytes a document in MongoDB, 1,000 in the search engine, whatever the repository
-        assertThat(markdown).contains("| 1,000 + 200; 1,000 |");
+        // 1 billion of the published 1,256 bytes in shards of 30 GiB: 39 where 35 ran
+        assertThat(json.get(0).path("errors").path(PlanComparison.PRIMARY_SHARDS).asDouble())
+                .isCloseTo(39 / 35.0 - 1, within(1e-9));
+        assertThat(markdown).contains("| primary shards | 35 | 39 (1,170 GiB of primaries) | +11% |");
+        assertThat(json.get(2).path("errors").path(PlanComparison.PRIMARY_SHARDS).isNull()).isTrue();
+        assertThat(json.get(0).path("errors").path(PlanComparison.REINDEX_HOURS).isNull()).isTrue();
+        // The published bytes in the plan, ours (1,000 + 200; 1,000 whatever the repository) beside it
+        assertThat(markdown).contains("| 1,058 + 208; 1,256 |").contains("| 1,000 + 200; 1,000 |")
+                .contains("security benchmark");
+    }
+
+    @Test
+    void aCampaignRunMakesTheComparisonSizeAwareInOneCommand(@TempDir Path folder) throws Exception {
+        // The command reads the checkout's files (node types, topologies) where bin/volumizer says it is
+        System.setProperty("volumizer.root", ROOT.toString());
+        int exit;
+        try {
+            exit = BenchCommand.commandLine().execute("plan-vs-published", "--campaign",
+                    ROOT.resolve("ops/src/test/resources/campaign-run").toString(), "--results", folder.toString());
+        } finally {
+            System.clearProperty("volumizer.root");
+        }
+
+        assertThat(exit).isZero();
+        String markdown = Files.readString(folder.resolve("plan-vs-published.md"));
+        assertThat(markdown).contains("by campaign growth 2026-12-02T12-30-00Z")
+                .contains("Extrapolated: costs evaluated at up to 1,000,000,000 documents, 100.0× the largest size "
+                        + "measured (10,000,000).")
+                .contains("| CPU a document, reindex.metadata, mongodb | power | ");
+        Calibration bySize = Calibration.read(folder.resolve(PlanComparison.BY_SIZE + ".json"));
+        assertThat(bySize.largestMeasuredDocuments()).isEqualTo(1e7);
+        assertThat(bySize.bySize().cpu().get("reindex.metadata").get(Calibration.MONGODB).b()).isCloseTo(0.1,
+                within(1e-9));
     }
 }

@@ -15,6 +15,7 @@ import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.options.Failures;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code bin/volumizer plan}: the clusters a target needs, from the costs measured on this machine. */
@@ -37,12 +38,21 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--topology", description = "The repositories and their routing (default: one repository).")
     Path topology;
 
-    /** The calibration committed with the code (benchmarks/results/calibration.md says where it was measured). */
-    static final String COMMITTED_CALIBRATION = "benchmarks/results/calibration.json";
+    @Mixin
+    CalibrationOptions costs = new CalibrationOptions();
 
-    @Option(names = "--calibration", description = "Costs per document, as JSON, as bin/volumizer bench calibrate "
-            + "writes them (default: the committed one, " + COMMITTED_CALIBRATION + ").")
-    Path calibration;
+    @Option(names = "--document-bytes", defaultValue = "measured", description = "Whose documents' bytes to store: "
+            + "measured (the calibration's, by type) or published (the published benchmark's average document, "
+            + "seeds/001, to reproduce its shards) (default: ${DEFAULT-VALUE}).")
+    DocumentBytes documentBytes;
+
+    @Option(names = "--navigation-rate", defaultValue = "0", description = "Navigation requests a second the "
+            + "interactive users make (default: ${DEFAULT-VALUE}).")
+    double navigationRate;
+
+    @Option(names = "--search-rate", defaultValue = "0", description = "Search requests a second the interactive "
+            + "users make (default: ${DEFAULT-VALUE}).")
+    double searchRate;
 
     @Option(names = "--node-types", description = "The catalogue of node types (default: conf/node-types.yaml).")
     Path nodeTypes;
@@ -75,15 +85,17 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Calibration costs = Calibration.read(calibration != null ? calibration
-                : Path.of(System.getProperty("volumizer.root", "."), COMMITTED_CALIBRATION));
-        NodeTypes catalogue = NodeTypes.read(nodeTypes != null ? nodeTypes
-                : Path.of(System.getProperty("volumizer.root", "."), "conf/node-types.yaml"));
+        Path root = Path.of(System.getProperty("volumizer.root", "."));
+        Planner.Interactive users = new Planner.Interactive(navigationRate, searchRate);
+        // A request's assumed cost is said in the plan's assumptions: only where users are asked for
+        Calibration calibration = documentBytes.apply(users.any()
+                ? CalibrationOptions.withAssumedRequestCosts(costs.load(root), root) : costs.load(root));
+        NodeTypes catalogue = NodeTypes.read(nodeTypes != null ? nodeTypes : root.resolve("conf/node-types.yaml"));
         Topology layout = topology != null ? TopologyFile.load(topology)
                 : Topology.single(GeneratorSettings.DEFAULT_REPOSITORY);
         Planner.Request request = new Planner.Request(documents, importRate, reindexHours, shardGiB, retentionHours,
-                catalogue.get(searchNode), catalogue.get(mongoNode), catalogue.get(flinkNode));
-        Planner.Blueprint plan = Planner.plan(request, costs, layout,
+                users, catalogue.get(searchNode), catalogue.get(mongoNode), catalogue.get(flinkNode));
+        Planner.Blueprint plan = Planner.plan(request, calibration, layout,
                 DocumentShares.of(layout, GeneratorSettings.of(GeneratorSettings.DEFAULT_SEED, sampleCustomers)));
         System.out.print(markdown(plan, layout.source()));
         if (json != null) {
@@ -101,6 +113,12 @@ public final class PlanCommand implements Callable<Integer> {
         out.append(String.format(Locale.ROOT, "# Plan: %s documents, import at %s docs/s, full reindex in %s h%n%n",
                 count(request.documents()), count(request.importRate()), number(request.reindexHours())));
         out.append("Topology: ").append(topology).append(".\n\n");
+        Planner.Interactive users = request.interactive();
+        if (users.navigationPerSecond() > 0 || users.searchPerSecond() > 0) {
+            out.append(String.format(Locale.ROOT, "Interactive users: %s navigation and %s search requests a second.%n%n",
+                    number(users.navigationPerSecond()), number(users.searchPerSecond())));
+        }
+        out.append(plan.sizes()).append("\n\n");
         out.append("| repository | profile | documents | MongoDB data GiB | MongoDB indexes GiB | blobs GiB "
                 + "| index GiB (primary) | primary shards | GiB a shard | replicas | shards in the topology |\n");
         out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -127,8 +145,12 @@ public final class PlanCommand implements Callable<Integer> {
         out.append(String.format(Locale.ROOT, "| Kafka storage, GiB | %s | | %s h of import, %d copies |%n",
                 number(plan.kafkaStorageGiB()), number(request.kafkaRetentionHours()), Planner.KAFKA_REPLICATION));
         out.append(String.format(Locale.ROOT, "%nA full reindex must run at %s docs/s; on these nodes it takes %s h "
-                + "(limited by the %s).%n%nAssumptions:%n", count(plan.reindexRate()), number(plan.reindexHoursOnPlan()),
+                + "(limited by the %s).%n", count(plan.reindexRate()), number(plan.reindexHoursOnPlan()),
                 plan.reindexLimit()));
+        plan.p95Millis().forEach((scenario, p95) -> out.append(String.format(Locale.ROOT, "%nThe %s p95 at this size, "
+                + "as the campaign's fit gives it (at the campaign's rate, on its machine): %s ms.%n", scenario,
+                number(p95))));
+        out.append("\nAssumptions:\n");
         plan.assumptions().forEach(assumption -> out.append("- ").append(assumption).append('\n'));
         return out.toString();
     }
@@ -148,6 +170,7 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new PlanCommand()).setExecutionExceptionHandler(Failures::oneLine).execute(args));
+        System.exit(new CommandLine(new PlanCommand()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(Failures::oneLine).execute(args));
     }
 }

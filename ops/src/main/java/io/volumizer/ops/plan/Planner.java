@@ -46,9 +46,26 @@ public final class Planner {
     private Planner() {
     }
 
+    /** Interactive users' load: navigation and search requests a second, beside the import. */
+    public record Interactive(double navigationPerSecond, double searchPerSecond) {
+        public static final Interactive NONE = new Interactive(0, 0);
+
+        public Interactive {
+            if (!(navigationPerSecond >= 0) || !(searchPerSecond >= 0)) {
+                throw new IllegalArgumentException("navigation and search requests a second must be >= 0, were "
+                        + navigationPerSecond + " and " + searchPerSecond);
+            }
+        }
+
+        public boolean any() {
+            return navigationPerSecond > 0 || searchPerSecond > 0;
+        }
+    }
+
     /** What a plan is asked for. */
     public record Request(double documents, double importRate, double reindexHours, double targetShardGiB,
-            double kafkaRetentionHours, NodeType searchNode, NodeType mongoNode, NodeType flinkNode) {
+            double kafkaRetentionHours, Interactive interactive, NodeType searchNode, NodeType mongoNode,
+            NodeType flinkNode) {
         public Request {
             if (!(documents > 0) || !(importRate > 0) || !(reindexHours > 0) || !(kafkaRetentionHours > 0)) {
                 throw new IllegalArgumentException("a plan needs documents, an import rate, reindex hours and a Kafka "
@@ -78,13 +95,16 @@ public final class Planner {
 
     /**
      * @param reindexRate       docs/s a full reindex must run at to end in the hours asked
+     * @param sizes             at which sizes the costs were evaluated, and how far past the largest one measured
+     * @param p95Millis         per interactive scenario, the p95 latency the campaign's fit gives at the size planned
+     *                          (at the campaign's rate, on its machine)
      * @param reindexHoursOnPlan the hours a full reindex takes on the planned nodes, limited by {@code reindexLimit}
      */
     public record Blueprint(Request request, List<RepositoryPlan> repositories, Sized mongoShards, int mongoNodes,
             Sized searchDataNodes, Sized importSlots, Sized indexSlots, Sized fileTextSlots, Sized reindexSlots,
             int taskManagers,
             Sized kafkaPartitions, double kafkaStorageGiB, double reindexRate, double reindexHoursOnPlan,
-            String reindexLimit, List<String> assumptions) {
+            String reindexLimit, String sizes, Map<String, Double> p95Millis, List<String> assumptions) {
     }
 
     public static Blueprint plan(Request request, Calibration calibration, Topology topology, DocumentShares shares) {
@@ -102,10 +122,20 @@ public final class Planner {
         double reindexFlink = 0;
         double reindexSearch = 0;
         double reindexMongo = 0;
+        double importFlink = 0;
+        double importMongo = 0;
+        // Each repository's costs at its own size: its collection and its index are what grow
+        double largestRepository = 0;
         for (String repository : topology.repositories()) {
             IndexLayout layout = topology.indexLayouts().getOrDefault(repository, IndexLayout.TEMPLATE);
             String profile = layout.profile().id();
             int replicas = layout.replicas() != null ? layout.replicas() : DEFAULT_REPLICAS;
+            double share = shares.of(repository);
+            double size = request.documents() * share;
+            largestRepository = Math.max(largestRepository, size);
+            double dataScale = calibration.bytesScale(Calibration.MONGODB_DATA, size);
+            double indexScale = calibration.bytesScale(Calibration.MONGODB_INDEXES, size);
+            double searchScale = calibration.bytesScale(Calibration.SEARCH_PRIMARY, size);
             double data = 0;
             double index = 0;
             double blob = 0;
@@ -117,28 +147,30 @@ public final class Planner {
                     throw new IllegalArgumentException("the calibration has no costs for documents of type "
                             + type.getKey());
                 }
-                data += documents * costs.mongoDataBytes();
-                index += documents * costs.mongoIndexBytes();
+                data += documents * costs.mongoDataBytes() * dataScale;
+                index += documents * costs.mongoIndexBytes() * indexScale;
                 blob += documents * costs.blobBytes();
                 Double searchBytes = costs.searchBytes().get(profile);
                 if (searchBytes == null) {
                     throw new IllegalArgumentException("the calibration has no search-engine size of " + type.getKey()
                             + " documents in a " + profile + " index");
                 }
-                search += documents * searchBytes;
+                search += documents * searchBytes * searchScale;
             }
-            double share = shares.of(repository);
             String indexStage = calibration.stage("index", profile);
             String reindexStage = calibration.stage("reindex", profile);
-            indexFlink += share * calibration.cpuSeconds(indexStage, Calibration.FLINK);
+            importFlink += share * calibration.cpuSeconds("import", Calibration.FLINK, size);
+            importMongo += share * calibration.cpuSeconds("import", Calibration.MONGODB, size);
+            indexFlink += share * calibration.cpuSeconds(indexStage, Calibration.FLINK, size);
             if (layout.profile() == IndexProfile.LIVE) {
-                fileTextFlink += share * Math.max(0, calibration.cpuSeconds(indexStage, Calibration.FLINK)
-                        - calibration.cpuSeconds(calibration.stage("index", IndexProfile.METADATA.id()), Calibration.FLINK));
+                fileTextFlink += share * Math.max(0, calibration.cpuSeconds(indexStage, Calibration.FLINK, size)
+                        - calibration.cpuSeconds(calibration.stage("index", IndexProfile.METADATA.id()),
+                                Calibration.FLINK, size));
             }
-            indexSearch += share * calibration.cpuSeconds(indexStage, Calibration.SEARCH) * (1 + replicas);
-            reindexFlink += share * calibration.cpuSeconds(reindexStage, Calibration.FLINK);
-            reindexSearch += share * calibration.cpuSeconds(reindexStage, Calibration.SEARCH);
-            reindexMongo += share * calibration.cpuSeconds(reindexStage, Calibration.MONGODB);
+            indexSearch += share * calibration.cpuSeconds(indexStage, Calibration.SEARCH, size) * (1 + replicas);
+            reindexFlink += share * calibration.cpuSeconds(reindexStage, Calibration.FLINK, size);
+            reindexSearch += share * calibration.cpuSeconds(reindexStage, Calibration.SEARCH, size);
+            reindexMongo += share * calibration.cpuSeconds(reindexStage, Calibration.MONGODB, size);
             int primaries = (int) Math.max(1, Math.ceil(search / GIB / request.targetShardGiB()));
             repositories.add(new RepositoryPlan(repository, profile, request.documents() * share, data / GIB,
                     index / GIB, blob / GIB, search / GIB, primaries, replicas, search / GIB / primaries,
@@ -156,9 +188,13 @@ public final class Planner {
         Map<String, Double> mongoNeeds = new LinkedHashMap<>();
         mongoNeeds.put("indexes in the WiredTiger cache", mongoIndex / GIB / wiredTigerCache);
         mongoNeeds.put("data and indexes on disk", (mongoData + mongoIndex) / GIB / (mongo.diskGiB() * DISK_FILL));
-        mongoNeeds.put("import CPU (primaries)", request.importRate()
-                * calibration.cpuSeconds("import", Calibration.MONGODB) / (mongo.vcpu() * CPU_TARGET));
+        mongoNeeds.put("import CPU (primaries)", request.importRate() * importMongo / (mongo.vcpu() * CPU_TARGET));
         mongoNeeds.put("reindex reads CPU (primaries)", reindexRate * reindexMongo / (mongo.vcpu() * CPU_TARGET));
+        Interactive users = request.interactive();
+        if (users.any()) {
+            mongoNeeds.put("interactive reads CPU (primaries)", interactiveCpu(users, calibration, Calibration.MONGODB,
+                    request.documents()) / (mongo.vcpu() * CPU_TARGET));
+        }
         Sized mongoShards = Sized.of(mongoNeeds);
 
         double heap = Math.min(MAX_HEAP_GIB, search.memoryGiB() / 2);
@@ -168,9 +204,13 @@ public final class Planner {
         searchNeeds.put("import indexing CPU, with replicas", request.importRate() * indexSearch
                 / (search.vcpu() * CPU_TARGET));
         searchNeeds.put("reindex indexing CPU", reindexRate * reindexSearch / (search.vcpu() * CPU_TARGET));
+        if (users.any()) {
+            searchNeeds.put("interactive navigation and search CPU", interactiveCpu(users, calibration,
+                    Calibration.SEARCH, request.documents()) / (search.vcpu() * CPU_TARGET));
+        }
         Sized searchNodes = Sized.of(searchNeeds);
 
-        Sized importSlots = slots("import", request.importRate() * calibration.cpuSeconds("import", Calibration.FLINK));
+        Sized importSlots = slots("import", request.importRate() * importFlink);
         Sized indexSlots = slots("index", request.importRate() * indexFlink);
         Sized fileTextSlots = fileTextFlink > 0 ? slots("file text", request.importRate() * fileTextFlink)
                 : new Sized(0, Map.of());
@@ -198,8 +238,44 @@ public final class Planner {
 
         return new Blueprint(request, repositories, mongoShards, mongoShards.count() * REPLICA_SET_MEMBERS,
                 searchNodes, importSlots, indexSlots, fileTextSlots, reindexSlots, taskManagers, partitions,
-                kafkaStorage, reindexRate,
-                request.documents() / slowest.getValue() / 3600, slowest.getKey(), assumptions(calibration));
+                kafkaStorage, reindexRate, request.documents() / slowest.getValue() / 3600, slowest.getKey(),
+                sizes(calibration, users.any() ? request.documents() : largestRepository),
+                p95(calibration, request.documents()), assumptions(calibration));
+    }
+
+    /**
+     * CPU seconds a second the interactive load costs {@code process}, each request's cost at the repository's whole
+     * size (a search or a listing may span every repository).
+     */
+    private static double interactiveCpu(Interactive users, Calibration calibration, String process, double size) {
+        double cpu = 0;
+        if (users.navigationPerSecond() > 0) {
+            cpu += users.navigationPerSecond() * calibration.requestCpuSeconds(Calibration.NAVIGATION, process, size);
+        }
+        if (users.searchPerSecond() > 0) {
+            cpu += users.searchPerSecond() * calibration.requestCpuSeconds(Calibration.SEARCH_REQUESTS, process, size);
+        }
+        return cpu;
+    }
+
+    /** Where the costs were evaluated against where they were measured: an extrapolation said, and how far. */
+    private static String sizes(Calibration calibration, double evaluated) {
+        double measured = calibration.largestMeasuredDocuments();
+        if (measured == 0) {
+            return "Every cost is a constant measured at one size: none follows the repository's size.";
+        }
+        if (evaluated <= measured) {
+            return String.format(java.util.Locale.ROOT, "Costs evaluated at up to %,.0f documents, within the sizes "
+                    + "measured (up to %,.0f).", evaluated, measured);
+        }
+        return String.format(java.util.Locale.ROOT, "Extrapolated: costs evaluated at up to %,.0f documents, %,.1f× "
+                + "the largest size measured (%,.0f).", evaluated, evaluated / measured, measured);
+    }
+
+    private static Map<String, Double> p95(Calibration calibration, double size) {
+        Map<String, Double> p95 = new LinkedHashMap<>();
+        calibration.bySize().p95Millis().forEach((scenario, function) -> p95.put(scenario, function.at(size)));
+        return p95;
     }
 
     /** The slots a step needs to spend {@code cpuSeconds} a second at the CPU target. */
@@ -218,7 +294,7 @@ public final class Planner {
 
     private static List<String> assumptions(Calibration calibration) {
         Calibration.Machine machine = calibration.machine();
-        return List.of(
+        List<String> assumptions = new ArrayList<>(List.of(
                 "Costs per document measured on " + machine.cores() + " cores (" + machine.description() + "), "
                         + machine.searchEngine() + ", " + machine.measured() + ": every process on the same cores, so a "
                         + "store's CPU share includes its share of the contention.",
@@ -238,6 +314,10 @@ public final class Planner {
                         + "in the index's, or apart in a file-text job); the autoscaler may take a step to "
                         + (int) AUTOSCALER_HEADROOM + "× its slots. Kafka: a partition per reader at that ceiling, "
                         + "replication " + KAFKA_REPLICATION + ", the documents and imported topics kept for the retention.",
-                "Import and reindex are sized apart (a reindex does not run at full speed beside a full-speed import).");
+                "Import and reindex are sized apart (a reindex does not run at full speed beside a full-speed import).",
+                "Interactive requests are sized at the same CPU target on the stores they read, beside the import and "
+                        + "beside the reindex; the API's own nodes are not planned."));
+        assumptions.addAll(calibration.sources());
+        return assumptions;
     }
 }

@@ -39,7 +39,8 @@ class HelmValuesTest {
                 routing:
                   - to: demo
                 """.formatted(profile));
-        Planner.Blueprint plan = Planner.plan(new Planner.Request(1e8, 7000, 10, 30, 8, NODE, NODE, NODE),
+        Planner.Blueprint plan = Planner.plan(new Planner.Request(1e8, 7000, 10, 30, 8,
+                Planner.Interactive.NONE, NODE, NODE, NODE),
                 calibration(), topology, ALL_STATEMENTS);
         Map<String, Map<String, Map<String, Object>>> values = new Yaml().load(HelmValues.of(plan));
         return values.get("steps");

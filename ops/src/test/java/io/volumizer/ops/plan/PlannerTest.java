@@ -45,7 +45,8 @@ class PlannerTest {
     }
 
     private static Planner.Request request(double documents, double importRate, double reindexHours) {
-        return new Planner.Request(documents, importRate, reindexHours, 30, 8, NODE, NODE, NODE);
+        return new Planner.Request(documents, importRate, reindexHours, 30, 8, Planner.Interactive.NONE, NODE, NODE,
+                NODE);
     }
 
     @Test
@@ -106,13 +107,67 @@ class PlannerTest {
         assertThat(plan.reindexHoursOnPlan()).isCloseTo(1.0, within(1e-9));
     }
 
+    /** {@code calibration(0.001)} with a search request costing the search engine 50 ms, a navigation MongoDB 5 ms. */
+    private static Calibration withRequests() {
+        Calibration costs = calibration(0.001);
+        return costs.withRequestCpu(Map.of(Calibration.SEARCH_REQUESTS, Map.of(Calibration.SEARCH, 0.05),
+                Calibration.NAVIGATION, Map.of(Calibration.MONGODB, 0.005)), "test requests");
+    }
+
+    private static Planner.Blueprint withUsers(double navigation, double search) {
+        return Planner.plan(new Planner.Request(1e9, 7000, 10, 30, 8, new Planner.Interactive(navigation, search),
+                NODE, NODE, NODE), withRequests(), ONE, ALL_STATEMENTS);
+    }
+
+    @Test
+    void searchRequestsAskForSearchNodesAndNoneLeaveTheAnswerAsItWas() {
+        Planner.Blueprint none = withUsers(0, 0);
+        Planner.Blueprint before = Planner.plan(request(1e9, 7000, 10), calibration(0.001), ONE, ALL_STATEMENTS);
+        assertThat(none.searchDataNodes()).isEqualTo(before.searchDataNodes());
+        assertThat(none.mongoShards()).isEqualTo(before.mongoShards());
+        assertThat(none.searchDataNodes().needs()).doesNotContainKey("interactive navigation and search CPU");
+
+        // 1,000 searches a second at 50 ms: 50 CPU seconds a second over 10 vCPUs at 70%: 7.1 nodes, under the disk's
+        // 27; 10,000 a second: 71.4 -> 72 nodes
+        assertThat(withUsers(0, 1000).searchDataNodes().count()).isEqualTo(27);
+        assertThat(withUsers(0, 1000).searchDataNodes().needs().get("interactive navigation and search CPU"))
+                .isCloseTo(50 / 7.0, within(1e-9));
+        assertThat(withUsers(0, 10_000).searchDataNodes().count()).isEqualTo(72);
+        assertThat(withUsers(0, 20_000).searchDataNodes().count()).isGreaterThan(72);
+        // Navigation reads MongoDB: 200,000 a second at 5 ms is 1,000 CPU seconds a second, 142.9 -> 143 primaries
+        assertThat(withUsers(200_000, 0).mongoShards().count()).isEqualTo(143);
+        assertThat(withUsers(200_000, 0).assumptions()).contains("test requests");
+    }
+
+    @Test
+    void usersWithoutACostOfARequestAreAClearError() {
+        assertThatThrownBy(() -> Planner.plan(new Planner.Request(1e9, 7000, 10, 30, 8, new Planner.Interactive(0, 10),
+                NODE, NODE, NODE), calibration(0.001), ONE, ALL_STATEMENTS))
+                .hasMessageContaining("no CPU cost of a search request");
+        assertThatThrownBy(() -> new Planner.Interactive(-1, 0)).hasMessageContaining("must be >= 0");
+    }
+
+    @Test
+    void thePublishedDocumentsBytesReplaceEveryTypesOwn() {
+        Planner.Blueprint plan = Planner.plan(request(3e9, 25_000, 14), DocumentBytes.PUBLISHED.apply(calibration(0.001)),
+                ONE, ALL_STATEMENTS);
+
+        Planner.RepositoryPlan bank = plan.repositories().get(0);
+        assertThat(bank.searchPrimaryGiB() * GIB / 3e9).isCloseTo(DocumentBytes.PUBLISHED_SEARCH_PRIMARY, within(1e-6));
+        assertThat(bank.mongoDataGiB() * GIB / 3e9).isCloseTo(1058, within(1e-6));
+        // 3e9 · 117 GiB / 1e8 = 3,510 GiB in shards of 30 GiB at most
+        assertThat(bank.primaryShards()).isEqualTo(117);
+        assertThat(plan.sizes()).contains("Every cost is a constant measured at one size");
+    }
+
     @Test
     void aTypeTheCalibrationDidNotMeasureIsAClearError() {
         DocumentShares letters = new DocumentShares(Map.of("demo", Map.of("OpeningLetter", 1.0)));
 
         assertThatThrownBy(() -> Planner.plan(request(1e9, 7000, 10), calibration(0.001), ONE, letters))
                 .hasMessageContaining("no costs for documents of type OpeningLetter");
-        assertThatThrownBy(() -> new Planner.Request(1e9, 7000, 10, 60, 8, NODE, NODE, NODE))
+        assertThatThrownBy(() -> new Planner.Request(1e9, 7000, 10, 60, 8, Planner.Interactive.NONE, NODE,
+                NODE, NODE))
                 .hasMessageContaining("between 10 and 50");
         Calibration noReindex = new Calibration(calibration(0.001).machine(), calibration(0.001).types(),
                 Map.of("import", calibration(0.001).cpu().get("import"), "index", calibration(0.001).cpu().get("index")),
