@@ -1,0 +1,49 @@
+// Draws each chart of the embedded figures with uPlot and marks its container with the points it drew
+// (data-points), which report --check reads back.
+(function () {
+  var data = JSON.parse(document.getElementById('report-data').textContent);
+  var palette = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
+  function full(v) {
+    if (v == null) return '–';
+    var digits = Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : Math.abs(v) >= 1 ? 2 : 3;
+    return v.toLocaleString('en-US', {maximumFractionDigits: digits});
+  }
+  function short(v) {
+    var a = Math.abs(v);
+    if (a >= 1e9) return +(v / 1e9).toPrecision(3) + 'B';
+    if (a >= 1e6) return +(v / 1e6).toPrecision(3) + 'M';
+    if (a >= 1e3) return +(v / 1e3).toPrecision(3) + 'K';
+    return +v.toPrecision(3) + '';
+  }
+  data.charts.forEach(function (chart) {
+    var box = document.getElementById(chart.id);
+    var xs = chart.data[0];
+    var opts = {
+      title: chart.title,
+      width: Math.max(box.clientWidth, 320),
+      height: 280,
+      scales: {x: chart.sizes ? {time: false, distr: 3, log: 10} : {time: false}},
+      axes: [
+        {label: chart.xLabel, values: function (u, ticks) { return ticks.map(short); },
+          splits: chart.sizes ? function () { return xs; } : undefined},
+        {label: chart.yLabel, size: 60, values: function (u, ticks) { return ticks.map(short); }}
+      ],
+      series: [{label: chart.sizes ? 'documents' : 'seconds', value: function (u, v) { return full(v); }}].concat(
+        chart.series.map(function (s) {
+          return {label: s.label, stroke: palette[s.color % palette.length], width: 2, spanGaps: true,
+            dash: s.compared ? [6, 4] : undefined, points: {show: true, size: chart.sizes ? 7 : 3},
+            value: function (u, v) { return full(v); }};
+        })),
+      legend: {live: true},
+      hooks: {draw: [function (u) {
+        var points = 0;
+        for (var i = 1; i < u.data.length; i++) {
+          if (u.series[i].show) u.data[i].forEach(function (y) { if (y != null) points++; });
+        }
+        box.dataset.points = points;
+      }]}
+    };
+    new uPlot(opts, chart.data, box);
+  });
+  document.body.dataset.charts = data.charts.length;
+})();
