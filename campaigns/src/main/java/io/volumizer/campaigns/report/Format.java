@@ -13,7 +13,7 @@ final class Format {
             return "–";
         }
         double magnitude = Math.abs(value);
-        String pattern = magnitude >= 100 || magnitude == 0 ? "%,.0f" : magnitude >= 10 ? "%,.1f" : magnitude >= 1 ? "%,.2f" : "%,.3f";
+        String pattern = magnitude >= 100 || value == Math.rint(value) ? "%,.0f" : magnitude >= 10 ? "%,.1f" : magnitude >= 1 ? "%,.2f" : "%,.3f";
         return String.format(Locale.ROOT, pattern, value);
     }
 

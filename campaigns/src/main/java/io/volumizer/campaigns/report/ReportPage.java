@@ -69,11 +69,13 @@ final class ReportPage {
                 .append("</style></head>\n<body>\n<header><h1>").append(escape(title)).append("</h1></header>\n");
         runFacts();
         knees();
-        html.append("<section><h2>Charts</h2><p class=\"hint\">Sizes on a logarithmic axis; ")
-                .append(runs.size() > 1 ? "run B's lines dashed; " : "").append("click a legend entry to hide its line.</p>")
-                .append("<div class=\"charts\">");
-        charts.forEach(chart -> html.append("<div class=\"chart\" id=\"").append(chart.id()).append("\"></div>"));
-        html.append("</div></section>\n");
+        html.append("<section><h2>As the repository grows</h2><p class=\"hint\">Sizes on a logarithmic axis, a tick at "
+                + "each size run; ").append(runs.size() > 1 ? "run B's lines dashed; " : "")
+                .append("click a legend entry to hide its line.</p>");
+        chartGrid(true);
+        html.append("<h2 class=\"group\">Throughput over time, step by step</h2>");
+        chartGrid(false);
+        html.append("</section>\n");
         reconciliation();
         steps();
         html.append("<footer>Written by <code>bin/volumizer report</code>; charts by uPlot ").append(escape(uplotVersion()))
@@ -82,6 +84,13 @@ final class ReportPage {
                 .append(uplot("dist/uPlot.iife.min.js")).append("</script>\n<script>").append(resource("report.js"))
                 .append("</script>\n</body></html>\n");
         return html.toString();
+    }
+
+    private void chartGrid(boolean againstSize) {
+        html.append("<div class=\"charts\">");
+        charts.stream().filter(chart -> chart.sizes() == againstSize)
+                .forEach(chart -> html.append("<div class=\"chart\" id=\"").append(chart.id()).append("\"></div>"));
+        html.append("</div>");
     }
 
     private void runFacts() {
@@ -96,7 +105,7 @@ final class ReportPage {
                 html.append("<p class=\"stopped\"><b>Stopped early:</b> ").append(escape(run.path("stoppedBecause").asText()))
                         .append("</p>");
             }
-            html.append("<table class=\"facts\">");
+            html.append("<div class=\"columns\"><table class=\"facts\">");
             fact("Campaign", runs.get(r).campaign() + (run.hasNonNull("file") ? " (" + run.path("file").asText() + ")" : ""));
             fact("Started", run.path("started").asText(null));
             fact("Ended", run.path("ended").asText(null));
@@ -108,8 +117,9 @@ final class ReportPage {
                     + Format.number(RunFolder.number(machine, "diskFreeGiB")) + " GiB disk free at the start");
             fact("CPU", machine.path("cpu").asText(null));
             fact("OS", machine.path("os").asText(null));
+            html.append("</table><table class=\"facts\">");
             run.path("versions").fields().forEachRemaining(version -> fact(version.getKey(), version.getValue().asText()));
-            html.append("</table></div>");
+            html.append("</table></div></div>");
         }
         html.append("</section>\n");
     }

@@ -8,12 +8,14 @@
     var digits = Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : Math.abs(v) >= 1 ? 2 : 3;
     return v.toLocaleString('en-US', {maximumFractionDigits: digits});
   }
-  function short(v) {
-    var a = Math.abs(v);
-    if (a >= 1e9) return +(v / 1e9).toPrecision(3) + 'B';
-    if (a >= 1e6) return +(v / 1e6).toPrecision(3) + 'M';
-    if (a >= 1e3) return +(v / 1e3).toPrecision(3) + 'K';
-    return +v.toPrecision(3) + '';
+  // 1.25M, 8.4K...; the sizes' ticks with 2 digits, since a size run holds a few documents more than its label.
+  function short(v, digits) {
+    if (v == null) return '';  // uPlot gives null for the ticks it leaves unlabelled on a log axis
+    var a = Math.abs(v), p = digits || 3;
+    if (a >= 1e9) return +(v / 1e9).toPrecision(p) + 'B';
+    if (a >= 1e6) return +(v / 1e6).toPrecision(p) + 'M';
+    if (a >= 1e3) return +(v / 1e3).toPrecision(p) + 'K';
+    return +v.toPrecision(p) + '';
   }
   data.charts.forEach(function (chart) {
     var box = document.getElementById(chart.id);
@@ -24,9 +26,11 @@
       height: 280,
       scales: {x: chart.sizes ? {time: false, distr: 3, log: 10} : {time: false}},
       axes: [
-        {label: chart.xLabel, values: function (u, ticks) { return ticks.map(short); },
-          splits: chart.sizes ? function () { return xs; } : undefined},
-        {label: chart.yLabel, size: 60, values: function (u, ticks) { return ticks.map(short); }}
+        {label: chart.xLabel, values: function (u, ticks) { return ticks.map(function (t) { return short(t, chart.sizes ? 2 : 3); }); },
+          // On the sizes' log axis, a tick at each size run, every one labelled.
+          splits: chart.sizes ? function () { return xs; } : undefined,
+          filter: chart.sizes ? function (u, splits) { return splits; } : undefined},
+        {label: chart.yLabel, size: 60, values: function (u, ticks) { return ticks.map(function (t) { return short(t); }); }}
       ],
       series: [{label: chart.sizes ? 'documents' : 'seconds', value: function (u, v) { return full(v); }}].concat(
         chart.series.map(function (s) {
