@@ -30,7 +30,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--compare", paramLabel = "OTHER", description = "A second run folder, drawn beside RUN (B beside A).")
     Path other;
 
-    @Option(names = "--output", description = "The page to write (default: RUN/report.html, or RUN/compare-<OTHER's "
+    @Option(names = "--output", paramLabel = "FILE", description = "The page to write (default: RUN/report.html, or RUN/compare-<OTHER's "
             + "run id>.html with --compare).")
     Path output;
 
