@@ -36,7 +36,7 @@ class KneeTest {
     @Test
     void aP95ThatRisesByMoreThanTheThresholdIsAKneeAndOneThatFallsIsNot() {
         assertThat(Knee.first(series("search p95", 40, 42, 60), "ms", false, 25).orElseThrow().sentence())
-                .isEqualTo("search p95 rose from 42.0 to 60.0 ms (+42.9 %) between 2M and 5M");
+                .isEqualTo("search p95 rose from 42 to 60 ms (+42.9 %) between 2M and 5M");
         assertThat(Knee.first(series("search p95", 60, 40, 20), "ms", false, 25)).isEmpty();
     }
 
@@ -51,6 +51,6 @@ class KneeTest {
         assertThat(Knee.none(Fixtures.run(Fixtures.WITHOUT_KNEE))).isEqualTo("No knee within the sizes run (1M, 2M, 5M, 10M).");
         // The p95 of search rose 23 % from 5M to 10M in run A: a knee only under a lower threshold.
         assertThat(Knee.of(Fixtures.run(Fixtures.WITH_KNEE), 20).stream().map(Knee::sentence))
-                .contains("search p95 rose from 47.0 to 58.0 ms (+23.4 %) between 5M and 10M");
+                .contains("search p95 rose from 47 to 58 ms (+23.4 %) between 5M and 10M");
     }
 }
