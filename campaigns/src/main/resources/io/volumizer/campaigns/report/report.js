@@ -24,7 +24,9 @@
       title: chart.title,
       width: Math.max(box.clientWidth, 320),
       height: 280,
-      scales: {x: chart.sizes ? {time: false, distr: 3, log: 10} : {time: false}},
+      // The sizes' axis spans the sizes run with a margin, not the decades around them.
+      scales: {x: chart.sizes ? {time: false, distr: 3, log: 10, range: function (u, min, max) { return [min / 1.3, max * 1.3]; }}
+        : {time: false}},
       axes: [
         {label: chart.xLabel, values: function (u, ticks) { return ticks.map(function (t) { return short(t, chart.sizes ? 2 : 3); }); },
           // On the sizes' log axis, a tick at each size run, every one labelled.
