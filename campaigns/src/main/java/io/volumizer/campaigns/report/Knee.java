@@ -2,6 +2,7 @@ package io.volumizer.campaigns.report;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -56,7 +57,7 @@ record Knee(String figure, String unit, SizeSeries.AtSize before, SizeSeries.AtS
 
     /** What the page says when no figure has a knee. */
     static String none(RunFolder run) {
-        List<String> sizes = run.steps().stream().map(RunFolder::sizeLabel).filter(s -> s != null).distinct().toList();
+        List<String> sizes = run.steps().stream().map(RunFolder::sizeLabel).filter(Objects::nonNull).distinct().toList();
         return "No knee within the sizes run" + (sizes.isEmpty() ? "" : " (" + String.join(", ", sizes) + ")") + ".";
     }
 }

@@ -31,12 +31,15 @@ final class ReportPage {
     private final List<RunFolder> runs;
     private final double kneeThresholdPercent;
     private final List<Chart> charts;
+    /** Each run's knees, in the runs' order. */
+    private final List<List<Knee>> knees;
     private final StringBuilder html = new StringBuilder();
 
     ReportPage(List<RunFolder> runs, double kneeThresholdPercent, List<Chart> charts) {
         this.runs = runs;
         this.kneeThresholdPercent = kneeThresholdPercent;
         this.charts = charts;
+        this.knees = runs.stream().map(run -> Knee.of(run, kneeThresholdPercent)).toList();
     }
 
     /** The page of a run, or of a run (A) and another (B) side by side. */
@@ -48,10 +51,11 @@ final class ReportPage {
     ObjectNode data() {
         ObjectNode data = JSON.createObjectNode().put("kneeThresholdPercent", kneeThresholdPercent);
         ArrayNode runList = data.putArray("runs");
-        for (RunFolder run : runs) {
+        for (int r = 0; r < runs.size(); r++) {
+            RunFolder run = runs.get(r);
             ObjectNode entry = runList.addObject().put("campaign", run.campaign()).put("runId", run.runId())
                     .put("status", run.run().path("status").asText(null));
-            Knee.of(run, kneeThresholdPercent).forEach(knee -> entry.withArray("knees").add(knee.sentence()));
+            knees.get(r).forEach(knee -> entry.withArray("knees").add(knee.sentence()));
         }
         ArrayNode chartList = data.putArray("charts");
         charts.forEach(chart -> chartList.add(chart.toJson()));
@@ -134,13 +138,12 @@ final class ReportPage {
         html.append("<section id=\"knee\" class=\"knee\"><h2>The knee</h2><p class=\"rule\"><b>Rule:</b> ")
                 .append(escape(Knee.rule(kneeThresholdPercent))).append("</p>");
         for (int r = 0; r < runs.size(); r++) {
-            List<Knee> knees = Knee.of(runs.get(r), kneeThresholdPercent);
             String who = runs.size() > 1 ? (r == 0 ? "A: " : "B: ") : "";
-            if (knees.isEmpty()) {
+            if (knees.get(r).isEmpty()) {
                 html.append("<p class=\"no-knee\">").append(who).append(escape(Knee.none(runs.get(r)))).append("</p>");
             } else {
                 html.append("<ul>");
-                knees.forEach(knee -> html.append("<li>").append(who).append("<b>").append(escape(knee.sentence()))
+                knees.get(r).forEach(knee -> html.append("<li>").append(who).append("<b>").append(escape(knee.sentence()))
                         .append("</b></li>"));
                 html.append("</ul>");
             }
