@@ -4,7 +4,7 @@ build_all() { ensure_tools && info "building all modules" && mvn -B --no-transfe
 
 # Starts the services, runs unit then integration tests (they read the endpoints file), stops what it started.
 run_tests() {
-  ensure_tools
+  ensure_tools "${BROWSER_TOOLS[@]}"
   local -a were_stopped=() service
   for service in "${ALL_SERVICES[@]}"; do service_running "$service" || were_stopped+=("$service"); done
   # shellcheck disable=SC2064 # expand now: the list is fixed

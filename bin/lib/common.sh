@@ -8,6 +8,8 @@ port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; } # something accepts TCP 
 http_get() { curl -fsS --max-time 5 "$1" 2>/dev/null; } # a GET's body; fails on no connection or a non-2xx status
 pid_alive() { [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null; }
 
+# Debian's headless browser and its driver, for report --check and the report's browser test (ReportBrowserIT).
+BROWSER_TOOLS=(chromium:chromium chromedriver:chromium-driver)
 # Installs from Debian's packages whatever the scripts need and the machine lacks, and the tools a command needs as
 # command:package pairs (pdftotext:poppler-utils).
 ensure_tools() {
