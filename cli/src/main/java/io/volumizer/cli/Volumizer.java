@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.volumizer.api.commands.CommandsCli;
+import io.volumizer.benchmarks.BenchCommand;
 import io.volumizer.generators.cli.GenerateCommand;
 import io.volumizer.loadtest.LoadTestSession;
 import io.volumizer.ops.demo.Demo;
@@ -83,7 +84,10 @@ public final class Volumizer {
                 .addSubcommand(new CommandLine(new GenerateCommand()).setCaseInsensitiveEnumValuesAllowed(true))
                 .addSubcommand(new CommandLine(new PlanCommand()))
                 .addSubcommand(new CommandLine(new ConventionsCommand()));
-        return root.setDefaultValueProvider(LocalDefaults.load()).setExecutionExceptionHandler(Failures::oneLine);
+        LocalDefaults local = LocalDefaults.load();
+        root.setDefaultValueProvider(local).setExecutionExceptionHandler(Failures::oneLine);
+        // Added after: its suites keep their own defaults, the local ones under them.
+        return root.addSubcommand(BenchCommand.commandLine(local));
     }
 
     private static CommandLine hidden(CommandLine command) {
