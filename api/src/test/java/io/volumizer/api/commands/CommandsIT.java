@@ -32,7 +32,6 @@ import com.mongodb.client.model.Updates;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.jobs.testing.JobsJar;
-import io.volumizer.jobs.testing.JobsJar;
 import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.api.commands.CommandRefusedException;
 import io.volumizer.api.commands.Commands;

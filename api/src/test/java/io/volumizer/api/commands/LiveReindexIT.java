@@ -23,7 +23,6 @@ import com.mongodb.client.MongoCollection;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.jobs.testing.JobsJar;
 import io.volumizer.jobs.testing.LiveRun;
-import io.volumizer.jobs.testing.JobsJar;
 import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.throttle.ThrottleSettings;

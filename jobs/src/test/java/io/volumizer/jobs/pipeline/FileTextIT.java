@@ -27,7 +27,6 @@ import com.mongodb.client.model.Filters;
 
 import io.volumizer.generators.render.FileText;
 import io.volumizer.jobs.testing.LiveRun;
-import io.volumizer.jobs.testing.JobsJar;
 import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.throttle.ThrottleSettings;
