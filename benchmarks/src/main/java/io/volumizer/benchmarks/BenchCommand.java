@@ -124,7 +124,8 @@ public final class BenchCommand implements Runnable {
         suites.put("engines", new EnginesBenchmark());
         suites.forEach((suite, runner) -> bench.addSubcommand(suite, new CommandLine(runner)
                 .setDefaultValueProvider(option -> defaultValue(suite, option, local))));
-        return bench.setCaseInsensitiveEnumValuesAllowed(true)
+        // --needs names a suite: a subcommand's name taken as the option's value.
+        return bench.setAllowSubcommandsAsOptionParameters(true).setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(Failures::oneLine);
     }
 

@@ -45,6 +45,16 @@ class VolumizerTest {
     }
 
     @Test
+    void benchSaysWhatASuiteNeedsOfTheMachine() {
+        java.io.StringWriter out = new java.io.StringWriter();
+        CommandLine root = Volumizer.commandLine();
+        root.getSubcommands().get("bench").setOut(new java.io.PrintWriter(out, true));
+
+        assertThat(root.execute("bench", "--needs", "text")).isZero();
+        assertThat(out.toString().lines()).containsExactly("offline", "tools pdftotext:poppler-utils");
+    }
+
+    @Test
     void theDemosSettingsAndTheEndpointsAreTheDefaultsAndAnOptionGivenWins() {
         ENDPOINTS.forEach(System::setProperty);
 
