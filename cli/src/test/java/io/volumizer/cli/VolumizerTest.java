@@ -48,7 +48,7 @@ class VolumizerTest {
     void benchSaysWhatASuiteNeedsOfTheMachine() {
         java.io.StringWriter out = new java.io.StringWriter();
         CommandLine root = Volumizer.commandLine();
-        root.getSubcommands().get("bench").setOut(new java.io.PrintWriter(out, true));
+        root.setOut(new java.io.PrintWriter(out, true));
 
         assertThat(root.execute("bench", "--needs", "text")).isZero();
         assertThat(out.toString().lines()).containsExactly("offline", "tools pdftotext:poppler-utils");
