@@ -48,23 +48,22 @@ cli() { cli_command && "${CLI[@]}" "$@"; }
 # Checks a command's options before any service starts, then starts the services and runs it.
 run_checked() { "$@" --check-options || exit $?; services_up && "$@"; }
 
-# bench <suite> [options]: the suites, their options and defaults are BenchCommand's; the endpoints are the endpoints
-# file's (system properties), and the launcher starts the services of the suites that need them.
+# bench <suite> [options]: the suites, their options, defaults and needs are BenchCommand's (bench --needs <suite>);
+# here only what Java cannot do: start the services, install a tool, size the JVM's heap.
 run_bench() {
-  local jar=$ROOT/benchmarks/target/benchmarks.jar heap=() endpoints=()
-  ensure_tools && ensure_built benchmarks >/dev/null
-  render_conf endpoints.properties "$STATE/endpoints.properties"
-  mapfile -t endpoints < <(sed -n 's/^\(volumizer\.[^=]*\)=/-D\1=/p' "$STATE/endpoints.properties"
-    sed -n "s/^volumizer.search.url.$SEARCH_ENGINE=/-Dvolumizer.search.url=/p" "$STATE/endpoints.properties")
-  local bench=(java "-Dvolumizer.root=$ROOT" "-Dvolumizer.state=$STATE" "${endpoints[@]}" -cp "$jar"
-    "-Dvolumizer.bench.jar=$(ensure_built jobs)" "-Dvolumizer.bench.blob-store=$STATE/blobs"
-    "-Dvolumizer.bench.engine=elasticsearch=$(search_url elasticsearch),opensearch=$(search_url opensearch)")
-  case ${1:-} in
-    text) ensure_tools pdftotext:poppler-utils ;&
-    generators | plan-vs-published | -h | --help | "") "${bench[@]}" io.volumizer.benchmarks.BenchCommand "$@"; return ;;
-    engines) services_up "${SERVICES[@]}" elasticsearch opensearch ;;
-    sharding) heap=(-Xmx2g) ;;
-    hostile) heap=("-Xmx$API_HEAP") ;; # the API runs in the benchmark's JVM, with the heap it has on its own
-  esac
-  run_checked "${bench[@]}" "${heap[@]}" io.volumizer.benchmarks.BenchCommand "$@"
+  local kind value services=() offline=
+  render_conf endpoints.properties "$STATE/endpoints.properties" # the API's heap, before any service is up
+  cli_command
+  while read -r kind value; do
+    case $kind in
+      offline) offline=1 ;;
+      tools) ensure_tools "$value" ;;
+      heap) JAVA_OPTIONS=("-Xmx$value") ;;
+      services) read -ra services <<<"$value" ;;
+    esac
+  done < <("${CLI[@]}" bench "--needs=${1:-}")
+  cli_command
+  [[ -n $offline ]] && { "${CLI[@]}" bench "$@"; return; }
+  "${CLI[@]}" bench "$@" --check-options || exit $?
+  services_up "${SERVICES[@]}" "${services[@]}" && "${CLI[@]}" bench "$@"
 }

@@ -1,6 +1,7 @@
 package io.volumizer.benchmarks;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import io.volumizer.benchmarks.acl.AclBenchmark;
@@ -21,21 +22,49 @@ import io.volumizer.options.Failures;
 import io.volumizer.options.ResultsOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code bench <suite>}: every benchmark runner, each a subcommand. A suite's defaults (its repository, its size,
- * the jobs' parallelism and checkpoints) are {@link #SUITE_DEFAULTS}; the local services' endpoints come from the
- * launcher as system properties {@code volumizer.bench.<option>} (e.g. {@code volumizer.bench.flink-rest}), each
- * taken by the suites that have that option; what the command line gives wins over both.
+ * {@code bench <suite>}: every benchmark runner, each a subcommand of the {@code volumizer} command line. A suite's
+ * defaults (its repository, its size, the jobs' parallelism and checkpoints) are {@link #SUITE_DEFAULTS}; the local
+ * services' endpoints, the jobs jar and the blob store are the command line's local defaults; what the command line
+ * gives wins over both. What a suite needs of the machine before it runs is {@link #needs}: the launcher asks
+ * ({@code bench --needs <suite>}) and does it (starts services, installs a tool, sizes the JVM's heap).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Runs a benchmark suite; results into "
         + "benchmarks/results/ unless --results names another folder.")
-public final class BenchCommand {
+public final class BenchCommand implements Runnable {
 
-    /** The prefix of the endpoints' system properties. */
-    static final String ENDPOINT_PROPERTY = "volumizer.bench.";
+    @Spec CommandSpec spec;
+
+    @Option(names = "--needs", hidden = true, paramLabel = "SUITE", description = "Print what the suite needs of the "
+            + "machine, one need a line: 'services' (more than the default ones), 'tools' (command:Debian package), "
+            + "'heap' (the JVM's -Xmx), 'offline' (no service at all).")
+    String needsOf;
+
+    /**
+     * What a suite needs beyond the default services: {@code text} reads PDFs with pdftotext and, like the
+     * generators, no service; {@code engines} measures both search engines; the sharding runs hold 2 GB of
+     * documents; {@code hostile} runs the API in the benchmark's JVM, with the heap the API has on its own
+     * ({@code volumizer.api.heap}, API_HEAP of conf/volumizer.conf, from the endpoints file).
+     */
+    static List<String> needs(String suite) {
+        String apiHeap = System.getProperty("volumizer.api.heap");
+        return switch (suite) {
+            case "", "-h", "--help", "generators", "plan-vs-published" -> List.of("offline"); // no service
+            case "text" -> List.of("offline", "tools pdftotext:poppler-utils");
+            case "engines" -> List.of("services elasticsearch opensearch");
+            case "sharding" -> List.of("heap 2g");
+            case "hostile" -> apiHeap == null ? List.of() : List.of("heap " + apiHeap);
+            default -> List.of();
+        };
+    }
 
     /** What every suite that runs the pipeline's jobs on the session cluster runs them with. */
     private static final Map<String, String> JOBS = Map.of("--parallelism", "2", "--checkpoint-interval", "PT2S");
@@ -68,8 +97,16 @@ public final class BenchCommand {
             Map.entry("sharding", Map.of("--customers", "8000")),
             Map.entry("hostile", Map.of("--topics-of", "demo")));
 
-    /** The runners by suite; {@code fuzz} is the reliability benchmark's clean and fuzzed scenarios. */
+    /** The runners by suite, with no defaults of the local services'. */
     public static CommandLine commandLine() {
+        return commandLine(option -> null);
+    }
+
+    /**
+     * The runners by suite; {@code fuzz} is the reliability benchmark's clean and fuzzed scenarios. {@code local}
+     * gives the defaults of the local services (endpoints, jobs jar, blob store) under a suite's own.
+     */
+    public static CommandLine commandLine(IDefaultValueProvider local) {
         CommandLine bench = new CommandLine(new BenchCommand());
         Map<String, Object> suites = new java.util.LinkedHashMap<>();
         suites.put("generators", new GeneratorBenchmarks());
@@ -88,14 +125,14 @@ public final class BenchCommand {
         suites.put("hostile", new HostileClientsBenchmark());
         suites.put("engines", new EnginesBenchmark());
         suites.forEach((suite, runner) -> bench.addSubcommand(suite, new CommandLine(runner)
-                .setDefaultValueProvider(option -> defaultValue(suite, option))));
-        // The launcher's endpoints come as properties; what the user adds on the command line wins.
-        return bench.setOverwrittenOptionsAllowed(true).setCaseInsensitiveEnumValuesAllowed(true)
+                .setDefaultValueProvider(option -> defaultValue(suite, option, local))));
+        // --needs names a suite: a subcommand's name taken as the option's value.
+        return bench.setAllowSubcommandsAsOptionParameters(true).setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(Failures::oneLine);
     }
 
-    /** A suite's own default, else the launcher's endpoint, else the option's; paths of the checkout under its root. */
-    private static String defaultValue(String suite, ArgSpec arg) {
+    /** A suite's own default, else the local one, else the option's; paths of the checkout under its root. */
+    private static String defaultValue(String suite, ArgSpec arg, IDefaultValueProvider local) throws Exception {
         if (!(arg instanceof OptionSpec option)) {
             return null;
         }
@@ -104,9 +141,9 @@ public final class BenchCommand {
         if (defaults.containsKey(name)) {
             return defaults.get(name);
         }
-        String endpoint = System.getProperty(ENDPOINT_PROPERTY + name.substring(2));
-        if (endpoint != null) {
-            return endpoint;
+        String localDefault = local.defaultValue(arg);
+        if (localDefault != null) {
+            return localDefault;
         }
         String root = System.getProperty("volumizer.root");
         if (root == null) {
@@ -119,7 +156,11 @@ public final class BenchCommand {
         };
     }
 
-    public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+    @Override
+    public void run() {
+        if (needsOf == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required subcommand: a suite");
+        }
+        needs(needsOf).forEach(spec.commandLine().getOut()::println);
     }
 }

@@ -7,6 +7,7 @@ import java.util.Set;
 
 import io.volumizer.api.commands.CommandsCli;
 import io.volumizer.campaigns.report.ReportCommand;
+import io.volumizer.benchmarks.BenchCommand;
 import io.volumizer.generators.cli.GenerateCommand;
 import io.volumizer.loadtest.LoadTestSession;
 import io.volumizer.ops.demo.Demo;
@@ -85,7 +86,10 @@ public final class Volumizer {
                 .addSubcommand(new CommandLine(new PlanCommand()).setCaseInsensitiveEnumValuesAllowed(true))
                 .addSubcommand(new CommandLine(new ConventionsCommand()))
                 .addSubcommand(new CommandLine(new ReportCommand()));
-        return root.setDefaultValueProvider(LocalDefaults.load()).setExecutionExceptionHandler(Failures::oneLine);
+        LocalDefaults local = LocalDefaults.load();
+        root.setDefaultValueProvider(local).setExecutionExceptionHandler(Failures::oneLine);
+        // Added after: its suites keep their own defaults, the local ones under them.
+        return root.addSubcommand(BenchCommand.commandLine(local));
     }
 
     private static CommandLine hidden(CommandLine command) {

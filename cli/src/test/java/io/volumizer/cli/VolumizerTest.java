@@ -27,7 +27,31 @@ class VolumizerTest {
     @Test
     void everyToolIsASubcommandOfTheRoot() {
         assertThat(Volumizer.commandLine().getSubcommands()).containsKeys("demo", "job", "throttle", "import-csv",
-                "commands", "api", "token", "loadtest", "generate", "plan", "conventions", "report");
+                "commands", "api", "token", "loadtest", "generate", "plan", "conventions", "report", "bench");
+    }
+
+    @Test
+    void aBenchSuiteTakesItsOwnDefaultsThenTheLocalOnes() {
+        ENDPOINTS.forEach(System::setProperty);
+
+        CommandSpec pipeline = parsed("bench", "pipeline");
+        CommandSpec given = parsed("bench", "pipeline", "--customers", "300");
+
+        assertThat(value(pipeline, "--repository")).isEqualTo("bench"); // the suite's, over the demo's
+        assertThat(value(pipeline, "--flink-rest")).isEqualTo("http://127.0.0.1:18081");
+        assertThat(String.valueOf(value(pipeline, "--jar"))).matches("/checkout/jobs/target/volumizer-jobs-.+\\.jar");
+        assertThat(String.valueOf(value(pipeline, "--results"))).isEqualTo("/checkout/benchmarks/results");
+        assertThat(value(given, "--customers")).isEqualTo(300L);
+    }
+
+    @Test
+    void benchSaysWhatASuiteNeedsOfTheMachine() {
+        java.io.StringWriter out = new java.io.StringWriter();
+        CommandLine root = Volumizer.commandLine();
+        root.setOut(new java.io.PrintWriter(out, true));
+
+        assertThat(root.execute("bench", "--needs", "text")).isZero();
+        assertThat(out.toString().lines()).containsExactly("offline", "tools pdftotext:poppler-utils");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.volumizer.api.commands;
 
-import static io.volumizer.jobs.testing.PipelineRun.await;
+import static io.volumizer.jobs.testing.StoreCounts.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -32,7 +32,7 @@ import com.mongodb.client.model.Updates;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.jobs.testing.JobsJar;
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.api.commands.CommandRefusedException;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.ops.flink.FlinkSessionClient;
@@ -69,7 +69,7 @@ class CommandsIT {
     private static final Duration LONG = Duration.ofMinutes(4);
 
     private final LocalServices services = LocalServices.ofThisCheckout();
-    private PipelineRun it;
+    private ScopedRun it;
     private Commands commands;
     private CommandAwait awaitCommand;
     private SearchEngine search;
@@ -77,9 +77,9 @@ class CommandsIT {
 
     @BeforeEach
     void importARepository() throws Exception {
-        it = new PipelineRun();
+        it = new ScopedRun(JobsJar.path());
         search = SearchEngines.open(it.pipeline.search);
-        commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
+        commands = new Commands(ScopedRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo, it.pipeline.mongodb.database),
                 search, it.pipeline.indices(), it.args(), it.pipeline.kafka.clientProperties());
         awaitCommand = new CommandAwait(commands, LONG);
         documents = it.mongo.getDatabase(it.pipeline.mongodb.database).getCollection(it.repository);
@@ -138,7 +138,7 @@ class CommandsIT {
 
         JsonNode status = awaitCommand.end(id);
         assertThat(status.path("state").asText()).isEqualTo("COMPLETED");
-        assertThat(PipelineRun.FLINK.exceptions(status.path("jobId").asText())).as("the job lost its tasks").isNotEmpty();
+        assertThat(ScopedRun.FLINK.exceptions(status.path("jobId").asText())).as("the job lost its tasks").isNotEmpty();
         assertThat(it.elasticsearchCount()).isEqualTo(it.mongoCount());
         assertSameAsStored(status.path("index").asText(), 20);
         assertThat(status.path("previousIndexDeleted").asBoolean()).as("kept for command " + reader).isFalse();
@@ -175,7 +175,7 @@ class CommandsIT {
                 "--max-docs-per-second", "100"));
         JsonNode running = awaitCommand.status(id, s -> s.path("ranges").path("processed").asLong() >= 2, "ranges read");
         Map<String, String> ofTheJob = Map.of("job_id", running.path("jobId").asText(), "stage", "reindex");
-        PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
+        PrometheusScrape scrape = PrometheusScrape.of(ScopedRun.FLINK_METRICS);
         assertThat(scrape.sum(MetricNames.prometheusName(MetricNames.RANGES_DONE), ofTheJob)).as("ranges done, as scraped")
                 .isGreaterThanOrEqualTo(running.path("ranges").path("processed").asLong());
         assertThat(scrape.samples()).as("ranges failed, as scraped").anyMatch(s ->
@@ -240,9 +240,9 @@ class CommandsIT {
 
     @Test
     void aBulkUpdateWithTheImportStoppedWaitsForItAndCompletesOnceItIsResumedByName() throws Exception {
-        String importJob = PipelineRun.FLINK.jobs().stream().filter(job -> job.path("state").asText().equals("RUNNING")
+        String importJob = ScopedRun.FLINK.jobs().stream().filter(job -> job.path("state").asText().equals("RUNNING")
                 && job.path("name").asText().endsWith(" it-commands-" + it.run)).findFirst().orElseThrow().path("jid").asText();
-        PipelineRun.FLINK.stopWithSavepoint(importJob, LONG);
+        ScopedRun.FLINK.stopWithSavepoint(importJob, LONG);
         String state = "CA";
         long selected = documents.countDocuments(Filters.and(Filters.eq(DocumentFields.TYPE, "Statement"),
                 Filters.eq(DocumentFields.ANCESTOR_IDS, BankGenerator.stateId(state))));
@@ -256,13 +256,13 @@ class CommandsIT {
         assertThat(documents.countDocuments(Filters.eq("properties.reviewed", "later"))).as("nothing applied yet").isZero();
 
         // Resumed on one more slot, with a default search cluster that is not the one it ran on: it keeps its own.
-        assertThat(JobsCommand.execute("--flink-rest", PipelineRun.FLINK_REST, "--jar", JobsJar.path().toString(),
+        assertThat(JobsCommand.execute("--flink-rest", ScopedRun.FLINK_REST, "--jar", JobsJar.path().toString(),
                 "--default-search-url", "http://127.0.0.1:1", "resume", Step.IMPORT_AND_INDEX.id(), "--parallelism", "3"))
                 .isZero();
-        JsonNode resumed = PipelineRun.FLINK.jobs().stream().filter(job -> job.path("state").asText().equals("RUNNING")
+        JsonNode resumed = ScopedRun.FLINK.jobs().stream().filter(job -> job.path("state").asText().equals("RUNNING")
                 && job.path("name").asText().endsWith(" it-commands-" + it.run)).findFirst().orElseThrow();
         it.adopt(resumed.path("jid").asText());
-        List<String> arguments = FlinkSessionClient.runArguments(PipelineRun.FLINK.config(resumed.path("jid").asText()))
+        List<String> arguments = FlinkSessionClient.runArguments(ScopedRun.FLINK.config(resumed.path("jid").asText()))
                 .orElseThrow();
         assertThat(String.join(" ", arguments)).contains("--search-url " + it.pipeline.search.urls, "--parallelism 3");
         JsonNode completed = awaitCommand.status(id, s -> s.path("state").asText().equals("COMPLETED"), "COMPLETED");

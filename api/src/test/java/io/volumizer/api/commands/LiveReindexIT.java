@@ -1,6 +1,6 @@
 package io.volumizer.api.commands;
 
-import static io.volumizer.jobs.testing.PipelineRun.await;
+import static io.volumizer.jobs.testing.StoreCounts.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -23,7 +23,7 @@ import com.mongodb.client.MongoCollection;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.jobs.testing.JobsJar;
 import io.volumizer.jobs.testing.LiveRun;
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.ops.throttle.ThrottleSettings.Change;
@@ -50,7 +50,7 @@ class LiveReindexIT {
     private static final Duration FLUSHED = Duration.ofSeconds(3);
 
     private LiveRun live;
-    private PipelineRun it;
+    private ScopedRun it;
     private SearchEngine search;
     private Commands commands;
     private CommandAwait awaitCommand;
@@ -60,7 +60,7 @@ class LiveReindexIT {
         live = new LiveRun(folder);
         it = live.it;
         search = live.search;
-        commands = new Commands(PipelineRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo,
+        commands = new Commands(ScopedRun.FLINK, JobsJar.path(), MongoRepositories.sharing(it.mongo,
                 it.pipeline.mongodb.database), search, it.pipeline.indices(), it.args(), it.pipeline.kafka.clientProperties());
         awaitCommand = new CommandAwait(commands, LONG);
     }
@@ -119,7 +119,7 @@ class LiveReindexIT {
 
     /** A metric of a job, summed over its subtasks. */
     private static long metric(String jobId, String name) throws IOException, InterruptedException {
-        return (long) PrometheusScrape.of(PipelineRun.FLINK_METRICS).sum(MetricNames.prometheusName(name),
+        return (long) PrometheusScrape.of(ScopedRun.FLINK_METRICS).sum(MetricNames.prometheusName(name),
                 Map.of(MetricNames.JOB_ID_LABEL, jobId));
     }
 

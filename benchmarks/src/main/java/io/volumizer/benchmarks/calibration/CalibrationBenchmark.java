@@ -25,7 +25,7 @@ import com.mongodb.client.MongoClients;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.benchmarks.harness.ReindexMeasure;
 import io.volumizer.benchmarks.harness.ImportedForm;
-import io.volumizer.benchmarks.harness.UnfinishedJobs;
+import io.volumizer.benchmarks.harness.SessionJobs;
 import io.volumizer.benchmarks.harness.Await;
 import io.volumizer.benchmarks.harness.Report;
 import io.volumizer.benchmarks.harness.Progress;
@@ -102,12 +102,11 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
     private final String runId = Long.toString(System.currentTimeMillis(), 36);
     private final Await polling = Await.stalledFor(STALLED_AFTER);
     private final QuietMachine quiet = QuietMachine.forMeasures();
-    private final List<String> jobs = new ArrayList<>();
     /** With --linearity: per stage and parallelism, its cost in each round. */
     final Map<String, List<StageCost>> linearities = new LinkedHashMap<>();
     GeneratorSettings settings;
     private FlinkSessionClient flink;
-    private String jarId;
+    private SessionJobs jobs;
 
     /**
      * A stage's run, until every document is through, telling {@code progress} each count it reads; returns its job,
@@ -123,13 +122,11 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
         Options.require(sample >= 1, "--sample must be positive, was " + sample);
         Options.require(rounds >= 1, "--rounds must be positive, was " + rounds);
         ProcessCpu processes = processes();
-        flink = session.client();
-        if (flink.freeSlots() < pipeline.parallelism) {
-            System.err.printf(Locale.ROOT, "the calibration needs %d free task slots, %s has %d: stop the running jobs "
-                    + "(bin/volumizer job list) and try again%n", pipeline.parallelism, session.flink.rest, flink.freeSlots());
+        jobs = SessionJobs.open(session, pipeline.parallelism, "the calibration", CANCEL_TIMEOUT).orElse(null);
+        if (jobs == null) {
             return 2;
         }
-        jarId = flink.uploadJar(session.jar);
+        flink = jobs.flink;
         ImportedForm form = new ImportedForm();
         List<ImportedEvent> documents = new BankGenerator(settings).documents().stream().map(form::of).toList();
         long n = documents.size();
@@ -174,7 +171,7 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
                     .getCollection(repository(), BsonDocument.class), stores.search());
             stores.reset(repository());
         } finally {
-            UnfinishedJobs.cancel(flink, jobs, CANCEL_TIMEOUT);
+            jobs.close();
             try (Stream<Path> files = Files.walk(topologies)) {
                 files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
@@ -357,9 +354,7 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
     }
 
     private String run(Step step, List<String> args) throws Exception {
-        String id = flink.run(jarId, step, args, null);
-        jobs.add(id);
-        return id;
+        return jobs.run(step, args);
     }
 
     /** The checkout: its node-type catalogue and topologies. */

@@ -22,7 +22,7 @@ import io.volumizer.benchmarks.harness.CustomerQueries;
 import io.volumizer.benchmarks.harness.ImportedForm;
 import io.volumizer.benchmarks.harness.QuerySamples;
 import io.volumizer.benchmarks.harness.SearchLoadOptions;
-import io.volumizer.benchmarks.harness.UnfinishedJobs;
+import io.volumizer.benchmarks.harness.SessionJobs;
 import io.volumizer.benchmarks.harness.BaselineLoop;
 import io.volumizer.benchmarks.harness.Await;
 import io.volumizer.benchmarks.harness.Progress;
@@ -94,10 +94,9 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     /** Per engine, per search cell, its latencies (ns) over every round, and the seconds they were measured over. */
     private final Map<String, Map<String, QuerySamples>> searches = new LinkedHashMap<>();
     private final Map<String, String> versions = new LinkedHashMap<>();
-    private final List<String> jobs = new ArrayList<>();
     private GeneratorSettings settings;
     private FlinkSessionClient flink;
-    private String jarId;
+    private SessionJobs jobs;
 
     /** One engine under measure: the pipeline's options pointed at it, and its clients. */
     private record Target(String name, PipelineOptions options, Stores stores, SearchEngine search, Commands commands) {
@@ -110,13 +109,11 @@ public final class EnginesBenchmark extends PipelineRunCommand {
                 "--engine: name two engines or more (elasticsearch=URL, opensearch=URL), was " + engines.keySet());
         Options.require(rounds >= 1, "--rounds must be positive, was " + rounds);
         searchLoad.validate();
-        flink = session.client();
-        if (flink.freeSlots() < pipeline.parallelism) {
-            System.err.printf(Locale.ROOT, "the benchmark needs %d free task slots, %s has %d: stop the running jobs "
-                    + "(bin/volumizer job list) and try again%n", pipeline.parallelism, session.flink.rest, flink.freeSlots());
+        jobs = SessionJobs.open(session, pipeline.parallelism, "the benchmark", CANCEL_TIMEOUT).orElse(null);
+        if (jobs == null) {
             return 2;
         }
-        jarId = flink.uploadJar(session.jar);
+        flink = jobs.flink;
         BankGenerator generator = new BankGenerator(settings);
         ImportedForm form = new ImportedForm();
         List<ImportedEvent> documents = generator.documents().stream().map(form::of).toList();
@@ -140,7 +137,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
             }
             stores.reset(repository());
         } finally {
-            UnfinishedJobs.cancel(flink, jobs, CANCEL_TIMEOUT);
+            jobs.close();
             for (Target target : targets) {
                 // Every engine's indices go, whatever failed: one failure does not keep the others'.
                 try (Stores stores = target.stores(); SearchEngine search = target.search()) {
@@ -252,9 +249,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     }
 
     private String run(Step step, List<String> args) throws Exception {
-        String id = flink.run(jarId, step, args, null);
-        jobs.add(id);
-        return id;
+        return jobs.run(step, args);
     }
 
     private String repository() {

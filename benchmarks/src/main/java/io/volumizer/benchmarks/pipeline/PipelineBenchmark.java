@@ -36,7 +36,7 @@ import io.volumizer.benchmarks.harness.Samples;
 import io.volumizer.benchmarks.harness.StoreIsolation;
 import io.volumizer.benchmarks.harness.StoreIsolationOptions;
 import io.volumizer.benchmarks.harness.Through;
-import io.volumizer.benchmarks.harness.UnfinishedJobs;
+import io.volumizer.benchmarks.harness.SessionJobs;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.render.FileText;
@@ -120,8 +120,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     final Samples samples = new Samples();
     FlinkSessionClient flink;
     private GeneratorSettings settings;
-    private String jarId;
-    private final List<String> jobs = new ArrayList<>();
+    private SessionJobs jobs;
     private final Set<String> databases = new LinkedHashSet<>();
     final Rounds quiet = new Rounds();
     final Await polling = Await.stalledFor(STALLED_AFTER);
@@ -129,17 +128,12 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     @Override
     protected int run(GeneratorSettings run) throws Exception {
         settings = run;
-        flink = session.client();
-        // End to end runs generate, import and index at once, and live an index job of the files' text beside them;
-        // without the slots a job restarts until a timeout.
-        int slotsNeeded = 4 * Math.max(1, pipeline.parallelism);
-        int freeSlots = flink.freeSlots();
-        if (freeSlots < slotsNeeded) {
-            System.err.printf(Locale.ROOT, "the benchmark needs %d free task slots, %s has %d: stop the running jobs "
-                    + "(bin/volumizer job list) and try again%n", slotsNeeded, session.flink.rest, freeSlots);
+        // End to end runs generate, import and index at once, and live an index job of the files' text beside them.
+        jobs = SessionJobs.open(session, 4 * Math.max(1, pipeline.parallelism), "the benchmark", CANCEL_TIMEOUT).orElse(null);
+        if (jobs == null) {
             return 2;
         }
-        jarId = flink.uploadJar(session.jar);
+        flink = jobs.flink;
         List<DocumentEvent> generated = new BankGenerator(settings).documents();
         List<ImportedEvent> documents = imported(generated);
         figures.put("documents", documents.size());
@@ -167,7 +161,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
             });
             dropDatabases(mongo);
         } finally {
-            UnfinishedJobs.cancel(flink, jobs, CANCEL_TIMEOUT);
+            jobs.close();
         }
         write();
         return 0;
@@ -340,9 +334,7 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     private String run(Step step, List<String> args) throws Exception {
-        String id = flink.run(jarId, step, args, null);
-        jobs.add(id);
-        return id;
+        return jobs.run(step, args);
     }
 
     /** Submits the generate job of the measured run, at most {@code maxDocsPerSecond} (0: no limit). */

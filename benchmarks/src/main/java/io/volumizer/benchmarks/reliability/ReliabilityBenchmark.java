@@ -74,7 +74,8 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
     String report;
 
     final String runId = Long.toString(System.currentTimeMillis(), 36);
-    final LocalServices services = LocalServices.ofThisCheckout();
+    /** The checkout's services, found when the benchmark runs (the command line is built anywhere). */
+    LocalServices services;
     FlinkSessionClient flink;
     String jarId;
     /** The pipeline's search engine, as its cluster says: the local service its faults act on, and its version. */
@@ -83,6 +84,7 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
 
     @Override
     protected int run(GeneratorSettings settings) throws Exception {
+        services = LocalServices.ofThisCheckout();
         flink = session.client();
         jarId = flink.uploadJar(session.jar);
         try (SearchEngine search = SearchEngines.open(pipeline.search)) {

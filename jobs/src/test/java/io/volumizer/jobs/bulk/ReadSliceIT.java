@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 import io.volumizer.sinks.mongodb.MongoConnection;
 import io.volumizer.sinks.search.SearchConnection;
 import io.volumizer.jobs.testing.Documents;
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.schemas.event.DocumentEvent;
 import io.volumizer.schemas.event.ImportedEvent;
 import io.volumizer.stores.Backoff;
@@ -50,7 +51,7 @@ class ReadSliceIT {
     private static final int DOCUMENTS = 120;
     private static final Duration KEEP_ALIVE = Duration.ofMinutes(1);
 
-    private PipelineRun it;
+    private ScopedRun it;
     private SearchEngine search;
     private SearchIndices indices;
     private CommandStore commands;
@@ -58,7 +59,7 @@ class ReadSliceIT {
 
     @BeforeEach
     void indexARepository() throws IOException {
-        it = new PipelineRun();
+        it = new ScopedRun(JobsJar.path());
         search = SearchEngines.open(it.pipeline.search);
         indices = search.indices(it.pipeline.indices());
         indices.installTemplate(); // as the pipeline's jobs do before their first write

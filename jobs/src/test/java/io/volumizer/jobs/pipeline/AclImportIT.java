@@ -1,6 +1,6 @@
 package io.volumizer.jobs.pipeline;
 
-import static io.volumizer.jobs.testing.PipelineRun.await;
+import static io.volumizer.jobs.testing.StoreCounts.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -20,7 +20,8 @@ import com.mongodb.client.MongoCollection;
 
 import io.volumizer.generators.BankPrincipals;
 import io.volumizer.stores.mongodb.BruteForceAcls;
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.acl.Principals;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -42,12 +43,12 @@ class AclImportIT {
     private static final int CUSTOMERS = 150;
     private static final int STATEMENTS = 8;
 
-    private PipelineRun it;
+    private ScopedRun it;
     private SearchEngine search;
 
     @BeforeEach
     void start() throws Exception {
-        it = new PipelineRun();
+        it = new ScopedRun(JobsJar.path());
         search = SearchEngines.open(it.pipeline.search);
     }
 

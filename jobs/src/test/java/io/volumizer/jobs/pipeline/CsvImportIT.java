@@ -1,6 +1,6 @@
 package io.volumizer.jobs.pipeline;
 
-import static io.volumizer.jobs.testing.PipelineRun.await;
+import static io.volumizer.jobs.testing.StoreCounts.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedWriter;
@@ -28,7 +28,8 @@ import com.mongodb.client.model.Filters;
 
 import io.volumizer.generators.cli.CsvExport;
 import io.volumizer.jobs.csv.CsvDocuments;
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.codec.AvroCodec;
 import io.volumizer.schemas.event.DeadLetter;
@@ -51,11 +52,11 @@ class CsvImportIT {
     @TempDir
     Path folder;
 
-    private PipelineRun it;
+    private ScopedRun it;
 
     @BeforeEach
     void prepare() throws Exception {
-        it = new PipelineRun();
+        it = new ScopedRun(JobsJar.path());
     }
 
     @AfterEach

@@ -1,6 +1,6 @@
 package io.volumizer.jobs.pipeline;
 
-import static io.volumizer.jobs.testing.PipelineRun.await;
+import static io.volumizer.jobs.testing.StoreCounts.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -27,7 +27,7 @@ import com.mongodb.client.model.Filters;
 
 import io.volumizer.generators.render.FileText;
 import io.volumizer.jobs.testing.LiveRun;
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.ops.throttle.ThrottleSettings.Change;
@@ -60,7 +60,7 @@ class FileTextIT {
     private static final Duration SETTLE = Duration.ofSeconds(5);
 
     private LiveRun live;
-    private PipelineRun it;
+    private ScopedRun it;
     private SearchEngine search;
 
     @BeforeEach
@@ -106,7 +106,7 @@ class FileTextIT {
         await("documents with their file's text", () -> it.stores.searchableFileTexts(it.pipeline.indices(), LIVE),
                 withText, Duration.ofMinutes(3));
         // Both first versions' texts read and found stale, not merely not yet read.
-        await("stale texts", () -> (long) PrometheusScrape.of(PipelineRun.FLINK_METRICS).sum(
+        await("stale texts", () -> (long) PrometheusScrape.of(ScopedRun.FLINK_METRICS).sum(
                 MetricNames.prometheusName(MetricNames.STALE), Map.of(MetricNames.JOB_ID_LABEL, textJob, MetricNames.STAGE_LABEL,
                 MetricNames.prometheusLabelValue(MetricNames.FILE_TEXT))), 2, Duration.ofMinutes(1));
 

@@ -1,6 +1,6 @@
 package io.volumizer.jobs.pipeline;
 
-import static io.volumizer.jobs.testing.PipelineRun.await;
+import static io.volumizer.jobs.testing.StoreCounts.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -14,7 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.volumizer.sinks.metrics.StageMetrics;
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.options.steps.Step;
 import io.volumizer.options.conventions.MetricNames;
@@ -27,11 +28,11 @@ class MetricsIT {
 
     private static final String PREFIX = MetricNames.PROMETHEUS_PREFIX;
 
-    private PipelineRun it;
+    private ScopedRun it;
 
     @BeforeEach
     void configure() throws Exception {
-        it = new PipelineRun();
+        it = new ScopedRun(JobsJar.path());
     }
 
     @AfterEach
@@ -47,7 +48,7 @@ class MetricsIT {
         await("documents in MongoDB", it::mongoCount, documents, Duration.ofMinutes(3));
         await("documents in Elasticsearch", it::elasticsearchCount, documents, Duration.ofMinutes(2));
 
-        PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
+        PrometheusScrape scrape = PrometheusScrape.of(ScopedRun.FLINK_METRICS);
         Map<String, String> ofThisJob = Map.of("job_id", job);
         Set<String> names = scrape.samples().stream()
                 .filter(s -> s.name().startsWith(PREFIX) && job.equals(s.labels().get("job_id")))
@@ -57,7 +58,7 @@ class MetricsIT {
 
         assertThat(scrape.sum(PREFIX + "written", with(ofThisJob, "import"))).isEqualTo(documents);
         assertThat(scrape.sum(PREFIX + "written", with(ofThisJob, "index"))).isEqualTo(documents);
-        assertThat(scrape.sum(PipelineRun.DEAD_LETTERED, ofThisJob)).isZero();
+        assertThat(scrape.sum(ScopedRun.DEAD_LETTERED, ofThisJob)).isZero();
         assertThat(scrape.sum(PREFIX + "resolvedWithParent", ofThisJob)).isPositive().isLessThan(documents);
         assertThat(scrape.sum(PREFIX + "parentCacheMisses", ofThisJob)).isPositive();
         assertThat(names).contains(
@@ -66,7 +67,7 @@ class MetricsIT {
                 PREFIX + "retries{stage=import}", PREFIX + "retries{stage=index}",
                 PREFIX + "parkedChildren{stage=import}", PREFIX + "parentLookupRetries{stage=import}",
                 PREFIX + "stale{stage=index}",
-                PipelineRun.DEAD_LETTERED + "{stage=import}", PipelineRun.DEAD_LETTERED + "{stage=index}");
+                ScopedRun.DEAD_LETTERED + "{stage=import}", ScopedRun.DEAD_LETTERED + "{stage=index}");
         assertThat(scrape.samples()).as("Flink's own metrics beside them: Kafka consumer lag, JVM heap")
                 .anyMatch(s -> s.name().contains("KafkaSourceReader") && s.name().endsWith("records_lag_max"))
                 .anyMatch(s -> s.name().equals("flink_taskmanager_Status_JVM_Memory_Heap_Used"));

@@ -1,6 +1,6 @@
 package io.volumizer.jobs.pipeline;
 
-import static io.volumizer.jobs.testing.PipelineRun.await;
+import static io.volumizer.jobs.testing.StoreCounts.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -44,7 +44,8 @@ import com.mongodb.client.model.Sorts;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.sinks.deadletter.DeadLetters;
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.metrics.PrometheusScrape;
 import io.volumizer.ops.stores.Stores;
@@ -70,9 +71,9 @@ import io.volumizer.options.conventions.MetricNames;
 class PipelineIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final FlinkSessionClient FLINK = PipelineRun.FLINK;
+    private static final FlinkSessionClient FLINK = ScopedRun.FLINK;
 
-    private PipelineRun it;
+    private ScopedRun it;
     private String run;
     private String repository;
     private PipelineOptions pipeline;
@@ -81,7 +82,7 @@ class PipelineIT {
 
     @BeforeEach
     void configure() throws IOException {
-        it = new PipelineRun();
+        it = new ScopedRun(JobsJar.path());
         run = it.run;
         repository = it.repository;
         pipeline = it.pipeline;
@@ -316,9 +317,9 @@ class PipelineIT {
         Map<ReasonClass, Long> onePerClass = Map.of(ReasonClass.WRONG_MAGIC_BYTE, 1L, ReasonClass.KEY_MISMATCH, 1L,
                 ReasonClass.UNKNOWN_SCHEMA_ID, 1L, ReasonClass.TRUNCATED, 1L, ReasonClass.PARENT_NOT_FOUND, 1L);
         assertThat(classes).isEqualTo(onePerClass);
-        PrometheusScrape scrape = PrometheusScrape.of(PipelineRun.FLINK_METRICS);
+        PrometheusScrape scrape = PrometheusScrape.of(ScopedRun.FLINK_METRICS);
         for (ReasonClass reasonClass : ReasonClass.values()) {
-            assertThat(scrape.sum(PipelineRun.DEAD_LETTERED, Map.of("job_id", job, "stage", "import",
+            assertThat(scrape.sum(ScopedRun.DEAD_LETTERED, Map.of("job_id", job, "stage", "import",
                     MetricNames.REASON_LABEL, DeadLetters.label(reasonClass))))
                     .as("dead letters of class %s in the scrape", reasonClass)
                     .isEqualTo(onePerClass.getOrDefault(reasonClass, 0L).doubleValue());

@@ -1,7 +1,7 @@
 package io.volumizer.jobs.pipeline;
 
-import static io.volumizer.jobs.testing.PipelineRun.FLINK;
-import static io.volumizer.jobs.testing.PipelineRun.await;
+import static io.volumizer.ops.runs.ScopedRun.FLINK;
+import static io.volumizer.jobs.testing.StoreCounts.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -10,7 +10,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.options.steps.Step;
 
@@ -25,11 +26,11 @@ class ReliabilityIT {
     private static final int STATEMENTS = 60;
 
     private final LocalServices services = LocalServices.ofThisCheckout();
-    private PipelineRun it;
+    private ScopedRun it;
 
     @BeforeEach
     void prepare() throws Exception {
-        it = new PipelineRun();
+        it = new ScopedRun(JobsJar.path());
     }
 
     @AfterEach

@@ -1,7 +1,7 @@
 package io.volumizer.jobs.pipeline;
 
-import static io.volumizer.jobs.testing.PipelineRun.FLINK;
-import static io.volumizer.jobs.testing.PipelineRun.await;
+import static io.volumizer.ops.runs.ScopedRun.FLINK;
+import static io.volumizer.jobs.testing.StoreCounts.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -16,7 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.throttle.ThrottleCommand;
 import io.volumizer.ops.throttle.ThrottleSettings;
@@ -38,12 +39,12 @@ class ThrottleIT {
     private static final Duration SETTLE = Duration.ofSeconds(4);
 
     private final LocalServices services = LocalServices.ofThisCheckout();
-    private PipelineRun it;
+    private ScopedRun it;
     private ThrottleSettings throttles;
 
     @BeforeEach
     void prepare() throws Exception {
-        it = new PipelineRun();
+        it = new ScopedRun(JobsJar.path());
         throttles = new ThrottleSettings(it.pipeline.kafka.clientProperties(), it.pipeline.registry.url,
                 it.pipeline.controlTopic(), it.pipeline.topicSettings);
     }
@@ -109,7 +110,7 @@ class ThrottleIT {
     private String throttles(List<String> args) {
         List<String> all = new ArrayList<>(Options.arguments(it.pipeline.kafka));
         all.addAll(Options.arguments(it.pipeline.registry));
-        all.addAll(List.of("--flink-rest", PipelineRun.FLINK_REST));
+        all.addAll(List.of("--flink-rest", ScopedRun.FLINK_REST));
         all.addAll(args);
         PrintStream stdout = System.out;
         ByteArrayOutputStream printed = new ByteArrayOutputStream();

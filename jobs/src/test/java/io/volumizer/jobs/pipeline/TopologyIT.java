@@ -1,6 +1,6 @@
 package io.volumizer.jobs.pipeline;
 
-import static io.volumizer.jobs.testing.PipelineRun.await;
+import static io.volumizer.jobs.testing.StoreCounts.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -28,7 +28,8 @@ import com.mongodb.client.model.Filters;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.stores.mongodb.BruteForceAcls;
-import io.volumizer.jobs.testing.PipelineRun;
+import io.volumizer.jobs.testing.JobsJar;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.options.steps.Step;
 import io.volumizer.domain.topology.Topology;
 import io.volumizer.domain.topology.TopologyFile;
@@ -53,14 +54,14 @@ class TopologyIT {
     private static final int CUSTOMERS = 40;
     private static final int STATEMENTS = 12;
 
-    private PipelineRun it;
+    private ScopedRun it;
     private Topology topology;
     private MongoRepositories mongo;
     private SearchEngine search;
 
     @BeforeEach
     void configure() throws IOException {
-        it = new PipelineRun("--topology=" + PUBLISHED);
+        it = new ScopedRun(JobsJar.path(), "--topology=" + PUBLISHED);
         topology = TopologyFile.load(PUBLISHED);
         mongo = new MongoRepositories(it.pipeline.repositoryDatabases(), MongoClients::create);
         search = SearchEngines.open(it.pipeline.search);

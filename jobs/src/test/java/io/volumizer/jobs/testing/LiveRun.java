@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import io.volumizer.domain.topology.LiveTopology;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.stores.search.SearchEngine;
 import io.volumizer.stores.search.SearchEngines;
 
@@ -17,13 +18,13 @@ public final class LiveRun implements AutoCloseable {
     /** The run's one repository. */
     public static final String REPOSITORY = "live";
 
-    public final PipelineRun it;
+    public final ScopedRun it;
     public final SearchEngine search;
 
     /** @param folder where the run's topology file is written */
     public LiveRun(Path folder) throws IOException {
         Path topology = Files.writeString(folder.resolve("live.yaml"), LiveTopology.yaml(REPOSITORY));
-        it = new PipelineRun("--topology=" + topology);
+        it = new ScopedRun(JobsJar.path(), "--topology=" + topology);
         search = SearchEngines.open(it.pipeline.search);
     }
 

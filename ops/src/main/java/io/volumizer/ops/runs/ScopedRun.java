@@ -1,13 +1,16 @@
-package io.volumizer.jobs.testing;
-
-import static org.assertj.core.api.Assertions.assertThat;
+package io.volumizer.ops.runs;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
-import java.util.stream.Stream;
+import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
@@ -20,39 +23,46 @@ import io.volumizer.generators.model.Operation;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.Options;
+import io.volumizer.options.conventions.MetricNames;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.Step;
 import io.volumizer.schemas.event.DocumentEvent;
-import io.volumizer.options.conventions.MetricNames;
 
 /**
- * One test's pipeline on the local services: topics, database and index of its own, the jobs jar uploaded and its
- * steps run on the session cluster through Flink's REST API as a user would, the stores read directly; every job
- * cancelled and everything deleted by {@link #close()}.
+ * A pipeline run in a scope of its own on the local services (their endpoints are the system properties of the
+ * endpoints file): topics, database and index named after the run, the jobs jar uploaded once, its steps submitted on
+ * the session cluster through Flink's REST API as a user would, the stores read directly; {@link #close()} cancels
+ * every job still running and deletes what the run wrote. The integration tests' run; the benchmarks cancel their
+ * jobs as it does ({@link #cancelUnfinished}).
  */
-public final class PipelineRun implements AutoCloseable {
+public final class ScopedRun implements AutoCloseable {
 
     /** The local session cluster's REST address. */
     public static final String FLINK_REST = System.getProperty("volumizer.flink.rest");
     public static final FlinkSessionClient FLINK = new FlinkSessionClient(FLINK_REST);
     /** The Prometheus endpoints of the local cluster's JobManager and TaskManagers. */
     public static final String FLINK_METRICS = System.getProperty("volumizer.flink.metrics");
-    /** A stage's dead letters by reason class , labelled with the class. */
+    /** A stage's dead letters by reason class, labelled with the class. */
     public static final String DEAD_LETTERED = MetricNames.prometheusName(MetricNames.DEAD_LETTERED);
-    /** The seed of every test run's content. */
+    /** The seed of every scoped run's content. */
     public static final long SEED = 7;
-
-    private static String jarId;
+    private static final Duration CANCEL_TIMEOUT = Duration.ofMinutes(1);
+    /** The cluster's id of each jobs jar uploaded: once a JVM. */
+    private static final Map<Path, String> UPLOADED = new ConcurrentHashMap<>();
 
     public final String run = UUID.randomUUID().toString().substring(0, 8);
     public final String repository = "it" + run;
     public final PipelineOptions pipeline;
     public final Stores stores;
     public final MongoClient mongo;
+    private final String jarId;
     private final List<String> jobs = new ArrayList<>();
 
-    /** @param options more of the pipeline's options (a topology), given to every step and to {@link #stores} */
-    public PipelineRun(String... options) throws IOException {
+    /**
+     * @param jobsJar the jobs jar to run the steps of
+     * @param options more of the pipeline's options (a topology), given to every step and to {@link #stores}
+     */
+    public ScopedRun(Path jobsJar, String... options) throws IOException {
         pipeline = Options.parse(new PipelineOptions(), Stream.concat(Stream.of(
                 "--bootstrap-servers", System.getProperty("volumizer.kafka.bootstrap"),
                 "--registry-url", System.getProperty("volumizer.registry.url"),
@@ -64,10 +74,16 @@ public final class PipelineRun implements AutoCloseable {
                 "--checkpoint-interval", "PT1S"), Stream.of(options)).toArray(String[]::new));
         stores = new Stores(pipeline);
         mongo = MongoClients.create(pipeline.mongodb.uri);
-        synchronized (PipelineRun.class) {
-            if (jarId == null) {
-                jarId = FLINK.uploadJar(JobsJar.path());
-            }
+        try {
+            jarId = UPLOADED.computeIfAbsent(jobsJar.toAbsolutePath(), jar -> {
+                try {
+                    return FLINK.uploadJar(jar);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
         }
     }
 
@@ -89,7 +105,7 @@ public final class PipelineRun implements AutoCloseable {
         jobs.add(jobId);
     }
 
-        /** Runs a bounded step (a bulk command) until it finishes. */
+    /** Runs a bounded step (a bulk command) until it finishes. */
     public void runToEnd(Step step, List<String> args) throws Exception {
         String id = FLINK.run(jarId, step, args, null);
         jobs.add(id);
@@ -101,9 +117,7 @@ public final class PipelineRun implements AutoCloseable {
         List<String> options = new ArrayList<>(List.of("--seed", Long.toString(SEED), "--customers", Long.toString(customers),
                 "--statements-per-account", Integer.toString(statements), "--repository", repository));
         options.addAll(List.of(range));
-        String id = FLINK.run(jarId, Step.GENERATE, args(options.toArray(String[]::new)), null);
-        jobs.add(id);
-        FLINK.awaitState(id, "FINISHED", Duration.ofMinutes(3));
+        runToEnd(Step.GENERATE, args(options.toArray(String[]::new)));
     }
 
     /** The documents a run of this repository generates. */
@@ -140,30 +154,25 @@ public final class PipelineRun implements AutoCloseable {
         return stores.committedRecords(pipeline.deadletterTopic());
     }
 
-    /** Waits until {@code actual} is {@code expected} (or the time is up), then asserts it is exactly that. */
-    public static void await(String what, Count actual, long expected, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long value = actual.get();
-        while (value != expected && System.nanoTime() < deadline) {
-            Thread.sleep(500);
-            value = actual.get();
+    /**
+     * Cancels those of {@code jobs} not finished yet (a failed run left them; the next one needs their slots); one
+     * that cannot be is named on stderr, and left.
+     */
+    public static void cancelUnfinished(FlinkSessionClient flink, Collection<String> jobs, Duration timeout) {
+        for (String job : jobs) {
+            try {
+                if (!FlinkSessionClient.isTerminal(flink.state(job))) {
+                    flink.cancel(job, timeout);
+                }
+            } catch (Exception e) {
+                System.err.printf(Locale.ROOT, "  could not cancel job %s, left on the cluster: %s%n", job, e.getMessage());
+            }
         }
-        assertThat(value).as(what).isEqualTo(expected);
-    }
-
-    /** A count read from a store, which may fail as the store's client does. */
-    @FunctionalInterface
-    public interface Count {
-        long get() throws Exception;
     }
 
     @Override
     public void close() throws Exception {
-        for (String job : jobs) {
-            if (!FlinkSessionClient.isTerminal(FLINK.state(job))) {
-                FLINK.cancel(job, Duration.ofMinutes(1));
-            }
-        }
+        cancelUnfinished(FLINK, jobs, CANCEL_TIMEOUT);
         stores.reset(repository);
         mongo.getDatabase(pipeline.mongodb.database).drop();
         mongo.close();
