@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.volumizer.api.commands.CommandsCli;
+import io.volumizer.campaigns.CampaignCommand;
 import io.volumizer.generators.cli.GenerateCommand;
 import io.volumizer.loadtest.LoadTestSession;
 import io.volumizer.ops.demo.Demo;
@@ -82,6 +83,7 @@ public final class Volumizer {
                 .addSubcommand(LoadTestSession.commandLine())
                 .addSubcommand(new CommandLine(new GenerateCommand()).setCaseInsensitiveEnumValuesAllowed(true))
                 .addSubcommand(new CommandLine(new PlanCommand()))
+                .addSubcommand(CampaignCommand.commandLine())
                 .addSubcommand(new CommandLine(new ConventionsCommand()));
         return root.setDefaultValueProvider(LocalDefaults.load()).setExecutionExceptionHandler(Failures::oneLine);
     }
