@@ -182,8 +182,9 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
             jobs.add(flink.run(jarId(), Step.GENERATE, generate, null));
             Series importSeries = new Series("import", startNanos, before);
             Series indexSeries = new Series("index", startNanos, indexedBefore);
-            Progress importProgress = Progress.startingNow(Math.max(1, expected - before));
-            Progress indexProgress = Progress.startingNow(Math.max(1, expected - indexedBefore));
+            // Each stage's rates from its first document seen: the jobs' start is not the stage's throughput.
+            Progress importProgress = new Progress(Math.max(1, expected - before));
+            Progress indexProgress = new Progress(Math.max(1, expected - indexedBefore));
             Await.stalledFor(STALLED).every(SAMPLE).until("import to " + spec.to().label(), () -> {
                 for (String job : jobs) {
                     String state = flink.state(job);
@@ -197,8 +198,12 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
                 long indexed = stores.searchableCount(pipeline.indices(), repository);
                 importSeries.sample(now, imported + deadLettered);
                 indexSeries.sample(now, indexed);
-                importProgress.reached(Math.max(0, imported + deadLettered - before));
-                indexProgress.reached(Math.max(0, indexed + deadLettered - indexedBefore));
+                if (imported + deadLettered > before) {
+                    importProgress.reached(imported + deadLettered - before);
+                }
+                if (indexed + deadLettered > indexedBefore) {
+                    indexProgress.reached(indexed + deadLettered - indexedBefore);
+                }
                 return List.of(imported + deadLettered, indexed + deadLettered);
             }, counts -> counts.get(0) >= expected && counts.get(1) >= expected);
             flink.stopWithSavepoint(importJob, JOB_START);
@@ -232,8 +237,11 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
     }
 
     private static void rate(ArrayNode rates, String stage, Progress progress) {
-        ObjectNode rate = rates.addObject().put("stage", stage).put("documents", progress.count())
-                .put("docsPerSecond", Observations.round(progress.rate(), 1));
+        ObjectNode rate = rates.addObject().put("stage", stage).put("documents", progress.count());
+        if (progress.count() == 0 || progress.elapsedNanos() == 0) {
+            return; // nothing moved, or all of it between two readings: no rate to tell
+        }
+        rate.put("docsPerSecond", Observations.round(progress.rate(), 1));
         try {
             rate.put("sustainedDocsPerSecond", Observations.round(progress.sustainedRate(), 1));
         } catch (IllegalStateException e) {
