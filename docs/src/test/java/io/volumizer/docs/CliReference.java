@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import io.volumizer.api.commands.CommandsCli;
 import io.volumizer.benchmarks.BenchCommand;
+import io.volumizer.campaigns.CampaignCommand;
 import io.volumizer.cli.ApiCommand;
 import io.volumizer.cli.ImportCsvCommand;
 import io.volumizer.cli.Volumizer;
@@ -54,6 +55,7 @@ final class CliReference {
             new Entry("bin/volumizer loadtest", LoadTestSession.class, LoadTestSession::new, null),
             new Entry("bin/volumizer generate", GenerateCommand.class, GenerateCommand::new, null),
             new Entry("bin/volumizer plan", PlanCommand.class, PlanCommand::new, null),
+            new Entry("bin/volumizer campaign", CampaignCommand.class, CampaignCommand::new, null),
             new Entry("bin/volumizer conventions", ConventionsCommand.class, ConventionsCommand::new, null));
 
     /** Each run's options of {@code bin/volumizer loadtest}, which the session passes on to the runner. */
