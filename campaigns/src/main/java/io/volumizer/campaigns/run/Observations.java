@@ -89,17 +89,25 @@ final class Observations {
         try {
             Document stats = mongo.database(repository).runCommand(new Document("collStats",
                     mongo.collection(repository).getNamespace().getCollectionName()));
-            long data = stats.get("size", Number.class).longValue();
-            long indexes = stats.get("totalIndexSize", Number.class).longValue();
-            mongoJson.put("dataBytes", data).put("indexBytes", indexes)
-                    .put("storageBytes", stats.get("storageSize", Number.class).longValue());
-            if (inMongo > 0) {
-                bytes.put("mongodbData", round(data / (double) inMongo, 1));
-                if (indexes > 0) {
-                    bytes.put("mongodbIndexes", round(indexes / (double) inMongo, 1));
+            // Each size the server reports is written; the local stand-in reports fewer than MongoDB does.
+            Map<String, String> reported = Map.of("size", "dataBytes", "totalIndexSize", "indexBytes", "storageSize",
+                    "storageBytes");
+            reported.forEach((statistic, field) -> {
+                if (stats.get(statistic) instanceof Number value) {
+                    mongoJson.put(field, value.longValue());
                 }
+            });
+            if (inMongo > 0 && mongoJson.path("dataBytes").asLong() > 0) {
+                bytes.put("mongodbData", round(mongoJson.path("dataBytes").asLong() / (double) inMongo, 1));
             }
-        } catch (MongoException | NullPointerException e) {
+            if (inMongo > 0 && mongoJson.path("indexBytes").asLong() > 0) {
+                bytes.put("mongodbIndexes", round(mongoJson.path("indexBytes").asLong() / (double) inMongo, 1));
+            }
+            if (!mongoJson.has("dataBytes") || !mongoJson.has("indexBytes")) {
+                notes.add("MongoDB's collStats reported " + stats.keySet() + ": the collection's sizes it leaves out "
+                        + "are not written");
+            }
+        } catch (MongoException e) {
             notes.add("MongoDB did not report the collection's sizes (collStats): " + e.getMessage());
         }
         SearchIndices.StoredSize primary = stores.search().indices(pipeline.indices())
