@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Set;
 
 import io.volumizer.api.commands.CommandsCli;
-import io.volumizer.campaigns.report.ReportCommand;
 import io.volumizer.benchmarks.BenchCommand;
+import io.volumizer.campaigns.CampaignCommand;
+import io.volumizer.campaigns.report.ReportCommand;
 import io.volumizer.generators.cli.GenerateCommand;
 import io.volumizer.loadtest.LoadTestSession;
 import io.volumizer.ops.demo.Demo;
@@ -84,6 +85,7 @@ public final class Volumizer {
                 .addSubcommand(LoadTestSession.commandLine())
                 .addSubcommand(new CommandLine(new GenerateCommand()).setCaseInsensitiveEnumValuesAllowed(true))
                 .addSubcommand(new CommandLine(new PlanCommand()).setCaseInsensitiveEnumValuesAllowed(true))
+                .addSubcommand(CampaignCommand.commandLine())
                 .addSubcommand(new CommandLine(new ConventionsCommand()))
                 .addSubcommand(new CommandLine(new ReportCommand()));
         LocalDefaults local = LocalDefaults.load();

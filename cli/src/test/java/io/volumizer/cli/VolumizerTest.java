@@ -27,7 +27,7 @@ class VolumizerTest {
     @Test
     void everyToolIsASubcommandOfTheRoot() {
         assertThat(Volumizer.commandLine().getSubcommands()).containsKeys("demo", "job", "throttle", "import-csv",
-                "commands", "api", "token", "loadtest", "generate", "plan", "conventions", "report", "bench");
+                "commands", "api", "token", "loadtest", "generate", "plan", "conventions", "report", "bench", "campaign");
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import io.volumizer.api.commands.CommandsCli;
 import io.volumizer.benchmarks.BenchCommand;
+import io.volumizer.campaigns.CampaignCommand;
 import io.volumizer.campaigns.report.ReportCommand;
 import io.volumizer.cli.ApiCommand;
 import io.volumizer.cli.ImportCsvCommand;
@@ -55,6 +56,7 @@ final class CliReference {
             new Entry("bin/volumizer loadtest", LoadTestSession.class, LoadTestSession::new, null),
             new Entry("bin/volumizer generate", GenerateCommand.class, GenerateCommand::new, null),
             new Entry("bin/volumizer plan", PlanCommand.class, PlanCommand::new, null),
+            new Entry("bin/volumizer campaign", CampaignCommand.class, CampaignCommand::new, null),
             new Entry("bin/volumizer conventions", ConventionsCommand.class, ConventionsCommand::new, null),
             new Entry("bin/volumizer report", ReportCommand.class, ReportCommand::new, "`--check` needs the packages "
                     + "chromium and chromium-driver, which bin/volumizer installs on first use."));

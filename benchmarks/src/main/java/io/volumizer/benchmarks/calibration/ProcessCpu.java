@@ -12,17 +12,17 @@ import java.util.function.Supplier;
  * calibration names them. A stage's cost per document is read over a window of its progress (past its job's start,
  * before its tail), less what the processes spend idle.
  */
-final class ProcessCpu {
+public final class ProcessCpu {
 
     private final Map<String, List<Long>> groups;
 
     /** @param groups each group's process ids */
-    ProcessCpu(Map<String, List<Long>> groups) {
+    public ProcessCpu(Map<String, List<Long>> groups) {
         this.groups = Map.copyOf(groups);
     }
 
     /** Per group, the CPU seconds its processes have spent so far. */
-    Map<String, Double> read() {
+    public Map<String, Double> read() {
         Map<String, Double> seconds = new LinkedHashMap<>();
         groups.forEach((group, pids) -> seconds.put(group, pids.stream().mapToDouble(ProcessCpu::seconds).sum()));
         return seconds;

@@ -1,13 +1,11 @@
 package io.volumizer.domain.topology;
 
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.Period;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -19,19 +17,11 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.nodes.Tag;
 
 import com.mongodb.ConnectionString;
 
+import io.volumizer.domain.yaml.YamlNodes;
 import io.volumizer.schemas.keys.RepositoryNames;
 import io.volumizer.stores.blob.BlobStoreOptions;
 import io.volumizer.stores.search.IndexLayout;
@@ -98,10 +88,12 @@ public final class TopologyFile {
 
     private final String source;
     private final UnaryOperator<String> environment;
+    private final YamlNodes<TopologyException> nodes;
 
     private TopologyFile(String source, UnaryOperator<String> environment) {
         this.source = source;
         this.environment = environment;
+        this.nodes = new YamlNodes<>((line, field, problem) -> new TopologyException(source, line, field, problem));
     }
 
     /** @throws TopologyException naming the line and field of what is wrong, or that the file cannot be read */
@@ -126,19 +118,13 @@ public final class TopologyFile {
     }
 
     private Topology topology(String yaml) {
-        Node root;
-        try {
-            root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(new StringReader(yaml));
-        } catch (MarkedYAMLException e) {
-            throw new TopologyException(source, e.getProblemMark() == null ? 0 : e.getProblemMark().getLine() + 1, "",
-                    "not valid YAML: " + e.getProblem());
-        }
+        Node root = nodes.compose(yaml);
         if (root == null) {
-            throw new TopologyException(source, 0, "", "empty: a topology has " + REPOSITORIES + " and " + ROUTING);
+            throw nodes.fileError("empty: a topology has " + REPOSITORIES + " and " + ROUTING);
         }
-        Map<String, Node> top = mapping(root, "", Set.of(REPOSITORIES, ROUTING));
-        Node repositoriesNode = required(top, root, "", REPOSITORIES);
-        Map<String, Node> repositories = mapping(repositoriesNode, REPOSITORIES, null);
+        Map<String, Node> top = nodes.mapping(root, "", Set.of(REPOSITORIES, ROUTING));
+        Node repositoriesNode = nodes.required(top, root, "", REPOSITORIES);
+        Map<String, Node> repositories = nodes.mapping(repositoriesNode, REPOSITORIES, null);
         if (repositories.isEmpty()) {
             throw error(repositoriesNode, REPOSITORIES, "at least one repository is needed");
         }
@@ -152,7 +138,7 @@ public final class TopologyFile {
             if (!RepositoryNames.isValid(repository.getKey())) {
                 throw error(repository.getValue(), field, "a repository name is " + RepositoryNames.RULE);
             }
-            Map<String, Node> spec = mapping(repository.getValue(), field, Set.of(PROFILE, INDEX, MONGODB, BLOB_STORE));
+            Map<String, Node> spec = nodes.mapping(repository.getValue(), field, Set.of(PROFILE, INDEX, MONGODB, BLOB_STORE));
             if (spec.containsKey(MONGODB)) {
                 databases.put(repository.getKey(), mongoLocation(spec.get(MONGODB), field + "." + MONGODB));
             }
@@ -163,10 +149,10 @@ public final class TopologyFile {
                     : IndexProfile.METADATA;
             layouts.put(repository.getKey(), spec.containsKey(INDEX) ? layout(spec.get(INDEX), field + "." + INDEX, profile)
                     : new IndexLayout(null, null, null, null, null, profile));
-            Node aliasNode = spec.containsKey(INDEX) ? mapping(spec.get(INDEX), field + "." + INDEX, null).get(ALIAS) : null;
+            Node aliasNode = spec.containsKey(INDEX) ? nodes.mapping(spec.get(INDEX), field + "." + INDEX, null).get(ALIAS) : null;
             String indexName = repository.getKey();
             if (aliasNode != null) {
-                indexName = scalar(aliasNode, field + "." + INDEX + "." + ALIAS);
+                indexName = nodes.scalar(aliasNode, field + "." + INDEX + "." + ALIAS);
                 if (!indexName.matches(ALIAS_PATTERN)) {
                     throw error(aliasNode, field + "." + INDEX + "." + ALIAS, "an alias is lower-case letters, digits, '-' "
                             + "and '_' (at most 100, no '.'), was '" + indexName + "'");
@@ -179,7 +165,7 @@ public final class TopologyFile {
                         + "." + ALIAS : field, "'" + indexName + "' names repository " + other + "'s index already");
             }
         }
-        Node routingNode = required(top, root, "", ROUTING);
+        Node routingNode = nodes.required(top, root, "", ROUTING);
         List<RoutingRule> rules = rules(routingNode, repositories);
         return new Topology(source, List.copyOf(repositories.keySet()), Map.copyOf(layouts), Map.copyOf(aliases),
                 Map.copyOf(databases),
@@ -187,7 +173,7 @@ public final class TopologyFile {
     }
 
     private MongoLocation mongoLocation(Node node, String field) {
-        Map<String, Node> mongodb = mapping(node, field, Set.of(URI, DATABASE));
+        Map<String, Node> mongodb = nodes.mapping(node, field, Set.of(URI, DATABASE));
         if (mongodb.isEmpty()) {
             throw error(node, field, "expected `" + URI + "`, `" + DATABASE + "` or both (leave `" + MONGODB
                     + "` out for the job's database)");
@@ -195,7 +181,7 @@ public final class TopologyFile {
         String uri = null;
         if (mongodb.containsKey(URI)) {
             Node uriNode = mongodb.get(URI);
-            uri = expand(uriNode, field + "." + URI, scalar(uriNode, field + "." + URI));
+            uri = expand(uriNode, field + "." + URI, nodes.scalar(uriNode, field + "." + URI));
             try {
                 new ConnectionString(uri);
             } catch (IllegalArgumentException e) {
@@ -204,7 +190,7 @@ public final class TopologyFile {
                         + "(mongodb://host[:port][,host...][/?options] or mongodb+srv://host)");
             }
         }
-        String database = mongodb.containsKey(DATABASE) ? scalar(mongodb.get(DATABASE), field + "." + DATABASE) : null;
+        String database = mongodb.containsKey(DATABASE) ? nodes.scalar(mongodb.get(DATABASE), field + "." + DATABASE) : null;
         if (database != null && !database.matches(DATABASE_PATTERN)) {
             throw error(mongodb.get(DATABASE), field + "." + DATABASE, "a database name is 1 to 63 letters, digits, "
                     + "'-' or '_', was '" + database + "'");
@@ -213,7 +199,7 @@ public final class TopologyFile {
     }
 
     private String blobStore(Node node, String field) {
-        String location = scalar(node, field);
+        String location = nodes.scalar(node, field);
         try {
             new BlobStoreOptions(location).validate();
         } catch (IllegalArgumentException e) {
@@ -242,7 +228,7 @@ public final class TopologyFile {
     }
 
     private IndexProfile profile(Node node, String field) {
-        String text = scalar(node, field);
+        String text = nodes.scalar(node, field);
         for (IndexProfile profile : IndexProfile.values()) {
             if (profile.id().equals(text)) {
                 return profile;
@@ -252,38 +238,25 @@ public final class TopologyFile {
     }
 
     private IndexLayout layout(Node node, String field, IndexProfile profile) {
-        Map<String, Node> index = mapping(node, field, Set.of(ALIAS, SHARDS, REPLICAS, REFRESH_INTERVAL, CODEC, ROUTING_PROPERTY));
-        Integer shards = index.containsKey(SHARDS) ? integer(index.get(SHARDS), field + "." + SHARDS, 1, 1024) : null;
-        Integer replicas = index.containsKey(REPLICAS) ? integer(index.get(REPLICAS), field + "." + REPLICAS, 0, 16) : null;
-        String refresh = index.containsKey(REFRESH_INTERVAL) ? scalar(index.get(REFRESH_INTERVAL), field + "." + REFRESH_INTERVAL) : null;
+        Map<String, Node> index = nodes.mapping(node, field, Set.of(ALIAS, SHARDS, REPLICAS, REFRESH_INTERVAL, CODEC, ROUTING_PROPERTY));
+        Integer shards = index.containsKey(SHARDS) ? (int) nodes.integer(index.get(SHARDS), field + "." + SHARDS, 1, 1024) : null;
+        Integer replicas = index.containsKey(REPLICAS) ? (int) nodes.integer(index.get(REPLICAS), field + "." + REPLICAS, 0, 16) : null;
+        String refresh = index.containsKey(REFRESH_INTERVAL) ? nodes.scalar(index.get(REFRESH_INTERVAL), field + "." + REFRESH_INTERVAL) : null;
         if (refresh != null && !refresh.matches(REFRESH_PATTERN)) {
             throw error(index.get(REFRESH_INTERVAL), field + "." + REFRESH_INTERVAL,
                     "expected a time like 1s, 500ms or 5m, or -1, was '" + refresh + "'");
         }
-        String codec = index.containsKey(CODEC) ? scalar(index.get(CODEC), field + "." + CODEC) : null;
+        String codec = index.containsKey(CODEC) ? nodes.scalar(index.get(CODEC), field + "." + CODEC) : null;
         if (codec != null && !CODECS.contains(codec)) {
             throw error(index.get(CODEC), field + "." + CODEC, "expected one of: "
                     + String.join(", ", CODECS.stream().sorted().toList()) + ", was '" + codec + "'");
         }
-        String routing = index.containsKey(ROUTING_PROPERTY) ? scalar(index.get(ROUTING_PROPERTY), field + "." + ROUTING_PROPERTY) : null;
+        String routing = index.containsKey(ROUTING_PROPERTY) ? nodes.scalar(index.get(ROUTING_PROPERTY), field + "." + ROUTING_PROPERTY) : null;
         return new IndexLayout(shards, replicas, refresh, codec, routing, profile);
     }
 
-    private int integer(Node node, String field, int min, int max) {
-        String text = scalar(node, field);
-        try {
-            int value = Integer.parseInt(text);
-            if (value >= min && value <= max) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // reported below, with the range expected
-        }
-        throw error(node, field, "expected a whole number within " + min + ".." + max + ", was '" + text + "'");
-    }
-
     private List<RoutingRule> rules(Node routingNode, Map<String, Node> repositories) {
-        List<Node> items = sequence(routingNode, ROUTING);
+        List<Node> items = nodes.sequence(routingNode, ROUTING);
         if (items.isEmpty()) {
             throw error(routingNode, ROUTING, "at least one rule is needed");
         }
@@ -326,23 +299,23 @@ public final class TopologyFile {
     }
 
     private RoutingRule rule(Node node, String field, Map<String, Node> repositories) {
-        Map<String, Node> rule = mapping(node, field, Set.of(WHEN, TO));
-        Node toNode = required(rule, node, field, TO);
-        String repository = scalar(toNode, field + "." + TO);
+        Map<String, Node> rule = nodes.mapping(node, field, Set.of(WHEN, TO));
+        Node toNode = nodes.required(rule, node, field, TO);
+        String repository = nodes.scalar(toNode, field + "." + TO);
         if (!repositories.containsKey(repository)) {
             throw error(toNode, field + "." + TO, "unknown repository '" + repository + "' (" + REPOSITORIES + ": "
                     + String.join(", ", repositories.keySet()) + ")");
         }
         Node whenNode = rule.get(WHEN);
         if (whenNode == null) {
-            return new RoutingRule(line(node), Set.of(), null, Set.of(), 0, repository);
+            return new RoutingRule(YamlNodes.line(node), Set.of(), null, Set.of(), 0, repository);
         }
         String whenField = field + "." + WHEN;
-        Map<String, Node> when = mapping(whenNode, whenField, Set.of(TYPE, PROPERTY, IN, MIN_AGE));
+        Map<String, Node> when = nodes.mapping(whenNode, whenField, Set.of(TYPE, PROPERTY, IN, MIN_AGE));
         if (when.isEmpty()) {
             throw error(whenNode, whenField, "no conditions: leave `" + WHEN + "` out for a rule that takes every document");
         }
-        Set<String> types = when.containsKey(TYPE) ? scalars(when.get(TYPE), whenField + "." + TYPE) : Set.of();
+        Set<String> types = when.containsKey(TYPE) ? nodes.scalars(when.get(TYPE), whenField + "." + TYPE) : Set.of();
         String property = null;
         Set<String> values = Set.of();
         if (when.containsKey(PROPERTY) != when.containsKey(IN)) {
@@ -350,15 +323,15 @@ public final class TopologyFile {
             throw error(whenNode, whenField + "." + missing, "`" + PROPERTY + "` and `" + IN + "` go together");
         }
         if (when.containsKey(PROPERTY)) {
-            property = scalar(when.get(PROPERTY), whenField + "." + PROPERTY);
-            values = scalars(when.get(IN), whenField + "." + IN);
+            property = nodes.scalar(when.get(PROPERTY), whenField + "." + PROPERTY);
+            values = nodes.scalars(when.get(IN), whenField + "." + IN);
         }
         int minAgeMonths = when.containsKey(MIN_AGE) ? months(when.get(MIN_AGE), whenField + "." + MIN_AGE) : 0;
-        return new RoutingRule(line(node), types, property, values, minAgeMonths, repository);
+        return new RoutingRule(YamlNodes.line(node), types, property, values, minAgeMonths, repository);
     }
 
     private int months(Node node, String field) {
-        String text = scalar(node, field);
+        String text = nodes.scalar(node, field);
         try {
             Period period = Period.parse(text);
             if (period.getDays() == 0 && period.toTotalMonths() > 0) {
@@ -371,74 +344,7 @@ public final class TopologyFile {
                 + text + "'");
     }
 
-    /** A mapping's entries by key, refusing repeated keys and, unless {@code allowed} is null, keys not in it. */
-    private Map<String, Node> mapping(Node node, String field, Set<String> allowed) {
-        if (node instanceof ScalarNode scalar && scalar.getTag().equals(Tag.NULL)) {
-            return Map.of(); // `key:` with nothing after it
-        }
-        if (!(node instanceof MappingNode mapping)) {
-            throw error(node, field, "expected a mapping (key: value)");
-        }
-        Map<String, Node> entries = new LinkedHashMap<>();
-        for (NodeTuple tuple : mapping.getValue()) {
-            String key = scalar(tuple.getKeyNode(), field);
-            String keyField = field.isEmpty() ? key : field + "." + key;
-            if (allowed != null && !allowed.contains(key)) {
-                throw error(tuple.getKeyNode(), keyField, "unknown key (expected one of: "
-                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
-            }
-            if (entries.put(key, tuple.getValueNode()) != null) {
-                throw error(tuple.getKeyNode(), keyField, "given twice");
-            }
-        }
-        return entries;
-    }
-
-    private List<Node> sequence(Node node, String field) {
-        if (!(node instanceof SequenceNode sequence)) {
-            throw error(node, field, "expected a list (- item)");
-        }
-        return sequence.getValue();
-    }
-
-    private String scalar(Node node, String field) {
-        if (!(node instanceof ScalarNode scalar) || scalar.getValue().isEmpty()) {
-            throw error(node, field, "expected a value");
-        }
-        return scalar.getValue();
-    }
-
-    /** One value or a list of them. */
-    private Set<String> scalars(Node node, String field) {
-        if (node instanceof ScalarNode) {
-            return Set.of(scalar(node, field));
-        }
-        Set<String> values = new LinkedHashSet<>();
-        List<Node> items = sequence(node, field);
-        for (int i = 0; i < items.size(); i++) {
-            if (!values.add(scalar(items.get(i), field + "[" + i + "]"))) {
-                throw error(items.get(i), field + "[" + i + "]", "given twice");
-            }
-        }
-        if (values.isEmpty()) {
-            throw error(node, field, "expected at least one value");
-        }
-        return Collections.unmodifiableSet(values);
-    }
-
-    private Node required(Map<String, Node> entries, Node parent, String field, String key) {
-        Node node = entries.get(key);
-        if (node == null) {
-            throw error(parent, field.isEmpty() ? key : field + "." + key, "missing");
-        }
-        return node;
-    }
-
-    private static int line(Node node) {
-        return node.getStartMark().getLine() + 1;
-    }
-
     private TopologyException error(Node node, String field, String problem) {
-        return new TopologyException(source, line(node), field, problem);
+        return nodes.error(node, field, problem);
     }
 }

@@ -80,6 +80,9 @@ public interface SearchIndices {
      */
     StoredSize mergedPrimarySize(String indexOrAlias) throws SearchException;
 
+    /** Its primary shards' documents and store bytes as they are now, unmerged: for watching an index grow. */
+    StoredSize primarySize(String indexOrAlias) throws SearchException;
+
     /** Documents and their bytes on disk. */
     record StoredSize(long documents, long bytes) {
     }

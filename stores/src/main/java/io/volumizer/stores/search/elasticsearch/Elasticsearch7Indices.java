@@ -300,7 +300,8 @@ final class Elasticsearch7Indices implements SearchIndices {
         return size;
     }
 
-    private StoredSize primarySize(String indexOrAlias) throws SearchException {
+    @Override
+    public StoredSize primarySize(String indexOrAlias) throws SearchException {
         JsonNode primaries = engine.read(new Request("GET", "/" + indexOrAlias + "/_stats/docs,store"))
                 .path("_all").path("primaries");
         return new StoredSize(primaries.path("docs").path("count").asLong(),

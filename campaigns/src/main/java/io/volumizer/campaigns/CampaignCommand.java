@@ -1,0 +1,18 @@
+package io.volumizer.campaigns;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code volumizer campaign}: runs and checks campaign files (docs/operations/campaigns.md). */
+@Command(name = "campaign", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
+        description = "Runs a campaign file's steps on the local services into a results folder, or checks the file.",
+        subcommands = {CampaignRunCommand.class, CampaignValidateCommand.class},
+        footer = {"%nExamples:", "  bin/volumizer campaign validate campaigns/growth.yaml",
+            "  bin/volumizer campaign run campaigns/smoke.yaml"})
+public final class CampaignCommand {
+
+    /** The command with its subcommands, for the command line's root. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new CampaignCommand());
+    }
+}

@@ -1,0 +1,335 @@
+package io.volumizer.campaigns.run;
+
+import static com.mongodb.client.model.Filters.eq;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.bson.Document;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Sorts;
+
+import io.volumizer.api.commands.Commands;
+import io.volumizer.benchmarks.calibration.ProcessCpu;
+import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.benchmarks.harness.CustomerQueries;
+import io.volumizer.benchmarks.harness.Progress;
+import io.volumizer.benchmarks.harness.ReindexMeasure;
+import io.volumizer.benchmarks.harness.ServiceFaults;
+import io.volumizer.campaigns.file.Campaign;
+import io.volumizer.campaigns.file.CampaignStep;
+import io.volumizer.campaigns.file.StepSpec;
+import io.volumizer.generators.BankGenerator;
+import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.flink.FlinkSessionClient;
+import io.volumizer.ops.flink.SessionOptions;
+import io.volumizer.ops.services.LocalServices;
+import io.volumizer.ops.stores.CommittedRecordCount;
+import io.volumizer.ops.stores.Stores;
+import io.volumizer.options.Options;
+import io.volumizer.options.pipeline.PipelineOptions;
+import io.volumizer.options.steps.ReindexOptions;
+import io.volumizer.options.steps.Step;
+import io.volumizer.stores.DocumentFields;
+import io.volumizer.stores.mongodb.MongoRepositories;
+import io.volumizer.stores.search.SearchResult;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * Runs a campaign's steps on the local services: imports by the pipeline's jobs on the Flink session cluster (the
+ * generate job for the next customers, the import and index jobs running until the repository holds the size, then
+ * stopped with savepoints), reindexes by the reindex command, measures with navigation (MongoDB: a customer's
+ * folder and its children, as a browse reads them) and search (the customer's documents with their aggregations,
+ * as the API asks the engine) at fixed rates, and faults by {@link ServiceFaults}. Each step's figures are written
+ * as the results folder's step file.
+ */
+public final class LocalCampaign implements StepExecutor, AutoCloseable {
+
+    /** Between two readings of the stores while an import runs: the series' resolution. */
+    private static final Duration SAMPLE = Duration.ofSeconds(5);
+    /** An import fails when neither store's count moved for this long (a job restarting takes under a minute). */
+    private static final Duration STALLED = Duration.ofMinutes(3);
+    private static final Duration JOB_START = Duration.ofMinutes(2);
+
+    private final Campaign campaign;
+    private final PipelineOptions pipeline;
+    private final FlinkSessionClient flink;
+    private final Path jar;
+    private final GeneratorSettings settings;
+    private final Sizing sizing;
+    private final LocalServices services;
+    private final Stores stores;
+    private final MongoRepositories mongo;
+    private final Observations observations;
+    private final BankGenerator generator;
+    private String jarId;
+
+    /**
+     * On the generator's default settings (seed, statements, accounts): a campaign's sizes are those of the documents
+     * the demo and the benchmarks generate.
+     *
+     * @param pipeline its topics and groups those of the campaign's repository
+     */
+    public LocalCampaign(Campaign campaign, PipelineOptions pipeline, SessionOptions session, LocalServices services) {
+        this.campaign = campaign;
+        this.pipeline = pipeline;
+        this.flink = session.client();
+        this.jar = session.jar;
+        GeneratorSettings settings = GeneratorSettings.of(GeneratorSettings.DEFAULT_SEED, 1);
+        this.sizing = new Sizing(settings);
+        // The generator's customer count: enough for the campaign's largest size, the same in every step's job.
+        this.settings = new GeneratorSettings(settings.seed(), sizing.customersFor(campaign.largestSize()),
+                settings.statementsPerAccount(), settings.meanAccountsPerCustomer(), settings.lastPeriod(),
+                campaign.repository());
+        this.generator = new BankGenerator(this.settings);
+        this.services = services;
+        this.stores = new Stores(pipeline);
+        this.mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create);
+        this.observations = new Observations(pipeline, stores, mongo, services, campaign.repository());
+    }
+
+    /** Empties the campaign's repository (topics, collection, index): a new run builds it from nothing. */
+    public void reset() throws IOException {
+        stores.reset(campaign.repository());
+    }
+
+    /** The free space of the services' disk. */
+    public long diskFreeBytes() {
+        return observations.diskFreeBytes();
+    }
+
+    /** run.json's machine and versions. */
+    public ObjectNode describe() {
+        return RunDescription.of(services.root(), services.state(), stores, mongo, campaign.repository());
+    }
+
+    @Override
+    public ObjectNode run(CampaignStep step) throws Exception {
+        ObjectNode result = RunFolder.JSON.createObjectNode();
+        result.put("position", step.position()).put("id", step.id()).put("kind", step.spec().kind());
+        if (step.size() != null) {
+            result.putObject("size").put("label", step.size().label()).put("documents", step.size().documents());
+        }
+        List<String> notes = new ArrayList<>();
+        Instant started = Instant.now();
+        long startNanos = System.nanoTime();
+        long before = stores.mongoEstimatedCount(campaign.repository());
+        ProcessCpu cpu = observations.processes();
+        Map<String, Double> cpuBefore = cpu.read();
+        long[] work = work(step, result, notes, startNanos, before);
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        Map<String, Double> cpuAfter = null;
+        try {
+            cpuAfter = cpu.read();
+        } catch (IllegalStateException e) {
+            notes.add("CPU not measured: a service's process ended during the step (" + e.getMessage() + ")");
+        }
+        result.put("started", started.toString()).put("ended", Instant.now().toString())
+                .put("seconds", Observations.round(seconds, 1));
+        long expected = step.size() == null ? 0 : sizing.documentsOf(sizing.customersFor(step.size().documents()));
+        long after = observations.record(result, expected, notes);
+        result.putObject("documents").put("before", before).put("after", after);
+        if (cpuAfter != null) {
+            Observations.cpu(result, cpuBefore, cpuAfter, work[0], work[1]);
+        }
+        ArrayNode notesJson = result.putArray("notes");
+        notes.forEach(notesJson::add);
+        return result;
+    }
+
+    /** Runs the step's own part; returns the documents it moved and the requests it sent. */
+    private long[] work(CampaignStep step, ObjectNode result, List<String> notes, long startNanos, long before)
+            throws Exception {
+        StepSpec spec = step.spec();
+        if (spec instanceof StepSpec.Import imported) {
+            return importTo(step, imported, result, startNanos, before);
+        } else if (spec instanceof StepSpec.Measure measure) {
+            return measure(step, measure, result);
+        } else if (spec instanceof StepSpec.Reindex reindex) {
+            return reindex(reindex, result, startNanos);
+        }
+        return fault((StepSpec.Fault) spec, notes);
+    }
+
+    private long[] importTo(CampaignStep step, StepSpec.Import spec, ObjectNode result, long startNanos, long before)
+            throws Exception {
+        String repository = campaign.repository();
+        long fromCustomer = sizing.customersFor(previousImport(step));
+        long toCustomer = sizing.customersFor(spec.to().documents());
+        long expected = sizing.documentsOf(toCustomer);
+        long indexedBefore = stores.searchableCount(pipeline.indices(), repository);
+        String importJob = flink.run(jarId(), Step.IMPORT, Options.with(pipeline, "--group-id",
+                Step.IMPORT.consumerGroup(repository)), null);
+        String indexJob = flink.run(jarId(), Step.INDEX, Options.with(pipeline, "--index-group-id",
+                Step.INDEX.consumerGroup(repository)), null);
+        List<String> jobs = new ArrayList<>(List.of(importJob, indexJob));
+        try (CommittedRecordCount deadLetters = stores.committedRecordCount(pipeline.deadletterTopic())) {
+            flink.awaitState(importJob, "RUNNING", JOB_START);
+            flink.awaitState(indexJob, "RUNNING", JOB_START);
+            List<String> generate = Options.with(pipeline, "--repository", repository,
+                    "--customers", Long.toString(settings.customers()), "--seed", Long.toString(settings.seed()),
+                    "--from-customer", Long.toString(fromCustomer), "--to-customer", Long.toString(toCustomer),
+                    "--max-docs-per-second", Double.toString(spec.docsPerSecond()));
+            jobs.add(flink.run(jarId(), Step.GENERATE, generate, null));
+            Series importSeries = new Series("import", startNanos, before);
+            Series indexSeries = new Series("index", startNanos, indexedBefore);
+            // Each stage's rates from its first document seen: the jobs' start is not the stage's throughput.
+            Progress importProgress = new Progress(Math.max(1, expected - before));
+            Progress indexProgress = new Progress(Math.max(1, expected - indexedBefore));
+            Await.stalledFor(STALLED).every(SAMPLE).until("import to " + spec.to().label(), () -> {
+                for (String job : jobs) {
+                    String state = flink.state(job);
+                    if (state.equals("FAILED") || state.equals("CANCELED")) {
+                        throw new IllegalStateException("job " + job + " " + state + ": " + flink.exceptions(job));
+                    }
+                }
+                long now = System.nanoTime();
+                long deadLettered = deadLetters.count();
+                long imported = stores.mongoEstimatedCount(repository);
+                long indexed = stores.searchableCount(pipeline.indices(), repository);
+                importSeries.sample(now, imported + deadLettered);
+                indexSeries.sample(now, indexed);
+                if (imported + deadLettered > before) {
+                    importProgress.reached(imported + deadLettered - before);
+                }
+                if (indexed + deadLettered > indexedBefore) {
+                    indexProgress.reached(indexed + deadLettered - indexedBefore);
+                }
+                return List.of(imported + deadLettered, indexed + deadLettered);
+            }, counts -> counts.get(0) >= expected && counts.get(1) >= expected);
+            flink.stopWithSavepoint(importJob, JOB_START);
+            flink.stopWithSavepoint(indexJob, JOB_START);
+            jobs.clear();
+            ArrayNode rates = result.putArray("rates");
+            rate(rates, "import", importProgress);
+            rate(rates, "index", indexProgress);
+            ArrayNode series = result.putArray("series");
+            importSeries.addTo(series);
+            indexSeries.addTo(series);
+        } finally {
+            for (String job : jobs) { // a failed import leaves no job running: a resume submits its own
+                if (!FlinkSessionClient.isTerminal(flink.state(job))) {
+                    flink.cancel(job, JOB_START);
+                }
+            }
+        }
+        return new long[] {expected - before, 0};
+    }
+
+    /** The documents the last import before {@code step} asked for, 0 for the first. */
+    private long previousImport(CampaignStep step) {
+        long previous = 0;
+        for (CampaignStep earlier : campaign.steps().subList(0, step.position() - 1)) {
+            if (earlier.spec() instanceof StepSpec.Import imported) {
+                previous = imported.to().documents();
+            }
+        }
+        return previous;
+    }
+
+    private static void rate(ArrayNode rates, String stage, Progress progress) {
+        ObjectNode rate = rates.addObject().put("stage", stage).put("documents", progress.count());
+        if (progress.count() == 0 || progress.elapsedNanos() == 0) {
+            return; // nothing moved, or all of it between two readings: no rate to tell
+        }
+        rate.put("docsPerSecond", Observations.round(progress.rate(), 1));
+        try {
+            rate.put("sustainedDocsPerSecond", Observations.round(progress.sustainedRate(), 1));
+        } catch (IllegalStateException e) {
+            // too few samples between 50% and 90% of a short step's documents: the field is left out
+        }
+    }
+
+    private long[] measure(CampaignStep step, StepSpec.Measure spec, ObjectNode result) throws Exception {
+        if (step.size() == null) {
+            throw new IllegalStateException("a measure before any import has no documents to ask for");
+        }
+        long customers = sizing.customersFor(step.size().documents());
+        String alias = pipeline.indices().of(campaign.repository());
+        MongoCollection<Document> documents = mongo.collection(campaign.repository());
+        List<OpenModelLoad.Scenario> scenarios = new ArrayList<>();
+        if (spec.navigationPerSecond() > 0) {
+            scenarios.add(new OpenModelLoad.Scenario("navigation", spec.navigationPerSecond(), random -> {
+                String folder = BankGenerator.customerId(generator.model().customer(random.nextLong(customers)));
+                if (documents.find(eq(DocumentFields.KEY, folder)).first() == null) {
+                    throw new IllegalStateException("no folder " + folder);
+                }
+                documents.find(eq(DocumentFields.PARENT_ID, folder)).sort(Sorts.ascending(DocumentFields.NAME)).limit(20)
+                        .into(new ArrayList<>());
+            }));
+        }
+        if (spec.searchPerSecond() > 0) {
+            scenarios.add(new OpenModelLoad.Scenario("search", spec.searchPerSecond(), random -> {
+                String customer = generator.model().customer(random.nextLong(customers)).number();
+                SearchResult answer = stores.search().reader().search(List.of(alias),
+                        CustomerQueries.query(customer, true));
+                if (answer.total().value() == 0) {
+                    throw new IllegalStateException("no documents of customer " + customer);
+                }
+            }));
+        }
+        long requests = 0;
+        ArrayNode latencies = result.putArray("latencies");
+        for (OpenModelLoad.Result measured : OpenModelLoad.run(scenarios, spec.duration(), step.position())) {
+            requests += measured.requests();
+            ObjectNode row = latencies.addObject().put("scenario", measured.scenario())
+                    .put("ratePerSecond", measured.perSecond()).put("requests", measured.requests())
+                    .put("errors", measured.errors());
+            if (measured.sortedNanos().length > 0) {
+                row.put("p50Ms", Observations.round(measured.percentileMs(50), 2))
+                        .put("p95Ms", Observations.round(measured.percentileMs(95), 2))
+                        .put("p99Ms", Observations.round(measured.percentileMs(99), 2))
+                        .put("maxMs", Observations.round(measured.percentileMs(100), 2));
+            }
+        }
+        return new long[] {0, requests};
+    }
+
+    private long[] reindex(StepSpec.Reindex spec, ObjectNode result, long startNanos) throws Exception {
+        int rangeSize = spec.rangeSize() != null ? spec.rangeSize() : Integer.parseInt(
+                CommandSpec.forAnnotatedObject(new ReindexOptions()).findOption("--range-size").defaultValue());
+        long documents = stores.mongoCount(campaign.repository());
+        Commands commands = new Commands(flink, jar, mongo, stores.search(), pipeline.indices(),
+                Options.arguments(pipeline), pipeline.kafka.clientProperties());
+        Series series = new Series("reindex", startNanos, 0);
+        ReindexMeasure measure = ReindexMeasure.run(commands, campaign.repository(), documents, rangeSize,
+                processed -> series.sample(System.nanoTime(), processed));
+        ArrayNode rates = result.putArray("rates");
+        rate(rates, "reindex", measure.progress());
+        // The command's finish (catch-up of what was imported meanwhile, settings, alias moved) apart from its rate.
+        ((ObjectNode) rates.get(0)).put("finishSeconds", Observations.round(measure.finishSeconds(), 1));
+        series.addTo(result.putArray("series"));
+        return new long[] {documents, 0};
+    }
+
+    private long[] fault(StepSpec.Fault spec, List<String> notes) throws Exception {
+        ServiceFaults faults = new ServiceFaults(services);
+        long[] window = spec.outage() == null ? faults.kill(spec.service()) : faults.down(spec.service(), spec.outage());
+        notes.add((spec.outage() == null ? "killed " + spec.service() + " (SIGKILL) and started it again"
+                : "stopped " + spec.service() + " for " + spec.outage() + " and started it again") + ", in "
+                + Observations.round((window[1] - window[0]) / 1000.0, 1) + " s");
+        return new long[] {0, 0};
+    }
+
+    private String jarId() throws IOException {
+        if (jarId == null) {
+            jarId = flink.uploadJar(jar);
+        }
+        return jarId;
+    }
+
+    @Override
+    public void close() throws IOException {
+        mongo.close();
+        stores.close();
+    }
+}
