@@ -53,7 +53,7 @@ final class PlanComparison {
     static void write(Calibration measured, Path root, Path folder) throws IOException {
         Calibration calibration = CalibrationOptions.withAssumedRequestCosts(measured, root);
         NodeTypes catalogue = NodeTypes.read(root.resolve("conf/node-types.yaml"));
-        Calibration published = DocumentBytes.PUBLISHED.apply(calibration);
+        Calibration published = DocumentBytes.published.apply(calibration);
         List<String> lines = new ArrayList<>(List.of("# The planner against the published layouts", "",
                 "The planner (`bin/volumizer plan`) from a calibration measured " + calibration.machine().measured()
                         + " on " + calibration.machine().cores() + " cores (" + calibration.machine().searchEngine()

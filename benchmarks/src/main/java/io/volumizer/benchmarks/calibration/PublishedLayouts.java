@@ -7,7 +7,7 @@ import java.util.Locale;
  * The published layouts the planner is checked against: Nuxeo's 11-billion-document benchmark (phase 1: one
  * repository grown to 3 billion; phase 2: three repositories, 11.3 billion), as its write-up gives them
  * ({@code ../shared/seeds/000}), with the interactive load its Gatling runs put on them. The 100-million run's bytes
- * a document ({@code seeds/001}) are {@link io.volumizer.ops.plan.DocumentBytes#PUBLISHED}.
+ * a document ({@code seeds/001}) are {@link io.volumizer.ops.plan.DocumentBytes#published}.
  */
 final class PublishedLayouts {
 

@@ -8,11 +8,12 @@ import java.util.Map;
  * benchmark's ({@code seeds/001}, Nuxeo's 100-million-document run), so that a published layout's shards can be
  * reproduced from the documents it held.
  */
+// Lower case: the values the command line takes, whether or not its parser ignores case.
 public enum DocumentBytes {
     /** Each type's bytes as the calibration measured them, grown with size where it has functions of it. */
-    MEASURED,
+    measured,
     /** Every document the published average, whatever its type and index profile. */
-    PUBLISHED;
+    published;
 
     /** seeds/001: MongoDB "average document size is 1058 bytes". */
     public static final double PUBLISHED_MONGODB_DATA = 1058;
@@ -23,7 +24,7 @@ public enum DocumentBytes {
 
     /** {@code calibration} with these documents' bytes. */
     public Calibration apply(Calibration calibration) {
-        if (this == MEASURED) {
+        if (this == measured) {
             return calibration;
         }
         Map<String, Calibration.TypeCosts> published = new LinkedHashMap<>();

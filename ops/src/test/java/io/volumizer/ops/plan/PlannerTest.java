@@ -149,7 +149,7 @@ class PlannerTest {
 
     @Test
     void thePublishedDocumentsBytesReplaceEveryTypesOwn() {
-        Planner.Blueprint plan = Planner.plan(request(3e9, 25_000, 14), DocumentBytes.PUBLISHED.apply(calibration(0.001)),
+        Planner.Blueprint plan = Planner.plan(request(3e9, 25_000, 14), DocumentBytes.published.apply(calibration(0.001)),
                 ONE, ALL_STATEMENTS);
 
         Planner.RepositoryPlan bank = plan.repositories().get(0);
