@@ -1,26 +1,13 @@
 package io.volumizer.domain.topology;
 
+import io.volumizer.domain.yaml.YamlFileException;
+
 /** What is wrong with a topology file, with the line and the field it is at. */
-public final class TopologyException extends IllegalArgumentException {
+public final class TopologyException extends YamlFileException {
 
     private static final long serialVersionUID = 1L;
 
-    private final int line;
-    private final String field;
-
     TopologyException(String source, int line, String field, String problem) {
-        super(source + (line > 0 ? ":" + line : "") + (field.isEmpty() ? "" : ": " + field) + ": " + problem);
-        this.line = line;
-        this.field = field;
-    }
-
-    /** The line in the file, counted from 1; 0 where the whole file is wrong. */
-    public int line() {
-        return line;
-    }
-
-    /** The field's path in the file, like {@code routing[2].to}; empty where the whole file is wrong. */
-    public String field() {
-        return field;
+        super(source, line, field, problem);
     }
 }
