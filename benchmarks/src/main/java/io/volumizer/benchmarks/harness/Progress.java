@@ -19,6 +19,7 @@ public final class Progress {
 
     private final long expected;
     private final List<long[]> samples = new ArrayList<>();
+    private Long idleNanos;
 
     public Progress(long expected) {
         this.expected = expected;
@@ -49,7 +50,25 @@ public final class Progress {
     }
 
     void reached(long nanos, long count) {
+        if (samples.isEmpty() && idleNanos != null && count > 0) {
+            samples.add(new long[] {idleNanos, 0});
+        }
         samples.add(new long[] {nanos, count});
+    }
+
+    /**
+     * A reading that saw nothing moved yet. A run without a start sample then starts at its last idle reading rather
+     * than at its first document seen, so a stage whose documents all arrive between two readings still has a rate
+     * (a lower bound, by at most one reading's interval).
+     */
+    public void idle() {
+        idle(System.nanoTime());
+    }
+
+    void idle(long nanos) {
+        if (samples.isEmpty()) {
+            idleNanos = nanos;
+        }
     }
 
     public long elapsedNanos() {

@@ -27,6 +27,28 @@ class ProgressTest {
     }
 
     @Test
+    void documentsThatAllArriveBetweenTwoReadingsAreTimedFromTheLastIdleReading() {
+        Progress progress = new Progress(3000);
+        progress.idle(0);
+        progress.idle(5 * SECOND);
+        progress.reached(10 * SECOND, 3000);
+        progress.idle(15 * SECOND); // once something moved, an idle reading is no start
+
+        assertThat(progress.rate()).isCloseTo(3000 / 5.0, within(1e-9));
+        assertThat(progress.elapsedNanos()).isEqualTo(5 * SECOND);
+    }
+
+    @Test
+    void aRunWithAStartSampleKeepsItsStartWhateverIdleReadingsFollow() {
+        Progress progress = new Progress(100);
+        progress.reached(0, 0);
+        progress.idle(5 * SECOND);
+        progress.reached(10 * SECOND, 100);
+
+        assertThat(progress.rate()).isCloseTo(10.0, within(1e-9));
+    }
+
+    @Test
     void aStagesDelayIsTheTimeBetweenTheCurvesAtEachShareOfTheirOwnDocuments() {
         Progress imported = new Progress(1000);
         imported.reached(0, 0);

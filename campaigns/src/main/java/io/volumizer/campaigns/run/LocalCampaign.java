@@ -182,7 +182,7 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
             jobs.add(flink.run(jarId(), Step.GENERATE, generate, null));
             Series importSeries = new Series("import", startNanos, before);
             Series indexSeries = new Series("index", startNanos, indexedBefore);
-            // Each stage's rates from its first document seen: the jobs' start is not the stage's throughput.
+            // Each stage's rates from its last reading before anything moved: the jobs' start is not its throughput.
             Progress importProgress = new Progress(Math.max(1, expected - before));
             Progress indexProgress = new Progress(Math.max(1, expected - indexedBefore));
             Await.stalledFor(STALLED).every(SAMPLE).until("import to " + spec.to().label(), () -> {
@@ -198,12 +198,8 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
                 long indexed = stores.searchableCount(pipeline.indices(), repository);
                 importSeries.sample(now, imported + deadLettered);
                 indexSeries.sample(now, indexed);
-                if (imported + deadLettered > before) {
-                    importProgress.reached(imported + deadLettered - before);
-                }
-                if (indexed + deadLettered > indexedBefore) {
-                    indexProgress.reached(indexed + deadLettered - indexedBefore);
-                }
+                reading(importProgress, imported + deadLettered - before);
+                reading(indexProgress, indexed + deadLettered - indexedBefore);
                 return List.of(imported + deadLettered, indexed + deadLettered);
             }, counts -> counts.get(0) >= expected && counts.get(1) >= expected);
             flink.stopWithSavepoint(importJob, JOB_START);
@@ -234,6 +230,14 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
             }
         }
         return previous;
+    }
+
+    private static void reading(Progress progress, long moved) {
+        if (moved > 0) {
+            progress.reached(moved);
+        } else {
+            progress.idle();
+        }
     }
 
     private static void rate(ArrayNode rates, String stage, Progress progress) {
