@@ -14,10 +14,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.mongodb.client.FindIterable;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 
@@ -99,5 +102,31 @@ class QueriesTest {
     private List<Object> ids(org.bson.conversions.Bson filter) {
         return documents.find(filter).sort(Sorts.ascending("_id")).batchSize(2).map(document -> document.get("_id"))
                 .into(new ArrayList<>());
+    }
+
+    @Test
+    void oneParentsChildrenComeFromTheCompoundIndexByNameWithALimitAndEveryOtherConditionApplied() {
+        MongoCollection<Document> tree = client.getDatabase("bank").getCollection("tree");
+        tree.createIndex(Indexes.ascending("parentId", "name"), new IndexOptions().unique(true));
+        for (String child : List.of("p2/b", "p1/c", "p1/a", "p2/a", "p1/e", "p1/b", "p1/d", "p3/a")) {
+            String[] parts = child.split("/");
+            tree.insertOne(new Document("_id", child).append("parentId", parts[0]).append("name", parts[1])
+                    .append("deleted", child.equals("p1/b")));
+        }
+
+        assertThat(names(tree.find(Filters.eq("parentId", "p1")).sort(Sorts.ascending("name")).limit(3)))
+                .containsExactly("a", "b", "c");
+        assertThat(names(tree.find(Filters.and(Filters.eq("parentId", "p1"), Filters.eq("deleted", false)))
+                .sort(Sorts.ascending("name")))).containsExactly("a", "c", "d", "e");
+        assertThat(names(tree.find(Filters.eq("parentId", "p1")).sort(Sorts.descending("name")).limit(2)))
+                .containsExactly("e", "d");
+        assertThat(names(tree.find(Filters.eq("parentId", "p2")))).containsExactlyInAnyOrder("a", "b");
+        assertThat(names(tree.find(Filters.eq("parentId", "p0")).sort(Sorts.ascending("name")))).isEmpty();
+        assertThat(names(tree.find(Filters.in("parentId", "p2", "p3")).sort(Sorts.ascending("name"))))
+                .containsExactly("a", "a", "b");
+    }
+
+    private static List<String> names(FindIterable<Document> found) {
+        return found.map(document -> document.getString("name")).into(new ArrayList<>());
     }
 }
