@@ -30,6 +30,7 @@ import io.volumizer.campaigns.file.CampaignStep;
 import io.volumizer.campaigns.file.StepSpec;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.campaign.RunFolder;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.flink.SessionOptions;
 import io.volumizer.ops.services.LocalServices;
