@@ -31,7 +31,8 @@ import io.volumizer.schemas.keys.RepositoryNames;
  * each:
  *   - import: {to: size, rate: 0}   # import and index until the repository holds the size; rate: docs/s, 0 (the
  *                                   # default) full speed; `to: size` is the loop's size (the default)
- *   - measure: {navigation: 10, search: 5, seconds: 60}   # requests a second at a fixed (open-model) rate
+ *   - measure: {navigation: 10, search: 5, seconds: 60, warmUp: 10}   # requests a second at a fixed (open-model)
+ *                                   # rate; warmUp: seconds of the same requests first, not recorded (default 10)
  *   - reindex: {rangeSize: 1000}    # through the reindex command; rangeSize optional (the command's default)
  * steps:                            # instead of sizes and each: an explicit list
  *   - import: {to: 1M}
@@ -66,6 +67,7 @@ public final class CampaignFile {
     private static final String NAVIGATION = "navigation";
     private static final String SEARCH = "search";
     private static final String SECONDS = "seconds";
+    private static final String WARM_UP = "warmUp";
     private static final String RANGE_SIZE = "rangeSize";
     private static final String KILL = "kill";
     private static final String DOWN = "down";
@@ -73,6 +75,11 @@ public final class CampaignFile {
     /** A measure's requests a second of one scenario, and how long it lasts: what one runner's threads keep up. */
     private static final int MAX_RATE = 1000;
     private static final int MAX_SECONDS = 3600;
+    /**
+     * A measure's requests before it records any, at its rates: the stores' caches, the connections and the JIT
+     * warmed by the very requests measured, so that the first seconds' misses are not the size's latencies.
+     */
+    public static final Duration DEFAULT_WARM_UP = Duration.ofSeconds(10);
     private static final Pattern BYTES = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(B|KiB|MiB|GiB|TiB)");
     private static final Pattern DURATION = Pattern.compile("([0-9]+)(s|m|h)");
     private static final Pattern SERVICE = Pattern.compile("[a-z][a-z0-9-]*");
@@ -266,7 +273,7 @@ public final class CampaignFile {
     }
 
     private StepSpec.Measure measure(Node node, String field) {
-        Map<String, Node> fields = nodes.mapping(node, field, Set.of(NAVIGATION, SEARCH, SECONDS));
+        Map<String, Node> fields = nodes.mapping(node, field, Set.of(NAVIGATION, SEARCH, SECONDS, WARM_UP));
         int navigation = fields.containsKey(NAVIGATION)
                 ? (int) nodes.integer(fields.get(NAVIGATION), field + "." + NAVIGATION, 0, MAX_RATE) : 0;
         int search = fields.containsKey(SEARCH) ? (int) nodes.integer(fields.get(SEARCH), field + "." + SEARCH, 0, MAX_RATE) : 0;
@@ -275,7 +282,9 @@ public final class CampaignFile {
                     + "` or both, in requests a second");
         }
         long seconds = nodes.integer(nodes.required(fields, node, field, SECONDS), field + "." + SECONDS, 1, MAX_SECONDS);
-        return new StepSpec.Measure(navigation, search, Duration.ofSeconds(seconds));
+        Duration warmUp = fields.containsKey(WARM_UP) ? Duration.ofSeconds(nodes.integer(fields.get(WARM_UP),
+                field + "." + WARM_UP, 0, MAX_SECONDS)) : DEFAULT_WARM_UP;
+        return new StepSpec.Measure(navigation, search, Duration.ofSeconds(seconds), warmUp);
     }
 
     private StepSpec.Reindex reindex(Node node, String field) {

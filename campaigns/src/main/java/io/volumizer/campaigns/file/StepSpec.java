@@ -20,8 +20,12 @@ public sealed interface StepSpec {
         }
     }
 
-    /** Navigation and search requests at fixed (open-model) rates a second, for a while; 0 leaves a scenario out. */
-    record Measure(int navigationPerSecond, int searchPerSecond, Duration duration) implements StepSpec {
+    /**
+     * Navigation and search requests at fixed (open-model) rates a second, for a while; 0 leaves a scenario out.
+     *
+     * @param warmUp the same requests at the same rates before, not recorded (zero: none)
+     */
+    record Measure(int navigationPerSecond, int searchPerSecond, Duration duration, Duration warmUp) implements StepSpec {
         @Override
         public String kind() {
             return CampaignFile.MEASURE;

@@ -119,6 +119,12 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         if (step.size() != null) {
             result.putObject("size").put("label", step.size().label()).put("documents", step.size().documents());
         }
+        if (step.spec() instanceof StepSpec.Measure measure) {
+            // Before the step's clock and CPU readings: the warm-up is neither its time nor its cost a request. Its
+            // own seed: the customers measured are not those it asked for, whose answers it left in the caches.
+            OpenModelLoad.run(scenarios(step, measure), measure.warmUp(), -step.position());
+            result.put("warmUpSeconds", measure.warmUp().toSeconds());
+        }
         List<String> notes = new ArrayList<>();
         Instant started = Instant.now();
         long startNanos = System.nanoTime();
@@ -253,7 +259,8 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         }
     }
 
-    private long[] measure(CampaignStep step, StepSpec.Measure spec, ObjectNode result) throws Exception {
+    /** A measure's requests, at its rates: those it records, and those of its warm-up before. */
+    private List<OpenModelLoad.Scenario> scenarios(CampaignStep step, StepSpec.Measure spec) {
         if (step.size() == null) {
             throw new IllegalStateException("a measure before any import has no documents to ask for");
         }
@@ -281,6 +288,11 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
                 }
             }));
         }
+        return scenarios;
+    }
+
+    private long[] measure(CampaignStep step, StepSpec.Measure spec, ObjectNode result) throws Exception {
+        List<OpenModelLoad.Scenario> scenarios = scenarios(step, spec);
         long requests = 0;
         ArrayNode latencies = result.putArray("latencies");
         for (OpenModelLoad.Result measured : OpenModelLoad.run(scenarios, spec.duration(), step.position())) {

@@ -32,7 +32,8 @@ class CampaignFileTest {
         assertThat(campaign.steps()).extracting(CampaignStep::key).containsExactly("001-import-1M", "002-measure-1M",
                 "003-reindex-1M", "004-import-2.5M", "005-measure-2.5M", "006-reindex-2.5M");
         assertThat(campaign.steps().get(3).spec()).isEqualTo(new StepSpec.Import(new Size("2.5M", 2_500_000), 0));
-        assertThat(campaign.steps().get(1).spec()).isEqualTo(new StepSpec.Measure(10, 5, Duration.ofSeconds(60)));
+        assertThat(campaign.steps().get(1).spec()).isEqualTo(new StepSpec.Measure(10, 5, Duration.ofSeconds(60),
+                CampaignFile.DEFAULT_WARM_UP));
         assertThat(campaign.steps().get(2).spec()).isEqualTo(new StepSpec.Reindex(5000));
         assertThat(campaign.stop()).isEqualTo(new Campaign.Stop(10L << 30, Duration.ofHours(3)));
         assertThat(campaign.repository()).isEqualTo("growth");
@@ -50,9 +51,12 @@ class CampaignFileTest {
                   - fault: {kill: flink-taskmanager}
                   - import: {to: 10k}
                   - fault: {down: mongodb, for: 30s}
+                  - measure: {search: 2, seconds: 5, warmUp: 0}
                 """);
         assertThat(campaign.steps()).extracting(CampaignStep::id).containsExactly("import-5k", "fault-5k",
-                "import-10k", "fault-10k");
+                "import-10k", "fault-10k", "measure-10k");
+        assertThat(campaign.steps().get(4).spec()).isEqualTo(new StepSpec.Measure(0, 2, Duration.ofSeconds(5),
+                Duration.ZERO));
         assertThat(campaign.steps().get(0).spec()).isEqualTo(new StepSpec.Import(new Size("5k", 5000), 500));
         assertThat(campaign.steps().get(1).spec()).isEqualTo(new StepSpec.Fault("flink-taskmanager", null));
         assertThat(campaign.steps().get(3).spec()).isEqualTo(new StepSpec.Fault("mongodb", Duration.ofSeconds(30)));
@@ -102,6 +106,8 @@ class CampaignFileTest {
                 .contains("each[1].measure.seconds: missing");
         assertThat(refused(head + "  - import: {}\n  - measure: {search: 5, seconds: 0}\n").getMessage())
                 .contains("each[1].measure.seconds: expected a whole number within 1..3600");
+        assertThat(refused(head + "  - import: {}\n  - measure: {search: 5, seconds: 5, warmUp: -1}\n").getMessage())
+                .contains("each[1].measure.warmUp: expected a whole number within 0..3600");
         assertThat(refused(head + "  - import: {}\n  - reindex: {rangeSize: -1}\n").getMessage())
                 .contains("each[1].reindex.rangeSize");
         assertThat(refused(head + "  - import: {}\n  - fault: {kill: mongodb, down: kafka}\n").getMessage())
