@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import io.volumizer.schemas.event.Permission;
 
 class CampaignFileTest {
 
@@ -84,12 +87,56 @@ class CampaignFileTest {
     }
 
     @Test
+    void bulkAndAclStepsAreTheCommandsAUserAsksFor() {
+        Campaign campaign = parse("""
+                name: commands
+                steps:
+                  - import: {to: 5k}
+                  - bulk: {set: {reviewed: yes, by: audit}, type: Statement, state: tx}
+                  - bulk: {set: {batch: "1"}, all: true}
+                  - acl: {folder: st-TX, grant: compliance}
+                  - acl: {folder: st-CA, grant: branch-TX, permission: WRITE}
+                """);
+        assertThat(campaign.steps()).extracting(CampaignStep::id).containsExactly("import-5k", "bulk-5k", "bulk-5k",
+                "acl-5k", "acl-5k");
+        assertThat(campaign.steps().get(1).spec()).isEqualTo(new StepSpec.Bulk(Map.of("reviewed", "yes", "by", "audit"),
+                Map.of("type", "Statement", "state", "tx"), false));
+        assertThat(campaign.steps().get(2).spec()).isEqualTo(new StepSpec.Bulk(Map.of("batch", "1"), Map.of(), true));
+        assertThat(campaign.steps().get(3).spec()).isEqualTo(new StepSpec.Acl("st-TX", "compliance", Permission.READ));
+        assertThat(campaign.steps().get(4).spec()).isEqualTo(new StepSpec.Acl("st-CA", "branch-TX", Permission.WRITE));
+    }
+
+    @Test
+    void bulkAndAclStepsAreCheckedAsTheirCommandsAre() {
+        String head = "name: x\nsteps:\n  - import: {to: 1k}\n";
+        CampaignException noSelection = refused(head + "  - bulk: {set: {reviewed: yes}}\n");
+        assertThat(noSelection.line()).isEqualTo(4);
+        assertThat(noSelection.getMessage()).contains("steps[1].bulk.all: no selection");
+        assertThat(refused(head + "  - bulk: {set: {reviewed: yes}, all: true, type: Statement}\n").getMessage())
+                .contains("steps[1].bulk.all: all takes every document");
+        assertThat(refused(head + "  - bulk: {set: {reviewed: yes}, all: maybe}\n").getMessage())
+                .contains("steps[1].bulk.all: expected true or false");
+        assertThat(refused(head + "  - bulk: {set: {reviewed: yes}, state: Texas}\n").getMessage())
+                .contains("steps[1].bulk.state:");
+        assertThat(refused(head + "  - bulk: {set: {reviewed: yes}, from: yesterday}\n").getMessage())
+                .contains("steps[1].bulk.from:");
+        assertThat(refused(head + "  - bulk: {set: {a.b: yes}, type: Statement}\n").getMessage())
+                .contains("steps[1].bulk.set:");
+        assertThat(refused(head + "  - bulk: {type: Statement}\n").getMessage()).contains("steps[1].bulk.set: missing");
+        assertThat(refused(head + "  - bulk: {set: {a: 1}, colour: red}\n").getMessage())
+                .contains("steps[1].bulk.colour: unknown key");
+        CampaignException permission = refused(head + "  - acl: {folder: st-TX, grant: compliance, permission: OWN}\n");
+        assertThat(permission.line()).isEqualTo(4);
+        assertThat(permission.getMessage()).contains("steps[1].acl.permission: expected one of [READ, WRITE, MANAGE]");
+        assertThat(refused(head + "  - acl: {grant: compliance}\n").getMessage()).contains("steps[1].acl.folder: missing");
+        assertThat(refused(head + "  - acl: {folder: st-TX}\n").getMessage()).contains("steps[1].acl.grant: missing");
+    }
+
+    @Test
     void kindsTheRunnerCannotRunAreRefusedNotSkipped() {
-        for (String kind : new String[] {"bulk", "acl", "throttle"}) {
-            CampaignException error = refused("name: x\nsteps:\n  - import: {to: 1k}\n  - " + kind + ": {}\n");
-            assertThat(error.line()).isEqualTo(4);
-            assertThat(error.getMessage()).contains("does not run '" + kind + "' steps yet");
-        }
+        CampaignException error = refused("name: x\nsteps:\n  - import: {to: 1k}\n  - throttle: {}\n");
+        assertThat(error.line()).isEqualTo(4);
+        assertThat(error.getMessage()).contains("does not run 'throttle' steps yet");
         assertThat(refused("name: x\nsteps:\n  - import: {to: 1k}\n  - dance: {}\n").getMessage())
                 .contains("steps[1].dance: unknown step");
     }
