@@ -63,6 +63,7 @@ class CampaignRunIT {
             assertThat(result.bytesPerDocument().searchPrimary()).as(step).isPositive();
             assertThat(result.cpu()).as(step).isNotEmpty();
             if (result.kind().equals("measure")) {
+                assertThat(result.warmUpSeconds()).as(step).isEqualTo(2);
                 assertThat(result.latencies()).as(step).hasSize(2).allSatisfy(latency -> {
                     assertThat(latency.requests()).as(step).isPositive();
                     assertThat(latency.errors()).as(step).isZero();

@@ -11,9 +11,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
+import io.volumizer.ops.campaign.RunFolder;
+import io.volumizer.ops.campaign.StepResult;
 import io.volumizer.ops.services.LocalServices;
 
 /**
@@ -23,7 +22,6 @@ import io.volumizer.ops.services.LocalServices;
  */
 class CommandStepsIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final LocalServices services = LocalServices.ofThisCheckout();
 
     @TempDir
@@ -39,45 +37,40 @@ class CommandStepsIT {
         try (Stream<Path> runs = Files.list(results.resolve("command-steps"))) {
             run = runs.findFirst().orElseThrow();
         }
+        // Read through the format's records: the runner wrote every step through them, strictly.
+        List<StepResult> steps = RunFolder.read(run).steps();
+        assertThat(steps).extracting(StepResult::id).containsExactly("import-2000", "measure-2000", "bulk-2000",
+                "acl-2000");
 
-        JsonNode measure = json(run.resolve("steps/002-measure-2000.json"));
-        assertThat(measure.path("warmUpSeconds").asLong()).isEqualTo(2);
-        for (JsonNode latency : measure.path("latencies")) {
-            // The warm-up's requests are not counted: only the measure's 3 s at 5 a second.
-            assertThat(latency.path("requests").asLong()).isEqualTo(15);
-        }
+        StepResult measure = steps.get(1);
+        assertThat(measure.warmUpSeconds()).isEqualTo(2);
+        // The warm-up's requests are not counted: only the measure's 3 s at 5 a second.
+        assertThat(measure.latencies()).hasSize(2).allSatisfy(latency -> assertThat(latency.requests()).isEqualTo(15));
 
-        JsonNode bulk = json(run.resolve("steps/003-bulk-2000.json"));
-        assertThat(bulk.path("command").path("state").asText()).isEqualTo("COMPLETED");
-        long selected = bulk.path("changes").path("expected").asLong();
+        StepResult bulk = steps.get(2);
+        assertThat(bulk.command().state()).isEqualTo("COMPLETED");
+        long selected = bulk.changes().expected();
         assertThat(selected).isPositive();
-        assertThat(bulk.path("command").path("processed").asLong()).isEqualTo(selected);
-        assertThat(bulk.path("changes").path("mongodb").asLong()).isEqualTo(selected);
-        assertThat(bulk.path("changes").path("search").asLong()).isEqualTo(selected);
-        assertThat(bulk.path("changes").path("reconciled").asBoolean()).isTrue();
-        assertThat(bulk.path("rates").get(0).path("stage").asText()).isEqualTo("bulk");
-        assertThat(bulk.path("rates").get(0).path("documents").asLong()).isEqualTo(selected);
-        assertThat(bulk.path("cpu").findValues("msPerDocument")).isNotEmpty();
+        assertThat(bulk.command().processed()).isEqualTo(selected);
+        assertThat(bulk.changes().mongodb()).isEqualTo(selected);
+        assertThat(bulk.changes().search()).isEqualTo(selected);
+        assertThat(bulk.changes().reconciled()).isTrue();
+        assertThat(bulk.rates().get(0).stage()).isEqualTo("bulk");
+        assertThat(bulk.rates().get(0).documents()).isEqualTo(selected);
+        assertThat(bulk.cpu()).anyMatch(cpu -> cpu.msPerDocument() != null);
 
-        JsonNode acl = json(run.resolve("steps/004-acl-2000.json"));
-        assertThat(acl.path("command").path("state").asText()).isEqualTo("COMPLETED");
-        assertThat(acl.path("command").path("processed").asLong()).isPositive();
-        assertThat(acl.path("changes").path("checked").asLong()).isEqualTo(acl.path("documents").path("after").asLong());
-        assertThat(acl.path("changes").path("mismatches").asLong()).isZero();
-        assertThat(acl.path("changes").path("mongodb").asLong()).isPositive()
-                .isEqualTo(acl.path("changes").path("search").asLong());
-        assertThat(acl.path("rates").get(0).path("stage").asText()).isEqualTo("acl");
-        assertThat(acl.path("cpu").findValues("msPerDocument")).isNotEmpty();
+        StepResult acl = steps.get(3);
+        assertThat(acl.command().state()).isEqualTo("COMPLETED");
+        assertThat(acl.command().processed()).isPositive();
+        assertThat(acl.changes().checked()).isEqualTo(acl.documents().after());
+        assertThat(acl.changes().mismatches()).isZero();
+        assertThat(acl.changes().mongodb()).isPositive().isEqualTo(acl.changes().search());
+        assertThat(acl.rates().get(0).stage()).isEqualTo("acl");
+        assertThat(acl.cpu()).anyMatch(cpu -> cpu.msPerDocument() != null);
 
-        for (String step : List.of("001-import-2000", "002-measure-2000", "003-bulk-2000", "004-acl-2000")) {
-            JsonNode result = json(run.resolve("steps/" + step + ".json"));
-            assertThat(result.path("reconciliation").path("reconciled").asBoolean()).as(step).isTrue();
-            assertThat(result.path("documents").path("after").asLong()).as(step)
-                    .isEqualTo(result.path("reconciliation").path("expected").asLong());
+        for (StepResult result : steps) {
+            assertThat(result.reconciliation().reconciled()).as(result.id()).isTrue();
+            assertThat(result.documents().after()).as(result.id()).isEqualTo(result.reconciliation().expected());
         }
-    }
-
-    private static JsonNode json(Path file) throws Exception {
-        return JSON.readTree(file.toFile());
     }
 }

@@ -24,6 +24,7 @@ import io.volumizer.benchmarks.harness.Await;
 import io.volumizer.benchmarks.harness.Progress;
 import io.volumizer.campaigns.file.StepSpec;
 import io.volumizer.domain.selection.Selection;
+import io.volumizer.ops.campaign.RunFolder;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.steps.BulkUpdateOptions;
 import io.volumizer.stores.DocumentFields;

@@ -13,12 +13,15 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  *
  * @param kind      import, measure, reindex, bulk, acl, fault or throttle
  * @param size      the size the step belongs to, null when none
+ * @param warmUpSeconds a measure's warm-up before the step's time began
  * @param documents the documents in the repository (MongoDB) before and after the step
+ * @param command   a bulk or acl step's command as it ended
+ * @param changes   what the stores hold of a bulk or acl step's command's changes
  * @param notes     what the runner wants the report to show, e.g. what a fault did
  */
 public record StepResult(Integer position, String id, String kind, StepSize size, String started, String ended,
-        Double seconds, Documents documents, List<Rate> rates, List<StageSeries> series, List<Latency> latencies,
-        StoreSizes stores, BytesPerDocument bytesPerDocument, List<Cpu> cpu, DeadLetters deadLetters,
+        Double seconds, Long warmUpSeconds, Documents documents, List<Rate> rates, List<StageSeries> series,
+        Command command, Changes changes, List<Latency> latencies, StoreSizes stores, BytesPerDocument bytesPerDocument, List<Cpu> cpu, DeadLetters deadLetters,
         Reconciliation reconciliation, List<String> notes) {
 
     public StepResult {
@@ -58,6 +61,20 @@ public record StepResult(Integer position, String id, String kind, StepSize size
         @JsonPropertyOrder({"seconds", "docsPerSecond"})
         public record Point(double seconds, double docsPerSecond) {
         }
+    }
+
+    /** The command's final status, as {@code bulk status} shows it; {@code rounds} an ACL change's. */
+    public record Command(String id, String state, Long total, Long processed, Long skipped, Long errors, Long rounds,
+            Double docsPerSecond) {
+    }
+
+    /**
+     * A command's changes as the stores hold them. A bulk update's {@code expected}: the documents its selection
+     * found in the index before it; an ACL change's {@code checked} (the folder and the documents below it) and
+     * {@code mismatches} (stored ACLs the brute-force walk finds wrong); {@code mongodb} and {@code search}: the
+     * documents changed as the command should have changed them (an ACL change: readable by its principal).
+     */
+    public record Changes(Long expected, Long checked, Long mismatches, Long mongodb, Long search, Boolean reconciled) {
     }
 
     public record Latency(String scenario, Double ratePerSecond, Long requests, Long errors, Double p50Ms, Double p95Ms,
