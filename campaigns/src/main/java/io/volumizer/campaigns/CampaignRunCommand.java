@@ -8,7 +8,7 @@ import io.volumizer.campaigns.file.CampaignException;
 import io.volumizer.campaigns.file.CampaignFile;
 import io.volumizer.campaigns.run.CampaignRunner;
 import io.volumizer.campaigns.run.LocalCampaign;
-import io.volumizer.campaigns.run.RunFolder;
+import io.volumizer.ops.campaign.CampaignRun;
 import io.volumizer.ops.flink.SessionOptions;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.options.pipeline.PipelineOptions;
@@ -75,8 +75,7 @@ final class CampaignRunCommand implements Callable<Integer> {
             if (fresh) {
                 target.reset();
             }
-            RunFolder run = runner.run(target, fresh, stopAfter);
-            return run.status().equals(RunFolder.FAILED) ? 1 : 0;
+            return CampaignRun.FAILED.equals(runner.run(target, fresh, stopAfter).run().status()) ? 1 : 0;
         }
     }
 }

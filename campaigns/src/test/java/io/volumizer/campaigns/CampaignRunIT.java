@@ -11,9 +11,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
+import io.volumizer.ops.campaign.CampaignRun;
+import io.volumizer.ops.campaign.RunFolder;
+import io.volumizer.ops.campaign.StepResult;
 import io.volumizer.ops.services.LocalServices;
 
 /**
@@ -22,7 +22,6 @@ import io.volumizer.ops.services.LocalServices;
  */
 class CampaignRunIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final LocalServices services = LocalServices.ofThisCheckout();
 
     @TempDir
@@ -38,49 +37,45 @@ class CampaignRunIT {
         try (Stream<Path> runs = Files.list(results.resolve("smoke"))) {
             run = runs.findFirst().orElseThrow();
         }
-        assertThat(json(run.resolve("run.json")).path("status").asText()).isEqualTo("stopped");
-        assertThat(json(run.resolve("progress.json")).path("completed")).hasSize(1);
+        RunFolder stopped = RunFolder.read(run);
+        assertThat(stopped.run().status()).isEqualTo(CampaignRun.STOPPED);
+        assertThat(stopped.progress().completed()).hasSize(1);
         byte[] firstStep = Files.readAllBytes(run.resolve("steps/001-import-2000.json"));
 
         String second = services.volumizer(Map.of(), List.of("campaign", "run", smoke, "--results", results.toString()));
         assertThat(second).contains("resuming " + run).doesNotContain("step 1/6").contains("step 6/6 reindex-5000 done")
                 .contains("completed");
         assertThat(Files.readAllBytes(run.resolve("steps/001-import-2000.json"))).isEqualTo(firstStep);
-        JsonNode runJson = json(run.resolve("run.json"));
-        assertThat(runJson.path("status").asText()).isEqualTo("completed");
-        assertThat(runJson.path("machine").path("cores").asInt()).isPositive();
-        assertThat(runJson.path("versions").path("java").asText()).isNotEmpty();
+        RunFolder completed = RunFolder.read(run);
+        assertThat(completed.run().status()).isEqualTo(CampaignRun.COMPLETED);
+        assertThat(completed.run().machine().cores()).isPositive();
+        assertThat(completed.run().versions().get("java")).isNotEmpty();
         assertThat(Files.readString(run.resolve("campaign.yaml"))).isEqualTo(Files.readString(Path.of(smoke)));
-        List<String> steps = List.of("001-import-2000", "002-measure-2000", "003-reindex-2000", "004-import-5000",
-                "005-measure-5000", "006-reindex-5000");
-        for (String step : steps) {
-            JsonNode result = json(run.resolve("steps/" + step + ".json"));
-            assertThat(result.path("reconciliation").path("reconciled").asBoolean()).as(step).isTrue();
-            long expected = result.path("reconciliation").path("expected").asLong();
-            assertThat(expected).as(step).isGreaterThanOrEqualTo(result.path("size").path("documents").asLong());
-            assertThat(result.path("documents").path("after").asLong()).as(step).isEqualTo(expected);
-            assertThat(result.path("stores").path("search").path("primaryBytes").asLong()).as(step).isPositive();
-            assertThat(result.path("bytesPerDocument").path("searchPrimary").asDouble()).as(step).isPositive();
-            assertThat(result.path("cpu")).as(step).isNotEmpty();
-            if (step.contains("measure")) {
-                assertThat(result.path("latencies")).hasSize(2);
-                for (JsonNode latency : result.path("latencies")) {
-                    assertThat(latency.path("requests").asLong()).as(step).isPositive();
-                    assertThat(latency.path("errors").asLong()).as(step).isZero();
-                    assertThat(latency.path("p95Ms").asDouble()).as(step).isPositive();
-                }
+        assertThat(completed.steps()).extracting(StepResult::id).containsExactly("import-2000", "measure-2000",
+                "reindex-2000", "import-5000", "measure-5000", "reindex-5000");
+        for (StepResult result : completed.steps()) {
+            String step = result.id();
+            assertThat(result.reconciliation().reconciled()).as(step).isTrue();
+            long expected = result.reconciliation().expected();
+            assertThat(expected).as(step).isGreaterThanOrEqualTo(result.size().documents());
+            assertThat(result.documents().after()).as(step).isEqualTo(expected);
+            assertThat(result.stores().search().primaryBytes()).as(step).isPositive();
+            assertThat(result.bytesPerDocument().searchPrimary()).as(step).isPositive();
+            assertThat(result.cpu()).as(step).isNotEmpty();
+            if (result.kind().equals("measure")) {
+                assertThat(result.warmUpSeconds()).as(step).isEqualTo(2);
+                assertThat(result.latencies()).as(step).hasSize(2).allSatisfy(latency -> {
+                    assertThat(latency.requests()).as(step).isPositive();
+                    assertThat(latency.errors()).as(step).isZero();
+                    assertThat(latency.p95Ms()).as(step).isPositive();
+                });
             } else {
-                assertThat(result.path("series")).as(step).isNotEmpty();
-                assertThat(result.path("series").get(0).path("points").size()).as(step).isGreaterThan(1);
-                assertThat(result.path("rates").get(0).path("docsPerSecond").asDouble()).as(step).isPositive();
-                assertThat(result.path("cpu").findValues("msPerDocument")).as(step).isNotEmpty();
+                assertThat(result.series()).as(step).isNotEmpty();
+                assertThat(result.series().get(0).points()).as(step).hasSizeGreaterThan(1);
+                assertThat(result.rates().get(0).docsPerSecond()).as(step).isPositive();
+                assertThat(result.cpu()).as(step).anyMatch(cpu -> cpu.msPerDocument() != null);
             }
         }
-        assertThat(json(run.resolve("steps/004-import-5000.json")).path("documents").path("before").asLong())
-                .isEqualTo(json(run.resolve("steps/001-import-2000.json")).path("documents").path("after").asLong());
-    }
-
-    private static JsonNode json(Path file) throws Exception {
-        return JSON.readTree(file.toFile());
+        assertThat(completed.steps().get(3).documents().before()).isEqualTo(completed.steps().get(0).documents().after());
     }
 }

@@ -56,14 +56,17 @@ public final class CommandRequests {
         return arguments;
     }
 
-    /** A bulk command, checked: its action on the documents its selection finds, with the values it sets. */
-    record Bulk(BulkUpdateOptions.Action action, Selection selection, Map<String, Object> values) {
+    /**
+     * A bulk command, checked: its action on the documents its selection finds, with the values it sets. Public for
+     * what checks a command before it is asked for (a campaign file's bulk steps), with the same rules.
+     */
+    public record Bulk(BulkUpdateOptions.Action action, Selection selection, Map<String, Object> values) {
 
         /**
          * @throws CommandRefusedException 400 naming an unknown action or filter, a bad value, a property that cannot
          *                                 be stored, or a missing selection
          */
-        static Bulk of(String repository, String action, Map<String, String> filters, boolean all, JsonNode properties) {
+        public static Bulk of(String repository, String action, Map<String, String> filters, boolean all, JsonNode properties) {
             BulkUpdateOptions.Action parsedAction;
             try {
                 parsedAction = BulkUpdateOptions.Action.valueOf(String.valueOf(action));

@@ -6,6 +6,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +18,15 @@ import java.util.regex.Pattern;
 
 import org.yaml.snakeyaml.nodes.Node;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.volumizer.api.commands.CommandRefusedException;
+import io.volumizer.api.commands.CommandRequests;
+import io.volumizer.domain.selection.Selection;
 import io.volumizer.domain.yaml.YamlNodes;
+import io.volumizer.options.steps.BulkUpdateOptions;
+import io.volumizer.schemas.event.Permission;
 import io.volumizer.schemas.keys.RepositoryNames;
 
 /**
@@ -31,15 +42,18 @@ import io.volumizer.schemas.keys.RepositoryNames;
  * each:
  *   - import: {to: size, rate: 0}   # import and index until the repository holds the size; rate: docs/s, 0 (the
  *                                   # default) full speed; `to: size` is the loop's size (the default)
- *   - measure: {navigation: 10, search: 5, seconds: 60}   # requests a second at a fixed (open-model) rate
+ *   - measure: {navigation: 10, search: 5, seconds: 60, warmUp: 10}   # requests a second at a fixed (open-model)
+ *                                   # rate; warmUp: seconds of the same requests first, not recorded (default 10)
  *   - reindex: {rangeSize: 1000}    # through the reindex command; rangeSize optional (the command's default)
  * steps:                            # instead of sizes and each: an explicit list
  *   - import: {to: 1M}
  *   - fault: {kill: flink-taskmanager}       # or {down: mongodb, for: 30s}
+ *   - bulk: {set: {reviewed: yes}, type: Statement, state: TX}   # a bulk update: the search API's filters, or all: true
+ *   - acl: {folder: st-TX, grant: compliance, permission: READ}  # setAcl: one more entry; permission default READ
  * </pre>
  *
- * A step is a mapping of one key, its kind. The kinds bulk, acl and throttle are refused: the runner cannot run
- * them yet, and a campaign never skips a step silently.
+ * A step is a mapping of one key, its kind. The kind throttle is refused (see the campaigns page), and a campaign
+ * never skips a step silently.
  */
 public final class CampaignFile {
 
@@ -47,9 +61,11 @@ public final class CampaignFile {
     static final String MEASURE = "measure";
     static final String REINDEX = "reindex";
     static final String FAULT = "fault";
+    static final String BULK = "bulk";
+    static final String ACL = "acl";
     /** Kinds of the design the runner does not run yet: refused by name rather than unknown. */
-    private static final Set<String> NOT_BUILT = Set.of("bulk", "acl", "throttle");
-    private static final Set<String> KINDS = Set.of(IMPORT, MEASURE, REINDEX, FAULT);
+    private static final Set<String> NOT_BUILT = Set.of("throttle");
+    private static final Set<String> KINDS = Set.of(IMPORT, MEASURE, REINDEX, FAULT, BULK, ACL);
 
     private static final String NAME = "name";
     private static final String DESCRIPTION = "description";
@@ -66,19 +82,32 @@ public final class CampaignFile {
     private static final String NAVIGATION = "navigation";
     private static final String SEARCH = "search";
     private static final String SECONDS = "seconds";
+    private static final String WARM_UP = "warmUp";
     private static final String RANGE_SIZE = "rangeSize";
     private static final String KILL = "kill";
     private static final String DOWN = "down";
     private static final String FOR = "for";
+    private static final String SET = "set";
+    private static final String ALL = "all";
+    private static final String FOLDER = "folder";
+    private static final String GRANT = "grant";
+    private static final String PERMISSION = "permission";
     /** A measure's requests a second of one scenario, and how long it lasts: what one runner's threads keep up. */
     private static final int MAX_RATE = 1000;
     private static final int MAX_SECONDS = 3600;
+    /**
+     * A measure's requests before it records any, at its rates: the stores' caches, the connections and the JIT
+     * warmed by the very requests measured, so that the first seconds' misses are not the size's latencies.
+     */
+    public static final Duration DEFAULT_WARM_UP = Duration.ofSeconds(10);
     private static final Pattern BYTES = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(B|KiB|MiB|GiB|TiB)");
     private static final Pattern DURATION = Pattern.compile("([0-9]+)(s|m|h)");
     private static final Pattern SERVICE = Pattern.compile("[a-z][a-z0-9-]*");
 
     private final String source;
     private final YamlNodes<CampaignException> nodes;
+    /** The campaign's repository, once read: the bulk steps' messages name it. */
+    private String repository;
 
     private CampaignFile(String source) {
         this.source = source;
@@ -110,7 +139,7 @@ public final class CampaignFile {
         Map<String, Node> top = nodes.mapping(root, "", Set.of(NAME, DESCRIPTION, REPOSITORY, STOP, SIZES, EACH, STEPS));
         String name = repositoryName(nodes.required(top, root, "", NAME), NAME);
         String description = top.containsKey(DESCRIPTION) ? nodes.scalar(top.get(DESCRIPTION), DESCRIPTION) : "";
-        String repository = top.containsKey(REPOSITORY) ? repositoryName(top.get(REPOSITORY), REPOSITORY) : name;
+        repository = top.containsKey(REPOSITORY) ? repositoryName(top.get(REPOSITORY), REPOSITORY) : name;
         Campaign.Stop stop = top.containsKey(STOP) ? stop(top.get(STOP)) : Campaign.Stop.NONE;
         List<CampaignStep> steps = new ArrayList<>();
         if (top.containsKey(STEPS)) {
@@ -243,6 +272,8 @@ public final class CampaignFile {
             case MEASURE -> measure(body, at);
             case REINDEX -> reindex(body, at);
             case FAULT -> fault(body, at);
+            case BULK -> bulk(body, at);
+            case ACL -> acl(body, at);
             default -> throw nodes.error(node, at, "unknown step (expected one of: "
                     + String.join(", ", KINDS.stream().sorted().toList()) + ")");
         };
@@ -266,7 +297,7 @@ public final class CampaignFile {
     }
 
     private StepSpec.Measure measure(Node node, String field) {
-        Map<String, Node> fields = nodes.mapping(node, field, Set.of(NAVIGATION, SEARCH, SECONDS));
+        Map<String, Node> fields = nodes.mapping(node, field, Set.of(NAVIGATION, SEARCH, SECONDS, WARM_UP));
         int navigation = fields.containsKey(NAVIGATION)
                 ? (int) nodes.integer(fields.get(NAVIGATION), field + "." + NAVIGATION, 0, MAX_RATE) : 0;
         int search = fields.containsKey(SEARCH) ? (int) nodes.integer(fields.get(SEARCH), field + "." + SEARCH, 0, MAX_RATE) : 0;
@@ -275,7 +306,9 @@ public final class CampaignFile {
                     + "` or both, in requests a second");
         }
         long seconds = nodes.integer(nodes.required(fields, node, field, SECONDS), field + "." + SECONDS, 1, MAX_SECONDS);
-        return new StepSpec.Measure(navigation, search, Duration.ofSeconds(seconds));
+        Duration warmUp = fields.containsKey(WARM_UP) ? Duration.ofSeconds(nodes.integer(fields.get(WARM_UP),
+                field + "." + WARM_UP, 0, MAX_SECONDS)) : DEFAULT_WARM_UP;
+        return new StepSpec.Measure(navigation, search, Duration.ofSeconds(seconds), warmUp);
     }
 
     private StepSpec.Reindex reindex(Node node, String field) {
@@ -304,6 +337,57 @@ public final class CampaignFile {
             return new StepSpec.Fault(service, null);
         }
         return new StepSpec.Fault(service, duration(nodes.required(fields, node, field, FOR), field + "." + FOR));
+    }
+
+    /** Checked as the API checks the command it asks for (filters, properties, a selection or all). */
+    private StepSpec.Bulk bulk(Node node, String field) {
+        Set<String> keys = new HashSet<>(Selection.FILTERS);
+        keys.addAll(Set.of(SET, ALL));
+        Map<String, Node> fields = nodes.mapping(node, field, keys);
+        Node setNode = nodes.required(fields, node, field, SET);
+        Map<String, String> properties = new LinkedHashMap<>();
+        nodes.mapping(setNode, field + "." + SET, null).forEach((name, value) ->
+                properties.put(name, nodes.scalar(value, field + "." + SET + "." + name)));
+        Map<String, String> filters = new LinkedHashMap<>();
+        for (String filter : Selection.FILTERS) {
+            if (fields.containsKey(filter)) {
+                filters.put(filter, nodes.scalar(fields.get(filter), field + "." + filter));
+            }
+        }
+        boolean all = false;
+        if (fields.containsKey(ALL)) {
+            String text = nodes.scalar(fields.get(ALL), field + "." + ALL);
+            if (!text.equals("true") && !text.equals("false")) {
+                throw nodes.error(fields.get(ALL), field + "." + ALL, "expected true or false, was '" + text + "'");
+            }
+            all = Boolean.parseBoolean(text);
+        }
+        ObjectNode values = JsonNodeFactory.instance.objectNode();
+        properties.forEach(values::put);
+        try {
+            CommandRequests.Bulk.of(repository, BulkUpdateOptions.Action.setProperties.name(), filters, all, values);
+        } catch (CommandRefusedException e) {
+            // The request's field (query.<filter>, params.properties..., all) as the step's key.
+            String key = e.field() == null ? "" : e.field().startsWith("query.") ? e.field().substring(6)
+                    : e.field().startsWith("params.") ? SET : e.field();
+            Node at = fields.getOrDefault(key, node);
+            throw nodes.error(at, key.isEmpty() ? field : field + "." + key, e.getMessage());
+        }
+        return new StepSpec.Bulk(Map.copyOf(properties), Map.copyOf(filters), all);
+    }
+
+    private StepSpec.Acl acl(Node node, String field) {
+        Map<String, Node> fields = nodes.mapping(node, field, Set.of(FOLDER, GRANT, PERMISSION));
+        String folder = nodes.scalar(nodes.required(fields, node, field, FOLDER), field + "." + FOLDER);
+        String principal = nodes.scalar(nodes.required(fields, node, field, GRANT), field + "." + GRANT);
+        Permission permission = Permission.READ;
+        if (fields.containsKey(PERMISSION)) {
+            String text = nodes.scalar(fields.get(PERMISSION), field + "." + PERMISSION);
+            permission = Arrays.stream(Permission.values()).filter(p -> p.name().equals(text)).findFirst()
+                    .orElseThrow(() -> nodes.error(fields.get(PERMISSION), field + "." + PERMISSION, "expected one of "
+                            + Arrays.toString(Permission.values()) + ", was '" + text + "'"));
+        }
+        return new StepSpec.Acl(folder, principal, permission);
     }
 
     private long bytes(Node node, String field) {

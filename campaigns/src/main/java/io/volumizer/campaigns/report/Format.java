@@ -8,10 +8,11 @@ final class Format {
     private Format() {
     }
 
-    static String number(Double value) {
-        if (value == null || value.isNaN()) {
+    static String number(Number figure) {
+        if (figure == null || Double.isNaN(figure.doubleValue())) {
             return "–";
         }
+        double value = figure.doubleValue();
         double magnitude = Math.abs(value);
         String pattern = magnitude >= 100 || value == Math.rint(value) ? "%,.0f" : magnitude >= 10 ? "%,.1f" : magnitude >= 1 ? "%,.2f" : "%,.3f";
         return String.format(Locale.ROOT, pattern, value);

@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.volumizer.ops.campaign.RunFolder;
+import io.volumizer.ops.campaign.StepResult;
+
 /**
  * Where a figure turns for the worse as the repository grows: the first size at which a stage's sustained rate falls,
  * or a scenario's p95 rises, by more than a threshold relative to the previous size.
@@ -24,7 +27,7 @@ record Knee(String figure, String unit, SizeSeries.AtSize before, SizeSeries.AtS
         List<Knee> knees = new ArrayList<>();
         SizeSeries.rates(run.steps()).forEach(series ->
                 first(series, "docs/s", true, thresholdPercent).ifPresent(knees::add));
-        SizeSeries.latencies(run.steps(), "p95Ms").forEach(series ->
+        SizeSeries.latencies(run.steps(), 95).forEach(series ->
                 first(new SizeSeries(series.name() + " p95", series.points()), "ms", false, thresholdPercent)
                         .ifPresent(knees::add));
         return knees;
@@ -57,7 +60,7 @@ record Knee(String figure, String unit, SizeSeries.AtSize before, SizeSeries.AtS
 
     /** What the page says when no figure has a knee. */
     static String none(RunFolder run) {
-        List<String> sizes = run.steps().stream().map(RunFolder::sizeLabel).filter(Objects::nonNull).distinct().toList();
+        List<String> sizes = run.steps().stream().map(StepResult::sizeLabel).filter(Objects::nonNull).distinct().toList();
         return "No knee within the sizes run" + (sizes.isEmpty() ? "" : " (" + String.join(", ", sizes) + ")") + ".";
     }
 }

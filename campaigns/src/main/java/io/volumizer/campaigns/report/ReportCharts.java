@@ -5,16 +5,19 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.volumizer.ops.campaign.RunFolder;
+import io.volumizer.ops.campaign.StepResult;
 
 /** The page's charts, drawn from one run or two (the second one's lines dashed, each legend naming its run). */
 final class ReportCharts {
 
     private static final String SIZE_AXIS = "documents in the repository";
-    private static final List<String> PERCENTILES = List.of("p50", "p95", "p99");
+    private static final List<Integer> PERCENTILES = List.of(50, 95, 99);
 
     private final List<RunFolder> runs;
     private final List<Chart> charts = new ArrayList<>();
@@ -28,40 +31,39 @@ final class ReportCharts {
         ReportCharts builder = new ReportCharts(runs);
         builder.throughputOverTime();
         builder.sizeChart("Sustained rate against repository size", "docs/s", run -> SizeSeries.rates(run.steps()));
-        for (String scenario : builder.distinct(step -> step.path("latencies"), "scenario")) {
+        for (String scenario : builder.distinct(step -> step.latencies().stream().map(StepResult.Latency::scenario))) {
             builder.sizeChart("Latency of " + scenario + " (p50, p95, p99)", "ms", run -> PERCENTILES.stream()
-                    .flatMap(p -> SizeSeries.latencies(run.steps(), p + "Ms").stream()
+                    .flatMap(p -> SizeSeries.latencies(run.steps(), p).stream()
                             .filter(series -> series.name().equals(scenario))
-                            .map(series -> new SizeSeries(p, series.points())))
+                            .map(series -> new SizeSeries("p" + p, series.points())))
                     .toList());
         }
-        for (String kind : builder.distinct(step -> step.path("cpu").findPath("msPerDocument").isNumber()
-                ? List.of(step) : List.of(), "kind")) {
+        for (String kind : builder.distinct(step -> kindIfAny(step, StepResult.Cpu::msPerDocument))) {
             builder.sizeChart("CPU ms a document, " + kind + ", per service", "CPU ms / document",
-                    run -> cpu(run, kind, "msPerDocument"));
+                    run -> cpu(run, kind, StepResult.Cpu::msPerDocument));
         }
-        for (String kind : builder.distinct(step -> step.path("cpu").findPath("msPerRequest").isNumber()
-                ? List.of(step) : List.of(), "kind")) {
+        for (String kind : builder.distinct(step -> kindIfAny(step, StepResult.Cpu::msPerRequest))) {
             builder.sizeChart("CPU ms a request, " + kind + ", per service", "CPU ms / request",
-                    run -> cpu(run, kind, "msPerRequest"));
+                    run -> cpu(run, kind, StepResult.Cpu::msPerRequest));
         }
         builder.sizeChart("Bytes a document", "bytes / document", run -> SizeSeries.collect(run.steps(), step -> true,
                 step -> {
+                    StepResult.BytesPerDocument stored = Objects.requireNonNullElse(step.bytesPerDocument(),
+                            new StepResult.BytesPerDocument(null, null, null));
                     Map<String, Double> bytes = new LinkedHashMap<>();
-                    bytes.put("MongoDB data", RunFolder.number(step, "bytesPerDocument", "mongodbData"));
-                    bytes.put("MongoDB indexes", RunFolder.number(step, "bytesPerDocument", "mongodbIndexes"));
-                    bytes.put("search primary", RunFolder.number(step, "bytesPerDocument", "searchPrimary"));
+                    bytes.put("MongoDB data", stored.mongodbData());
+                    bytes.put("MongoDB indexes", stored.mongodbIndexes());
+                    bytes.put("search primary", stored.searchPrimary());
                     return bytes;
                 }));
         builder.sizeChart("Request rate, measured against asked", "requests/s", run -> SizeSeries.collect(run.steps(),
                 step -> true, step -> {
                     Map<String, Double> rates = new LinkedHashMap<>();
-                    Double seconds = RunFolder.number(step, "seconds");
-                    step.path("latencies").forEach(latency -> {
-                        String scenario = latency.path("scenario").asText("?");
-                        Double requests = RunFolder.number(latency, "requests");
-                        rates.put(scenario + " asked", RunFolder.number(latency, "ratePerSecond"));
-                        rates.put(scenario + " measured",
+                    Double seconds = step.seconds();
+                    step.latencies().forEach(latency -> {
+                        Long requests = latency.requests();
+                        rates.put(latency.scenario() + " asked", latency.ratePerSecond());
+                        rates.put(latency.scenario() + " measured",
                                 requests == null || seconds == null || seconds == 0 ? null : requests / seconds);
                     });
                     return rates;
@@ -69,11 +71,16 @@ final class ReportCharts {
         return List.copyOf(builder.charts);
     }
 
-    private static List<SizeSeries> cpu(RunFolder run, String kind, String figure) {
-        return SizeSeries.collect(run.steps(), step -> kind.equals(step.path("kind").asText()), step -> {
+    /** The step's kind when a service's CPU has the figure. */
+    private static Stream<String> kindIfAny(StepResult step, Function<StepResult.Cpu, Double> figure) {
+        return step.cpu().stream().anyMatch(service -> figure.apply(service) != null) ? Stream.of(step.kind())
+                : Stream.empty();
+    }
+
+    private static List<SizeSeries> cpu(RunFolder run, String kind, Function<StepResult.Cpu, Double> figure) {
+        return SizeSeries.collect(run.steps(), step -> kind.equals(step.kind()), step -> {
             Map<String, Double> costs = new LinkedHashMap<>();
-            step.path("cpu").forEach(service ->
-                    costs.put(service.path("service").asText("?"), RunFolder.number(service, figure)));
+            step.cpu().forEach(service -> costs.put(service.service(), figure.apply(service)));
             return costs;
         });
     }
@@ -82,22 +89,21 @@ final class ReportCharts {
     private void throughputOverTime() {
         Set<String> ids = new LinkedHashSet<>();
         runs.forEach(run -> run.steps().forEach(step -> {
-            if (step.path("series").size() > 0) {
-                ids.add(step.path("id").asText());
+            if (!step.series().isEmpty()) {
+                ids.add(step.id());
             }
         }));
         for (String id : ids) {
             List<String> stages = new ArrayList<>();
             List<Chart.Line> lines = new ArrayList<>();
             for (int r = 0; r < runs.size(); r++) {
-                for (JsonNode step : runs.get(r).steps()) {
-                    if (!id.equals(step.path("id").asText())) {
+                for (StepResult step : runs.get(r).steps()) {
+                    if (!Objects.equals(id, step.id())) {
                         continue;
                     }
-                    for (JsonNode series : step.path("series")) {
-                        List<double[]> points = new ArrayList<>();
-                        series.path("points").forEach(p -> points.add(new double[] {p.path(0).asDouble(), p.path(1).asDouble()}));
-                        lines.add(line(series.path("stage").asText("?"), stages, r, points));
+                    for (StepResult.StageSeries series : step.series()) {
+                        lines.add(line(series.stage(), stages, r, series.points().stream()
+                                .map(point -> new double[] {point.seconds(), point.docsPerSecond()}).toList()));
                     }
                 }
             }
@@ -134,14 +140,11 @@ final class ReportCharts {
         }
     }
 
-    /** The distinct values of a field over the nodes each step gives (its latencies, itself...), in order. */
-    private List<String> distinct(Function<JsonNode, Iterable<JsonNode>> nodes, String field) {
-        Set<String> values = new LinkedHashSet<>();
-        runs.forEach(run -> run.steps().forEach(step -> nodes.apply(step).forEach(node -> {
-            if (node.hasNonNull(field)) {
-                values.add(node.path(field).asText());
-            }
-        })));
-        return List.copyOf(values);
+    /** The distinct values each step gives (its latencies' scenarios, its kind...), in order. */
+    private List<String> distinct(Function<StepResult, Stream<String>> values) {
+        Set<String> distinct = new LinkedHashSet<>();
+        runs.forEach(run -> run.steps().forEach(step -> values.apply(step).filter(Objects::nonNull)
+                .forEach(distinct::add)));
+        return List.copyOf(distinct);
     }
 }

@@ -7,16 +7,21 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.volumizer.ops.campaign.CampaignRun;
+import io.volumizer.ops.campaign.RunFolder;
+import io.volumizer.ops.campaign.StepResult;
 
 /**
  * The report: one self-contained HTML page of one run, or of two side by side. uPlot's script and style are inlined
@@ -54,7 +59,7 @@ final class ReportPage {
         for (int r = 0; r < runs.size(); r++) {
             RunFolder run = runs.get(r);
             ObjectNode entry = runList.addObject().put("campaign", run.campaign()).put("runId", run.runId())
-                    .put("status", run.run().path("status").asText(null));
+                    .put("status", run.run().status());
             knees.get(r).forEach(knee -> entry.withArray("knees").add(knee.sentence()));
         }
         ArrayNode chartList = data.putArray("charts");
@@ -100,29 +105,30 @@ final class ReportPage {
     private void runFacts() {
         html.append("<section class=\"side-by-side\">");
         for (int r = 0; r < runs.size(); r++) {
-            JsonNode run = runs.get(r).run();
-            String status = run.path("status").asText("unknown");
+            CampaignRun run = runs.get(r).run();
+            String status = Objects.requireNonNullElse(run.status(), "unknown");
             html.append("<div class=\"card\"><h2>").append(runs.size() > 1 ? (r == 0 ? "A: " : "B: ") : "Run ")
                     .append(escape(runs.get(r).runId())).append(" <span class=\"status ").append(escape(status))
                     .append("\">").append(escape(status)).append("</span></h2>");
-            if (run.hasNonNull("stoppedBecause")) {
-                html.append("<p class=\"stopped\"><b>Stopped early:</b> ").append(escape(run.path("stoppedBecause").asText()))
+            if (run.stoppedBecause() != null) {
+                html.append("<p class=\"stopped\"><b>Stopped early:</b> ").append(escape(run.stoppedBecause()))
                         .append("</p>");
             }
             html.append("<div class=\"columns\"><table class=\"facts\">");
-            fact("Campaign", runs.get(r).campaign() + (run.hasNonNull("file") ? " (" + run.path("file").asText() + ")" : ""));
-            fact("Started", run.path("started").asText(null));
-            fact("Ended", run.path("ended").asText(null));
-            fact("Duration", duration(run.path("started").asText(null), run.path("ended").asText(null)));
+            fact("Campaign", runs.get(r).campaign() + (run.file() != null ? " (" + run.file() + ")" : ""));
+            fact("Started", run.started());
+            fact("Ended", run.ended());
+            fact("Duration", duration(run.started(), run.ended()));
             fact("Steps finished", String.valueOf(runs.get(r).steps().size()));
-            JsonNode machine = run.path("machine");
-            fact("Machine", machine.isMissingNode() ? null : Format.number(RunFolder.number(machine, "cores")) + " cores, "
-                    + Format.number(RunFolder.number(machine, "memoryGiB")) + " GiB memory, "
-                    + Format.number(RunFolder.number(machine, "diskFreeGiB")) + " GiB disk free at the start");
-            fact("CPU", machine.path("cpu").asText(null));
-            fact("OS", machine.path("os").asText(null));
+            CampaignRun.RunMachine machine = run.machine();
+            if (machine != null) {
+                fact("Machine", Format.number(machine.cores()) + " cores, " + Format.number(machine.memoryGiB())
+                        + " GiB memory, " + Format.number(machine.diskFreeGiB()) + " GiB disk free at the start");
+                fact("CPU", machine.cpu());
+                fact("OS", machine.os());
+            }
             html.append("</table><table class=\"facts\">");
-            run.path("versions").fields().forEachRemaining(version -> fact(version.getKey(), version.getValue().asText()));
+            run.versions().forEach(this::fact);
             html.append("</table></div></div>");
         }
         html.append("</section>\n");
@@ -159,15 +165,15 @@ final class ReportPage {
             html.append("<div>").append(runs.size() > 1 ? "<h3>" + (r == 0 ? "A: " : "B: ") + escape(runs.get(r).runId())
                     + "</h3>" : "").append("<table><tr><th>step</th><th>expected</th><th>MongoDB</th><th>search</th>"
                     + "<th>dead letters</th><th>reconciled</th></tr>");
-            for (JsonNode step : runs.get(r).steps()) {
-                JsonNode check = step.path("reconciliation");
-                if (check.isMissingNode()) {
+            for (StepResult step : runs.get(r).steps()) {
+                StepResult.Reconciliation check = step.reconciliation();
+                if (check == null) {
                     continue;
                 }
-                boolean reconciled = check.path("reconciled").asBoolean(false);
-                html.append("<tr><td>").append(escape(step.path("id").asText())).append("</td>");
-                for (String field : List.of("expected", "mongodb", "search", "deadLetters")) {
-                    html.append("<td class=\"num\">").append(Format.number(RunFolder.number(check, field))).append("</td>");
+                boolean reconciled = Boolean.TRUE.equals(check.reconciled());
+                html.append("<tr><td>").append(escape(step.id())).append("</td>");
+                for (Long count : Arrays.asList(check.expected(), check.mongodb(), check.search(), check.deadLetters())) {
+                    html.append("<td class=\"num\">").append(Format.number(count)).append("</td>");
                 }
                 html.append("<td class=\"").append(reconciled ? "ok\">✓ yes" : "bad\">✗ no").append("</td></tr>");
             }
@@ -180,24 +186,23 @@ final class ReportPage {
         html.append("<section><h2>Every step's figures</h2>");
         if (runs.size() == 1) {
             html.append("<table class=\"steps\"><tr><th>#</th><th>step</th><th>kind</th><th>size</th><th>figures</th></tr>");
-            for (JsonNode step : runs.get(0).steps()) {
-                html.append("<tr><td class=\"num\">").append(step.path("position").asText("")).append("</td><td>")
-                        .append(escape(step.path("id").asText())).append("</td><td>").append(escape(step.path("kind").asText()))
-                        .append("</td><td>").append(escape(String.valueOf(RunFolder.sizeLabel(step)).replace("null", "")))
-                        .append("</td><td>");
+            for (StepResult step : runs.get(0).steps()) {
+                html.append("<tr><td class=\"num\">").append(Objects.toString(step.position(), "")).append("</td><td>")
+                        .append(escape(step.id())).append("</td><td>").append(escape(step.kind()))
+                        .append("</td><td>").append(escape(step.sizeLabel())).append("</td><td>");
                 StepFigures.of(step).forEach((name, value) -> html.append("<span class=\"figure\">").append(escape(name))
                         .append(" <b>").append(Format.number(value)).append("</b></span> "));
-                step.path("notes").forEach(note -> html.append("<div class=\"note\">").append(escape(note.asText())).append("</div>"));
+                step.notes().forEach(note -> html.append("<div class=\"note\">").append(escape(note)).append("</div>"));
                 html.append("</td></tr>");
             }
         } else {
             html.append("<p class=\"hint\">The steps of both runs by id; B/A is run B's figure over run A's.</p><table class=\"steps\">"
                     + "<tr><th>step</th><th>figure</th><th>A</th><th>B</th><th>B/A</th></tr>");
             Set<String> ids = new LinkedHashSet<>();
-            runs.forEach(run -> run.steps().forEach(step -> ids.add(step.path("id").asText())));
+            runs.forEach(run -> run.steps().forEach(step -> ids.add(step.id())));
             for (String id : ids) {
-                Map<String, Double> a = StepFigures.of(step(runs.get(0), id));
-                Map<String, Double> b = StepFigures.of(step(runs.get(1), id));
+                Map<String, Double> a = figures(runs.get(0), id);
+                Map<String, Double> b = figures(runs.get(1), id);
                 Set<String> names = new LinkedHashSet<>(a.keySet());
                 names.addAll(b.keySet());
                 boolean first = true;
@@ -213,9 +218,10 @@ final class ReportPage {
         html.append("</table></section>\n");
     }
 
-    private static JsonNode step(RunFolder run, String id) {
-        return run.steps().stream().filter(step -> id.equals(step.path("id").asText())).findFirst()
-                .orElse(JSON.createObjectNode());
+    /** The figures of the run's step {@code id}, none when the run has no such step. */
+    private static Map<String, Double> figures(RunFolder run, String id) {
+        return run.steps().stream().filter(step -> Objects.equals(id, step.id())).findFirst().map(StepFigures::of)
+                .orElse(Map.of());
     }
 
     private static String duration(String started, String ended) {

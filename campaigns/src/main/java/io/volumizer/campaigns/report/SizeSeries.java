@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.volumizer.ops.campaign.StepResult;
 
 /** One figure (a stage's rate, a scenario's p95...) at each size of a run, the sizes in increasing order. */
 record SizeSeries(String name, List<AtSize> points) {
@@ -22,12 +22,12 @@ record SizeSeries(String name, List<AtSize> points) {
      * belongs to; when several steps of a size give one figure, the later one counts (it measured the repository
      * as the size left it). Series in the order their names first appear.
      */
-    static List<SizeSeries> collect(List<JsonNode> steps, Predicate<JsonNode> which,
-            Function<JsonNode, Map<String, Double>> figures) {
+    static List<SizeSeries> collect(List<StepResult> steps, Predicate<StepResult> which,
+            Function<StepResult, Map<String, Double>> figures) {
         Map<String, Map<String, AtSize>> bySize = new LinkedHashMap<>();
-        for (JsonNode step : steps) {
-            String size = RunFolder.sizeLabel(step);
-            Double documents = RunFolder.repositoryDocuments(step);
+        for (StepResult step : steps) {
+            String size = step.sizeLabel();
+            Long documents = step.repositoryDocuments();
             if (size == null || documents == null || !which.test(step)) {
                 continue;
             }
@@ -44,20 +44,19 @@ record SizeSeries(String name, List<AtSize> points) {
     }
 
     /** Each stage's sustained rate (docs/s) at each size, from every step that moved documents. */
-    static List<SizeSeries> rates(List<JsonNode> steps) {
+    static List<SizeSeries> rates(List<StepResult> steps) {
         return collect(steps, step -> true, step -> {
             Map<String, Double> rates = new LinkedHashMap<>();
-            step.path("rates").forEach(rate -> rates.put(rate.path("stage").asText("?"), RunFolder.rate(rate)));
+            step.rates().forEach(rate -> rates.put(rate.stage(), rate.sustainedElseAverage()));
             return rates;
         });
     }
 
-    /** A latency percentile ({@code p95Ms}...) of each scenario at each size. */
-    static List<SizeSeries> latencies(List<JsonNode> steps, String percentile) {
+    /** A latency percentile (50, 95, 99) of each scenario at each size. */
+    static List<SizeSeries> latencies(List<StepResult> steps, int percentile) {
         return collect(steps, step -> true, step -> {
             Map<String, Double> latencies = new LinkedHashMap<>();
-            step.path("latencies").forEach(latency ->
-                    latencies.put(latency.path("scenario").asText("?"), RunFolder.number(latency, percentile)));
+            step.latencies().forEach(latency -> latencies.put(latency.scenario(), latency.percentileMs(percentile)));
             return latencies;
         });
     }

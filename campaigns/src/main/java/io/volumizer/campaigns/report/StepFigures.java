@@ -3,7 +3,7 @@ package io.volumizer.campaigns.report;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.volumizer.ops.campaign.StepResult;
 
 /** A step's figures for the tables, by name ("import docs/s", "search p95 ms"...), in a fixed order. */
 final class StepFigures {
@@ -11,38 +11,32 @@ final class StepFigures {
     private StepFigures() {
     }
 
-    static Map<String, Double> of(JsonNode step) {
+    static Map<String, Double> of(StepResult step) {
         Map<String, Double> figures = new LinkedHashMap<>();
-        put(figures, "seconds", RunFolder.number(step, "seconds"));
-        put(figures, "documents after", RunFolder.number(step, "documents", "after"));
-        step.path("rates").forEach(rate -> put(figures, rate.path("stage").asText("?") + " docs/s", RunFolder.rate(rate)));
-        step.path("latencies").forEach(latency -> {
-            String scenario = latency.path("scenario").asText("?");
-            put(figures, scenario + " p50 ms", RunFolder.number(latency, "p50Ms"));
-            put(figures, scenario + " p95 ms", RunFolder.number(latency, "p95Ms"));
-            put(figures, scenario + " p99 ms", RunFolder.number(latency, "p99Ms"));
-            put(figures, scenario + " errors", RunFolder.number(latency, "errors"));
+        put(figures, "seconds", step.seconds());
+        put(figures, "documents after", step.documents() == null ? null : step.documents().after());
+        step.rates().forEach(rate -> put(figures, rate.stage() + " docs/s", rate.sustainedElseAverage()));
+        step.latencies().forEach(latency -> {
+            put(figures, latency.scenario() + " p50 ms", latency.p50Ms());
+            put(figures, latency.scenario() + " p95 ms", latency.p95Ms());
+            put(figures, latency.scenario() + " p99 ms", latency.p99Ms());
+            put(figures, latency.scenario() + " errors", latency.errors());
         });
-        JsonNode bytes = step.path("bytesPerDocument");
-        if (bytes.size() > 0) {
-            double total = 0;
-            for (JsonNode value : bytes) {
-                total += value.asDouble();
-            }
-            put(figures, "bytes a document (all stores)", total);
+        if (step.bytesPerDocument() != null && !step.bytesPerDocument().byStore().isEmpty()) {
+            put(figures, "bytes a document (all stores)", step.bytesPerDocument().byStore().values().stream()
+                    .mapToDouble(Double::doubleValue).sum());
         }
-        step.path("cpu").forEach(service -> {
-            String name = service.path("service").asText("?");
-            put(figures, name + " CPU ms/doc", RunFolder.number(service, "msPerDocument"));
-            put(figures, name + " CPU ms/request", RunFolder.number(service, "msPerRequest"));
+        step.cpu().forEach(service -> {
+            put(figures, service.service() + " CPU ms/doc", service.msPerDocument());
+            put(figures, service.service() + " CPU ms/request", service.msPerRequest());
         });
-        put(figures, "dead letters", RunFolder.number(step, "deadLetters", "total"));
+        put(figures, "dead letters", step.deadLetters() == null ? null : step.deadLetters().total());
         return figures;
     }
 
-    private static void put(Map<String, Double> figures, String name, Double value) {
+    private static void put(Map<String, Double> figures, String name, Number value) {
         if (value != null) {
-            figures.put(name, value);
+            figures.put(name, value.doubleValue());
         }
     }
 }

@@ -1,12 +1,11 @@
 package io.volumizer.campaigns.run;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -15,6 +14,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.campaigns.file.Campaign;
 import io.volumizer.campaigns.file.CampaignStep;
+import io.volumizer.ops.campaign.CampaignRun;
+import io.volumizer.ops.campaign.RunFolder;
+import io.volumizer.ops.campaign.RunProgress;
+import io.volumizer.ops.campaign.StepResult;
 
 /**
  * Runs a campaign step by step into its results folder ({@link RunFolder}), resuming the campaign's unfinished run
@@ -48,8 +51,9 @@ public final class CampaignRunner {
     }
 
     /** The run a {@link #run} would continue, if any: the campaign's latest that did not complete. */
-    public Optional<RunFolder> unfinished() throws IOException {
-        return RunFolder.unfinished(resultsRoot, campaign.name());
+    public Optional<RunFolder> unfinished() {
+        return RunFolder.latest(resultsRoot, campaign.name())
+                .filter(run -> !CampaignRun.COMPLETED.equals(run.run().status()));
     }
 
     /**
@@ -63,62 +67,58 @@ public final class CampaignRunner {
     public RunFolder run(StepExecutor steps, boolean fresh, int stopAfter)
             throws Exception {
         Optional<RunFolder> resumed = fresh ? Optional.empty() : unfinished();
-        RunFolder folder;
-        ObjectNode run;
+        RunFolderWriter folder;
+        CampaignRun run;
+        RunProgress progress;
         if (resumed.isPresent()) {
-            folder = resumed.get();
+            folder = new RunFolderWriter(resumed.get().path());
             folder.checkUnchanged(file);
-            run = folder.run();
-            run.put("status", RunFolder.RUNNING);
-            run.remove(List.of("ended", "stoppedBecause"));
-            run.withArray("resumed").add(Instant.now().toString());
-            out.println("resuming " + folder.path() + " (" + folder.progress().completed().size() + " of "
+            run = resumed.get().run().resumedAt(Instant.now());
+            progress = resumed.get().progress();
+            out.println("resuming " + folder.path() + " (" + progress.completed().size() + " of "
                     + campaign.steps().size() + " steps done)");
         } else {
             Instant started = Instant.now();
-            folder = RunFolder.create(resultsRoot, campaign.name(), file, started);
-            run = RunFolder.JSON.createObjectNode();
-            run.put("campaign", campaign.name());
-            run.put("runId", RunFolder.runId(started));
-            run.put("file", file.toString());
-            run.put("started", started.toString());
-            run.put("status", RunFolder.RUNNING);
-            run.setAll(describeRun.get());
+            folder = RunFolderWriter.create(resultsRoot, campaign.name(), file, started);
+            run = CampaignRun.starting(campaign.name(), file.toString(), started,
+                    RunFolderWriter.strictly(describeRun.get(), CampaignRun.class));
+            progress = RunProgress.NONE;
             out.println("new run " + folder.path());
         }
         folder.writeRun(run);
-        RunProgress progress = folder.progress();
         int ran = 0;
-        for (CampaignStep step : progress.remaining(campaign.steps())) {
+        for (CampaignStep step : campaign.steps()) {
+            if (progress.finished(step.key())) {
+                continue;
+            }
             String stop = stopBefore(folder, step);
             if (stop == null && stopAfter > 0 && ran == stopAfter) {
                 stop = "--stop-after " + stopAfter + ": " + ran + " steps run, resume with the same command";
             }
             if (stop != null) {
-                return end(folder, run, RunFolder.STOPPED, stop);
+                return end(folder, run, CampaignRun.STOPPED, stop);
             }
-            progress = progress.starting(step);
+            progress = progress.starting(step.key());
             folder.writeProgress(progress);
             out.printf(Locale.ROOT, "step %d/%d %s ...%n", step.position(), campaign.steps().size(), step.id());
-            ObjectNode result;
+            StepResult result;
             try {
-                result = steps.run(step);
+                result = folder.writeStep(step.key(), steps.run(step));
             } catch (Exception e) {
-                end(folder, run, RunFolder.FAILED, step.key() + ": " + e.getMessage());
+                end(folder, run, CampaignRun.FAILED, step.key() + ": " + e.getMessage());
                 throw e;
             }
-            folder.writeStep(step, result);
-            progress = progress.done(step);
+            progress = progress.done(step.key());
             folder.writeProgress(progress);
             ran++;
             out.printf(Locale.ROOT, "step %d/%d %s done in %.1f s%s%n", step.position(), campaign.steps().size(),
-                    step.id(), result.path("seconds").asDouble(), StepSummary.of(result));
+                    step.id(), Objects.requireNonNullElse(result.seconds(), 0.0), StepSummary.of(result));
         }
-        return end(folder, run, RunFolder.COMPLETED, null);
+        return end(folder, run, CampaignRun.COMPLETED, null);
     }
 
     /** Why the campaign stops before {@code step}, or null. */
-    private String stopBefore(RunFolder folder, CampaignStep step) throws IOException {
+    private String stopBefore(RunFolderWriter folder, CampaignStep step) {
         Campaign.Stop stop = campaign.stop();
         if (stop.diskFreeBelowBytes() != null) {
             long free = diskFreeBytes.getAsLong();
@@ -128,7 +128,7 @@ public final class CampaignRunner {
             }
         }
         if (stop.after() != null) {
-            double spent = folder.stepSeconds();
+            double spent = RunFolder.read(folder.path()).stepSeconds();
             if (spent >= stop.after().toSeconds()) {
                 return String.format(Locale.ROOT, "time: its steps took %s, the campaign's budget is %s, before %s",
                         Duration.ofSeconds((long) spent), stop.after(), step.key());
@@ -137,14 +137,9 @@ public final class CampaignRunner {
         return null;
     }
 
-    private RunFolder end(RunFolder folder, ObjectNode run, String status, String because) throws IOException {
-        run.put("ended", Instant.now().toString());
-        run.put("status", status);
-        if (because != null) {
-            run.put("stoppedBecause", because);
-        }
-        folder.writeRun(run);
+    private RunFolder end(RunFolderWriter folder, CampaignRun run, String status, String because) {
+        folder.writeRun(run.endedAt(Instant.now(), status, because));
         out.println(status + (because == null ? "" : ": " + because) + " (results in " + folder.path() + ")");
-        return folder;
+        return RunFolder.read(folder.path());
     }
 }

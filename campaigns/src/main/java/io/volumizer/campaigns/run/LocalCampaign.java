@@ -30,6 +30,7 @@ import io.volumizer.campaigns.file.CampaignStep;
 import io.volumizer.campaigns.file.StepSpec;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.campaign.RunFolder;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.flink.SessionOptions;
 import io.volumizer.ops.services.LocalServices;
@@ -119,6 +120,12 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         if (step.size() != null) {
             result.putObject("size").put("label", step.size().label()).put("documents", step.size().documents());
         }
+        if (step.spec() instanceof StepSpec.Measure measure) {
+            // Before the step's clock and CPU readings: the warm-up is neither its time nor its cost a request. Its
+            // own seed: the customers measured are not those it asked for, whose answers it left in the caches.
+            OpenModelLoad.run(scenarios(step, measure), measure.warmUp(), -step.position());
+            result.put("warmUpSeconds", measure.warmUp().toSeconds());
+        }
         List<String> notes = new ArrayList<>();
         Instant started = Instant.now();
         long startNanos = System.nanoTime();
@@ -137,6 +144,10 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
                 .put("seconds", Observations.round(seconds, 1));
         long expected = step.size() == null ? 0 : sizing.documentsOf(sizing.customersFor(step.size().documents()));
         long after = observations.record(result, expected, notes);
+        if (!result.path("changes").path("reconciled").asBoolean(true)) {
+            // A command's changes not as the stores hold them: the step did not reconcile, whatever the counts say.
+            ((ObjectNode) result.get("reconciliation")).put("reconciled", false);
+        }
         result.putObject("documents").put("before", before).put("after", after);
         if (cpuAfter != null) {
             Observations.cpu(result, cpuBefore, cpuAfter, work[0], work[1]);
@@ -156,6 +167,10 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
             return measure(step, measure, result);
         } else if (spec instanceof StepSpec.Reindex reindex) {
             return reindex(reindex, result, startNanos);
+        } else if (spec instanceof StepSpec.Bulk bulk) {
+            return whileImporting(jobs -> commandSteps(jobs).bulk(bulk, result, startNanos, notes));
+        } else if (spec instanceof StepSpec.Acl acl) {
+            return whileImporting(jobs -> commandSteps(jobs).acl(acl, result, startNanos, notes));
         }
         return fault((StepSpec.Fault) spec, notes);
     }
@@ -167,58 +182,83 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         long toCustomer = sizing.customersFor(spec.to().documents());
         long expected = sizing.documentsOf(toCustomer);
         long indexedBefore = stores.searchableCount(pipeline.indices(), repository);
+        return whileImporting(jobs -> {
+            try (CommittedRecordCount deadLetters = stores.committedRecordCount(pipeline.deadletterTopic())) {
+                List<String> generate = Options.with(pipeline, "--repository", repository,
+                        "--customers", Long.toString(settings.customers()), "--seed", Long.toString(settings.seed()),
+                        "--from-customer", Long.toString(fromCustomer), "--to-customer", Long.toString(toCustomer),
+                        "--max-docs-per-second", Double.toString(spec.docsPerSecond()));
+                jobs.add(flink.run(jarId(), Step.GENERATE, generate, null));
+                Series importSeries = new Series("import", startNanos, before);
+                Series indexSeries = new Series("index", startNanos, indexedBefore);
+                // Each stage's rates from its last reading before anything moved: the jobs' start is not its throughput.
+                Progress importProgress = new Progress(Math.max(1, expected - before));
+                Progress indexProgress = new Progress(Math.max(1, expected - indexedBefore));
+                Await.stalledFor(STALLED).every(SAMPLE).until("import to " + spec.to().label(), () -> {
+                    checkRunning(jobs);
+                    long now = System.nanoTime();
+                    long deadLettered = deadLetters.count();
+                    long imported = stores.mongoEstimatedCount(repository);
+                    long indexed = stores.searchableCount(pipeline.indices(), repository);
+                    importSeries.sample(now, imported + deadLettered);
+                    indexSeries.sample(now, indexed);
+                    reading(importProgress, imported + deadLettered - before);
+                    reading(indexProgress, indexed + deadLettered - indexedBefore);
+                    return List.of(imported + deadLettered, indexed + deadLettered);
+                }, counts -> counts.get(0) >= expected && counts.get(1) >= expected);
+                ArrayNode rates = result.putArray("rates");
+                rate(rates, "import", importProgress);
+                rate(rates, "index", indexProgress);
+                ArrayNode series = result.putArray("series");
+                importSeries.addTo(series);
+                indexSeries.addTo(series);
+            }
+            return new long[] {expected - before, 0};
+        });
+    }
+
+    /** What runs while the campaign's import and index jobs do; it may add jobs of its own to {@code jobs}. */
+    private interface WhileImporting {
+        long[] run(List<String> jobs) throws Exception;
+    }
+
+    /**
+     * Runs {@code work} while the campaign's import and index jobs run (they apply the generator's documents, and a
+     * command's changes, as the running import does for a user), then stops them with savepoints. A failure leaves no
+     * job running, its own or those {@code work} added: a resume submits its own.
+     */
+    private long[] whileImporting(WhileImporting work) throws Exception {
+        String repository = campaign.repository();
         String importJob = flink.run(jarId(), Step.IMPORT, Options.with(pipeline, "--group-id",
                 Step.IMPORT.consumerGroup(repository)), null);
         String indexJob = flink.run(jarId(), Step.INDEX, Options.with(pipeline, "--index-group-id",
                 Step.INDEX.consumerGroup(repository)), null);
         List<String> jobs = new ArrayList<>(List.of(importJob, indexJob));
-        try (CommittedRecordCount deadLetters = stores.committedRecordCount(pipeline.deadletterTopic())) {
+        try {
             flink.awaitState(importJob, "RUNNING", JOB_START);
             flink.awaitState(indexJob, "RUNNING", JOB_START);
-            List<String> generate = Options.with(pipeline, "--repository", repository,
-                    "--customers", Long.toString(settings.customers()), "--seed", Long.toString(settings.seed()),
-                    "--from-customer", Long.toString(fromCustomer), "--to-customer", Long.toString(toCustomer),
-                    "--max-docs-per-second", Double.toString(spec.docsPerSecond()));
-            jobs.add(flink.run(jarId(), Step.GENERATE, generate, null));
-            Series importSeries = new Series("import", startNanos, before);
-            Series indexSeries = new Series("index", startNanos, indexedBefore);
-            // Each stage's rates from its last reading before anything moved: the jobs' start is not its throughput.
-            Progress importProgress = new Progress(Math.max(1, expected - before));
-            Progress indexProgress = new Progress(Math.max(1, expected - indexedBefore));
-            Await.stalledFor(STALLED).every(SAMPLE).until("import to " + spec.to().label(), () -> {
-                for (String job : jobs) {
-                    String state = flink.state(job);
-                    if (state.equals("FAILED") || state.equals("CANCELED")) {
-                        throw new IllegalStateException("job " + job + " " + state + ": " + flink.exceptions(job));
-                    }
-                }
-                long now = System.nanoTime();
-                long deadLettered = deadLetters.count();
-                long imported = stores.mongoEstimatedCount(repository);
-                long indexed = stores.searchableCount(pipeline.indices(), repository);
-                importSeries.sample(now, imported + deadLettered);
-                indexSeries.sample(now, indexed);
-                reading(importProgress, imported + deadLettered - before);
-                reading(indexProgress, indexed + deadLettered - indexedBefore);
-                return List.of(imported + deadLettered, indexed + deadLettered);
-            }, counts -> counts.get(0) >= expected && counts.get(1) >= expected);
+            long[] moved = work.run(jobs);
             flink.stopWithSavepoint(importJob, JOB_START);
             flink.stopWithSavepoint(indexJob, JOB_START);
             jobs.clear();
-            ArrayNode rates = result.putArray("rates");
-            rate(rates, "import", importProgress);
-            rate(rates, "index", indexProgress);
-            ArrayNode series = result.putArray("series");
-            importSeries.addTo(series);
-            indexSeries.addTo(series);
+            return moved;
         } finally {
-            for (String job : jobs) { // a failed import leaves no job running: a resume submits its own
+            for (String job : jobs) {
                 if (!FlinkSessionClient.isTerminal(flink.state(job))) {
                     flink.cancel(job, JOB_START);
                 }
             }
         }
-        return new long[] {expected - before, 0};
+    }
+
+    /** @throws IllegalStateException when one of {@code jobs} failed or was cancelled */
+    private void checkRunning(List<String> jobs) throws IOException {
+        for (String job : jobs) {
+            String state = flink.state(job);
+            if (state.equals("FAILED") || state.equals("CANCELED")) {
+                throw new IllegalStateException("job " + job + " " + state + ": " + flink.exceptions(job));
+            }
+        }
     }
 
     /** The documents the last import before {@code step} asked for, 0 for the first. */
@@ -232,7 +272,7 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         return previous;
     }
 
-    private static void reading(Progress progress, long moved) {
+    static void reading(Progress progress, long moved) {
         if (moved > 0) {
             progress.reached(moved);
         } else {
@@ -240,7 +280,7 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         }
     }
 
-    private static void rate(ArrayNode rates, String stage, Progress progress) {
+    static void rate(ArrayNode rates, String stage, Progress progress) {
         ObjectNode rate = rates.addObject().put("stage", stage).put("documents", progress.count());
         if (progress.count() == 0 || progress.elapsedNanos() == 0) {
             return; // nothing moved, or all of it between two readings: no rate to tell
@@ -253,7 +293,8 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         }
     }
 
-    private long[] measure(CampaignStep step, StepSpec.Measure spec, ObjectNode result) throws Exception {
+    /** A measure's requests, at its rates: those it records, and those of its warm-up before. */
+    private List<OpenModelLoad.Scenario> scenarios(CampaignStep step, StepSpec.Measure spec) {
         if (step.size() == null) {
             throw new IllegalStateException("a measure before any import has no documents to ask for");
         }
@@ -281,6 +322,11 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
                 }
             }));
         }
+        return scenarios;
+    }
+
+    private long[] measure(CampaignStep step, StepSpec.Measure spec, ObjectNode result) throws Exception {
+        List<OpenModelLoad.Scenario> scenarios = scenarios(step, spec);
         long requests = 0;
         ArrayNode latencies = result.putArray("latencies");
         for (OpenModelLoad.Result measured : OpenModelLoad.run(scenarios, spec.duration(), step.position())) {
@@ -302,10 +348,8 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         int rangeSize = spec.rangeSize() != null ? spec.rangeSize() : Integer.parseInt(
                 CommandSpec.forAnnotatedObject(new ReindexOptions()).findOption("--range-size").defaultValue());
         long documents = stores.mongoCount(campaign.repository());
-        Commands commands = new Commands(flink, jar, mongo, stores.search(), pipeline.indices(),
-                Options.arguments(pipeline), pipeline.kafka.clientProperties());
         Series series = new Series("reindex", startNanos, 0);
-        ReindexMeasure measure = ReindexMeasure.run(commands, campaign.repository(), documents, rangeSize,
+        ReindexMeasure measure = ReindexMeasure.run(commands(), campaign.repository(), documents, rangeSize,
                 processed -> series.sample(System.nanoTime(), processed));
         ArrayNode rates = result.putArray("rates");
         rate(rates, "reindex", measure.progress());
@@ -313,6 +357,18 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         ((ObjectNode) rates.get(0)).put("finishSeconds", Observations.round(measure.finishSeconds(), 1));
         series.addTo(result.putArray("series"));
         return new long[] {documents, 0};
+    }
+
+    /** The commands as the CLI runs them: their jobs from the campaign's jar, on its repository's topics. */
+    private Commands commands() {
+        return new Commands(flink, jar, mongo, stores.search(), pipeline.indices(), Options.arguments(pipeline),
+                pipeline.kafka.clientProperties());
+    }
+
+    /** The bulk and acl steps, failing as soon as one of the import's {@code jobs} does. */
+    private CommandSteps commandSteps(List<String> jobs) {
+        return new CommandSteps(commands(), stores, mongo, pipeline.indices(), campaign.repository(),
+                () -> checkRunning(jobs));
     }
 
     private long[] fault(StepSpec.Fault spec, List<String> notes) throws Exception {

@@ -10,6 +10,7 @@ import org.bson.Document;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.ops.campaign.RunFolder;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.stores.mongodb.MongoRepositories;
 

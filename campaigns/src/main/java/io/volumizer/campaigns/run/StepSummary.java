@@ -1,8 +1,9 @@
 package io.volumizer.campaigns.run;
 
 import java.util.Locale;
+import java.util.Objects;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.volumizer.ops.campaign.StepResult;
 
 /** A step's result in a few words, for its line on the terminal. */
 final class StepSummary {
@@ -10,23 +11,18 @@ final class StepSummary {
     private StepSummary() {
     }
 
-    static String of(JsonNode result) {
+    static String of(StepResult result) {
         StringBuilder text = new StringBuilder();
-        JsonNode documents = result.path("documents");
-        if (documents.has("after")) {
-            text.append(String.format(Locale.ROOT, ": %,d documents", documents.path("after").asLong()));
+        if (result.documents() != null && result.documents().after() != null) {
+            text.append(String.format(Locale.ROOT, ": %,d documents", result.documents().after()));
         }
-        for (JsonNode rate : result.path("rates")) {
-            text.append(String.format(Locale.ROOT, ", %s %,.0f docs/s", rate.path("stage").asText(),
-                    rate.path("docsPerSecond").asDouble()));
-        }
-        for (JsonNode latency : result.path("latencies")) {
-            text.append(String.format(Locale.ROOT, ", %s p95 %.1f ms (%d errors)", latency.path("scenario").asText(),
-                    latency.path("p95Ms").asDouble(), latency.path("errors").asLong()));
-        }
-        JsonNode reconciliation = result.path("reconciliation");
-        if (reconciliation.has("reconciled")) {
-            text.append(reconciliation.path("reconciled").asBoolean() ? ", reconciled" : ", NOT RECONCILED");
+        result.rates().stream().filter(rate -> rate.docsPerSecond() != null).forEach(rate -> text.append(
+                String.format(Locale.ROOT, ", %s %,.0f docs/s", rate.stage(), rate.docsPerSecond())));
+        result.latencies().forEach(latency -> text.append(String.format(Locale.ROOT, ", %s p95 %.1f ms (%d errors)",
+                latency.scenario(), Objects.requireNonNullElse(latency.p95Ms(), 0.0),
+                Objects.requireNonNullElse(latency.errors(), 0L))));
+        if (result.reconciliation() != null && result.reconciliation().reconciled() != null) {
+            text.append(result.reconciliation().reconciled() ? ", reconciled" : ", NOT RECONCILED");
         }
         return text.toString();
     }

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import io.volumizer.schemas.event.Permission;
 
 class CampaignFileTest {
 
@@ -32,7 +35,8 @@ class CampaignFileTest {
         assertThat(campaign.steps()).extracting(CampaignStep::key).containsExactly("001-import-1M", "002-measure-1M",
                 "003-reindex-1M", "004-import-2.5M", "005-measure-2.5M", "006-reindex-2.5M");
         assertThat(campaign.steps().get(3).spec()).isEqualTo(new StepSpec.Import(new Size("2.5M", 2_500_000), 0));
-        assertThat(campaign.steps().get(1).spec()).isEqualTo(new StepSpec.Measure(10, 5, Duration.ofSeconds(60)));
+        assertThat(campaign.steps().get(1).spec()).isEqualTo(new StepSpec.Measure(10, 5, Duration.ofSeconds(60),
+                CampaignFile.DEFAULT_WARM_UP));
         assertThat(campaign.steps().get(2).spec()).isEqualTo(new StepSpec.Reindex(5000));
         assertThat(campaign.stop()).isEqualTo(new Campaign.Stop(10L << 30, Duration.ofHours(3)));
         assertThat(campaign.repository()).isEqualTo("growth");
@@ -50,9 +54,12 @@ class CampaignFileTest {
                   - fault: {kill: flink-taskmanager}
                   - import: {to: 10k}
                   - fault: {down: mongodb, for: 30s}
+                  - measure: {search: 2, seconds: 5, warmUp: 0}
                 """);
         assertThat(campaign.steps()).extracting(CampaignStep::id).containsExactly("import-5k", "fault-5k",
-                "import-10k", "fault-10k");
+                "import-10k", "fault-10k", "measure-10k");
+        assertThat(campaign.steps().get(4).spec()).isEqualTo(new StepSpec.Measure(0, 2, Duration.ofSeconds(5),
+                Duration.ZERO));
         assertThat(campaign.steps().get(0).spec()).isEqualTo(new StepSpec.Import(new Size("5k", 5000), 500));
         assertThat(campaign.steps().get(1).spec()).isEqualTo(new StepSpec.Fault("flink-taskmanager", null));
         assertThat(campaign.steps().get(3).spec()).isEqualTo(new StepSpec.Fault("mongodb", Duration.ofSeconds(30)));
@@ -80,12 +87,56 @@ class CampaignFileTest {
     }
 
     @Test
+    void bulkAndAclStepsAreTheCommandsAUserAsksFor() {
+        Campaign campaign = parse("""
+                name: commands
+                steps:
+                  - import: {to: 5k}
+                  - bulk: {set: {reviewed: yes, by: audit}, type: Statement, state: tx}
+                  - bulk: {set: {batch: "1"}, all: true}
+                  - acl: {folder: st-TX, grant: compliance}
+                  - acl: {folder: st-CA, grant: branch-TX, permission: WRITE}
+                """);
+        assertThat(campaign.steps()).extracting(CampaignStep::id).containsExactly("import-5k", "bulk-5k", "bulk-5k",
+                "acl-5k", "acl-5k");
+        assertThat(campaign.steps().get(1).spec()).isEqualTo(new StepSpec.Bulk(Map.of("reviewed", "yes", "by", "audit"),
+                Map.of("type", "Statement", "state", "tx"), false));
+        assertThat(campaign.steps().get(2).spec()).isEqualTo(new StepSpec.Bulk(Map.of("batch", "1"), Map.of(), true));
+        assertThat(campaign.steps().get(3).spec()).isEqualTo(new StepSpec.Acl("st-TX", "compliance", Permission.READ));
+        assertThat(campaign.steps().get(4).spec()).isEqualTo(new StepSpec.Acl("st-CA", "branch-TX", Permission.WRITE));
+    }
+
+    @Test
+    void bulkAndAclStepsAreCheckedAsTheirCommandsAre() {
+        String head = "name: x\nsteps:\n  - import: {to: 1k}\n";
+        CampaignException noSelection = refused(head + "  - bulk: {set: {reviewed: yes}}\n");
+        assertThat(noSelection.line()).isEqualTo(4);
+        assertThat(noSelection.getMessage()).contains("steps[1].bulk.all: no selection");
+        assertThat(refused(head + "  - bulk: {set: {reviewed: yes}, all: true, type: Statement}\n").getMessage())
+                .contains("steps[1].bulk.all: all takes every document");
+        assertThat(refused(head + "  - bulk: {set: {reviewed: yes}, all: maybe}\n").getMessage())
+                .contains("steps[1].bulk.all: expected true or false");
+        assertThat(refused(head + "  - bulk: {set: {reviewed: yes}, state: Texas}\n").getMessage())
+                .contains("steps[1].bulk.state:");
+        assertThat(refused(head + "  - bulk: {set: {reviewed: yes}, from: yesterday}\n").getMessage())
+                .contains("steps[1].bulk.from:");
+        assertThat(refused(head + "  - bulk: {set: {a.b: yes}, type: Statement}\n").getMessage())
+                .contains("steps[1].bulk.set:");
+        assertThat(refused(head + "  - bulk: {type: Statement}\n").getMessage()).contains("steps[1].bulk.set: missing");
+        assertThat(refused(head + "  - bulk: {set: {a: 1}, colour: red}\n").getMessage())
+                .contains("steps[1].bulk.colour: unknown key");
+        CampaignException permission = refused(head + "  - acl: {folder: st-TX, grant: compliance, permission: OWN}\n");
+        assertThat(permission.line()).isEqualTo(4);
+        assertThat(permission.getMessage()).contains("steps[1].acl.permission: expected one of [READ, WRITE, MANAGE]");
+        assertThat(refused(head + "  - acl: {grant: compliance}\n").getMessage()).contains("steps[1].acl.folder: missing");
+        assertThat(refused(head + "  - acl: {folder: st-TX}\n").getMessage()).contains("steps[1].acl.grant: missing");
+    }
+
+    @Test
     void kindsTheRunnerCannotRunAreRefusedNotSkipped() {
-        for (String kind : new String[] {"bulk", "acl", "throttle"}) {
-            CampaignException error = refused("name: x\nsteps:\n  - import: {to: 1k}\n  - " + kind + ": {}\n");
-            assertThat(error.line()).isEqualTo(4);
-            assertThat(error.getMessage()).contains("does not run '" + kind + "' steps yet");
-        }
+        CampaignException error = refused("name: x\nsteps:\n  - import: {to: 1k}\n  - throttle: {}\n");
+        assertThat(error.line()).isEqualTo(4);
+        assertThat(error.getMessage()).contains("does not run 'throttle' steps yet");
         assertThat(refused("name: x\nsteps:\n  - import: {to: 1k}\n  - dance: {}\n").getMessage())
                 .contains("steps[1].dance: unknown step");
     }
@@ -102,6 +153,8 @@ class CampaignFileTest {
                 .contains("each[1].measure.seconds: missing");
         assertThat(refused(head + "  - import: {}\n  - measure: {search: 5, seconds: 0}\n").getMessage())
                 .contains("each[1].measure.seconds: expected a whole number within 1..3600");
+        assertThat(refused(head + "  - import: {}\n  - measure: {search: 5, seconds: 5, warmUp: -1}\n").getMessage())
+                .contains("each[1].measure.warmUp: expected a whole number within 0..3600");
         assertThat(refused(head + "  - import: {}\n  - reindex: {rangeSize: -1}\n").getMessage())
                 .contains("each[1].reindex.rangeSize");
         assertThat(refused(head + "  - import: {}\n  - fault: {kill: mongodb, down: kafka}\n").getMessage())

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.volumizer.ops.campaign.RunFolder;
+
 /** The two hand-written runs of the growth campaign under src/test/resources: A has a knee, B (tuned) none. */
 final class Fixtures {
 

@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.volumizer.ops.campaign.RunFolder;
 import org.junit.jupiter.api.Test;
+import io.volumizer.ops.campaign.RunFolder;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 

@@ -9,6 +9,9 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
+import io.volumizer.ops.campaign.RunFolder;
+import io.volumizer.ops.campaign.StepResult;
+
 class ReportPageTest {
 
     private static JsonNode chart(JsonNode data, String title) {
@@ -31,17 +34,12 @@ class ReportPageTest {
         RunFolder run = Fixtures.run(Fixtures.WITH_KNEE);
         JsonNode data = Fixtures.embedded(ReportPage.render(List.of(run), 25));
 
-        JsonNode step = run.steps().get(0);
-        JsonNode chart = chart(data, "Throughput over time, " + step.path("id").asText());
+        StepResult step = run.steps().get(0);
+        JsonNode chart = chart(data, "Throughput over time, " + step.id());
         assertThat(chart.path("series").findValuesAsText("label")).containsExactly("import", "index");
-        List<Double> seconds = new ArrayList<>();
-        List<Double> importRates = new ArrayList<>();
-        step.path("series").path(0).path("points").forEach(point -> {
-            seconds.add(point.path(0).asDouble());
-            importRates.add(point.path(1).asDouble());
-        });
-        assertThat(column(chart, 0)).containsExactlyElementsOf(seconds);
-        assertThat(column(chart, 1)).containsExactlyElementsOf(importRates);
+        List<StepResult.StageSeries.Point> points = step.series().get(0).points();
+        assertThat(column(chart, 0)).containsExactlyElementsOf(points.stream().map(p -> p.seconds()).toList());
+        assertThat(column(chart, 1)).containsExactlyElementsOf(points.stream().map(p -> p.docsPerSecond()).toList());
     }
 
     @Test
@@ -49,12 +47,12 @@ class ReportPageTest {
         RunFolder run = Fixtures.run(Fixtures.WITH_KNEE);
         JsonNode chart = chart(Fixtures.embedded(ReportPage.render(List.of(run), 25)), "Bytes a document");
 
-        List<JsonNode> imports = run.steps().stream().filter(step -> step.path("kind").asText().equals("import")).toList();
+        List<StepResult> imports = run.steps().stream().filter(step -> step.kind().equals("import")).toList();
         assertThat(chart.path("sizes").asBoolean()).isTrue();
         assertThat(column(chart, 0)).containsExactlyElementsOf(
-                imports.stream().map(step -> step.path("documents").path("after").asDouble()).toList());
+                imports.stream().map(step -> step.documents().after().doubleValue()).toList());
         assertThat(column(chart, 2)).containsExactlyElementsOf(
-                imports.stream().map(step -> step.path("bytesPerDocument").path("mongodbIndexes").asDouble()).toList());
+                imports.stream().map(step -> step.bytesPerDocument().mongodbIndexes()).toList());
         assertThat(chart.path("series").findValuesAsText("label"))
                 .containsExactly("MongoDB data", "MongoDB indexes", "search primary");
     }
@@ -84,7 +82,7 @@ class ReportPageTest {
         String html = ReportPage.render(List.of(run), 25);
 
         assertThat(Pattern.compile("<(script|link|img)[^>]+(src|href)=", Pattern.CASE_INSENSITIVE).matcher(html).find()).isFalse();
-        assertThat(html).doesNotContain("@import").contains(run.run().path("stoppedBecause").asText())
+        assertThat(html).doesNotContain("@import").contains(run.run().stoppedBecause())
                 .contains(Knee.rule(25)).contains("1,003,712");
     }
 }

@@ -10,16 +10,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.campaigns.file.Campaign;
 import io.volumizer.campaigns.file.CampaignFile;
 import io.volumizer.campaigns.file.CampaignStep;
+import io.volumizer.ops.campaign.CampaignRun;
+import io.volumizer.ops.campaign.RunFolder;
+import io.volumizer.ops.campaign.RunProgress;
 
 /** The runner's bookkeeping: progress, resume, stop conditions; the steps are recorded, not run on services. */
 class CampaignRunnerTest {
@@ -49,7 +52,7 @@ class CampaignRunnerTest {
     private CampaignRunner runner(Path file) {
         Campaign campaign = CampaignFile.load(file);
         return new CampaignRunner(campaign, file, dir.resolve("results"), () -> diskFree,
-                () -> RunFolder.JSON.createObjectNode().put("machine", "test"),
+                () -> RunFolder.JSON.valueToTree(Map.of("machine", Map.of("cpu", "test"))),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     }
 
@@ -63,14 +66,13 @@ class CampaignRunnerTest {
     void progressKeepsTheFinishedStepsAndTheOneUnderWay() {
         Campaign campaign = CampaignFile.parse("c", CAMPAIGN);
         CampaignStep first = campaign.steps().get(0);
-        RunProgress progress = RunProgress.NONE.starting(first);
+        RunProgress progress = RunProgress.NONE.starting(first.key());
         assertThat(progress.current()).isEqualTo("001-import-1k");
-        assertThat(progress.remaining(campaign.steps())).hasSize(4);
-        progress = progress.done(first);
+        assertThat(progress.finished(first.key())).isFalse();
+        progress = progress.done(first.key());
         assertThat(progress.current()).isNull();
         assertThat(progress.completed()).containsExactly("001-import-1k");
-        assertThat(progress.remaining(campaign.steps())).extracting(CampaignStep::key)
-                .containsExactly("002-measure-1k", "003-import-2k", "004-measure-2k");
+        assertThat(progress.finished(first.key())).isTrue();
     }
 
     @Test
@@ -78,16 +80,17 @@ class CampaignRunnerTest {
         Path file = file(CAMPAIGN);
         RunFolder stopped = runner(file).run(this::record, false, 1);
         assertThat(ran).containsExactly("001-import-1k");
-        assertThat(stopped.status()).isEqualTo(RunFolder.STOPPED);
-        assertThat(stopped.run().path("stoppedBecause").asText()).contains("--stop-after 1");
+        assertThat(stopped.run().status()).isEqualTo(CampaignRun.STOPPED);
+        assertThat(stopped.run().stoppedBecause()).contains("--stop-after 1");
         assertThat(runner(file).unfinished()).map(RunFolder::path).contains(stopped.path());
 
         RunFolder resumed = runner(file).run(this::record, false, 0);
         assertThat(resumed.path()).isEqualTo(stopped.path());
         assertThat(ran).containsExactly("001-import-1k", "002-measure-1k", "003-import-2k", "004-measure-2k");
-        assertThat(resumed.status()).isEqualTo(RunFolder.COMPLETED);
+        assertThat(resumed.run().status()).isEqualTo(CampaignRun.COMPLETED);
         assertThat(resumed.progress().completed()).hasSize(4);
-        assertThat(resumed.run().withArray("resumed")).hasSize(1);
+        assertThat(resumed.run().resumed()).hasSize(1);
+        assertThat(resumed.run().stoppedBecause()).isNull();
         assertThat(Files.list(resumed.path().resolve(RunFolder.STEPS))).hasSize(4);
         assertThat(runner(file).unfinished()).isEmpty();
     }
@@ -102,8 +105,8 @@ class CampaignRunnerTest {
             return record(step);
         }, false, 0)).hasMessage("store down");
         RunFolder failed = runner(file).unfinished().orElseThrow();
-        assertThat(failed.status()).isEqualTo(RunFolder.FAILED);
-        assertThat(failed.run().path("stoppedBecause").asText()).isEqualTo("002-measure-1k: store down");
+        assertThat(failed.run().status()).isEqualTo(CampaignRun.FAILED);
+        assertThat(failed.run().stoppedBecause()).isEqualTo("002-measure-1k: store down");
         assertThat(failed.progress().current()).isEqualTo("002-measure-1k");
         runner(file).run(this::record, false, 0);
         assertThat(ran).containsExactly("001-import-1k", "002-measure-1k", "003-import-2k", "004-measure-2k");
@@ -118,7 +121,7 @@ class CampaignRunnerTest {
                 .hasMessageContaining("changed since its unfinished run").hasMessageContaining("--new");
         Thread.sleep(1000); // a run's id is its start to the second
         RunFolder fresh = runner(file).run(this::record, true, 0);
-        assertThat(fresh.status()).isEqualTo(RunFolder.COMPLETED);
+        assertThat(fresh.run().status()).isEqualTo(CampaignRun.COMPLETED);
         assertThat(ran).hasSize(5);
     }
 
@@ -128,15 +131,14 @@ class CampaignRunnerTest {
         diskFree = 1L << 29;
         RunFolder low = runner(file).run(this::record, false, 0);
         assertThat(ran).isEmpty();
-        JsonNode run = low.run();
-        assertThat(run.path("status").asText()).isEqualTo(RunFolder.STOPPED);
-        assertThat(run.path("stoppedBecause").asText()).startsWith("disk: 0.5 GiB free, below the campaign's floor of 1.0 GiB");
+        assertThat(low.run().status()).isEqualTo(CampaignRun.STOPPED);
+        assertThat(low.run().stoppedBecause()).startsWith("disk: 0.5 GiB free, below the campaign's floor of 1.0 GiB");
 
         diskFree = 1L << 40;
         stepSeconds = 2400;
         RunFolder timed = runner(file).run(this::record, false, 0);
         assertThat(ran).containsExactly("001-import-1k", "002-measure-1k");
-        assertThat(timed.run().path("stoppedBecause").asText()).startsWith("time: its steps took PT1H20M");
-        assertThat(timed.run().path("machine").asText()).isEqualTo("test");
+        assertThat(timed.run().stoppedBecause()).startsWith("time: its steps took PT1H20M");
+        assertThat(timed.run().machine().cpu()).isEqualTo("test");
     }
 }

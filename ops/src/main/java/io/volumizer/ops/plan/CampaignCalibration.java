@@ -1,7 +1,5 @@
 package io.volumizer.ops.plan;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,18 +7,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.volumizer.domain.topology.Topology;
 import io.volumizer.generators.GeneratorSettings;
+import io.volumizer.ops.campaign.CampaignRun;
+import io.volumizer.ops.campaign.RunFolder;
+import io.volumizer.ops.campaign.StepResult;
 import io.volumizer.stores.search.IndexLayout;
 
 /**
- * A calibration whose costs follow the repository's size: a campaign run's folder ({@code run.json} and
- * {@code steps/*.json}, docs/operations/campaigns.md) read step by step into points (a cost at a size), each cost
+ * A calibration whose costs follow the repository's size: a campaign run's folder ({@link RunFolder}) read step by step into points (a cost at a size), each cost
  * fitted as a {@link SizeFunction}. What the campaign did not measure (the other index profiles, the bytes of each
  * type, Kafka's) stays the single-size calibration's.
  */
@@ -31,7 +27,6 @@ public final class CampaignCalibration {
     private static final List<String> INTERACTIVE = List.of(Calibration.NAVIGATION, Calibration.SEARCH_REQUESTS);
     private static final List<String> STORES = List.of(Calibration.MONGODB_DATA, Calibration.MONGODB_INDEXES,
             Calibration.SEARCH_PRIMARY);
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** Customers generated to weigh the calibration's types as the campaign's generated documents are. */
     private static final long MIX_SAMPLE_CUSTOMERS = 200;
 
@@ -48,103 +43,89 @@ public final class CampaignCalibration {
     }
 
     /** {@code base} with a function of size for every cost the run in {@code folder} measured at its sizes. */
-    public static Calibration of(Calibration base, Path folder) throws IOException {
-        Path runFile = folder.resolve("run.json");
-        Path steps = folder.resolve("steps");
-        if (!Files.isRegularFile(runFile) || !Files.isDirectory(steps)) {
-            throw new IllegalArgumentException(folder + " is not a campaign run's folder (run.json and steps/)");
-        }
-        JsonNode run = JSON.readTree(runFile.toFile());
+    public static Calibration of(Calibration base, Path folder) {
+        RunFolder run = RunFolder.read(folder);
         CampaignCalibration points = new CampaignCalibration(base);
-        List<Path> files;
-        try (Stream<Path> listed = Files.list(steps)) {
-            files = listed.filter(file -> file.toString().endsWith(".json")).sorted().toList();
-        }
-        for (Path file : files) {
-            points.step(JSON.readTree(file.toFile()));
-        }
-        String name = run.path("campaign").asText() + " " + run.path("runId").asText();
+        run.steps().forEach(points::step);
+        String name = run.label();
         Calibration.SizeCosts bySize = new Calibration.SizeCosts(name, fitted(points.cpu), fitted(points.requests),
                 fittedEach(points.bytes), fittedEach(points.p95));
         if (bySize.functions().findAny().isEmpty()) {
             throw new IllegalArgumentException("campaign run " + folder + " has no step with a size and a cost");
         }
-        String status = run.path("status").asText("unknown")
-                + (run.hasNonNull("stoppedBecause") ? ", stopped because " + run.path("stoppedBecause").asText() : "");
+        CampaignRun described = run.run();
+        String status = (described.status() != null ? described.status() : "unknown")
+                + (described.stoppedBecause() != null ? ", stopped because " + described.stoppedBecause() : "");
         return base.with(base.types(), bySize, String.format(Locale.ROOT, "Costs as functions of the repository's "
                 + "size fitted to campaign %s (%s, %d steps, %,.0f to %,.0f documents, on %s), each the least-squares "
                 + "best of a constant, a + b·ln(n) and a·n^b; a step that adds documents is placed at its middle size, "
                 + "CPU a request applies to each interactive scenario its measure step ran, and a step running several "
                 + "stages splits each process's CPU in the single-size calibration's proportions; the stages are the "
                 + "%s profile's, every type's bytes scaled by the campaign's bytes a document.", name, status,
-                files.size(), bySize.functions().mapToDouble(SizeFunction::fromDocuments).min().orElse(0),
-                bySize.functions().mapToDouble(SizeFunction::toDocuments).max().orElse(0), machine(run),
+                run.steps().size(), bySize.functions().mapToDouble(SizeFunction::fromDocuments).min().orElse(0),
+                bySize.functions().mapToDouble(SizeFunction::toDocuments).max().orElse(0), machine(described),
                 CAMPAIGN_PROFILE));
     }
 
-    private void step(JsonNode step) {
-        JsonNode documents = step.path("documents");
-        double size = documents.path("after").asDouble(step.path("size").path("documents").asDouble(0));
+    private void step(StepResult step) {
+        Long after = step.repositoryDocuments();
+        double size = after == null ? 0 : after;
         if (!(size > 0)) {
             return;
         }
-        String kind = step.path("kind").asText();
-        List<String> stages = new ArrayList<>();
-        step.path("rates").forEach(rate -> stages.add(stage(rate.path("stage").asText())));
-        double middle = documents.has("before") ? (documents.path("before").asDouble() + size) / 2 : size;
+        List<String> stages = step.rates().stream().map(rate -> stage(rate.stage())).toList();
+        Long before = step.documents() == null ? null : step.documents().before();
+        double middle = before != null ? (before + size) / 2 : size;
         Map<String, Double> perDocument = new TreeMap<>();
         Map<String, Double> perRequest = new TreeMap<>();
-        step.path("cpu").forEach(service -> {
-            String process = process(service.path("service").asText());
-            if (service.hasNonNull("msPerDocument")) {
-                perDocument.merge(process, service.path("msPerDocument").asDouble() / 1000, Double::sum);
+        step.cpu().forEach(service -> {
+            String process = process(service.service());
+            if (service.msPerDocument() != null) {
+                perDocument.merge(process, service.msPerDocument() / 1000, Double::sum);
             }
-            if (service.hasNonNull("msPerRequest")) {
-                perRequest.merge(process, service.path("msPerRequest").asDouble() / 1000, Double::sum);
+            if (service.msPerRequest() != null) {
+                perRequest.merge(process, service.msPerRequest() / 1000, Double::sum);
             }
         });
-        if (!stages.isEmpty() && !perDocument.isEmpty() && !kind.equals("measure")) {
-            double at = kind.equals("import") ? middle : size;
+        if (!stages.isEmpty() && !perDocument.isEmpty() && !"measure".equals(step.kind())) {
+            double at = "import".equals(step.kind()) ? middle : size;
             perDocument.forEach((process, seconds) -> split(stages, process, seconds)
                     .forEach((stage, share) -> add(cpu, stage, process, at, share)));
         }
         List<String> scenarios = new ArrayList<>();
-        step.path("latencies").forEach(latency -> {
-            String scenario = latency.path("scenario").asText();
-            if (INTERACTIVE.contains(scenario)) {
-                scenarios.add(scenario);
-                if (latency.hasNonNull("p95Ms")) {
-                    p95.computeIfAbsent(scenario, k -> new ArrayList<>())
-                            .add(new SizeFunction.Point(size, latency.path("p95Ms").asDouble()));
-                }
+        step.latencies().stream().filter(latency -> INTERACTIVE.contains(latency.scenario())).forEach(latency -> {
+            scenarios.add(latency.scenario());
+            if (latency.p95Ms() != null) {
+                p95.computeIfAbsent(latency.scenario(), k -> new ArrayList<>())
+                        .add(new SizeFunction.Point(size, latency.p95Ms()));
             }
         });
         scenarios.forEach(scenario -> perRequest.forEach((process, seconds) -> add(requests, scenario, process, size,
                 seconds)));
-        JsonNode stored = step.path("bytesPerDocument");
+        Map<String, Double> stored = step.bytesPerDocument() == null ? Map.of() : step.bytesPerDocument().byStore();
         Map<String, Double> mix = mixBytes();
         STORES.forEach(store -> {
-            if (stored.hasNonNull(store) && mix.get(store) > 0) {
+            if (stored.containsKey(store) && mix.get(store) > 0) {
                 bytes.computeIfAbsent(store, k -> new ArrayList<>())
-                        .add(new SizeFunction.Point(size, stored.path(store).asDouble() / mix.get(store)));
+                        .add(new SizeFunction.Point(size, stored.get(store) / mix.get(store)));
             }
         });
     }
 
     /** A campaign's stage as the calibration names it: index and reindex are a profile's. */
     private static String stage(String campaignStage) {
-        return campaignStage.equals("import") ? "import" : campaignStage + "." + CAMPAIGN_PROFILE;
+        return "import".equals(campaignStage) ? "import" : campaignStage + "." + CAMPAIGN_PROFILE;
     }
 
     /** A campaign's service as the calibration's processes group them. */
     static String process(String service) {
-        if (service.equals("elasticsearch") || service.equals("opensearch")) {
+        if ("elasticsearch".equals(service) || "opensearch".equals(service)) {
             return Calibration.SEARCH;
         }
-        if (service.startsWith("flink")) {
+        if (service != null && service.startsWith("flink")) {
             return Calibration.FLINK;
         }
-        return service.equals("registry") ? Calibration.KAFKA : service;
+        return "registry".equals(service) ? Calibration.KAFKA : service;
     }
 
     /** A process's CPU in a step that ran {@code stages} at once, split in the single-size calibration's proportions. */
@@ -197,9 +178,9 @@ public final class CampaignCalibration {
         return functions;
     }
 
-    private static String machine(JsonNode run) {
-        JsonNode machine = run.path("machine");
-        return machine.isMissingNode() ? "an unrecorded machine" : String.format(Locale.ROOT, "%d cores, %s",
-                machine.path("cores").asInt(), machine.path("cpu").asText("unknown CPU"));
+    private static String machine(CampaignRun run) {
+        CampaignRun.RunMachine machine = run.machine();
+        return machine == null ? "an unrecorded machine" : String.format(Locale.ROOT, "%d cores, %s",
+                machine.cores() == null ? 0 : machine.cores(), machine.cpu() != null ? machine.cpu() : "unknown CPU");
     }
 }

@@ -88,6 +88,6 @@ class CampaignCalibrationTest {
     void aFolderThatIsNoRunIsAClearError(@TempDir Path empty) {
         assertThatThrownBy(() -> CampaignCalibration.of(Calibration.read(Path.of("../"
                 + CalibrationOptions.COMMITTED_CALIBRATION)), empty)).hasMessageContaining("is not a campaign run's "
-                        + "folder (run.json and steps/)");
+                        + "folder (no run.json)");
     }
 }

@@ -1,9 +1,7 @@
-package io.volumizer.campaigns.run;
+package io.volumizer.ops.campaign;
 
 import java.util.ArrayList;
 import java.util.List;
-
-import io.volumizer.campaigns.file.CampaignStep;
 
 /**
  * Where a run is ({@code progress.json}): the steps finished, by key ({@code 001-import-1M}), and the one under
@@ -17,25 +15,20 @@ public record RunProgress(List<String> completed, String current) {
     public static final RunProgress NONE = new RunProgress(List.of(), null);
 
     public RunProgress {
-        completed = List.copyOf(completed);
+        completed = completed == null ? List.of() : List.copyOf(completed);
     }
 
-    public boolean finished(CampaignStep step) {
-        return completed.contains(step.key());
+    public boolean finished(String step) {
+        return completed.contains(step);
     }
 
-    /** The campaign's steps not finished yet, in order. */
-    public List<CampaignStep> remaining(List<CampaignStep> steps) {
-        return steps.stream().filter(step -> !finished(step)).toList();
+    public RunProgress starting(String step) {
+        return new RunProgress(completed, step);
     }
 
-    public RunProgress starting(CampaignStep step) {
-        return new RunProgress(completed, step.key());
-    }
-
-    public RunProgress done(CampaignStep step) {
+    public RunProgress done(String step) {
         List<String> now = new ArrayList<>(completed);
-        now.add(step.key());
+        now.add(step);
         return new RunProgress(now, null);
     }
 }
