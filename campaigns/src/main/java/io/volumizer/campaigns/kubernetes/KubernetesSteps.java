@@ -38,6 +38,10 @@ public final class KubernetesSteps {
 
         /** The values file's name: the step's key ({@code 001-import-1M.yaml}). */
         public String valuesFile() {
+            return valuesFile(step);
+        }
+
+        private static String valuesFile(CampaignStep step) {
             return step.key() + ".yaml";
         }
     }
@@ -63,8 +67,8 @@ public final class KubernetesSteps {
             List<String> actions = new ArrayList<>();
             StepSpec spec = step.spec();
             boolean importing = spec instanceof StepSpec.Import;
-            String upgrade = "helm upgrade --install \"$RELEASE\" helm/volumizer -f \"$SERVICES\" -f " + step.key()
-                    + ".yaml";
+            String upgrade = "helm upgrade --install \"$RELEASE\" helm/volumizer -n \"$NAMESPACE\" -f \"$SERVICES\" -f "
+                    + KubernetesStep.valuesFile(step);
             if (importing && generating) {
                 // the generator just finished stays deployed, its job done: the next customers are a new deployment
                 actions.add(upgrade + " --set steps." + Step.GENERATE.id() + ".enabled=false");
@@ -119,7 +123,7 @@ public final class KubernetesSteps {
 
     private List<String> importActions(CampaignStep step, StepSpec.Import spec) {
         String repository = campaign.repository();
-        return List.of("Wait until the generator's job is done, `kubectl get flinkdeployments -l "
+        return List.of("Wait until the generator's job is done, `kubectl get flinkdeployments -n $NAMESPACE -l "
                 + "app.kubernetes.io/instance=$RELEASE,app.kubernetes.io/component=" + Step.GENERATE.id()
                 + " -o jsonpath='{.items[0].status.jobStatus.state}'` printing FINISHED, and the consumer groups "
                 + Step.IMPORT.consumerGroup(repository) + " and " + Step.INDEX.consumerGroup(repository)

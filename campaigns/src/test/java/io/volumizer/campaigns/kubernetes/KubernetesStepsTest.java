@@ -61,9 +61,9 @@ class KubernetesStepsTest {
                 """));
         assertThat(steps.get(0).actions().get(0)).endsWith("-f 001-import-100.yaml");
         assertThat(steps.get(1).actions().subList(0, 2)).containsExactly(
-                "helm upgrade --install \"$RELEASE\" helm/volumizer -f \"$SERVICES\" -f 002-import-200.yaml"
+                "helm upgrade --install \"$RELEASE\" helm/volumizer -n \"$NAMESPACE\" -f \"$SERVICES\" -f 002-import-200.yaml"
                         + " --set steps.generate.enabled=false",
-                "helm upgrade --install \"$RELEASE\" helm/volumizer -f \"$SERVICES\" -f 002-import-200.yaml");
+                "helm upgrade --install \"$RELEASE\" helm/volumizer -n \"$NAMESPACE\" -f \"$SERVICES\" -f 002-import-200.yaml");
         assertThat(generateArgument(steps.get(1), "--from-customer"))
                 .isEqualTo(generateArgument(steps.get(0), "--to-customer")).isNotEqualTo("0");
     }
