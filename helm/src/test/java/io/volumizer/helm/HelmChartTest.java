@@ -81,13 +81,23 @@ class HelmChartTest {
     @MethodSource("profiles")
     void everyFlinkDeploymentIsWhatTheOperatorAndTheJobReadIt(String profile) throws Exception {
         String repository = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("repository").asText();
+        assertFlinkDeploymentsAreWhatTheOperatorAndTheJobsReadThem(render(profile), repository, "profile '" + profile + "'");
+    }
+
+    /**
+     * Every FlinkDeployment of {@code resources} as the operator's classes and its job read it: the build's Flink line,
+     * read and written back whole, its entry class the step's, its arguments accepted by the step's options class with
+     * the topics and consumer group of {@code repository}, no credential among them.
+     */
+    static void assertFlinkDeploymentsAreWhatTheOperatorAndTheJobsReadThem(List<JsonNode> resources, String repository,
+            String what) throws Exception {
         List<JsonNode> deployments = new ArrayList<>();
-        for (JsonNode resource : render(profile)) {
+        for (JsonNode resource : resources) {
             if ("FlinkDeployment".equals(resource.path("kind").asText())) {
                 deployments.add(resource);
             }
         }
-        assertThat(deployments).as("FlinkDeployments of profile '%s'", profile).isNotEmpty();
+        assertThat(deployments).as("FlinkDeployments of %s", what).isNotEmpty();
         for (JsonNode rendered : deployments) {
             // The operator's classes that resolve here (operator-api 1.10.0) know Flink versions up to v1_20 alone: the
             // rendered flinkVersion is the build's Flink line and one the vendored CRD accepts; the classes read the rest.
@@ -193,7 +203,7 @@ class HelmChartTest {
     }
 
     /** kubeconform -strict on {@code manifests}: every resource valid, none skipped for want of a schema. */
-    private static void assertValidates(String manifests, String what) throws Exception {
+    static void assertValidates(String manifests, String what) throws Exception {
         Path file = Files.createTempFile("rendered", ".yaml");
         try {
             Files.writeString(file, manifests);
@@ -260,12 +270,23 @@ class HelmChartTest {
      */
     @Test
     void aReindexCommandsFlinkSessionJobValidatesAgainstTheOperatorsCrdAndRunsOnTheSessionCluster() throws Exception {
-        List<JsonNode> resources = render("");
-        ApiOptions api = Options.parse(new ApiOptions(), apiArgs(resources).toArray(String[]::new));
         String repository = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("repository").asText();
+        assertReindexCommandRuns(render(""), repository, List.of());
+    }
+
+    /**
+     * A reindex command of {@code repository} as the API makes it in the cluster: the API's arguments as rendered in
+     * {@code resources}, parsed by the API's options; the FlinkSessionJob its command service creates from them and the
+     * request's {@code requestOptions}, validated strictly against the operator's CRD and read into the operator's own
+     * class, on the chart's session cluster; the job's arguments accepted by the reindex's options.
+     */
+    static void assertReindexCommandRuns(List<JsonNode> resources, String repository, List<String> requestOptions)
+            throws Exception {
+        ApiOptions api = Options.parse(new ApiOptions(), apiArgs(resources).toArray(String[]::new));
         String commandId = "reindex-" + repository + "-20261128-160000-0123abcd";
         List<String> arguments = new ArrayList<>(api.jobArguments());
         arguments.addAll(List.of("--repository", repository, "--command-id", commandId));
+        arguments.addAll(requestOptions);
         FlinkSessionJob command = FlinkSessionJobs.resource(commandId, api.sessionJobDeployment, api.jobsJarUri,
                 Step.REINDEX, arguments, null);
         command.getMetadata().setNamespace("volumizer");
@@ -297,7 +318,7 @@ class HelmChartTest {
                 .filter(r -> r.path("spec").path("job").isMissingNode()).findFirst().orElseThrow();
     }
 
-    private static List<String> apiArgs(List<JsonNode> resources) {
+    static List<String> apiArgs(List<JsonNode> resources) {
         JsonNode api = resources.stream()
                 .filter(r -> "Deployment".equals(r.path("kind").asText()))
                 .filter(r -> r.path("metadata").path("labels").path("app.kubernetes.io/component").asText().equals("api"))
@@ -842,7 +863,7 @@ class HelmChartTest {
         }
     }
 
-    private static List<JsonNode> render(String profile, String... more) throws Exception {
+    static List<JsonNode> render(String profile, String... more) throws Exception {
         Result result = helm("template", profile, more);
         assertThat(result.exitCode).as("helm template %s: %s", profile, result.err).isZero();
         return resources(result.out);

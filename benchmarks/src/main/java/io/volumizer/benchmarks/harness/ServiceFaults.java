@@ -12,6 +12,8 @@ public record ServiceFaults(LocalServices services) {
 
     /** The session cluster's (first) TaskManager. */
     public static final String TASKMANAGER = "flink-taskmanager";
+    /** The session cluster's JobManager. */
+    public static final String JOBMANAGER = "flink-jobmanager";
 
     /** Kills a service (SIGKILL), then starts it again. */
     public long[] kill(String service) {

@@ -38,7 +38,7 @@ enum Fault {
         @Override
         List<long[]> inject(Faults faults, Trigger trigger) throws Exception {
             trigger.await();
-            return List.of(killed(faults, "flink-jobmanager", faults.recover()));
+            return List.of(killed(faults, ServiceFaults.JOBMANAGER, faults.recover()));
         }
     },
 

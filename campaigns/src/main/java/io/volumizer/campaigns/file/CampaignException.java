@@ -7,7 +7,7 @@ public final class CampaignException extends YamlFileException {
 
     private static final long serialVersionUID = 1L;
 
-    CampaignException(String source, int line, String field, String problem) {
+    public CampaignException(String source, int line, String field, String problem) {
         super(source, line, field, problem);
     }
 }

@@ -29,7 +29,6 @@ import io.volumizer.campaigns.file.Campaign;
 import io.volumizer.campaigns.file.CampaignStep;
 import io.volumizer.campaigns.file.StepSpec;
 import io.volumizer.generators.BankGenerator;
-import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.campaign.RunFolder;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.flink.SessionOptions;
@@ -65,8 +64,7 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
     private final PipelineOptions pipeline;
     private final FlinkSessionClient flink;
     private final Path jar;
-    private final GeneratorSettings settings;
-    private final Sizing sizing;
+    private final CampaignGeneration generation;
     private final LocalServices services;
     private final Stores stores;
     private final MongoRepositories mongo;
@@ -75,9 +73,6 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
     private String jarId;
 
     /**
-     * On the generator's default settings (seed, statements, accounts): a campaign's sizes are those of the documents
-     * the demo and the benchmarks generate.
-     *
      * @param pipeline its topics and groups those of the campaign's repository
      */
     public LocalCampaign(Campaign campaign, PipelineOptions pipeline, SessionOptions session, LocalServices services) {
@@ -85,13 +80,8 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         this.pipeline = pipeline;
         this.flink = session.client();
         this.jar = session.jar;
-        GeneratorSettings settings = GeneratorSettings.of(GeneratorSettings.DEFAULT_SEED, 1);
-        this.sizing = new Sizing(settings);
-        // The generator's customer count: enough for the campaign's largest size, the same in every step's job.
-        this.settings = new GeneratorSettings(settings.seed(), sizing.customersFor(campaign.largestSize()),
-                settings.statementsPerAccount(), settings.meanAccountsPerCustomer(), settings.lastPeriod(),
-                campaign.repository());
-        this.generator = new BankGenerator(this.settings);
+        this.generation = new CampaignGeneration(campaign);
+        this.generator = new BankGenerator(generation.settings());
         this.services = services;
         this.stores = new Stores(pipeline);
         this.mongo = new MongoRepositories(pipeline.repositoryDatabases(), MongoClients::create);
@@ -142,7 +132,7 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         }
         result.put("started", started.toString()).put("ended", Instant.now().toString())
                 .put("seconds", Observations.round(seconds, 1));
-        long expected = step.size() == null ? 0 : sizing.documentsOf(sizing.customersFor(step.size().documents()));
+        long expected = step.size() == null ? 0 : generation.documentsAt(step.size().documents());
         long after = observations.record(result, expected, notes);
         if (!result.path("changes").path("reconciled").asBoolean(true)) {
             // A command's changes not as the stores hold them: the step did not reconcile, whatever the counts say.
@@ -178,16 +168,12 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
     private long[] importTo(CampaignStep step, StepSpec.Import spec, ObjectNode result, long startNanos, long before)
             throws Exception {
         String repository = campaign.repository();
-        long fromCustomer = sizing.customersFor(previousImport(step));
-        long toCustomer = sizing.customersFor(spec.to().documents());
-        long expected = sizing.documentsOf(toCustomer);
+        long expected = generation.documentsAt(spec.to().documents());
         long indexedBefore = stores.searchableCount(pipeline.indices(), repository);
         return whileImporting(jobs -> {
             try (CommittedRecordCount deadLetters = stores.committedRecordCount(pipeline.deadletterTopic())) {
-                List<String> generate = Options.with(pipeline, "--repository", repository,
-                        "--customers", Long.toString(settings.customers()), "--seed", Long.toString(settings.seed()),
-                        "--from-customer", Long.toString(fromCustomer), "--to-customer", Long.toString(toCustomer),
-                        "--max-docs-per-second", Double.toString(spec.docsPerSecond()));
+                List<String> generate = Options.with(pipeline,
+                        generation.generateArguments(step).toArray(String[]::new));
                 jobs.add(flink.run(jarId(), Step.GENERATE, generate, null));
                 Series importSeries = new Series("import", startNanos, before);
                 Series indexSeries = new Series("index", startNanos, indexedBefore);
@@ -261,17 +247,6 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         }
     }
 
-    /** The documents the last import before {@code step} asked for, 0 for the first. */
-    private long previousImport(CampaignStep step) {
-        long previous = 0;
-        for (CampaignStep earlier : campaign.steps().subList(0, step.position() - 1)) {
-            if (earlier.spec() instanceof StepSpec.Import imported) {
-                previous = imported.to().documents();
-            }
-        }
-        return previous;
-    }
-
     static void reading(Progress progress, long moved) {
         if (moved > 0) {
             progress.reached(moved);
@@ -298,7 +273,7 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         if (step.size() == null) {
             throw new IllegalStateException("a measure before any import has no documents to ask for");
         }
-        long customers = sizing.customersFor(step.size().documents());
+        long customers = generation.customersFor(step.size().documents());
         String alias = pipeline.indices().of(campaign.repository());
         MongoCollection<Document> documents = mongo.collection(campaign.repository());
         List<OpenModelLoad.Scenario> scenarios = new ArrayList<>();
