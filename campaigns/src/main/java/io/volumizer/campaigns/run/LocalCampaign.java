@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.bson.Document;
@@ -154,7 +155,7 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         if (spec instanceof StepSpec.Import imported) {
             return importTo(step, imported, result, startNanos, before);
         } else if (spec instanceof StepSpec.Measure measure) {
-            return measure(step, measure, result);
+            return measure(step, measure, result, notes);
         } else if (spec instanceof StepSpec.Reindex reindex) {
             return reindex(reindex, result, startNanos);
         } else if (spec instanceof StepSpec.Bulk bulk) {
@@ -300,7 +301,8 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         return scenarios;
     }
 
-    private long[] measure(CampaignStep step, StepSpec.Measure spec, ObjectNode result) throws Exception {
+    private long[] measure(CampaignStep step, StepSpec.Measure spec, ObjectNode result, List<String> notes)
+            throws Exception {
         List<OpenModelLoad.Scenario> scenarios = scenarios(step, spec);
         long requests = 0;
         ArrayNode latencies = result.putArray("latencies");
@@ -308,7 +310,13 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
             requests += measured.requests();
             ObjectNode row = latencies.addObject().put("scenario", measured.scenario())
                     .put("ratePerSecond", measured.perSecond()).put("requests", measured.requests())
-                    .put("errors", measured.errors());
+                    .put("errors", measured.errors()).put("unanswered", measured.unanswered());
+            if (measured.unanswered() > 0) {
+                notes.add(String.format(Locale.ROOT, "%s: %,d of %,d requests unanswered %d s after the last was sent "
+                        + "(counted as errors): the stores did not keep up with %d a second at this size",
+                        measured.scenario(), measured.unanswered(), measured.requests(),
+                        OpenModelLoad.GRACE.toSeconds(), measured.perSecond()));
+            }
             if (measured.sortedNanos().length > 0) {
                 row.put("p50Ms", Observations.round(measured.percentileMs(50), 2))
                         .put("p95Ms", Observations.round(measured.percentileMs(95), 2))

@@ -77,8 +77,12 @@ public record StepResult(Integer position, String id, String kind, StepSize size
     public record Changes(Long expected, Long checked, Long mismatches, Long mongodb, Long search, Boolean reconciled) {
     }
 
-    public record Latency(String scenario, Double ratePerSecond, Long requests, Long errors, Double p50Ms, Double p95Ms,
-            Double p99Ms, Double maxMs) {
+    /**
+     * One scenario of a measure; {@code errors} counts the requests answered wrongly and the {@code unanswered} ones
+     * (no answer two minutes after the last request was sent); the percentiles are of the answered requests.
+     */
+    public record Latency(String scenario, Double ratePerSecond, Long requests, Long errors, Long unanswered,
+            Double p50Ms, Double p95Ms, Double p99Ms, Double maxMs) {
 
         /** The latency at percentile 50, 95, 99 or 100 (the maximum). */
         public Double percentileMs(int percentile) {
