@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import org.h2.mvstore.Cursor;
@@ -228,14 +229,25 @@ final class ComparableKeyH2Backend extends H2Backend {
 
         private Iterable<Object> positionsWithPrefix(Object value) {
             KeyValue prefix = new KeyValue(value).normalized();
+            return positionsFrom(prefix, key -> false, key -> ORDER.compare(new KeyValue(key.get(0)), prefix) != 0);
+        }
+
+        /**
+         * The positions of the keys from {@code from} on (every key when null), in key order, read lazily until a key
+         * {@code ends} the read; those {@code skipped} are left out.
+         */
+        private Iterable<Object> positionsFrom(KeyValue from, Predicate<KeyValue> skipped, Predicate<KeyValue> ends) {
             return () -> new Iterator<>() {
-                private final Cursor<KeyValue, Object> cursor = map.cursor(prefix);
+                private final Cursor<KeyValue, Object> cursor = map.cursor(from);
                 private Object next = advance();
 
                 private Object advance() {
-                    if (cursor.hasNext()) {
+                    while (cursor.hasNext()) {
                         KeyValue key = cursor.next();
-                        if (ORDER.compare(new KeyValue(key.get(0)), prefix) == 0) {
+                        if (ends.test(key)) {
+                            return null;
+                        }
+                        if (!skipped.test(key)) {
                             return cursor.getValue();
                         }
                     }
@@ -290,42 +302,10 @@ final class ComparableKeyH2Backend extends H2Backend {
             KeyValue to = upper == null ? null : new KeyValue(upper).normalized();
             boolean fromExclusive = range.containsKey("$gt") && !range.containsKey("$gte");
             boolean toInclusive = range.containsKey("$lte") && !range.containsKey("$lt");
-            return () -> new Iterator<>() {
-                private final Cursor<KeyValue, Object> cursor = map.cursor(from);
-                private Object next = advance();
-
-                private Object advance() {
-                    while (cursor.hasNext()) {
-                        KeyValue key = cursor.next();
-                        if (fromExclusive && ORDER.compare(key, from) == 0) {
-                            continue;
-                        }
-                        if (to != null) {
-                            int order = ORDER.compare(key, to);
-                            if (order > 0 || (order == 0 && !toInclusive)) {
-                                return null;
-                            }
-                        }
-                        return cursor.getValue();
-                    }
-                    return null;
-                }
-
-                @Override
-                public boolean hasNext() {
-                    return next != null;
-                }
-
-                @Override
-                public Object next() {
-                    if (next == null) {
-                        throw new NoSuchElementException();
-                    }
-                    Object position = next;
-                    next = advance();
-                    return position;
-                }
-            };
+            return positionsFrom(from, key -> fromExclusive && ORDER.compare(key, from) == 0, key -> {
+                int order = to == null ? -1 : ORDER.compare(key, to);
+                return order > 0 || (order == 0 && !toInclusive);
+            });
         }
 
         @Override
