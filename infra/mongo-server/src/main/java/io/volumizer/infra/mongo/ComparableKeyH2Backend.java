@@ -113,12 +113,31 @@ final class ComparableKeyH2Backend extends H2Backend {
      */
     private static final class Collection extends H2Collection {
 
+        /** Where the stock collection keeps the sum of its documents' sizes, as a long. */
+        private static final String DATA_SIZE = "dataSize";
+
         private final MVMap<Object, Document> data;
+        private final MVMap<String, Object> meta;
 
         Collection(MongoDatabase database, String name, CollectionOptions options, MVMap<Object, Document> data,
                 MVMap<String, Object> meta, CursorRegistry cursors) {
             super(database, name, options, data, meta, cursors);
             this.data = data;
+            this.meta = meta;
+        }
+
+        /**
+         * The stock statistics read the data size as an int: past 2 GiB, collStats reported a negative size. MongoDB
+         * reports it as a number that may be a long.
+         */
+        @Override
+        public Document getStats() {
+            Document stats = super.getStats();
+            long size = meta.get(DATA_SIZE) instanceof Number bytes ? bytes.longValue() : 0;
+            int count = count();
+            stats.put("size", size);
+            stats.put("avgObjSize", count > 0 ? size / count : 0);
+            return stats;
         }
 
         @Override
