@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Predicate;
 
@@ -164,6 +165,13 @@ public final class Commands {
         String savepoint = jobs.stopWithSavepoint(commandId, record.getString(CommandStore.JOB_ID), SAVEPOINT_TIMEOUT);
         commands.state(commandId, State.ABORTED, Updates.set(CommandStore.SAVEPOINT, savepoint));
         return status(commandId);
+    }
+
+    /** The newest reindex of {@code repository} aborted with a savepoint: {@link #resume} goes on with it. */
+    public Optional<String> abortedReindex(String repository) {
+        return commands.newest(repository, CommandStore.REINDEX, State.ABORTED)
+                .filter(record -> record.getString(CommandStore.SAVEPOINT) != null)
+                .map(record -> record.getString(CommandStore.ID));
     }
 
     /** Runs an aborted command again from its savepoint: it goes on where it stopped. */

@@ -17,6 +17,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.servlet.FilterHolder;
 import org.eclipse.jetty.servlet.ServletContextHandler;
@@ -34,6 +35,14 @@ public final class RequestBodies {
 
     /** Waiting this long for a body's bytes is free: a client's first packets, a pause of its network. */
     static final long WAIT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * After a 413, how long at most the API reads and drops the body's rest before it closes the connection, and how
+     * much of a body of no announced length (an announced one is read to its end, if the API takes bodies that large):
+     * a client reads its answer only once it has sent its body, and a connection closed before would be reset.
+     */
+    static final long LINGER_MILLIS = 5_000;
+    static final long LINGER_UNANNOUNCED_BYTES = 2 * 1024 * 1024;
 
     /** The refusal of a body past its limit: answered 413 by the API's handler of {@link ApiException}. */
     public static ApiException tooLarge(long limit) {
@@ -163,8 +172,38 @@ public final class RequestBodies {
             if (status == 413 || status == 408) {
                 // Its answer sent, the connection is closed: else Jetty reads the rest of the body through (a client
                 // sending 100 MB would make it read 100 MB) to reuse a connection that the client is still filling.
+                // Closed at once, with the body's bytes unread, it would be reset, and a reset discards the answer if
+                // the client has not read it yet: a body too large is read first, within bounds, as a web server's
+                // lingering close. A body too slow is not waited for again: its client is holding the API up.
                 response.getOutputStream().close();
-                Request.getBaseRequest(request).getHttpChannel().getEndPoint().close();
+                EndPoint endPoint = Request.getBaseRequest(request).getHttpChannel().getEndPoint();
+                if (status == 413) {
+                    endPoint.shutdownOutput();
+                    endPoint.setIdleTimeout(LINGER_MILLIS);
+                    long announced = request.getContentLengthLong();
+                    drop(request, announced >= 0 && announced <= maxBytes ? announced : LINGER_UNANNOUNCED_BYTES,
+                            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS));
+                }
+                endPoint.close();
+            }
+        }
+
+        /** Reads and drops up to {@code most} bytes of the request's body until its end or {@code deadline}. */
+        private static void drop(ServletRequest request, long most, long deadline) {
+            byte[] buffer = new byte[64 * 1024];
+            long dropped = 0;
+            try {
+                // A client that asked to continue and was answered first sent no body: Jetty refuses the stream.
+                InputStream unread = request.getInputStream();
+                while (dropped < most && System.nanoTime() < deadline) {
+                    int n = unread.read(buffer, 0, (int) Math.min(buffer.length, most - dropped));
+                    if (n < 0) {
+                        return;
+                    }
+                    dropped += n;
+                }
+            } catch (IOException closedIdleOrNeverSent) {
+                // The client closed, sent nothing for the linger's time, or was never to send: nothing to wait for.
             }
         }
     }
