@@ -140,6 +140,12 @@ public final class CommandStore {
                 .into(new ArrayList<>());
     }
 
+    /** The newest command of a repository and an action in {@code state}, if any. */
+    public Optional<Document> newest(String repository, String action, State state) {
+        return Optional.ofNullable(commands.find(Filters.and(Filters.eq(REPOSITORY, repository),
+                Filters.eq(ACTION, action), Filters.eq(STATE, state.name()))).sort(Sorts.descending(SUBMITTED)).first());
+    }
+
     /** Every command that has not ended ({@link State#isActive()}), of every repository. */
     public List<Document> unfinished() {
         return commands.find(Filters.in(STATE, Arrays.stream(State.values()).filter(State::isActive).map(State::name)

@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 import org.h2.mvstore.Cursor;
 import org.h2.mvstore.MVMap;
@@ -21,6 +24,7 @@ import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.AbstractUniqueIndex;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.DatabaseResolver;
 import de.bwaldvogel.mongo.backend.EmptyIndex;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
@@ -32,6 +36,8 @@ import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.oplog.Oplog;
+import io.netty.channel.Channel;
 
 /**
  * mongo-java-server's H2 backend, with unique indexes whose keys H2 compares as values.
@@ -49,6 +55,10 @@ import de.bwaldvogel.mongo.bson.Document;
  * of its second: one folder's children by name.
  */
 final class ComparableKeyH2Backend extends H2Backend {
+
+    /** The pipeline of the driver's {@code countDocuments()} without a filter, skip or limit. */
+    private static final List<Document> COUNT_ALL = List.of(new Document("$match", new Document()),
+            new Document("$group", new Document("_id", 1).append("n", new Document("$sum", 1))));
 
     ComparableKeyH2Backend(MVStore store) {
         super(store);
@@ -78,6 +88,28 @@ final class ComparableKeyH2Backend extends H2Backend {
             MVMap<KeyValue, Object> map = store.openMap(getFullCollectionNamespace(collectionName) + "._index_" + indexName,
                     new MVMap.Builder<KeyValue, Object>().keyType(new KeyType()));
             return new UniqueIndex(map, indexName, keys, sparse);
+        }
+
+        /**
+         * The driver's count of a whole collection ({@code countDocuments()} without a filter) is an aggregation that
+         * groups every document: the stock backend read and deserialized each one, minutes at millions of documents,
+         * where MongoDB counts index keys. The collection's size answers it; any other aggregation runs as before.
+         */
+        @Override
+        public Document handleCommand(Channel channel, String command, Document query, DatabaseResolver resolver,
+                Oplog oplog) {
+            if (command.equals("aggregate") && query.get(command) instanceof String name
+                    && COUNT_ALL.equals(query.get("pipeline"))) {
+                MongoCollection<Object> collection = resolveCollection(name, false);
+                long count = collection instanceof Collection stored ? stored.size() : 0;
+                List<Document> batch = count == 0 ? List.of()
+                        : List.of(new Document("_id", 1).append("n", count <= Integer.MAX_VALUE ? (Object) (int) count
+                                : (Object) count));
+                Document cursor = new Document("id", 0L).append("ns", getDatabaseName() + "." + name)
+                        .append("firstBatch", batch);
+                return new Document("cursor", cursor).append("ok", 1.0);
+            }
+            return super.handleCommand(channel, command, query, resolver, oplog);
         }
 
         /**
@@ -140,13 +172,44 @@ final class ComparableKeyH2Backend extends H2Backend {
             return stats;
         }
 
+        long size() {
+            return data.sizeAsLong();
+        }
+
         @Override
         public Stream<Document> queryAllAsStream() {
-            return data.values().stream();
+            VersionHold hold = new VersionHold(data.getStore());
+            Iterator<Document> documents = data.values().iterator();
+            Iterator<Document> releasing = new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    boolean more = documents.hasNext();
+                    if (!more) {
+                        hold.close();
+                    }
+                    return more;
+                }
+
+                @Override
+                public Document next() {
+                    return documents.next();
+                }
+            };
+            // A stream left unread to its end and never closed releases its hold when it is collected.
+            VersionHold.CLEANER.register(releasing, hold::close);
+            return StreamSupport.stream(Spliterators.spliteratorUnknownSize(releasing,
+                    Spliterator.ORDERED | Spliterator.NONNULL), false).onClose(hold::close);
         }
 
         @Override
         protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
+                Document projection) {
+            try (VersionHold hold = new VersionHold(data.getStore())) {
+                return queryDocumentsHeld(query, orderBy, skip, limit, batchSize, projection);
+            }
+        }
+
+        private QueryResult queryDocumentsHeld(Document query, Document orderBy, int skip, int limit, int batchSize,
                 Document projection) {
             if (orderBy != null && orderBy.size() == 1 && isAscending(orderBy.get(getIdField()))) {
                 for (Index<Object> index : getIndexes()) {
