@@ -40,6 +40,8 @@ public final class FlinkSessionClient {
             java.util.regex.Pattern.compile("with max parallelism (\\d+) to new program");
     /** Seconds a metric's first values may take: the JobManager fetches them from the TaskManagers on request. */
     private static final int METRIC_FETCH_RETRIES = 5;
+    /** Flink's answer to a savepoint triggered while a task of the job does not run (deploying, restarting). */
+    private static final String TASKS_NOT_RUNNING = "Not all required tasks are currently running";
 
     private final String baseUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -199,7 +201,7 @@ public final class FlinkSessionClient {
     public boolean awaitRestored(String jobId, Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            Boolean restored = restored(job(jobId));
+            Boolean restored = JobDetails.restored(job(jobId));
             if (Boolean.TRUE.equals(restored)) {
                 return true;
             }
@@ -216,30 +218,6 @@ public final class FlinkSessionClient {
             }
             Thread.sleep(500);
         }
-    }
-
-    /**
-     * From a job's details (GET /jobs/{id}): {@code true} once every task runs (or has finished), {@code false} once
-     * the job has failed or restarted (its state's timestamps keep the last time it entered each), else {@code null}:
-     * tasks still initializing, which is when they read their state.
-     */
-    static Boolean restored(JsonNode job) {
-        JsonNode timestamps = job.path("timestamps");
-        String state = job.path("state").asText();
-        if (timestamps.path("RESTARTING").asLong() > 0 || timestamps.path("FAILING").asLong() > 0
-                || isTerminal(state) && !state.equals("FINISHED")) {
-            return false;
-        }
-        if (!state.equals("RUNNING") && !state.equals("FINISHED") || job.path("vertices").isEmpty()) {
-            return null;
-        }
-        for (JsonNode vertex : job.path("vertices")) {
-            String status = vertex.path("status").asText();
-            if (!status.equals("RUNNING") && !status.equals("FINISHED")) {
-                return null;
-            }
-        }
-        return true;
     }
 
     /** Waits until the job reaches {@code wanted}; fails fast if it ends in another terminal state. */
@@ -259,25 +237,67 @@ public final class FlinkSessionClient {
         }
     }
 
-    /** Stops the job with a savepoint (POST /jobs/{id}/stop) and returns the savepoint's path once written. */
+    /**
+     * Stops the job with a savepoint (POST /jobs/{id}/stop) and returns the savepoint's path once written. A job
+     * just submitted, or restarting, cannot take one until every task runs: the stop waits for that, and triggers
+     * again if a task stopped running between the check and the trigger.
+     */
     public String stopWithSavepoint(String jobId, Duration timeout) throws IOException, InterruptedException {
-        ObjectNode body = JSON.createObjectNode().put("drain", false);
-        String trigger = send(request("/jobs/" + jobId + "/stop").header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())), "stop " + jobId).path("request-id").asText();
         long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            awaitEveryTaskRunning(jobId, timeout, deadline);
+            ObjectNode body = JSON.createObjectNode().put("drain", false);
+            String trigger = send(request("/jobs/" + jobId + "/stop").header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())), "stop " + jobId)
+                    .path("request-id").asText();
+            JsonNode operation = savepointOperation(jobId, trigger, timeout, deadline);
+            if (!operation.has("failure-cause")) {
+                return operation.path("location").asText();
+            }
+            String cause = operation.path("failure-cause").path("stack-trace").asText();
+            if (!cause.contains(TASKS_NOT_RUNNING) || System.nanoTime() > deadline) {
+                throw new IllegalStateException("savepoint of " + jobId + " failed: " + cause);
+            }
+        }
+    }
+
+    private JsonNode savepointOperation(String jobId, String trigger, Duration timeout, long deadline)
+            throws IOException, InterruptedException {
         while (System.nanoTime() < deadline) {
             JsonNode status = send(request("/jobs/" + jobId + "/savepoints/" + trigger).GET(), "poll savepoint");
             if ("COMPLETED".equals(status.path("status").path("id").asText())) {
-                JsonNode operation = status.path("operation");
-                if (operation.has("failure-cause")) {
-                    throw new IllegalStateException("savepoint of " + jobId + " failed: "
-                            + operation.path("failure-cause").path("stack-trace").asText());
-                }
-                return operation.path("location").asText();
+                return status.path("operation");
             }
             Thread.sleep(200);
         }
         throw new IllegalStateException("savepoint of " + jobId + " not done after " + timeout);
+    }
+
+    private void awaitEveryTaskRunning(String jobId, Duration timeout, long deadline)
+            throws IOException, InterruptedException {
+        JsonNode job = job(jobId);
+        while (!JobDetails.everyTaskRunning(job)) {
+            String state = job.path("state").asText();
+            if (isTerminal(state)) {
+                throw new IllegalStateException("job " + jobId + " ended " + state + " before its savepoint: "
+                        + innermostCause(exceptions(jobId)));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("job " + jobId + " has tasks not running after " + timeout
+                        + ", so no savepoint: " + innermostCause(exceptions(jobId)));
+            }
+            Thread.sleep(200);
+            job = job(jobId);
+        }
+    }
+
+    /**
+     * The records the job's sources have sent on (GET /jobs/{id}: each source vertex's write-records, refreshed by
+     * the JobManager every few seconds): a job reading records whose effects the stores already hold moves this
+     * and not the stores' counts.
+     */
+    public long recordsSentBySources(String jobId) throws IOException {
+        return JobDetails.recordsSentBySources(job(jobId));
     }
 
     /**

@@ -66,10 +66,32 @@ class FlinkSessionClientTest {
                 {"state": "RUNNING", "timestamps": {"RUNNING": 9, "RESTARTING": 7, "FAILING": 6},
                  "vertices": [{"status": "RUNNING"}, {"status": "RUNNING"}]}""";
 
-        assertThat(FlinkSessionClient.restored(JSON.readTree(initializing))).isNull();
-        assertThat(FlinkSessionClient.restored(JSON.readTree(running))).isTrue();
-        assertThat(FlinkSessionClient.restored(JSON.readTree(restarted))).isFalse();
-        assertThat(FlinkSessionClient.restored(JSON.readTree("{\"state\": \"CREATED\", \"vertices\": []}"))).isNull();
+        assertThat(JobDetails.restored(JSON.readTree(initializing))).isNull();
+        assertThat(JobDetails.restored(JSON.readTree(running))).isTrue();
+        assertThat(JobDetails.restored(JSON.readTree(restarted))).isFalse();
+        assertThat(JobDetails.restored(JSON.readTree("{\"state\": \"CREATED\", \"vertices\": []}"))).isNull();
+    }
+
+    @Test
+    void aSavepointWaitsUntilEveryTaskOfAJustSubmittedJobRuns() throws Exception {
+        assertThat(JobDetails.everyTaskRunning(JSON.readTree("""
+                {"state": "RUNNING", "vertices": [{"status": "RUNNING"}, {"status": "DEPLOYING"}]}"""))).isFalse();
+        assertThat(JobDetails.everyTaskRunning(JSON.readTree("""
+                {"state": "RUNNING", "vertices": [{"status": "RUNNING"}, {"status": "FINISHED"}]}"""))).isTrue();
+        assertThat(JobDetails.everyTaskRunning(JSON.readTree("""
+                {"state": "RESTARTING", "vertices": [{"status": "RUNNING"}]}"""))).isFalse();
+        assertThat(JobDetails.everyTaskRunning(JSON.readTree("{\"state\": \"RUNNING\", \"vertices\": []}")))
+                .isFalse();
+    }
+
+    @Test
+    void theRecordsAJobReadAreThoseItsSourceVerticesSentOn() throws Exception {
+        assertThat(JobDetails.recordsSentBySources(JSON.readTree("""
+                {"vertices": [
+                  {"name": "Source: Progress ticks -> Progress marks to Kafka: Writer", "metrics": {"write-records": 0}},
+                  {"name": "Source: Documents -> Drop progress marks", "metrics": {"write-records": 524713}},
+                  {"name": "Decode and resolve ancestors -> Write to MongoDB", "metrics": {"write-records": 518410}}
+                ]}"""))).isEqualTo(524_713);
     }
 
     @Test
