@@ -45,8 +45,9 @@ cli_command() {
 }
 cli() { cli_command && "${CLI[@]}" "$@"; }
 
-# Checks a command's options before any service starts, then starts the services and runs it.
-run_checked() { "$@" --check-options || exit $?; services_up && "$@"; }
+# Checks a command's options before any service starts, then starts the services (and runs it).
+check_then_up() { "$@" --check-options || exit $?; services_up; }
+run_checked() { check_then_up "$@" && "$@"; }
 
 # bench <suite> [options]: the suites, their options, defaults and needs are BenchCommand's (bench --needs <suite>);
 # here only what Java cannot do: start the services, install a tool, size the JVM's heap.

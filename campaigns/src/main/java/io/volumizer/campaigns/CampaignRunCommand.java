@@ -7,10 +7,12 @@ import io.volumizer.campaigns.file.Campaign;
 import io.volumizer.campaigns.file.CampaignException;
 import io.volumizer.campaigns.file.CampaignFile;
 import io.volumizer.campaigns.run.CampaignRunner;
+import io.volumizer.campaigns.run.InterruptOnShutdown;
 import io.volumizer.campaigns.run.LocalCampaign;
 import io.volumizer.ops.campaign.CampaignRun;
 import io.volumizer.ops.flink.SessionOptions;
 import io.volumizer.ops.services.LocalServices;
+import io.volumizer.options.CheckOptions;
 import io.volumizer.options.pipeline.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,7 +24,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code volumizer campaign run FILE}: runs a campaign on the local services, resuming its unfinished run if there
- * is one; prints a line per step and where the results are.
+ * is one; prints a line per step and where the results are. Ctrl-C (or SIGTERM) stops it within
+ * {@link InterruptOnShutdown#GRACE}: the step under way is stopped, its jobs with it, and run again on resume.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs a campaign's steps on the local services into <results>/<campaign>/<run id>/; resumes "
@@ -49,6 +52,7 @@ final class CampaignRunCommand implements Callable<Integer> {
 
     @Mixin PipelineOptions pipeline = new PipelineOptions();
     @Mixin SessionOptions session = new SessionOptions();
+    @Mixin CheckOptions check = new CheckOptions();
 
     @Override
     public Integer call() throws Exception {
@@ -68,7 +72,12 @@ final class CampaignRunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        try (LocalCampaign target = new LocalCampaign(campaign, pipeline, session, LocalServices.ofThisCheckout())) {
+        if (check.only) {
+            return 0;
+        }
+        // Closed last: a Ctrl-C waits until the target has stopped its jobs and the runner has written run.json.
+        try (InterruptOnShutdown stopping = new InterruptOnShutdown(Thread.currentThread());
+                LocalCampaign target = new LocalCampaign(campaign, pipeline, session, LocalServices.ofThisCheckout())) {
             CampaignRunner runner = new CampaignRunner(campaign, file, results, target::diskFreeBytes,
                     target::describe, System.out);
             boolean fresh = this.fresh || runner.unfinished().isEmpty();

@@ -159,7 +159,8 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
                             options.kafka.clientProperties());
                     measured(stages, "reindex." + profile.id(), stage(processes, "reindex, " + profile.id()
                             + " profile", n, progress -> {
-                                ReindexMeasure.run(commands, repository(), n, REINDEX_RANGE, progress);
+                                ReindexMeasure.of(commands, ReindexMeasure.start(commands, repository(), REINDEX_RANGE),
+                                        n, progress);
                                 return null;
                             }, job -> { }));
                 }

@@ -23,12 +23,19 @@ public record ServiceFaults(LocalServices services) {
         return new long[] {start, System.currentTimeMillis()};
     }
 
-    /** Stops a service for {@code outage}, then starts it again. */
+    /** Stops a service for {@code outage}, then starts it again, also when interrupted during the outage. */
     public long[] down(String service, Duration outage) throws InterruptedException {
         long start = System.currentTimeMillis();
         services.stop(service);
-        Thread.sleep(outage.toMillis());
-        services.start(service);
+        try {
+            Thread.sleep(outage.toMillis());
+        } finally {
+            boolean interrupted = Thread.interrupted(); // else starting it would fail at its first wait
+            services.start(service);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
         return new long[] {start, System.currentTimeMillis()};
     }
 }

@@ -1,7 +1,6 @@
 package io.volumizer.benchmarks.reliability;
 
 import io.volumizer.benchmarks.harness.Await;
-import io.volumizer.benchmarks.harness.UnfinishedJobs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +35,7 @@ import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.cli.CsvExport;
 import io.volumizer.ops.flink.FlinkSessionClient;
 import io.volumizer.ops.flink.RetainedCheckpoints;
+import io.volumizer.ops.runs.ScopedRun;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.ops.throttle.ThrottleSettings;
 import io.volumizer.options.Options;
@@ -134,7 +134,7 @@ final class ScenarioRun {
                 return audit(stores, collection, search, expected, bad, windows, texts);
             } finally {
                 // a job the cluster no longer knows (lost with its JobManager) is named, and left
-                UnfinishedJobs.cancel(bench.flink, jobs, Duration.ofMinutes(2));
+                ScopedRun.cancelUnfinished(bench.flink, jobs, Duration.ofMinutes(2));
                 scenario.fault().restore(faults());
                 bench.services.start(); // whatever a fault left down
                 stores.reset(settings.repository(), options.documentsTopic(), options.importedTopic(), options.deadletterTopic(),

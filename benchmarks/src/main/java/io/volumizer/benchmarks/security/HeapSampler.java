@@ -51,11 +51,6 @@ final class HeapSampler implements AutoCloseable {
         return MEMORY.getHeapMemoryUsage().getMax();
     }
 
-    /** The heap used now. */
-    static long usedBytes() {
-        return MEMORY.getHeapMemoryUsage().getUsed();
-    }
-
     static double loadAverage() {
         return SYSTEM.getSystemLoadAverage();
     }

@@ -68,10 +68,6 @@ final class HonestUsers {
         this.users = users;
     }
 
-    int users() {
-        return users;
-    }
-
     /** Every user sends without pause for {@code duration}: how many requests a second the API answers. */
     Outcome closedLoop(IntFunction<String> tokenOfUser, Duration duration) {
         long start = System.nanoTime();

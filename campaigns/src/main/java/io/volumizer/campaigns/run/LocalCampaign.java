@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import org.bson.Document;
 
@@ -157,7 +158,7 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         } else if (spec instanceof StepSpec.Measure measure) {
             return measure(step, measure, result, notes);
         } else if (spec instanceof StepSpec.Reindex reindex) {
-            return reindex(reindex, result, startNanos);
+            return reindex(reindex, result, startNanos, notes);
         } else if (spec instanceof StepSpec.Bulk bulk) {
             return whileImporting(jobs -> commandSteps(jobs).bulk(bulk, result, startNanos, notes));
         } else if (spec instanceof StepSpec.Acl acl) {
@@ -173,9 +174,13 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         long indexedBefore = stores.searchableCount(pipeline.indices(), repository);
         return whileImporting(jobs -> {
             try (CommittedRecordCount deadLetters = stores.committedRecordCount(pipeline.deadletterTopic())) {
-                List<String> generate = Options.with(pipeline,
-                        generation.generateArguments(step).toArray(String[]::new));
-                jobs.add(flink.run(jarId(), Step.GENERATE, generate, null));
+                if (before < expected) {
+                    // Not when a resumed step finds the repository at its size: the generator would only write
+                    // documents it holds, which the next import would read again.
+                    List<String> generate = Options.with(pipeline,
+                            generation.generateArguments(step).toArray(String[]::new));
+                    jobs.add(flink.run(jarId(), Step.GENERATE, generate, null));
+                }
                 Series importSeries = new Series("import", startNanos, before);
                 Series indexSeries = new Series("index", startNanos, indexedBefore);
                 // Each stage's rates from its last reading before anything moved: the jobs' start is not its throughput.
@@ -191,7 +196,9 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
                     indexSeries.sample(now, indexed);
                     reading(importProgress, imported + deadLettered - before);
                     reading(indexProgress, indexed + deadLettered - indexedBefore);
-                    return List.of(imported + deadLettered, indexed + deadLettered);
+                    // What the jobs read moves too: an import replaying documents the stores hold is not stalled.
+                    return List.of(imported + deadLettered, indexed + deadLettered,
+                            flink.recordsSentBySources(jobs.get(0)) + flink.recordsSentBySources(jobs.get(1)));
                 }, counts -> counts.get(0) >= expected && counts.get(1) >= expected);
                 ArrayNode rates = result.putArray("rates");
                 rate(rates, "import", importProgress);
@@ -211,8 +218,8 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
 
     /**
      * Runs {@code work} while the campaign's import and index jobs run (they apply the generator's documents, and a
-     * command's changes, as the running import does for a user), then stops them with savepoints. A failure leaves no
-     * job running, its own or those {@code work} added: a resume submits its own.
+     * command's changes, as the running import does for a user), then stops them with savepoints. It leaves no job
+     * running, its own or those {@code work} added, after a failure or an interrupt too: a resume submits its own.
      */
     private long[] whileImporting(WhileImporting work) throws Exception {
         String repository = campaign.repository();
@@ -227,12 +234,22 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
             long[] moved = work.run(jobs);
             flink.stopWithSavepoint(importJob, JOB_START);
             flink.stopWithSavepoint(indexJob, JOB_START);
-            jobs.clear();
+            // Any other still running is cancelled below: a generator still writing is writing documents the
+            // repository already holds (a resumed step generates its customers again).
+            jobs.removeAll(List.of(importJob, indexJob));
             return moved;
         } finally {
-            for (String job : jobs) {
-                if (!FlinkSessionClient.isTerminal(flink.state(job))) {
-                    flink.cancel(job, JOB_START);
+            // Cancelled also when the campaign is being stopped: its interrupt would fail the requests that cancel.
+            boolean interrupted = Thread.interrupted();
+            try {
+                for (String job : jobs) {
+                    if (!FlinkSessionClient.isTerminal(flink.state(job))) {
+                        flink.cancel(job, JOB_START);
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
                 }
             }
         }
@@ -327,12 +344,24 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         return new long[] {0, requests};
     }
 
-    private long[] reindex(StepSpec.Reindex spec, ObjectNode result, long startNanos) throws Exception {
+    private long[] reindex(StepSpec.Reindex spec, ObjectNode result, long startNanos, List<String> notes)
+            throws Exception {
         int rangeSize = spec.rangeSize() != null ? spec.rangeSize() : Integer.parseInt(
                 CommandSpec.forAnnotatedObject(new ReindexOptions()).findOption("--range-size").defaultValue());
         long documents = stores.mongoCount(campaign.repository());
         Series series = new Series("reindex", startNanos, 0);
-        ReindexMeasure measure = ReindexMeasure.run(commands(), campaign.repository(), documents, rangeSize,
+        Commands commands = commands();
+        // A reindex the campaign aborted when it was stopped goes on from its savepoint, into the index it began.
+        Optional<String> aborted = commands.abortedReindex(campaign.repository());
+        String id;
+        if (aborted.isPresent()) {
+            id = aborted.get();
+            commands.resume(id);
+            notes.add("resumed reindex " + id + " from the savepoint it was aborted with when the campaign stopped");
+        } else {
+            id = ReindexMeasure.start(commands, campaign.repository(), rangeSize);
+        }
+        ReindexMeasure measure = ReindexMeasure.of(commands, id, documents,
                 processed -> series.sample(System.nanoTime(), processed));
         ArrayNode rates = result.putArray("rates");
         rate(rates, "reindex", measure.progress());

@@ -113,6 +113,37 @@ class CampaignRunnerTest {
     }
 
     @Test
+    void anInterruptedStepStopsTheRunResumablyAndRunsAgainOnResume() throws Exception {
+        Path file = file(CAMPAIGN);
+        RunFolder stopped = runner(file).run(step -> {
+            if (step.position() == 2) {
+                throw new IllegalStateException("waiting for the stores", new InterruptedException());
+            }
+            return record(step);
+        }, false, 0);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        assertThat(stopped.run().status()).isEqualTo(CampaignRun.STOPPED);
+        assertThat(stopped.run().stoppedBecause()).startsWith("interrupted during 002-measure-1k")
+                .contains("resume with the same command");
+        assertThat(stopped.progress().completed()).containsExactly("001-import-1k");
+        assertThat(runner(file).unfinished()).isPresent();
+        runner(file).run(this::record, false, 0);
+        assertThat(ran).containsExactly("001-import-1k", "002-measure-1k", "003-import-2k", "004-measure-2k");
+    }
+
+    @Test
+    void aStepLeftWithItsThreadInterruptedStopsTheRunAndTheFlagIsCleared() throws Exception {
+        Path file = file(CAMPAIGN);
+        RunFolder stopped = runner(file).run(step -> {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("a request failed");
+        }, false, 0);
+        assertThat(Thread.interrupted()).isFalse();
+        assertThat(stopped.run().status()).isEqualTo(CampaignRun.STOPPED);
+        assertThat(stopped.run().stoppedBecause()).startsWith("interrupted during 001-import-1k");
+    }
+
+    @Test
     void aChangedCampaignFileIsNotResumedButANewRunMayBegin() throws Exception {
         Path file = file(CAMPAIGN);
         runner(file).run(this::record, false, 1);
@@ -140,5 +171,35 @@ class CampaignRunnerTest {
         assertThat(ran).containsExactly("001-import-1k", "002-measure-1k");
         assertThat(timed.run().stoppedBecause()).startsWith("time: its steps took PT1H20M");
         assertThat(timed.run().machine().cpu()).isEqualTo("test");
+    }
+
+    @Test
+    void anImportThatWouldTakeTheDiskBelowItsFloorIsNotBegun() throws Exception {
+        Path file = file("""
+                name: grows
+                stop: {diskFreeBelow: 1GiB}
+                sizes: [1k, 2k, 4k]
+                each:
+                  - import: {}
+                """);
+        long bytesPerDocument = 1_000_000;
+        long floor = 1L << 30;
+        // Above the floor before the 4k import, below it after: stopped only by the projection.
+        diskFree = floor + 3_500 * bytesPerDocument;
+        long[] documents = {0};
+        RunFolder run = runner(file).run(step -> {
+            ran.add(step.key());
+            diskFree -= (step.size().documents() - documents[0]) * bytesPerDocument;
+            documents[0] = step.size().documents();
+            ObjectNode result = RunFolder.JSON.createObjectNode().put("position", step.position()).put("seconds", 1);
+            result.putObject("documents").put("after", documents[0]);
+            result.putObject("stores").put("diskFreeBytes", diskFree);
+            return result;
+        }, false, 0);
+        assertThat(ran).containsExactly("001-import-1k", "002-import-2k");
+        assertThat(diskFree).isGreaterThan(floor);
+        assertThat(run.run().status()).isEqualTo(CampaignRun.STOPPED);
+        assertThat(run.run().stoppedBecause()).startsWith("disk: 2.4 GiB free would be 0.5 GiB after 003-import-4k "
+                + "(1,000,000 bytes a document, what this run's steps took from 1,000 to 2,000 documents)");
     }
 }

@@ -68,8 +68,7 @@ class SessionClusterIT {
     @Test
     void stopWithSavepointAndResumeContinuesTheKeyedState() throws Exception {
         String jarId = flink.uploadJar(JobsJar.path());
-        List<String> args = List.of("--bootstrap-servers", BOOTSTRAP, "--topic", topic, "--records", "0",
-                "--records-per-second", "200", "--keys", "4", "--checkpoint-interval", "PT1S");
+        List<String> args = smokeArguments();
 
         String first = flink.run(jarId, Step.SMOKE, args, null);
         jobsToCancel.add(first);
@@ -94,6 +93,20 @@ class SessionClusterIT {
         Set<Long> elementsBeforeStop = untilStop.stream().map(row -> row[1]).collect(Collectors.toSet());
         assertThat(afterResume).as("the source resumes where it stopped: no element is emitted again")
                 .noneMatch(row -> elementsBeforeStop.contains(row[1]));
+    }
+
+    @Test
+    void aJobStoppedWithASavepointJustAfterItsSubmissionStopsOnceItsTasksRun() throws Exception {
+        String job = flink.run(flink.uploadJar(JobsJar.path()), Step.SMOKE, smokeArguments(), null);
+        jobsToCancel.add(job);
+        // No wait for RUNNING: its tasks are still deploying, and a savepoint triggered now would be refused.
+        assertThat(flink.stopWithSavepoint(job, Duration.ofSeconds(60))).isNotBlank();
+        flink.awaitState(job, "FINISHED", Duration.ofSeconds(60));
+    }
+
+    private List<String> smokeArguments() {
+        return List.of("--bootstrap-servers", BOOTSTRAP, "--topic", topic, "--records", "0",
+                "--records-per-second", "200", "--keys", "4", "--checkpoint-interval", "PT1S");
     }
 
     /**
