@@ -124,7 +124,7 @@ final class CommandStatus {
         double seconds = started == null ? 0 : (end.toEpochMilli() - started.getTime()) / 1000.0;
         status.put("docsPerSecond", seconds > 0 ? Math.round(processed / seconds * 10) / 10.0 : 0.0);
         for (String field : List.of(CommandStore.JOB_ID, CommandStore.INDEX, CommandStore.PREVIOUS_INDEX,
-                CommandStore.SAVEPOINT, CommandStore.ERROR, CommandStore.SELECTION_READ)) {
+                CommandStore.SAVEPOINT, CommandStore.ERROR, CommandStore.SELECTION_READ, CommandStore.FINISHING)) {
             if (record.get(field) != null) {
                 status.put(field, record.get(field).toString());
             }

@@ -41,6 +41,8 @@ import io.volumizer.options.Options;
 import io.volumizer.options.pipeline.PipelineOptions;
 import io.volumizer.options.steps.ReindexOptions;
 import io.volumizer.options.steps.Step;
+import io.volumizer.schemas.codec.KafkaAvroSerde;
+import io.volumizer.schemas.event.DeadLetter;
 import io.volumizer.stores.DocumentFields;
 import io.volumizer.stores.mongodb.MongoRepositories;
 import io.volumizer.stores.search.SearchResult;
@@ -173,7 +175,10 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
         long expected = generation.documentsAt(spec.to().documents());
         long indexedBefore = stores.searchableCount(pipeline.indices(), repository);
         return whileImporting(jobs -> {
-            try (CommittedRecordCount deadLetters = stores.committedRecordCount(pipeline.deadletterTopic())) {
+            var letters = KafkaAvroSerde.deserializer(pipeline.registry.url, DeadLetter.class);
+            String deadletterTopic = pipeline.deadletterTopic();
+            try (CommittedRecordCount deadLetters = stores.committedRecordCount(deadletterTopic,
+                    value -> letters.deserialize(deadletterTopic, value).getStage())) {
                 if (before < expected) {
                     // Not when a resumed step finds the repository at its size: the generator would only write
                     // documents it holds, which the next import would read again.
@@ -186,20 +191,23 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
                 // Each stage's rates from its last reading before anything moved: the jobs' start is not its throughput.
                 Progress importProgress = new Progress(Math.max(1, expected - before));
                 Progress indexProgress = new Progress(Math.max(1, expected - indexedBefore));
+                ImportCompletion completion = new ImportCompletion(expected);
                 Await.stalledFor(STALLED).every(SAMPLE).until("import to " + spec.to().label(), () -> {
                     checkRunning(jobs);
                     long now = System.nanoTime();
-                    long deadLettered = deadLetters.count();
+                    Map<String, Long> byStage = deadLetters.byKey();
                     long imported = stores.mongoEstimatedCount(repository);
                     long indexed = stores.searchableCount(pipeline.indices(), repository);
-                    importSeries.sample(now, imported + deadLettered);
+                    long notImported = ImportCompletion.beforeMongoDb(byStage);
+                    importSeries.sample(now, imported + notImported);
                     indexSeries.sample(now, indexed);
-                    reading(importProgress, imported + deadLettered - before);
-                    reading(indexProgress, indexed + deadLettered - indexedBefore);
+                    reading(importProgress, imported + notImported - before);
+                    reading(indexProgress, indexed + ImportCompletion.byIndex(byStage) - indexedBefore);
                     // What the jobs read moves too: an import replaying documents the stores hold is not stalled.
-                    return List.of(imported + deadLettered, indexed + deadLettered,
-                            flink.recordsSentBySources(jobs.get(0)) + flink.recordsSentBySources(jobs.get(1)));
-                }, counts -> counts.get(0) >= expected && counts.get(1) >= expected);
+                    return new ImportReading(List.of(imported, indexed, deadLetters.count(),
+                            flink.recordsSentBySources(jobs.get(0)) + flink.recordsSentBySources(jobs.get(1))),
+                            completion.through(imported, indexed, byStage));
+                }, ImportReading::through);
                 ArrayNode rates = result.putArray("rates");
                 rate(rates, "import", importProgress);
                 rate(rates, "index", indexProgress);
@@ -209,6 +217,10 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
             }
             return new long[] {expected - before, 0};
         });
+    }
+
+    /** An import's reading: what moves (a stalled import moves nothing), and whether the step is through. */
+    private record ImportReading(List<Long> moving, boolean through) {
     }
 
     /** What runs while the campaign's import and index jobs do; it may add jobs of its own to {@code jobs}. */

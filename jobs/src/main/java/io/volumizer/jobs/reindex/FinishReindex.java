@@ -3,12 +3,12 @@ package io.volumizer.jobs.reindex;
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -17,7 +17,9 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,9 +65,10 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     /**
      * What the finish does: move the alias to {@code generation}, the index the reindex filled; catch up from
      * {@code catchUpMargin} before each catch-up begins, {@code batchSize} documents a request; delete the index the
-     * alias left, or keep it.
+     * alias left, or keep it; hold the first catch-up's read {@code holdCatchUp} (a test's slow read, else zero).
      */
-    record Finish(String generation, Duration catchUpMargin, int batchSize, boolean deleteOld) implements Serializable {
+    record Finish(String generation, Duration catchUpMargin, int batchSize, boolean deleteOld, Duration holdCatchUp)
+            implements Serializable {
     }
 
     private final RangeSettings settings;
@@ -80,6 +83,8 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     private transient MongoRepositories repositories;
     private transient MongoDatabase database;
     private transient DeadLetters deadLetters;
+    /** The task's mails, all of them: a checkpoint's too, so that one goes on during a long catch-up. */
+    private transient MailboxExecutor taskMails;
 
     /** Reads MongoDB where the reindex source did ({@code settings}' databases) and retries as it does. */
     FinishReindex(RangeSettings settings, Finish finish, SearchConnection search, AvroCodec<ImportedEvent> importedCodec) {
@@ -113,6 +118,7 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         database = repositories.shared();
         deadLetters = new DeadLetters(getMetricGroup(), MetricNames.REINDEX);
         catchUpWriter.open(getRuntimeContext());
+        taskMails = getContainingTask().getMailboxExecutorFactory().createExecutor(TaskMailbox.MIN_PRIORITY);
     }
 
     @Override
@@ -140,10 +146,13 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         Instant firstFrom = record.getDate(CommandStore.CATCH_UP_FROM).toInstant();
         SearchIndices indices = search.indices();
         Instant secondFrom = Instant.now().minus(finish.catchUpMargin());
-        long caughtUp = catchUp(firstFrom);
+        commands.set(settings.commandId(), finishing(CommandStore.Finishing.CATCHING_UP));
+        long caughtUp = catchUp(firstFrom, finish.holdCatchUp());
+        commands.set(settings.commandId(), finishing(CommandStore.Finishing.MOVING_ALIAS));
         indices.finishLoad(settings.repository(), finish.generation());
         Optional<String> left = indices.swap(settings.repository(), finish.generation());
-        caughtUp += catchUp(secondFrom);
+        commands.set(settings.commandId(), finishing(CommandStore.Finishing.CATCHING_UP_AFTER_MOVE));
+        caughtUp += catchUp(secondFrom, Duration.ZERO);
         // A bulk command still reading its selection from the old generation keeps it: deleted, its slices are lost.
         List<String> readers = left.map(commands::readingFrom).orElse(List.of());
         boolean deleted = finish.deleteOld() && left.isPresent() && readers.isEmpty();
@@ -158,39 +167,39 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
                 Updates.set(CommandStore.TOTAL, processed), Updates.set(CommandStore.ERRORS, errors),
                 Updates.set("caughtUp", caughtUp), Updates.set("ranges.total", ranges.total()),
                 Updates.set(CommandStore.PREVIOUS_INDEX, left.orElse(null)),
-                Updates.set("previousIndexDeleted", deleted));
+                Updates.set("previousIndexDeleted", deleted), Updates.unset(CommandStore.FINISHING));
         LOG.info("{}: {} documents reindexed into {} ({} caught up), alias {} moved from {}", settings.commandId(),
                 processed, finish.generation(), caughtUp, search.names().of(settings.repository()), left.orElse("nothing"));
     }
 
-    /**
-     * Writes what was imported since {@code from} (deletes included), with the files' texts stored for it, into the
-     * new index; returns how many.
-     */
-    private long catchUp(Instant from) {
-        int batchSize = finish.batchSize();
-        MongoCollection<Document> fileTexts = repositories.fileTexts(settings.repository());
-        List<Document> page = new ArrayList<>(batchSize);
-        long written = 0;
-        for (Document stored : repositories.collection(settings.repository())
-                .find(Filters.gte(DocumentFields.IMPORTED_AT, Date.from(from))).batchSize(batchSize)) {
-            page.add(stored);
-            if (page.size() >= batchSize) {
-                written += write(page, fileTexts);
-            }
-        }
-        return written + write(page, fileTexts);
+    private static Bson finishing(CommandStore.Finishing phase) {
+        return Updates.set(CommandStore.FINISHING, phase.name());
     }
 
-    /** Writes a page of stored documents, with their texts from {@code fileTexts}, and empties it; returns how many. */
-    private long write(List<Document> page, MongoCollection<Document> fileTexts) {
-        if (page.isEmpty()) {
-            return 0;
+    /**
+     * Writes what was imported since {@code from} (deletes included), with the files' texts stored for it, into the
+     * new index; returns how many. The read runs aside ({@link PagesReadAside}): a scan of a large collection can
+     * outlast the checkpoint timeout, and it must neither expire checkpoints nor hold off a cancellation.
+     */
+    private long catchUp(Instant from, Duration hold) throws InterruptedException {
+        int batchSize = finish.batchSize();
+        MongoCollection<Document> fileTexts = repositories.fileTexts(settings.repository());
+        long written = 0;
+        try (PagesReadAside<Document> pages = new PagesReadAside<>("catch-up of " + settings.commandId(),
+                repositories.collection(settings.repository()).find(Filters.gte(DocumentFields.IMPORTED_AT,
+                        Date.from(from))).batchSize(batchSize), batchSize, hold)) {
+            for (Optional<List<Document>> page = pages.next(taskMails); page.isPresent(); page = pages.next(taskMails)) {
+                written += write(page.get(), fileTexts);
+            }
         }
+        return written;
+    }
+
+    /** Writes a page of stored documents, with their texts from {@code fileTexts}; returns how many. */
+    private long write(List<Document> page, MongoCollection<Document> fileTexts) {
         Map<String, String> texts = MongoDocumentStore.fileTexts(fileTexts, page);
         List<ImportedEvent> batch = page.stream().map(stored ->
                 MongoDocumentStore.toImported(stored, texts.get(stored.getString(DocumentFields.KEY)))).toList();
-        page.clear();
         BulkResult<ImportedEvent> result = catchUpWriter.write(batch);
         for (BulkResult.Failure<ImportedEvent> failure : result.failed()) {
             errors++;

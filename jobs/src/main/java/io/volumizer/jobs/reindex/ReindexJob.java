@@ -74,7 +74,8 @@ public record ReindexJob(Source<ImportedEvent, ?, ?> documents, IndexStage index
                             1, MetricNames.REINDEX),
                     IndexStage.intoGeneration(generation, pipeline, options.settings),
                     new FinishReindex(settings, new FinishReindex.Finish(generation, options.catchUpMargin,
-                            options.settings.batchSize, options.deleteOld), SearchConnection.of(pipeline), codec),
+                            options.settings.batchSize, options.deleteOld,
+                            options.holdCatchUp), SearchConnection.of(pipeline), codec),
                     Connectors.deadLetterSink(options, Step.REINDEX));
         });
     }

@@ -2,6 +2,9 @@ package io.volumizer.ops.stores;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -10,18 +13,22 @@ import org.apache.kafka.common.TopicPartition;
 import io.volumizer.schemas.keys.ProgressMarks;
 
 /**
- * The committed records of a topic but its progress marks, from its start, counted as they come: each {@link #count()} reads only what
- * arrived since the one before. Made by {@link Stores#committedRecordCount(String)}.
+ * The committed records of a topic but its progress marks, from its start, counted as they come, in all and by a key
+ * each record's value gives: each reading reads only what arrived since the one before. Made by
+ * {@link Stores#committedRecordCount(String)} and {@link Stores#committedRecordCount(String, Function)}.
  */
 public final class CommittedRecordCount implements AutoCloseable {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final String topic;
+    private final Function<byte[], String> key;
+    private final Map<String, Long> byKey = new TreeMap<>();
     private long count;
 
-    CommittedRecordCount(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+    CommittedRecordCount(KafkaConsumer<byte[], byte[]> consumer, String topic, Function<byte[], String> key) {
         this.consumer = consumer;
         this.topic = topic;
+        this.key = key;
     }
 
     /**
@@ -29,11 +36,22 @@ public final class CommittedRecordCount implements AutoCloseable {
      * for the broker: a record committed a moment ago may come at the next call.
      */
     public long count() {
+        readNew();
+        return count;
+    }
+
+    /** As {@link #count()}, by the key of each record; a key no record has is absent. */
+    public Map<String, Long> byKey() {
+        readNew();
+        return Map.copyOf(byKey);
+    }
+
+    private void readNew() {
         if (consumer.assignment().isEmpty()) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
                     .map(partition -> new TopicPartition(topic, partition.partition())).toList();
             if (partitions.isEmpty()) {
-                return 0;
+                return;
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -41,10 +59,12 @@ public final class CommittedRecordCount implements AutoCloseable {
         for (ConsumerRecords<byte[], byte[]> fetched = consumer.poll(Duration.ZERO); !fetched.isEmpty();
                 fetched = consumer.poll(Duration.ZERO)) {
             for (var record : fetched) {
-                count += ProgressMarks.isMark(record.headers()) ? 0 : 1;
+                if (!ProgressMarks.isMark(record.headers())) {
+                    count++;
+                    byKey.merge(key.apply(record.value()), 1L, Long::sum);
+                }
             }
         }
-        return count;
     }
 
     @Override

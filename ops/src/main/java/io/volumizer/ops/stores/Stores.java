@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -194,7 +195,12 @@ public final class Stores implements AutoCloseable {
      * job writes (reading the topic again at every poll would cost more the longer the job runs).
      */
     public CommittedRecordCount committedRecordCount(String topic) {
-        return new CommittedRecordCount(committedReader(), topic);
+        return committedRecordCount(topic, value -> "");
+    }
+
+    /** As {@link #committedRecordCount(String)}, counted by the key {@code key} gives each record's value too. */
+    public CommittedRecordCount committedRecordCount(String topic, Function<byte[], String> key) {
+        return new CommittedRecordCount(committedReader(), topic, key);
     }
 
     /** A consumer that sees what a read_committed consumer sees, assigned by its caller, in no group's offsets. */

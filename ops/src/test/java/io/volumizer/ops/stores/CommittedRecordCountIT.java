@@ -2,7 +2,9 @@ package io.volumizer.ops.stores;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -37,6 +39,8 @@ class CommittedRecordCountIT {
     @Test
     void countsTheCommittedRecordsAsTheyComeAndNeitherAbortedOnesNorATopicNotThereYet() throws Exception {
         try (Stores stores = new Stores(pipeline); CommittedRecordCount count = stores.committedRecordCount(topic);
+             CommittedRecordCount byValue = stores.committedRecordCount(topic,
+                     value -> new String(value, StandardCharsets.UTF_8));
              Admin admin = Admin.create(pipeline.kafka.clientProperties())) {
             assertThat(count.count()).isZero();
             assertThat(admin.listTopics().names().get()).doesNotContain(topic);
@@ -51,6 +55,9 @@ class CommittedRecordCountIT {
                 send(producer, 1, true);
                 // The aborted records come before the last committed one: counted, they would have made it 6.
                 assertThat(awaitAtLeast(count::count, 4)).isEqualTo(4);
+                assertThat(awaitAtLeast(byValue::count, 4)).isEqualTo(4);
+                assertThat(byValue.byKey()).containsExactlyInAnyOrderEntriesOf(
+                        Map.of("record-0", 2L, "record-1", 1L, "record-2", 1L));
             }
         } finally {
             try (Stores stores = new Stores(pipeline)) {

@@ -41,6 +41,10 @@ public final class ReindexOptions extends CommandStepOptions {
     @Option(names = "--fail-range", defaultValue = "-1", hidden = true, description = "Fails the range of this index (a test's fault).")
     public int failRange;
 
+    @Option(names = "--hold-catch-up", defaultValue = "PT0S", hidden = true, description = "Holds the first catch-up's "
+            + "read this long (a test's slow scan).")
+    public Duration holdCatchUp;
+
     @Mixin public IndexSettings settings = new IndexSettings();
 
     @Override

@@ -84,6 +84,9 @@ public final class CommandStore {
     /** A bulk command: how its selection was read, a {@link SelectionRead}'s name. */
     public static final String SELECTION_READ = "selectionRead";
 
+    /** A reindex whose ranges were all read: what its finish does now, a {@link Finishing}'s name; gone once it ended. */
+    public static final String FINISHING = "finishing";
+
     /** The action of a reindex command; a bulk command's is what it does to each document. */
     public static final String REINDEX = "reindex";
 
@@ -110,6 +113,12 @@ public final class CommandStore {
      * own, opened when the slice starts (where the engine has no point in time).
      */
     public enum SelectionRead { POINT_IN_TIME, SLICED_SCROLL }
+
+    /**
+     * A reindex's finish: writing what was imported since it began, moving the alias (with the template's settings
+     * back), then writing what was imported while the first catch-up ran.
+     */
+    public enum Finishing { CATCHING_UP, MOVING_ALIAS, CATCHING_UP_AFTER_MOVE }
 
     private final MongoCollection<Document> commands;
 
