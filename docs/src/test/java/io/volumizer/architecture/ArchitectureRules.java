@@ -53,7 +53,7 @@ final class ArchitectureRules {
                 });
     }
 
-    /** Each benchmark runner is its plan, audit and table on the shared harness: no runner borrows another's code. */
+    /** Each benchmark runner is its plan, audit and table on the harness (a module of its own): no runner borrows another's code. */
     static ArchRule runnersIndependent(String benchmarksRoot, String... sharedPackages) {
         var rule = slices().matching(benchmarksRoot + ".(*)..").namingSlices("runner $1").should().notDependOnEachOther();
         for (String shared : sharedPackages) {

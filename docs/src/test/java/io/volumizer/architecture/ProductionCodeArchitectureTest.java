@@ -40,7 +40,7 @@ class ProductionCodeArchitectureTest {
 
     @Test
     void noBenchmarkRunnerImportsAnother() {
-        ArchitectureRules.runnersIndependent(ROOT + ".benchmarks", "internal", "harness").check(production);
+        ArchitectureRules.runnersIndependent(ROOT + ".benchmarks").check(production);
     }
 
     @Test

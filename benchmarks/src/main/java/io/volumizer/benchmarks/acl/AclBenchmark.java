@@ -23,10 +23,10 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 
 import io.volumizer.api.commands.CommandReconciler;
-import io.volumizer.benchmarks.harness.ServiceFaults;
-import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.harness.ServiceFaults;
+import io.volumizer.harness.Report;
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.harness.Await;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.model.BankModel;

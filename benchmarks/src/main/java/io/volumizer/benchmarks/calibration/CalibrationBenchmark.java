@@ -1,6 +1,6 @@
 package io.volumizer.benchmarks.calibration;
 
-import static io.volumizer.benchmarks.harness.Stats.median;
+import static io.volumizer.harness.Stats.median;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,15 +23,16 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.harness.ReindexMeasure;
-import io.volumizer.benchmarks.harness.ImportedForm;
-import io.volumizer.benchmarks.harness.SessionJobs;
-import io.volumizer.benchmarks.harness.Await;
-import io.volumizer.benchmarks.harness.Report;
-import io.volumizer.benchmarks.harness.Progress;
-import io.volumizer.benchmarks.harness.QuietMachine;
-import io.volumizer.benchmarks.harness.StoreIsolation;
-import io.volumizer.benchmarks.harness.Through;
+import io.volumizer.harness.ProcessCpu;
+import io.volumizer.harness.ReindexMeasure;
+import io.volumizer.harness.ImportedForm;
+import io.volumizer.harness.SessionJobs;
+import io.volumizer.harness.Await;
+import io.volumizer.harness.Report;
+import io.volumizer.harness.Progress;
+import io.volumizer.harness.QuietMachine;
+import io.volumizer.harness.StoreIsolation;
+import io.volumizer.harness.Through;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;

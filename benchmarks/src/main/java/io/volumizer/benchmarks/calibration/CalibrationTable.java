@@ -1,7 +1,7 @@
 package io.volumizer.benchmarks.calibration;
 
-import static io.volumizer.benchmarks.harness.Stats.median;
-import static io.volumizer.benchmarks.harness.Stats.ratioWithRange;
+import static io.volumizer.harness.Stats.median;
+import static io.volumizer.harness.Stats.ratioWithRange;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.volumizer.benchmarks.calibration.CalibrationBenchmark.StageCost;
-import io.volumizer.benchmarks.harness.StoreIsolation;
+import io.volumizer.harness.StoreIsolation;
 import io.volumizer.ops.plan.Calibration;
 
 /** The calibration's table: bytes and CPU a document costs, per type and stage, and the linearity of the stages. */

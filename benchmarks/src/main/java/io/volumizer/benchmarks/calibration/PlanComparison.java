@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.harness.Report;
 import io.volumizer.benchmarks.calibration.PublishedLayouts.Workload;
 import io.volumizer.domain.topology.Topology;
 import io.volumizer.domain.topology.TopologyFile;

@@ -1,6 +1,6 @@
 package io.volumizer.benchmarks.commands;
 
-import static io.volumizer.benchmarks.harness.Stats.median;
+import static io.volumizer.harness.Stats.median;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -23,14 +23,14 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Sorts;
 
-import io.volumizer.benchmarks.harness.Await;
-import io.volumizer.benchmarks.harness.Progress;
-import io.volumizer.benchmarks.harness.ReindexMeasure;
-import io.volumizer.benchmarks.harness.Report;
-import io.volumizer.benchmarks.harness.Rounds;
-import io.volumizer.benchmarks.harness.Samples;
-import io.volumizer.benchmarks.harness.StoreIsolation;
-import io.volumizer.benchmarks.harness.StoreIsolationOptions;
+import io.volumizer.harness.Await;
+import io.volumizer.harness.Progress;
+import io.volumizer.harness.ReindexMeasure;
+import io.volumizer.harness.Report;
+import io.volumizer.harness.Rounds;
+import io.volumizer.harness.Samples;
+import io.volumizer.harness.StoreIsolation;
+import io.volumizer.harness.StoreIsolationOptions;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.api.commands.CommandReconciler;

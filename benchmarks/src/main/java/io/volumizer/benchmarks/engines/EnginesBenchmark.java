@@ -1,8 +1,8 @@
 package io.volumizer.benchmarks.engines;
 
-import static io.volumizer.benchmarks.harness.Stats.median;
-import static io.volumizer.benchmarks.harness.Stats.ratioWithRange;
-import static io.volumizer.benchmarks.harness.Stats.ratios;
+import static io.volumizer.harness.Stats.median;
+import static io.volumizer.harness.Stats.ratioWithRange;
+import static io.volumizer.harness.Stats.ratios;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,19 +15,19 @@ import java.util.Map;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
-import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.harness.Report;
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.harness.ReindexMeasure;
-import io.volumizer.benchmarks.harness.CustomerQueries;
-import io.volumizer.benchmarks.harness.ImportedForm;
-import io.volumizer.benchmarks.harness.QuerySamples;
-import io.volumizer.benchmarks.harness.SearchLoadOptions;
-import io.volumizer.benchmarks.harness.SessionJobs;
-import io.volumizer.benchmarks.harness.BaselineLoop;
-import io.volumizer.benchmarks.harness.Await;
-import io.volumizer.benchmarks.harness.Progress;
-import io.volumizer.benchmarks.harness.QuietMachine;
-import io.volumizer.benchmarks.harness.Through;
+import io.volumizer.harness.ReindexMeasure;
+import io.volumizer.harness.CustomerQueries;
+import io.volumizer.harness.ImportedForm;
+import io.volumizer.harness.QuerySamples;
+import io.volumizer.harness.SearchLoadOptions;
+import io.volumizer.harness.SessionJobs;
+import io.volumizer.harness.BaselineLoop;
+import io.volumizer.harness.Await;
+import io.volumizer.harness.Progress;
+import io.volumizer.harness.QuietMachine;
+import io.volumizer.harness.Through;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;

@@ -2,8 +2,8 @@ package io.volumizer.benchmarks.pipeline;
 
 import java.util.function.LongSupplier;
 
-import io.volumizer.benchmarks.harness.Progress;
-import io.volumizer.benchmarks.harness.Through;
+import io.volumizer.harness.Progress;
+import io.volumizer.harness.Through;
 import io.volumizer.ops.stores.CommittedRecordCount;
 
 /** A measure's job, and the count of its dead letters. */

@@ -1,13 +1,13 @@
 package io.volumizer.benchmarks.pipeline;
 
-import static io.volumizer.benchmarks.harness.Samples.SUSTAINED;
+import static io.volumizer.harness.Samples.SUSTAINED;
 
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import io.volumizer.benchmarks.harness.Report;
-import io.volumizer.benchmarks.harness.StoreIsolation;
+import io.volumizer.harness.Report;
+import io.volumizer.harness.StoreIsolation;
 import io.volumizer.generators.GeneratorSettings;
 
 /** The pipeline benchmark's measures by name (the keys of its samples in pipeline.json), and its table. */

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
-import io.volumizer.benchmarks.harness.ServiceFaults;
+import io.volumizer.harness.ServiceFaults;
 
 /**
  * What happens to the local services during a scenario, through {@code bin/volumizer} and signals, as in

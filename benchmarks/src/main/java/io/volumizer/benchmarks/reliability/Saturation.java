@@ -8,7 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.volumizer.benchmarks.harness.ImportedForm;
+import io.volumizer.harness.ImportedForm;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.schemas.event.DocumentEvent;

@@ -1,6 +1,6 @@
 package io.volumizer.benchmarks.reliability;
 
-import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.harness.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.volumizer.benchmarks.reliability;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
-import io.volumizer.benchmarks.harness.Await;
+import io.volumizer.harness.Await;
 
 /**
  * When a fault starts: once a share of the documents is in the store. The wait lasts as long as the count moves; a

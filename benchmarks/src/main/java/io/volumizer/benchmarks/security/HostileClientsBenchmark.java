@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoClients;
 
-import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.harness.Report;
 import io.volumizer.api.ApiOptions;
 import io.volumizer.api.ApiServer;
 import io.volumizer.api.documents.Documents;

@@ -2,7 +2,7 @@ package io.volumizer.benchmarks.security;
 
 import java.util.Locale;
 
-import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.harness.Report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.harness.Report;
 import io.volumizer.api.auth.OidcOptions;
 import io.volumizer.api.auth.TokenValidator;
 import io.volumizer.benchmarks.security.SecurityQueries.Kind;

@@ -11,11 +11,11 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.volumizer.benchmarks.harness.Report;
-import io.volumizer.benchmarks.harness.CustomerQueries;
-import io.volumizer.benchmarks.harness.ImportedForm;
-import io.volumizer.benchmarks.harness.QuerySamples;
-import io.volumizer.benchmarks.harness.SearchLoadOptions;
+import io.volumizer.harness.Report;
+import io.volumizer.harness.CustomerQueries;
+import io.volumizer.harness.ImportedForm;
+import io.volumizer.harness.QuerySamples;
+import io.volumizer.harness.SearchLoadOptions;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorOptions;
 import io.volumizer.generators.GeneratorSettings;

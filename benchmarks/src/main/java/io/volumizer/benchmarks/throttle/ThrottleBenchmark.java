@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.volumizer.benchmarks.harness.ServiceFaults;
-import io.volumizer.benchmarks.harness.Report;
+import io.volumizer.harness.ServiceFaults;
+import io.volumizer.harness.Report;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;

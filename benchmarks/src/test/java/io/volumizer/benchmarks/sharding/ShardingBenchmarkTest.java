@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.volumizer.benchmarks.harness.CustomerQueries;
+import io.volumizer.harness.CustomerQueries;
 import io.volumizer.benchmarks.sharding.ShardingBenchmark.Cell;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.stores.search.Aggregation;

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.volumizer.benchmarks.harness.ServiceFaults;
+import io.volumizer.harness.ServiceFaults;
 import io.volumizer.campaigns.file.Campaign;
 import io.volumizer.campaigns.file.CampaignException;
 import io.volumizer.campaigns.file.CampaignStep;

@@ -20,8 +20,8 @@ import com.mongodb.client.model.Projections;
 
 import io.volumizer.api.commands.CommandReconciler;
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.harness.Await;
-import io.volumizer.benchmarks.harness.Progress;
+import io.volumizer.harness.Await;
+import io.volumizer.harness.Progress;
 import io.volumizer.campaigns.file.StepSpec;
 import io.volumizer.domain.selection.Selection;
 import io.volumizer.ops.campaign.RunFolder;

@@ -21,12 +21,12 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Sorts;
 
 import io.volumizer.api.commands.Commands;
-import io.volumizer.benchmarks.calibration.ProcessCpu;
-import io.volumizer.benchmarks.harness.Await;
-import io.volumizer.benchmarks.harness.CustomerQueries;
-import io.volumizer.benchmarks.harness.Progress;
-import io.volumizer.benchmarks.harness.ReindexMeasure;
-import io.volumizer.benchmarks.harness.ServiceFaults;
+import io.volumizer.harness.ProcessCpu;
+import io.volumizer.harness.Await;
+import io.volumizer.harness.CustomerQueries;
+import io.volumizer.harness.Progress;
+import io.volumizer.harness.ReindexMeasure;
+import io.volumizer.harness.ServiceFaults;
 import io.volumizer.campaigns.file.Campaign;
 import io.volumizer.campaigns.file.CampaignStep;
 import io.volumizer.campaigns.file.StepSpec;

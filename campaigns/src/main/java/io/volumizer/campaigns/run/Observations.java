@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.MongoException;
 
-import io.volumizer.benchmarks.calibration.ProcessCpu;
+import io.volumizer.harness.ProcessCpu;
 import io.volumizer.ops.services.LocalServices;
 import io.volumizer.ops.stores.Stores;
 import io.volumizer.options.pipeline.PipelineOptions;

@@ -10,7 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import io.volumizer.benchmarks.harness.CustomerQueries;
+import io.volumizer.harness.CustomerQueries;
 
 /**
  * Requests sent at a fixed rate whatever the answers' speed (an open model, as users arrive): each scenario's

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.volumizer.benchmarks.harness.Progress;
+import io.volumizer.harness.Progress;
 import io.volumizer.ops.campaign.CampaignRun;
 import io.volumizer.ops.campaign.RunFolder;
 import io.volumizer.ops.campaign.StepResult;
