@@ -2,6 +2,9 @@ package io.volumizer.benchmarks.security;
 
 import java.util.Locale;
 
+import io.volumizer.loadtest.hostile.HonestUsers;
+import io.volumizer.loadtest.hostile.HeapSampler;
+import io.volumizer.loadtest.hostile.Latencies;
 import io.volumizer.harness.Report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

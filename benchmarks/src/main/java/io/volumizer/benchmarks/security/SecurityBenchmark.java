@@ -22,11 +22,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.volumizer.loadtest.hostile.Latencies;
+import io.volumizer.loadtest.hostile.SecurityQueries;
 import io.volumizer.harness.Report;
 import io.volumizer.api.auth.OidcOptions;
 import io.volumizer.api.auth.TokenValidator;
-import io.volumizer.benchmarks.security.SecurityQueries.Kind;
-import io.volumizer.benchmarks.security.SecurityQueries.Query;
+import io.volumizer.loadtest.hostile.SecurityQueries.Kind;
+import io.volumizer.loadtest.hostile.SecurityQueries.Query;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.demo.DemoRecord;
 import io.volumizer.ops.demo.DemoRecordOptions;

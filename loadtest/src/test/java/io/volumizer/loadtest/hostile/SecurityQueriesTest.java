@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.security;
+package io.volumizer.loadtest.hostile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,8 +8,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.volumizer.benchmarks.security.SecurityQueries.Kind;
-import io.volumizer.benchmarks.security.SecurityQueries.Query;
+import io.volumizer.loadtest.hostile.SecurityQueries.Kind;
+import io.volumizer.loadtest.hostile.SecurityQueries.Query;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.BankPrincipals;
 import io.volumizer.generators.GeneratorSettings;

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.security;
+package io.volumizer.loadtest.hostile;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,10 +21,10 @@ import java.util.concurrent.locks.LockSupport;
  * {@link java.net.http.HttpClient} will not (keep sending after the answer, trickle a body, lie in a header), and how
  * much it had sent when the API answered.
  */
-final class RawHttp {
+public final class RawHttp {
 
     /** A request's outcome: the answer's status ("413"), or why there was none; the port it was sent from. */
-    record Answer(String outcome, long bytesSentBeforeAnswer, long micros, int clientPort) {
+    public record Answer(String outcome, long bytesSentBeforeAnswer, long micros, int clientPort) {
         /** The API closed the connection without an answer while the body was being sent. */
         static final String CLOSED = "closed without an answer";
         /** The pass ended while the body was still being sent (a slow body): the client hung up. */
@@ -40,7 +40,7 @@ final class RawHttp {
     private final ExecutorService readers;
 
     /** @param readers where each request's answer is read (a thread a request in flight) */
-    RawHttp(int port, ExecutorService readers) {
+    public RawHttp(int port, ExecutorService readers) {
         this.port = port;
         this.readers = readers;
     }
@@ -53,7 +53,7 @@ final class RawHttp {
      * @param contentLength  the Content-Length header to send (it may lie), or -1 for a chunked body
      * @param bytesPerSecond 0 for as fast as the socket takes it
      */
-    Answer send(String head, InputStream body, long contentLength, long bytesPerSecond, long deadlineNanos) {
+    public Answer send(String head, InputStream body, long contentLength, long bytesPerSecond, long deadlineNanos) {
         long start = System.nanoTime();
         AtomicLong sent = new AtomicLong();
         AtomicLong sentAtAnswer = new AtomicLong(-1);
@@ -188,7 +188,7 @@ final class RawHttp {
      * bytes in all (at least the prefix and suffix): a 100 MB JSON document or a 20 MB array of empty objects without
      * holding either.
      */
-    static final class GeneratedBody extends InputStream {
+    public static final class GeneratedBody extends InputStream {
         private final byte[] prefix;
         private final byte[] suffix;
         private final byte[] fillerBlock;

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.security;
+package io.volumizer.loadtest.hostile;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -17,10 +17,10 @@ import java.util.stream.Collectors;
  * most a collection left (what survived it, not garbage waiting for the next one), the garbage collections' count
  * and time, and the machine's load average.
  */
-final class HeapSampler implements AutoCloseable {
+public final class HeapSampler implements AutoCloseable {
 
     /** A window's figures. */
-    record Window(long peakUsedBytes, long peakRetainedBytes, long collections, long collectionMillis,
+    public record Window(long peakUsedBytes, long peakRetainedBytes, long collections, long collectionMillis,
             double loadAtStart, double peakLoad) {
     }
 
@@ -41,17 +41,17 @@ final class HeapSampler implements AutoCloseable {
     private long collectionsAtStart;
     private long collectionMillisAtStart;
 
-    HeapSampler() {
+    public HeapSampler() {
         start();
         timer.scheduleAtFixedRate(this::sample, 0, 100, TimeUnit.MILLISECONDS);
     }
 
     /** The most this JVM may take (-Xmx). */
-    static long maxHeapBytes() {
+    public static long maxHeapBytes() {
         return MEMORY.getHeapMemoryUsage().getMax();
     }
 
-    static double loadAverage() {
+    public static double loadAverage() {
         return SYSTEM.getSystemLoadAverage();
     }
 
@@ -78,7 +78,7 @@ final class HeapSampler implements AutoCloseable {
     }
 
     /** The figures since the last call (or since this sampler started), and a new window from now. */
-    synchronized Window next() {
+    public synchronized Window next() {
         sample();
         Window window = new Window(peakUsed, peakRetained, collections() - collectionsAtStart,
                 collectionMillis() - collectionMillisAtStart, loadAtStart, peakLoad);

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.security;
+package io.volumizer.loadtest.hostile;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,7 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 
-import io.volumizer.benchmarks.security.SecurityQueries.Query;
+import io.volumizer.loadtest.hostile.SecurityQueries.Query;
 
 /**
  * A branch's staff at work: {@code users} threads, each a user sending the navigation and search requests of
@@ -25,26 +25,26 @@ import io.volumizer.benchmarks.security.SecurityQueries.Query;
  * is answered: the API's capacity) or open loop (each user on a fixed schedule, its latency counted from when the
  * request was due, so that a stalled API shows in it rather than in fewer requests).
  */
-final class HonestUsers {
+public final class HonestUsers {
 
     /**
      * What honest users got: latencies of every answer, answers by status and error code ({@link Answers}), requests
      * that got none.
      */
-    record Outcome(Latencies latencies, Map<String, Long> byAnswer, long failed, long offered) {
+    public record Outcome(Latencies latencies, Map<String, Long> byAnswer, long failed, long offered) {
 
-        long ok() {
+        public long ok() {
             return byAnswer.getOrDefault("200", 0L);
         }
 
         /** Answers 401, or 429 of an authentication penalty. */
-        long refusedByAuthentication() {
+        public long refusedByAuthentication() {
             return byAnswer.entrySet().stream().filter(e -> Answers.refusedByAuthentication(e.getKey()))
                     .mapToLong(Map.Entry::getValue).sum();
         }
 
         /** Answers other than 200 and authentication's refusals, and requests without an answer. */
-        long errors() {
+        public long errors() {
             return failed + byAnswer.entrySet().stream().filter(e -> !e.getKey().equals("200")
                     && !Answers.refusedByAuthentication(e.getKey())).mapToLong(Map.Entry::getValue).sum();
         }
@@ -61,7 +61,7 @@ final class HonestUsers {
     private final List<Query> queries;
     private final int users;
 
-    HonestUsers(HttpClient http, String base, List<Query> queries, int users) {
+    public HonestUsers(HttpClient http, String base, List<Query> queries, int users) {
         this.http = http;
         this.base = base;
         this.queries = queries;
@@ -69,7 +69,7 @@ final class HonestUsers {
     }
 
     /** Every user sends without pause for {@code duration}: how many requests a second the API answers. */
-    Outcome closedLoop(IntFunction<String> tokenOfUser, Duration duration) {
+    public Outcome closedLoop(IntFunction<String> tokenOfUser, Duration duration) {
         long start = System.nanoTime();
         long end = start + duration.toNanos();
         return run(tokenOfUser, start, user -> new Schedule() {
@@ -85,7 +85,7 @@ final class HonestUsers {
      * The users send {@code perSecond} requests a second in all for {@code duration}, each user on its own evenly
      * spaced schedule (users offset from one another); a request's latency runs from when it was due.
      */
-    Outcome openLoop(IntFunction<String> tokenOfUser, double perSecond, Duration duration) {
+    public Outcome openLoop(IntFunction<String> tokenOfUser, double perSecond, Duration duration) {
         long interval = (long) (1e9 * users / perSecond);
         long start = System.nanoTime() + 50_000_000L;
         long end = start + duration.toNanos();

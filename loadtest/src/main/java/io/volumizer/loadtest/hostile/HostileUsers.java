@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.security;
+package io.volumizer.loadtest.hostile;
 
 import java.net.URI;
 import java.net.URLEncoder;
@@ -30,10 +30,10 @@ import java.util.stream.IntStream;
  * write nothing, so that no body could create anything), slow bodies, bad and missing tokens, expensive prefix
  * searches, and recursive deletes of big folders. Every request's answer is counted by kind and status.
  */
-final class HostileUsers {
+public final class HostileUsers {
 
     /** What a hostile user sends, and how often (one thread per kind, {@link #slowBodies} for slow bodies). */
-    enum Kind {
+    public enum Kind {
         CHUNKED_BODY("chunked JSON create, 100 MB generated as sent", Duration.ofSeconds(2)),
         ARRAY_BODY("JSON create of 20 MB `[{},{},…]` with its Content-Length", Duration.ofSeconds(1)),
         MANY_PARTS("multipart create of 999 parts (150 KB)", Duration.ofMillis(500)),
@@ -45,8 +45,8 @@ final class HostileUsers {
         DELETE_WITHOUT_MANAGE("recursive delete of a state folder by its staff (Write, not Manage)", Duration.ofSeconds(2)),
         DELETE_OVER_CAP("recursive delete of the root by an administrator, over the cap", Duration.ofSeconds(4));
 
-        final String description;
-        final Duration interval;
+        public final String description;
+        public final Duration interval;
 
         Kind(String description, Duration interval) {
             this.description = description;
@@ -64,7 +64,7 @@ final class HostileUsers {
      * What the hostile users act on and as whom: a null folder leaves its kind out; without an expired token (one
      * still within the API's clock skew), the token of another audience is sent in its turn.
      */
-    record Targets(String repository, String customerToken, String customerFolder, String forgedToken,
+    public record Targets(String repository, String customerToken, String customerFolder, String forgedToken,
             String otherAudienceToken, String expiredToken, String staffToken, String stateFolder,
             String administratorToken, String bigFolder) {
     }
@@ -73,13 +73,13 @@ final class HostileUsers {
      * A kind's answers: by outcome, how long each took, and for a body sent on its own connection how much the client
      * had sent when the answer came and how much the API read on that connection.
      */
-    static final class Tally {
-        final Map<String, Long> byOutcome = new TreeMap<>();
+    public static final class Tally {
+        public final Map<String, Long> byOutcome = new TreeMap<>();
         private long[] micros = new long[64];
         private int count;
         private final List<Integer> clientPorts = new ArrayList<>();
         private long[] serverBytes = new long[0];
-        long maxBytesSentBeforeAnswer = -1;
+        public long maxBytesSentBeforeAnswer = -1;
 
         synchronized void add(String outcome, long micros, long bytesSentBeforeAnswer, int clientPort) {
             byOutcome.merge(outcome, 1L, Long::sum);
@@ -94,24 +94,24 @@ final class HostileUsers {
         }
 
         /** Looks up what the API read on each of this kind's connections (once they are closed). */
-        synchronized void readBy(ServerReads reads) {
+        public synchronized void readBy(ServerReads reads) {
             long[] found = clientPorts.stream().mapToLong(reads::take).filter(bytes -> bytes >= 0).toArray();
             clientPorts.clear();
             serverBytes = concat(serverBytes, found);
         }
 
         /** What the API read on each of this kind's connections, in bytes, smallest first. */
-        synchronized long[] serverReads() {
+        public synchronized long[] serverReads() {
             long[] sorted = serverBytes.clone();
             Arrays.sort(sorted);
             return sorted;
         }
 
-        synchronized Latencies latencies() {
+        public synchronized Latencies latencies() {
             return new Latencies(Arrays.copyOf(micros, count), 0);
         }
 
-        synchronized void addAll(Tally other) {
+        public synchronized void addAll(Tally other) {
             other.byOutcome.forEach((outcome, n) -> byOutcome.merge(outcome, n, Long::sum));
             long[] joined = concat(Arrays.copyOf(micros, count), Arrays.copyOf(other.micros, other.count));
             micros = joined.length == 0 ? new long[64] : joined;
@@ -120,7 +120,7 @@ final class HostileUsers {
             maxBytesSentBeforeAnswer = Math.max(maxBytesSentBeforeAnswer, other.maxBytesSentBeforeAnswer);
         }
 
-        synchronized long requests() {
+        public synchronized long requests() {
             return count;
         }
 
@@ -138,7 +138,7 @@ final class HostileUsers {
     private final RawHttp raw;
     private final int slowBodies;
 
-    HostileUsers(HttpClient http, String base, int port, ExecutorService readers, int slowBodies) {
+    public HostileUsers(HttpClient http, String base, int port, ExecutorService readers, int slowBodies) {
         this.http = http;
         this.base = base;
         this.raw = new RawHttp(port, readers);
@@ -146,7 +146,7 @@ final class HostileUsers {
     }
 
     /** Runs each of {@code kinds} whose target exists for {@code duration}; returns once their last request ended. */
-    Map<Kind, Tally> run(Set<Kind> kinds, Targets targets, Duration duration) throws InterruptedException {
+    public Map<Kind, Tally> run(Set<Kind> kinds, Targets targets, Duration duration) throws InterruptedException {
         long deadline = System.nanoTime() + duration.toNanos();
         Map<Kind, Tally> tallies = new EnumMap<>(Kind.class);
         List<Runnable> users = new ArrayList<>();
@@ -236,7 +236,7 @@ final class HostileUsers {
     }
 
     /** A form of {@value #PARTS} parts: the document, a small file, then parts of about 150 bytes. */
-    static String manyParts(String boundary, String documentJson) {
+    public static String manyParts(String boundary, String documentJson) {
         StringBuilder form = new StringBuilder();
         form.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"document\"\r\n")
                 .append("Content-Type: application/json\r\n\r\n").append(documentJson).append("\r\n");
@@ -288,7 +288,7 @@ final class HostileUsers {
     }
 
     /** {@code token} with its signature changed: well formed, signed by no one. */
-    static String forged(String token) {
+    public static String forged(String token) {
         int dot = token.lastIndexOf('.');
         byte[] signature = Base64.getUrlDecoder().decode(token.substring(dot + 1));
         signature[signature.length / 2] ^= 0x5a;

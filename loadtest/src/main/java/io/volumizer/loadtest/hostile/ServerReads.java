@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.security;
+package io.volumizer.loadtest.hostile;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -15,14 +15,14 @@ import io.javalin.Javalin;
  * what a hostile body cost the API to read before its answer (the client's own count includes what the loopback's
  * socket buffers, up to tens of megabytes, took without the API reading any of it).
  */
-final class ServerReads implements Connection.Listener {
+public final class ServerReads implements Connection.Listener {
 
     private final Map<Integer, Long> byClientPort = new ConcurrentHashMap<>();
     /** The client's port of each open connection: a closed one no longer says. */
     private final Map<Connection, Integer> open = new ConcurrentHashMap<>();
 
     /** Listens to every connection {@code app} opens from now on. */
-    static ServerReads on(Javalin app) {
+    public static ServerReads on(Javalin app) {
         ServerReads reads = new ServerReads();
         for (Connector connector : app.jettyServer().server().getConnectors()) {
             connector.addEventListener(reads);
@@ -47,7 +47,7 @@ final class ServerReads implements Connection.Listener {
     }
 
     /** The bytes read on the closed connection from {@code clientPort}, forgotten once taken; -1 when unknown. */
-    long take(int clientPort) {
+    public long take(int clientPort) {
         Long bytes = byClientPort.remove(clientPort);
         return bytes == null ? -1 : bytes;
     }

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.security;
+package io.volumizer.loadtest.hostile;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
