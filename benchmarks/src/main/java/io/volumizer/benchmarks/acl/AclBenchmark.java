@@ -24,7 +24,7 @@ import com.mongodb.client.model.Projections;
 
 import io.volumizer.api.commands.CommandReconciler;
 import io.volumizer.harness.ServiceFaults;
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.harness.Await;
 import io.volumizer.generators.BankGenerator;

@@ -3,6 +3,7 @@ package io.volumizer.benchmarks.calibration;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import io.volumizer.ops.plan.PlanComparison;
 import io.volumizer.ops.plan.CalibrationOptions;
 import io.volumizer.options.ResultsOptions;
 import picocli.CommandLine.Command;

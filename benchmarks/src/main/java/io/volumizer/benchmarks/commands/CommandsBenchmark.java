@@ -26,7 +26,7 @@ import com.mongodb.client.model.Sorts;
 import io.volumizer.harness.Await;
 import io.volumizer.harness.Progress;
 import io.volumizer.harness.ReindexMeasure;
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.harness.Rounds;
 import io.volumizer.harness.Samples;
 import io.volumizer.harness.StoreIsolation;

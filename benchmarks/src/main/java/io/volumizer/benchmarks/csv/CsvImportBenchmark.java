@@ -25,7 +25,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.cli.CsvExport;

@@ -15,7 +15,7 @@ import java.util.Map;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.api.commands.Commands;
 import io.volumizer.harness.ReindexMeasure;
 import io.volumizer.harness.CustomerQueries;

@@ -30,7 +30,7 @@ import io.volumizer.harness.Await;
 import io.volumizer.harness.BaselineLoop;
 import io.volumizer.harness.ImportedForm;
 import io.volumizer.harness.Progress;
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.harness.Rounds;
 import io.volumizer.harness.Samples;
 import io.volumizer.harness.StoreIsolation;

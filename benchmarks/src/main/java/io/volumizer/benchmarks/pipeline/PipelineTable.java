@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.harness.StoreIsolation;
 import io.volumizer.generators.GeneratorSettings;
 

@@ -1,7 +1,7 @@
 package io.volumizer.benchmarks.reliability;
 
 import java.io.IOException;
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;

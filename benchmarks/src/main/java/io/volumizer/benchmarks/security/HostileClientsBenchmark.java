@@ -29,7 +29,7 @@ import io.volumizer.loadtest.hostile.HeapSampler;
 import io.volumizer.loadtest.hostile.Latencies;
 import io.volumizer.loadtest.hostile.SecurityQueries;
 import io.volumizer.loadtest.hostile.ServerReads;
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.api.ApiOptions;
 import io.volumizer.api.ApiServer;
 import io.volumizer.api.documents.Documents;

@@ -5,7 +5,7 @@ import java.util.Locale;
 import io.volumizer.loadtest.hostile.HonestUsers;
 import io.volumizer.loadtest.hostile.HeapSampler;
 import io.volumizer.loadtest.hostile.Latencies;
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 

@@ -24,7 +24,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.volumizer.loadtest.hostile.Latencies;
 import io.volumizer.loadtest.hostile.SecurityQueries;
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.api.auth.OidcOptions;
 import io.volumizer.api.auth.TokenValidator;
 import io.volumizer.loadtest.hostile.SecurityQueries.Kind;

@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.harness.CustomerQueries;
 import io.volumizer.harness.ImportedForm;
 import io.volumizer.harness.QuerySamples;

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.generators.model.BankModel;

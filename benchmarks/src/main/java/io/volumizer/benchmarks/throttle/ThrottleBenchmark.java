@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.volumizer.harness.ServiceFaults;
-import io.volumizer.harness.Report;
+import io.volumizer.ops.results.Report;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.ops.flink.FlinkSessionClient;

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.calibration;
+package io.volumizer.ops.plan;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.calibration;
+package io.volumizer.ops.plan;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -8,25 +8,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.volumizer.harness.Report;
-import io.volumizer.benchmarks.calibration.PublishedLayouts.Workload;
 import io.volumizer.domain.topology.Topology;
 import io.volumizer.domain.topology.TopologyFile;
 import io.volumizer.generators.GeneratorSettings;
-import io.volumizer.ops.plan.Calibration;
-import io.volumizer.ops.plan.CalibrationOptions;
-import io.volumizer.ops.plan.DocumentBytes;
-import io.volumizer.ops.plan.DocumentShares;
-import io.volumizer.ops.plan.NodeTypes;
-import io.volumizer.ops.plan.Planner;
-import io.volumizer.ops.plan.SizeFunction;
+import io.volumizer.ops.plan.PublishedLayouts.Workload;
+import io.volumizer.ops.results.Report;
 import io.volumizer.stores.search.IndexProfile;
 
 /**
  * The planner's answer for each published workload, from a calibration, beside the layout that ran it: written as
- * {@code plan-vs-published.md} and {@code .json} next to the calibration.
+ * {@code plan-vs-published.md} and {@code .json} next to the calibration ({@code bench plan-vs-published}).
  */
-final class PlanComparison {
+public final class PlanComparison {
 
     /** The planner's defaults ({@code bin/volumizer plan}): 30 GiB shards, 8 h of Kafka retention. */
     private static final double SHARD_GIB = 30;
@@ -40,7 +33,7 @@ final class PlanComparison {
     static final String REINDEX_HOURS = "full reindex, hours";
     private static final String NOT_PUBLISHED = "not published";
     /** The size-aware calibration a campaign made, written beside the comparison. */
-    static final String BY_SIZE = "calibration-by-size";
+    public static final String BY_SIZE = "calibration-by-size";
 
     private PlanComparison() {
     }
@@ -50,7 +43,7 @@ final class PlanComparison {
      * it measured or assumed): each workload planned with the published documents' bytes (its error against the
      * published layout per row) and with the calibration's own.
      */
-    static void write(Calibration measured, Path root, Path folder) throws IOException {
+    public static void write(Calibration measured, Path root, Path folder) throws IOException {
         Calibration calibration = CalibrationOptions.withAssumedRequestCosts(measured, root);
         NodeTypes catalogue = NodeTypes.read(root.resolve("conf/node-types.yaml"));
         Calibration published = DocumentBytes.published.apply(calibration);

@@ -1,4 +1,4 @@
-package io.volumizer.harness;
+package io.volumizer.ops.results;
 
 import java.io.IOException;
 import java.nio.file.Files;
