@@ -31,6 +31,7 @@ public final class JobDefaults {
 
     public static void apply(StreamExecutionEnvironment env, CheckpointOptions checkpoints) {
         env.enableCheckpointing(checkpoints.interval.toMillis());
+        env.getCheckpointConfig().setCheckpointTimeout(checkpoints.timeout.toMillis());
         // Kept when the job is cancelled or fails for good, and when the JobManager is lost: a step can then be
         // resumed from its newest checkpoint (bin/volumizer job recover), not only from a savepoint.
         env.getCheckpointConfig().setExternalizedCheckpointRetention(ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);

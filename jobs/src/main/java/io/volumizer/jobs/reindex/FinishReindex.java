@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -17,7 +16,6 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.slf4j.Logger;
@@ -83,8 +81,6 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
     private transient MongoRepositories repositories;
     private transient MongoDatabase database;
     private transient DeadLetters deadLetters;
-    /** The task's mails, all of them: a checkpoint's too, so that one goes on during a long catch-up. */
-    private transient MailboxExecutor taskMails;
 
     /** Reads MongoDB where the reindex source did ({@code settings}' databases) and retries as it does. */
     FinishReindex(RangeSettings settings, Finish finish, SearchConnection search, AvroCodec<ImportedEvent> importedCodec) {
@@ -118,7 +114,6 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         database = repositories.shared();
         deadLetters = new DeadLetters(getMetricGroup(), MetricNames.REINDEX);
         catchUpWriter.open(getRuntimeContext());
-        taskMails = getContainingTask().getMailboxExecutorFactory().createExecutor(TaskMailbox.MIN_PRIORITY);
     }
 
     @Override
@@ -178,8 +173,8 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
 
     /**
      * Writes what was imported since {@code from} (deletes included), with the files' texts stored for it, into the
-     * new index; returns how many. The read runs aside ({@link PagesReadAside}): a scan of a large collection can
-     * outlast the checkpoint timeout, and it must neither expire checkpoints nor hold off a cancellation.
+     * new index; returns how many. The read runs aside ({@link PagesReadAside}): a driver blocked in a long scan
+     * answers no interrupt, and a cancellation must not wait for it.
      */
     private long catchUp(Instant from, Duration hold) throws InterruptedException {
         int batchSize = finish.batchSize();
@@ -188,7 +183,7 @@ public final class FinishReindex extends AbstractStreamOperator<DeadLetter>
         try (PagesReadAside<Document> pages = new PagesReadAside<>("catch-up of " + settings.commandId(),
                 repositories.collection(settings.repository()).find(Filters.gte(DocumentFields.IMPORTED_AT,
                         Date.from(from))).batchSize(batchSize), batchSize, hold)) {
-            for (Optional<List<Document>> page = pages.next(taskMails); page.isPresent(); page = pages.next(taskMails)) {
+            for (Optional<List<Document>> page = pages.next(); page.isPresent(); page = pages.next()) {
                 written += write(page.get(), fileTexts);
             }
         }

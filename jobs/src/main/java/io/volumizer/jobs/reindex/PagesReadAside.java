@@ -7,20 +7,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
-
-import org.apache.flink.api.common.operators.MailboxExecutor;
 
 /**
- * A query's results read on a thread of its own, a page at a time, for a task's thread that must not block on them:
- * while it waits for a page it runs the task's mails, so checkpoints and savepoints go on during a long read and a
- * cancellation interrupts the wait (a database driver blocked in a socket read answers no interrupt). Two pages at
- * most are read ahead of the one taken.
+ * A query's results read on a thread of its own, a page at a time, for a task's thread that must stay interruptible:
+ * a database driver blocked in a socket read answers no interrupt, so a task blocked in one outlives its
+ * cancellation until Flink's watchdog kills the whole TaskManager. The task's thread waits for a page in a queue
+ * instead, and a cancellation's interrupt ends the wait. Two pages at most are read ahead of the one taken.
  */
 final class PagesReadAside<T> implements AutoCloseable {
 
-    /** How long the task's thread waits for a page before it looks at its mails again. */
-    private static final Duration MAIL_EVERY = Duration.ofMillis(50);
     private static final Object END = new Object();
 
     private record Failure(RuntimeException cause) {
@@ -79,19 +74,14 @@ final class PagesReadAside<T> implements AutoCloseable {
     }
 
     /**
-     * The next page, or empty once every result was taken; runs {@code mailbox}'s mails while it waits.
+     * The next page, or empty once every result was taken (then not to be called again).
      *
      * @throws RuntimeException what the read threw
      * @throws InterruptedException when the task is cancelled meanwhile
      */
     @SuppressWarnings("unchecked")
-    Optional<List<T>> next(MailboxExecutor mailbox) throws InterruptedException {
-        Object next;
-        while ((next = pages.poll(MAIL_EVERY.toMillis(), TimeUnit.MILLISECONDS)) == null) {
-            while (mailbox.tryYield()) {
-                // each mail run in turn: a checkpoint's, a timer's, a cancellation's
-            }
-        }
+    Optional<List<T>> next() throws InterruptedException {
+        Object next = pages.take();
         if (next instanceof Failure failure) {
             throw failure.cause();
         }
