@@ -7,6 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
+import io.volumizer.harness.BadInput;
+import io.volumizer.harness.Saturation;
+import io.volumizer.harness.Trigger;
 import io.volumizer.harness.ServiceFaults;
 
 /**

@@ -1,6 +1,8 @@
 package io.volumizer.benchmarks.reliability;
 
 import java.io.IOException;
+import io.volumizer.harness.BadInput;
+import io.volumizer.harness.Throughput;
 import io.volumizer.ops.results.Report;
 import java.util.LinkedHashMap;
 import java.util.List;

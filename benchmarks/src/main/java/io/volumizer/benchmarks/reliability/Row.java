@@ -5,16 +5,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.volumizer.harness.BadInput;
+import io.volumizer.harness.StoreAudit;
+import io.volumizer.harness.StoreAudit.ImportedTopic;
+
 /**
  * A rescaled scenario's run at one parallelism: the seconds from the stop with a savepoint until the jobs ran again
  * (none for the first), the documents a second into MongoDB while it lasted, and its checkpoints' median state
  * size and duration.
  */
 record Phase(int parallelism, Double resumeSeconds, double docsPerSecond, long checkpointBytes, long checkpointMillis) {
-}
-
-/** The imported topic: its committed records, and how many documents they are about. */
-record ImportedTopic(long records, long documents) {
 }
 
 /** A live repository's files' text: the good documents with a readable file, and the texts each store holds. */

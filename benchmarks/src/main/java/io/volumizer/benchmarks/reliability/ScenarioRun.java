@@ -1,5 +1,10 @@
 package io.volumizer.benchmarks.reliability;
 
+import io.volumizer.harness.BadInput;
+import io.volumizer.harness.StoreAudit;
+import io.volumizer.harness.StoreAudit.ImportedTopic;
+import io.volumizer.harness.Throughput;
+import io.volumizer.harness.Trigger;
 import io.volumizer.harness.Await;
 import java.io.IOException;
 import java.nio.file.Files;

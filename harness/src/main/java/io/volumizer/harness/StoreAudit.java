@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.reliability;
+package io.volumizer.harness;
 
 import static io.volumizer.stores.DocumentFields.KEY;
 import static io.volumizer.stores.DocumentFields.VERSION;
@@ -33,12 +33,12 @@ import io.volumizer.stores.search.SearchResult;
  * What a store holds against what was generated, document by document, read through the official clients (never
  * a job metric): how many are there, missing, extra (an id nobody generated, or found twice), or at another version.
  */
-final class StoreAudit {
+public final class StoreAudit {
 
     /** The audit of one store. */
-    record Findings(long found, long missing, long extra, long otherVersion) {
+    public record Findings(long found, long missing, long extra, long otherVersion) {
 
-        boolean exact() {
+        public boolean exact() {
             return missing == 0 && extra == 0 && otherVersion == 0;
         }
     }
@@ -47,7 +47,7 @@ final class StoreAudit {
     }
 
     /** Every document of the collection, by id and version. */
-    static Findings mongo(MongoCollection<Document> collection, Map<String, Long> expected) {
+    public static Findings mongo(MongoCollection<Document> collection, Map<String, Long> expected) {
         Tally tally = new Tally(expected);
         for (Document document : collection.find().projection(Projections.include(KEY, VERSION)).batchSize(5_000)) {
             tally.saw(document.getString(KEY), document.getLong(VERSION));
@@ -56,7 +56,7 @@ final class StoreAudit {
     }
 
     /** Every document of the repository's index, by id and the version its source holds, through a scan. */
-    static Findings index(SearchEngine search, IndexNames names, String repository, Map<String, Long> expected)
+    public static Findings index(SearchEngine search, IndexNames names, String repository, Map<String, Long> expected)
             throws IOException {
         String alias = names.of(repository);
         search.indices(names).refresh(alias);
@@ -97,8 +97,12 @@ final class StoreAudit {
         }
     }
 
+    /** The imported topic: its committed records, and how many documents they are about. */
+    public record ImportedTopic(long records, long documents) {
+    }
+
     /** The imported topic (separate jobs), written exactly once: each document once, however often replayed. */
-    static ImportedTopic importedTopic(Stores stores, PipelineOptions options) {
+    public static ImportedTopic importedTopic(Stores stores, PipelineOptions options) {
         AvroCodec<ImportedEvent> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
                 AvroCodec.valueSubject(options.importedTopic()), ImportedEvent.class);
         Set<String> ids = new HashSet<>();
@@ -110,7 +114,7 @@ final class StoreAudit {
         return new ImportedTopic(records[0], ids.size());
     }
 
-    static List<DeadLetter> deadLetters(Stores stores, PipelineOptions options) {
+    public static List<DeadLetter> deadLetters(Stores stores, PipelineOptions options) {
         AvroCodec<DeadLetter> codec = AvroCodec.forSpecific(new SchemaRegistryClient(options.registry.url),
                 AvroCodec.valueSubject(options.deadletterTopic()), DeadLetter.class);
         List<DeadLetter> letters = new ArrayList<>();

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.reliability;
+package io.volumizer.harness;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,7 +8,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.volumizer.harness.ImportedForm;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
 import io.volumizer.schemas.event.DocumentEvent;
@@ -27,7 +26,7 @@ import io.volumizer.stores.search.SearchWriter;
  * Other clients' bulk writes, as many at once as keep a small write queue full: Elasticsearch answers them, and the
  * pipeline's, with 429 while it lasts. Into indices of their own, deleted afterwards.
  */
-final class Saturation {
+public final class Saturation {
 
     private static final int CLIENTS = 8;
     private static final int BATCH = 1_000;
@@ -40,7 +39,7 @@ final class Saturation {
     }
 
     /** Saturates for {@code duration}; returns how many of its own requests were rejected (429). */
-    static long run(SearchOptions options, Duration duration) throws Exception {
+    public static long run(SearchOptions options, Duration duration) throws Exception {
         List<ImportedEvent> batch = batch();
         LongAdder rejected = new LongAdder();
         long deadline = System.nanoTime() + duration.toNanos();

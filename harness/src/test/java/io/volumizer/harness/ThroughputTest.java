@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.reliability;
+package io.volumizer.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

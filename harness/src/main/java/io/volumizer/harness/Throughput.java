@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.reliability;
+package io.volumizer.harness;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -15,24 +15,24 @@ import java.util.OptionalLong;
  * A store's document count polled over a run, and what a fault did to it: the rate before the fault, and how long
  * after the fault ended the rate was back to half of it (or the run was done, whichever came first).
  */
-final class Throughput {
+public final class Throughput {
 
     /** How far back from a fault's start its "rate before" is measured. */
-    static final long BEFORE_MILLIS = 5_000;
+    public static final long BEFORE_MILLIS = 5_000;
     /** The window a rate after the fault is measured over. */
-    static final long WINDOW_MILLIS = 3_000;
+    public static final long WINDOW_MILLIS = 3_000;
 
     private record Sample(long millis, long count) {
     }
 
     private final List<Sample> samples = new ArrayList<>();
 
-    synchronized void record(long millis, long count) {
+    public synchronized void record(long millis, long count) {
         samples.add(new Sample(millis, count));
     }
 
     /** Documents per second over the {@link #BEFORE_MILLIS} before {@code faultStart}. */
-    synchronized double rateBefore(long faultStart) {
+    public synchronized double rateBefore(long faultStart) {
         return rate(faultStart - BEFORE_MILLIS, faultStart).orElse(0);
     }
 
@@ -40,7 +40,7 @@ final class Throughput {
      * Milliseconds from {@code faultEnd} until the rate over the next {@link #WINDOW_MILLIS} is at least half of
      * {@code rateBefore}, or until the count reached {@code total}; empty if neither happened in what was recorded.
      */
-    synchronized OptionalDouble recoveryMillis(long faultEnd, double rateBefore, long total) {
+    public synchronized OptionalDouble recoveryMillis(long faultEnd, double rateBefore, long total) {
         for (Sample sample : samples) {
             if (sample.millis < faultEnd) {
                 continue;
@@ -57,17 +57,17 @@ final class Throughput {
     }
 
     /** When the first sample was taken; empty before any. */
-    synchronized OptionalLong firstMillis() {
+    public synchronized OptionalLong firstMillis() {
         return samples.isEmpty() ? OptionalLong.empty() : OptionalLong.of(samples.get(0).millis);
     }
 
     /** When the count first reached {@code total}; empty if it did not in what was recorded. */
-    synchronized OptionalLong reached(long total) {
+    public synchronized OptionalLong reached(long total) {
         return samples.stream().filter(sample -> sample.count >= total).mapToLong(Sample::millis).findFirst();
     }
 
     /** The rate between the last sample at or before {@code from} and the last at or before {@code to}. */
-    synchronized OptionalDouble rate(long from, long to) {
+    public synchronized OptionalDouble rate(long from, long to) {
         Sample first = null;
         Sample last = null;
         for (Sample sample : samples) {
@@ -85,12 +85,12 @@ final class Throughput {
     }
 
     /** How long the faults lasted, from the first harm to the service being back (and the jobs recovered). */
-    static Double faultSeconds(List<long[]> windows) {
+    public static Double faultSeconds(List<long[]> windows) {
         return windows.isEmpty() ? null : windows.stream().mapToLong(w -> w[1] - w[0]).sum() / 1000.0;
     }
 
     /** The slowest recovery of any fault window, over both stores' throughput; null when there was no fault. */
-    static Double recoverySeconds(List<Throughput> stages, List<long[]> windows, long started, long total) {
+    public static Double recoverySeconds(List<Throughput> stages, List<long[]> windows, long started, long total) {
         double slowest = -1;
         for (long[] window : windows) {
             long start = window[0] - started;
@@ -108,7 +108,7 @@ final class Throughput {
     }
 
     /** The median state size and duration of the running jobs' checkpoints, summed over the jobs. */
-    static long[] checkpointMedians(FlinkSessionClient flink, Collection<String> running) throws IOException {
+    public static long[] checkpointMedians(FlinkSessionClient flink, Collection<String> running) throws IOException {
         long[] medians = new long[2];
         for (String job : running) {
             com.fasterxml.jackson.databind.JsonNode summary = flink.checkpoints(job).path("summary");

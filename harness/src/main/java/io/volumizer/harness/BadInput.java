@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.reliability;
+package io.volumizer.harness;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -32,10 +32,10 @@ import io.volumizer.schemas.keys.DocumentKeys;
  * back as a dead letter: its place (partition, offset) is kept. A hostile one is valid, however odd, and must land
  * in both stores like any document: it stays among the expected documents, under its id and version.
  */
-final class BadInput {
+public final class BadInput {
 
     /** A way to spoil a statement; {@code lands}: still a valid document, which must be stored, not dead-lettered. */
-    enum Kind {
+    public enum Kind {
         /** Bytes that are no Avro record. */
         GARBAGE(false),
         /** An Avro body under a schema id the registry does not know. */
@@ -67,19 +67,19 @@ final class BadInput {
         PDF_BOMB(true);
 
         /** What the PDF bomb's font map inflates to: past the index's default memory budget for a file, 256 MiB. */
-        static final int BOMB_MIB = 320;
+        public static final int BOMB_MIB = 320;
 
-        final boolean lands;
+        public final boolean lands;
 
         Kind(boolean lands) {
             this.lands = lands;
         }
 
         /** The crafted poisons and kinds of bad bytes of the reliability benchmark's bad-input scenario. */
-        static final List<Kind> BAD_INPUT = List.of(GARBAGE, UNKNOWN_SCHEMA_ID, ORPHAN, JSON_SCHEMA_ID, INVALID_REPOSITORY,
+        public static final List<Kind> BAD_INPUT = List.of(GARBAGE, UNKNOWN_SCHEMA_ID, ORPHAN, JSON_SCHEMA_ID, INVALID_REPOSITORY,
                 EXTREME_VERSION, INVALID_BLOB_KEY);
         /** Everything: the fuzzing run's. */
-        static final List<Kind> FUZZ = List.of(values());
+        public static final List<Kind> FUZZ = List.of(values());
     }
 
     /**
@@ -87,10 +87,10 @@ final class BadInput {
      * expected in the stores), the hostile documents that must land (id to version) and where they went, and how
      * many of each kind.
      */
-    record Injected(Map<String, Kind> positions, Set<String> replacedIds, Map<String, Long> hostile,
+    public record Injected(Map<String, Kind> positions, Set<String> replacedIds, Map<String, Long> hostile,
             Map<String, Kind> hostilePositions, Map<Kind, Long> kinds) {
 
-        static final Injected NONE = new Injected(Map.of(), Set.of(), Map.of(), Map.of(), Map.of());
+        public static final Injected NONE = new Injected(Map.of(), Set.of(), Map.of(), Map.of(), Map.of());
     }
 
     private BadInput() {
@@ -100,7 +100,7 @@ final class BadInput {
      * Produces every document, keyed by parent id, replacing {@code share} of the statements by records of
      * {@code kinds} in turn; returns what it injected. {@code pdfBomb} uploads the bomb's file, once, if asked for.
      */
-    static Injected produce(String bootstrapServers, String topic, AvroCodec<DocumentEvent> codec,
+    public static Injected produce(String bootstrapServers, String topic, AvroCodec<DocumentEvent> codec,
             List<DocumentEvent> documents, double share, long seed, int jsonSchemaId, List<Kind> kinds,
             Supplier<BlobRef> pdfBomb) throws Exception {
         Properties config = new Properties();
@@ -163,7 +163,7 @@ final class BadInput {
         return positions;
     }
 
-    static String position(int partition, long offset) {
+    public static String position(int partition, long offset) {
         return partition + "@" + offset;
     }
 
@@ -231,7 +231,7 @@ final class BadInput {
     }
 
     /** Registers a JSON schema under a subject of its own, as another producer of the topic's might; its id. */
-    static int jsonSchemaId(String registryUrl, String topic) throws Exception {
+    public static int jsonSchemaId(String registryUrl, String topic) throws Exception {
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
         String schema = "{\"$schema\": \"http://json-schema.org/draft-07/schema#\", \"type\": \"object\", "
                 + "\"properties\": {\"id\": {\"type\": \"string\"}}}";
