@@ -23,6 +23,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 
 import io.volumizer.api.commands.Commands;
+import io.volumizer.harness.Counts;
 import io.volumizer.harness.ProcessCpu;
 import io.volumizer.harness.ReindexMeasure;
 import io.volumizer.harness.ImportedForm;
@@ -309,13 +310,8 @@ public final class CalibrationBenchmark extends PipelineRunCommand {
         String job = run(Step.INDEX, Options.with(options, "--index-group-id",
                 "calibration-index-" + tag + "-" + runId, "--deadletter-topic", deadLetterTopic));
         try (CommittedRecordCount deadLetters = stores.committedRecordCount(deadLetterTopic)) {
-            Through indexed = new Through("index", new Progress(n), () -> {
-                try {
-                    return stores.searchableCount(options.indices(), repository());
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, deadLetters::count);
+            Through indexed = new Through("index", new Progress(n),
+                    () -> Counts.orFail(() -> stores.searchableCount(options.indices(), repository())), deadLetters::count);
             polling.untilThrough(List.of(indexed), () -> progress.accept(indexed.progress().count()));
             progress.accept(indexed.progress().count());
             requireNoDeadLetters("the index job (" + tag + ")", indexed);

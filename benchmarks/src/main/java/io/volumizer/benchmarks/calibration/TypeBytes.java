@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.bson.BsonDocument;
+import io.volumizer.stores.mongodb.IndexEntries;
 import io.volumizer.generators.BlobKey;
 import io.volumizer.generators.render.FileText;
 import io.volumizer.generators.render.Renditions;

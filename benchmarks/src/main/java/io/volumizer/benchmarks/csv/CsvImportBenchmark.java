@@ -25,6 +25,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 
+import io.volumizer.harness.Counts;
 import io.volumizer.ops.results.Report;
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
@@ -203,13 +204,8 @@ public final class CsvImportBenchmark extends PipelineRunCommand {
             double jobSeconds = (System.nanoTime() - started) / 1e9;
             MongoCollection<Document> collection = mongo.getDatabase(options.mongodb.database).getCollection(repository);
             await(repository + " in MongoDB", collection::estimatedDocumentCount, documents);
-            await(repository + " in Elasticsearch", () -> {
-                try {
-                    return stores.elasticsearchCount(repository);
-                } catch (IOException e) {
-                    return -1;
-                }
-            }, documents);
+            await(repository + " in Elasticsearch", () -> Counts.orMinusOne(() -> stores.elasticsearchCount(repository)),
+                    documents);
             double storedSeconds = (System.nanoTime() - started) / 1e9;
             flink.cancel(importJob, Duration.ofMinutes(1));
             Import done = new Import(step.id(), repository, documents, jobSeconds, storedSeconds);

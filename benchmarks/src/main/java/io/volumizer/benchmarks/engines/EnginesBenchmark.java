@@ -17,6 +17,7 @@ import com.mongodb.client.MongoClients;
 
 import io.volumizer.ops.results.Report;
 import io.volumizer.api.commands.Commands;
+import io.volumizer.harness.Counts;
 import io.volumizer.harness.ReindexMeasure;
 import io.volumizer.harness.CustomerQueries;
 import io.volumizer.harness.ImportedForm;
@@ -262,11 +263,7 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     }
 
     private long count(Target target, IndexNames indices) {
-        try {
-            return target.stores().searchableCount(indices, repository());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return Counts.orFail(() -> target.stores().searchableCount(indices, repository()));
     }
 
     private void record(Target target, String what, Progress progress) {
@@ -283,8 +280,6 @@ public final class EnginesBenchmark extends PipelineRunCommand {
     private List<Double> values(String engine, String what) {
         return samples.get(engine).get(what);
     }
-
-    /** Per round, {@code a / b}. */
 
     private void write(long documents) throws Exception {
         List<String> names = new ArrayList<>(versions.keySet());

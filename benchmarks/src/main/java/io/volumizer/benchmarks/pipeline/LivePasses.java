@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 import com.mongodb.client.MongoClient;
+import io.volumizer.harness.MeasuredJob;
 import io.volumizer.harness.Progress;
 import io.volumizer.harness.Through;
 import io.volumizer.domain.topology.LiveTopology;

@@ -8,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -26,6 +25,8 @@ import com.mongodb.client.model.ReplaceOptions;
 
 import static io.volumizer.harness.Samples.SUSTAINED;
 
+import io.volumizer.harness.Counts;
+import io.volumizer.harness.MeasuredJob;
 import io.volumizer.harness.Await;
 import io.volumizer.harness.BaselineLoop;
 import io.volumizer.harness.ImportedForm;
@@ -364,20 +365,11 @@ public final class PipelineBenchmark extends PipelineRunCommand {
     }
 
     long fileTexts(Stores stores, IndexNames indices) {
-        return searchable(() -> stores.searchableFileTexts(indices, repository()));
+        return Counts.orFail(() -> stores.searchableFileTexts(indices, repository()));
     }
 
     long esCount(Stores stores, IndexNames indices) {
-        return searchable(() -> stores.searchableCount(indices, repository()));
-    }
-
-    /** A count of the search engine's, for polling: a failure to count fails the measure. */
-    private static long searchable(Callable<Long> count) {
-        try {
-            return count.call();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return Counts.orFail(() -> stores.searchableCount(indices, repository()));
     }
 
     /**

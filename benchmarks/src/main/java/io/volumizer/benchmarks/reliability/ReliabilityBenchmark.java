@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.LongSupplier;
 
 import io.volumizer.generators.BankGenerator;
 import io.volumizer.generators.GeneratorSettings;
@@ -124,11 +123,4 @@ public final class ReliabilityBenchmark extends PipelineRunCommand {
         return args;
     }
 
-    static long count(LongSupplier count) {
-        try {
-            return count.getAsLong();
-        } catch (RuntimeException down) {
-            return -1;
-        }
-    }
 }

@@ -1,6 +1,7 @@
 package io.volumizer.benchmarks.reliability;
 
 import io.volumizer.harness.BadInput;
+import io.volumizer.harness.Counts;
 import io.volumizer.harness.StoreAudit;
 import io.volumizer.harness.StoreAudit.ImportedTopic;
 import io.volumizer.harness.Throughput;
@@ -339,11 +340,11 @@ final class ScenarioRun {
             long texts) throws Exception {
         try {
             Await.stalledFor(bench.stalledAfter).every(Duration.ofSeconds(1)).until("documents, dead letters, texts", () -> List.of(
-                    ReliabilityBenchmark.count(collection::estimatedDocumentCount),
-                    ReliabilityBenchmark.count(() -> elasticsearchCount(stores)),
+                    Counts.orMinusOne(collection::estimatedDocumentCount),
+                    Counts.orMinusOne(() -> stores.elasticsearchCount(settings.repository())),
                     deadLetters == 0 ? 0L : stores.committedRecords(options.deadletterTopic()),
                     // counted after the refresh of elasticsearchCount
-                    texts == 0 ? 0L : ReliabilityBenchmark.count(() -> textsIndexed(stores))),
+                    texts == 0 ? 0L : Counts.orMinusOne(() -> textsIndexed(stores))),
                     counts -> counts.get(0) >= documents && counts.get(1) >= documents && counts.get(2) >= deadLetters
                             && counts.get(3) >= texts);
         } catch (IllegalStateException stalled) {
@@ -351,21 +352,9 @@ final class ScenarioRun {
         }
     }
 
-    private long elasticsearchCount(Stores stores) {
-        try {
-            return stores.elasticsearchCount(settings.repository());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** The repository's documents whose file's text is indexed, as of the last refresh. */
     private long textsIndexed(Stores stores) {
-        try {
-            return stores.searchableFileTexts(options.indices(), settings.repository());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return Counts.orFail(() -> stores.searchableFileTexts(options.indices(), settings.repository()));
     }
 
     /** The good documents with a file whose text the index reads: each must end with its text in both stores. */

@@ -23,6 +23,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.mongodb.client.MongoClients;
 
+import io.volumizer.harness.RepositoryCheck;
 import io.volumizer.loadtest.hostile.HostileUsers;
 import io.volumizer.loadtest.hostile.HonestUsers;
 import io.volumizer.loadtest.hostile.HeapSampler;

@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.security;
+package io.volumizer.harness;
 
 import static io.volumizer.stores.DocumentFields.ANCESTOR_IDS;
 import static io.volumizer.stores.DocumentFields.DELETED;
@@ -34,13 +34,13 @@ import io.volumizer.schemas.event.DocumentEvent;
  * API accepted would be appended (MongoDB shows it only once an import job applies it): the document events
  * appended between the two moments, by their origin (an import job's progress marks, which carry no event, aside).
  */
-final class RepositoryCheck {
+public final class RepositoryCheck {
 
     /** The figures at one moment; the topic's end offset by partition. */
-    record Snapshot(long documents, long live, Map<String, Long> liveDescendants, Map<String, Boolean> folderLive,
+    public record Snapshot(long documents, long live, Map<String, Long> liveDescendants, Map<String, Boolean> folderLive,
             Map<Integer, Long> topicEnds) {
 
-        long topicEndOffsets() {
+        public long topicEndOffsets() {
             return topicEnds.values().stream().mapToLong(Long::longValue).sum();
         }
     }
@@ -54,7 +54,7 @@ final class RepositoryCheck {
     private final String registryUrl;
     private final String topic;
 
-    RepositoryCheck(Documents documents, String repository, Admin kafka, Properties kafkaClient, String registryUrl,
+    public RepositoryCheck(Documents documents, String repository, Admin kafka, Properties kafkaClient, String registryUrl,
             String topic) {
         this.documents = documents;
         this.repository = repository;
@@ -66,7 +66,7 @@ final class RepositoryCheck {
         this.topic = topic;
     }
 
-    Snapshot take(List<String> folders) throws ExecutionException, InterruptedException {
+    public Snapshot take(List<String> folders) throws ExecutionException, InterruptedException {
         MongoCollection<org.bson.Document> collection = documents.collection(repository);
         Map<String, Long> descendants = new LinkedHashMap<>();
         Map<String, Boolean> live = new LinkedHashMap<>();
@@ -78,7 +78,7 @@ final class RepositoryCheck {
                 descendants, live, topicEnds());
     }
 
-    long liveDescendants(String folder) {
+    public long liveDescendants(String folder) {
         return documents.collection(repository).countDocuments(Filters.and(Filters.eq(ANCESTOR_IDS, folder),
                 Filters.ne(DELETED, true)));
     }
@@ -87,7 +87,7 @@ final class RepositoryCheck {
      * The document events appended to the topic from {@code before}'s end offsets to {@code after}'s, counted by
      * operation and origin ({@code CREATE api}); progress marks are not events and are left out.
      */
-    Map<String, Long> eventsBetween(Snapshot before, Snapshot after) {
+    public Map<String, Long> eventsBetween(Snapshot before, Snapshot after) {
         Map<String, Long> events = new TreeMap<>();
         Map<TopicPartition, Long> remaining = new LinkedHashMap<>();
         try (KafkaConsumer<String, DocumentEvent> consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(),

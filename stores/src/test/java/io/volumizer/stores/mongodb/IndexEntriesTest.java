@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.calibration;
+package io.volumizer.stores.mongodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

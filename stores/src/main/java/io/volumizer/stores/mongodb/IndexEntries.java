@@ -1,4 +1,4 @@
-package io.volumizer.benchmarks.calibration;
+package io.volumizer.stores.mongodb;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,21 +16,21 @@ import org.bson.codecs.BsonDocumentCodec;
  * report index sizes; a real MongoDB's are smaller (WiredTiger compresses the keys' prefixes), so this is the upper
  * bound the planner sizes the WiredTiger cache with.
  */
-final class IndexEntries {
+public final class IndexEntries {
 
     /** A record id (a 64-bit integer) each entry points to. */
-    static final int RECORD_ID_BYTES = 8;
+    public static final int RECORD_ID_BYTES = 8;
     /** A BSON element's type byte, its empty name's terminating zero, and a document's length and end. */
     private static final int EMPTY_NAMED_ELEMENT_OVERHEAD = 4 + 1 + 1 + 1;
 
     private final List<Index> indexes;
 
     /** An index: its key's field paths (dotted), and whether a document without them has no entry. */
-    record Index(List<String> fields, boolean sparse) {
+    public record Index(List<String> fields, boolean sparse) {
     }
 
     /** @param definitions the collection's indexes, as {@code listIndexes} returns them ({@code key}, {@code sparse}) */
-    static IndexEntries of(List<BsonDocument> definitions) {
+    public static IndexEntries of(List<BsonDocument> definitions) {
         List<Index> indexes = new ArrayList<>();
         for (BsonDocument definition : definitions) {
             indexes.add(new Index(new ArrayList<>(definition.getDocument("key").keySet()),
@@ -44,7 +44,7 @@ final class IndexEntries {
     }
 
     /** The bytes of every entry the document makes in every index. */
-    long bytes(RawBsonDocument document) {
+    public long bytes(RawBsonDocument document) {
         long bytes = 0;
         for (Index index : indexes) {
             bytes += bytes(index, document);
@@ -94,7 +94,7 @@ final class IndexEntries {
     }
 
     /** A value's BSON bytes, without an element's name. */
-    static int valueBytes(BsonValue value) {
+    public static int valueBytes(BsonValue value) {
         RawBsonDocument wrapped = new RawBsonDocument(new BsonDocument("", value), new BsonDocumentCodec());
         return wrapped.getByteBuffer().remaining() - EMPTY_NAMED_ELEMENT_OVERHEAD;
     }
