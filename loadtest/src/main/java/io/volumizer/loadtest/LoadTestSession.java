@@ -9,7 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -153,13 +152,7 @@ public final class LoadTestSession implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        DemoRecord demo;
-        try {
-            demo = DemoRecord.read(record.file);
-        } catch (NoSuchFileException e) {
-            throw new IllegalStateException("no demo import recorded in " + record.file
-                    + "; run bin/volumizer demo first (the feeders use its settings)");
-        }
+        DemoRecord demo = DemoRecord.read(record.file);
         requireApiReady();
         Files.createDirectories(results.folder);
         try (Session running = new Session(demo.run())) {

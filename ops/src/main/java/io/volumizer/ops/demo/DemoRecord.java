@@ -46,10 +46,14 @@ public record DemoRecord(GeneratorSettings run, long documents, String importGro
     }
 
     /**
-     * @throws java.nio.file.NoSuchFileException when no demo recorded one
+     * @throws IllegalStateException when no demo recorded one, saying to run it
      * @throws IllegalArgumentException naming the file and the field that is missing or wrong
      */
     public static DemoRecord read(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            throw new IllegalStateException("no demo import recorded in " + file + "; run bin/volumizer demo first "
+                    + "(this command uses its repository and settings)");
+        }
         Map<String, String> fields = new LinkedHashMap<>();
         for (String line : Files.readAllLines(file)) {
             int equals = line.indexOf('=');

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.YearMonth;
 
@@ -65,7 +64,8 @@ class DemoRecordTest {
 
     @Test
     void aMissingOrGarbledRecordIsRefusedByName() throws Exception {
-        assertThatThrownBy(() -> DemoRecord.read(state.resolve("demo.env"))).isInstanceOf(NoSuchFileException.class);
+        assertThatThrownBy(() -> DemoRecord.read(state.resolve("demo.env"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("run bin/volumizer demo first");
 
         Path file = state.resolve("demo.env");
         Files.writeString(file, "DEMO_SEED=1\nDEMO_CUSTOMERS=100\n");
