@@ -204,7 +204,8 @@ public final class LocalCampaign implements StepExecutor, AutoCloseable {
                     reading(importProgress, imported + notImported - before);
                     reading(indexProgress, indexed + ImportCompletion.byIndex(byStage) - indexedBefore);
                     // What the jobs read moves too: an import replaying documents the stores hold is not stalled.
-                    return new ImportReading(List.of(imported, indexed, deadLetters.count(),
+                    long deadLettered = byStage.values().stream().mapToLong(Long::longValue).sum();
+                    return new ImportReading(List.of(imported, indexed, deadLettered,
                             flink.recordsSentBySources(jobs.get(0)) + flink.recordsSentBySources(jobs.get(1))),
                             completion.through(imported, indexed, byStage));
                 }, ImportReading::through);

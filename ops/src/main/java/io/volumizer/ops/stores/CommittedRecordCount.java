@@ -23,7 +23,6 @@ public final class CommittedRecordCount implements AutoCloseable {
     private final String topic;
     private final Function<byte[], String> key;
     private final Map<String, Long> byKey = new TreeMap<>();
-    private long count;
 
     CommittedRecordCount(KafkaConsumer<byte[], byte[]> consumer, String topic, Function<byte[], String> key) {
         this.consumer = consumer;
@@ -36,8 +35,7 @@ public final class CommittedRecordCount implements AutoCloseable {
      * for the broker: a record committed a moment ago may come at the next call.
      */
     public long count() {
-        readNew();
-        return count;
+        return byKey().values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** As {@link #count()}, by the key of each record; a key no record has is absent. */
@@ -60,7 +58,6 @@ public final class CommittedRecordCount implements AutoCloseable {
                 fetched = consumer.poll(Duration.ZERO)) {
             for (var record : fetched) {
                 if (!ProgressMarks.isMark(record.headers())) {
-                    count++;
                     byKey.merge(key.apply(record.value()), 1L, Long::sum);
                 }
             }
